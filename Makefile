@@ -1,0 +1,28 @@
+# Two entry points that do all the set-up on a fresh machine:
+#   make demo   -- the main job
+#   make test   -- the test suite (what CI runs)
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test lint bench clean
+
+$(STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e ".[dev]"
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/kbenv play --players 4 --seed 1
+
+test: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest -n 2 tests
+
+bench: $(STAMP)
+	$(BIN)/python -m benchmarks.engine_speed
+
+clean:
+	rm -rf $(VENV) .pytest_cache

@@ -1,0 +1,25 @@
+"""kbenv: Kingdom Builder as a fast, exact reinforcement-learning environment."""
+
+from .board.codes import CARD_NAMES, LOCATION_NAMES
+from .engine.legal import ACTION_SIZE, END_TURN, TILE_ACTION_BASE
+from .game import TILE_ACTION, Game, IllegalActionError, describe_action, hex_action
+from .position import score_position
+from .setup import PRESETS, Setup, SetupError
+
+__all__ = [
+    "ACTION_SIZE",
+    "CARD_NAMES",
+    "END_TURN",
+    "LOCATION_NAMES",
+    "PRESETS",
+    "TILE_ACTION",
+    "TILE_ACTION_BASE",
+    "Game",
+    "IllegalActionError",
+    "Setup",
+    "SetupError",
+    "describe_action",
+    "hex_action",
+    "score_position",
+]
+__version__ = "0.1.0"

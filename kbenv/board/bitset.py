@@ -1,0 +1,204 @@
+"""Hex sets as bitmasks, and the numba helpers that work on them.
+
+A hex set is 7 int64 words of 60 bits each (420 bits, 400 used).  We use signed words with the top
+bits unused, rather than full uint64 words, because numba silently turns mixed signed/unsigned
+arithmetic into floats, and because plain-Python runs (NUMBA_DISABLE_JIT=1) then never overflow:
+every kernel gives the same result compiled or interpreted.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .geometry import EDGE_HEXES, NUM_HEXES, ROW_OF, SECTOR_OF, STEP1
+
+WORDS = 7
+BITS_PER_WORD = 60
+
+
+def _build_bit_tables() -> tuple[np.ndarray, np.ndarray]:
+    word = np.arange(NUM_HEXES, dtype=np.int64) // BITS_PER_WORD
+    bit = np.array([1 << (h % BITS_PER_WORD) for h in range(NUM_HEXES)], dtype=np.int64)
+    return word, bit
+
+
+def _build_popcount16() -> np.ndarray:
+    return np.array([bin(i).count("1") for i in range(1 << 16)], dtype=np.int64)
+
+
+def _build_trailing_zeros16() -> np.ndarray:
+    table = np.full(1 << 16, 16, dtype=np.int64)
+    for i in range(1, 1 << 16):
+        table[i] = (i & -i).bit_length() - 1
+    return table
+
+
+HEX_WORD, HEX_BIT = _build_bit_tables()
+POPCOUNT16 = _build_popcount16()
+TRAILING_ZEROS16 = _build_trailing_zeros16()
+
+
+def mask_of(hexes) -> np.ndarray:
+    """A fresh bitmask holding the given hex ids."""
+    m = np.zeros(WORDS, dtype=np.int64)
+    for h in hexes:
+        m[HEX_WORD[h]] |= HEX_BIT[h]
+    return m
+
+
+def hexes_of(mask: np.ndarray) -> list[int]:
+    """The hex ids in a bitmask, ascending."""
+    return [h for h in range(NUM_HEXES) if mask[HEX_WORD[h]] & HEX_BIT[h]]
+
+
+def _build_neighbour_masks() -> np.ndarray:
+    return np.stack([mask_of([n for n in STEP1[h] if n >= 0]) for h in range(NUM_HEXES)])
+
+
+def _build_region_masks(region_of: np.ndarray, count: int) -> np.ndarray:
+    return np.stack([mask_of(np.nonzero(region_of == k)[0]) for k in range(count)])
+
+
+NEIGHBOUR_MASK = _build_neighbour_masks()  # (400, 7)
+EDGE_MASK = mask_of(EDGE_HEXES)
+SECTOR_MASK = _build_region_masks(SECTOR_OF, 4)  # (4, 7)
+ROW_MASK = _build_region_masks(ROW_OF, 20)  # (20, 7)
+
+
+@njit(cache=True)
+def word_popcount(w: int) -> int:
+    """Number of set bits in one 60-bit word."""
+    return (
+        POPCOUNT16[w & 0xFFFF]
+        + POPCOUNT16[(w >> 16) & 0xFFFF]
+        + POPCOUNT16[(w >> 32) & 0xFFFF]
+        + POPCOUNT16[(w >> 48) & 0xFFFF]
+    )
+
+
+@njit(cache=True)
+def word_lowest_bit(w: int) -> int:
+    """Index of the lowest set bit of a non-zero word."""
+    shift = 0
+    while (w & 0xFFFF) == 0:
+        w >>= 16
+        shift += 16
+    return shift + TRAILING_ZEROS16[w & 0xFFFF]
+
+
+@njit(cache=True)
+def popcount(m) -> int:
+    """Number of hexes in a mask."""
+    total = 0
+    for i in range(WORDS):
+        if m[i] != 0:
+            total += word_popcount(m[i])
+    return total
+
+
+@njit(cache=True)
+def is_empty(m) -> bool:
+    for i in range(WORDS):
+        if m[i] != 0:
+            return False
+    return True
+
+
+@njit(cache=True)
+def has(m, h: int) -> bool:
+    return (m[HEX_WORD[h]] & HEX_BIT[h]) != 0
+
+
+@njit(cache=True)
+def add(m, h: int) -> None:
+    m[HEX_WORD[h]] |= HEX_BIT[h]
+
+
+@njit(cache=True)
+def remove(m, h: int) -> None:
+    m[HEX_WORD[h]] &= ~HEX_BIT[h]
+
+
+@njit(cache=True)
+def clear(m) -> None:
+    for i in range(WORDS):
+        m[i] = 0
+
+
+@njit(cache=True)
+def copy_into(dst, src) -> None:
+    for i in range(WORDS):
+        dst[i] = src[i]
+
+
+@njit(cache=True)
+def intersects(a, b) -> bool:
+    for i in range(WORDS):
+        if (a[i] & b[i]) != 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def count_and(a, b) -> int:
+    """Number of hexes in a & b."""
+    total = 0
+    for i in range(WORDS):
+        w = a[i] & b[i]
+        if w != 0:
+            total += word_popcount(w)
+    return total
+
+
+@njit(cache=True)
+def nth_hex(m, k: int) -> int:
+    """The k-th (0-based, ascending) hex of a mask; -1 if there are not that many."""
+    for i in range(WORDS):
+        w = m[i]
+        if w == 0:
+            continue
+        c = word_popcount(w)
+        if k >= c:
+            k -= c
+            continue
+        while k > 0:
+            w &= w - 1
+            k -= 1
+        return i * BITS_PER_WORD + word_lowest_bit(w)
+    return -1
+
+
+@njit(cache=True)
+def first_hex(m) -> int:
+    """The lowest hex of a mask, -1 if empty."""
+    for i in range(WORDS):
+        if m[i] != 0:
+            return i * BITS_PER_WORD + word_lowest_bit(m[i])
+    return -1
+
+
+@njit(cache=True)
+def to_hex_list(m, out) -> int:
+    """Write the hexes of a mask into out (ascending); return how many."""
+    n = 0
+    for i in range(WORDS):
+        w = m[i]
+        while w != 0:
+            out[n] = i * BITS_PER_WORD + word_lowest_bit(w)
+            n += 1
+            w &= w - 1
+    return n
+
+
+@njit(cache=True)
+def dilate_into(dst, src) -> None:
+    """dst = every hex adjacent to a hex of src (src itself not included unless adjacent)."""
+    clear(dst)
+    for i in range(WORDS):
+        w = src[i]
+        while w != 0:
+            h = i * BITS_PER_WORD + word_lowest_bit(w)
+            w &= w - 1
+            for j in range(WORDS):
+                dst[j] |= NEIGHBOUR_MASK[h, j]

@@ -1,0 +1,90 @@
+"""Placing, lifting and moving settlements, with location-tile seizing and losing."""
+
+from __future__ import annotations
+
+from numba import njit
+
+from ..board.bitset import WORDS, add, dilate_into, has, intersects, remove
+from ..board.geometry import STEP1
+from .state import (
+    ADJACENT,
+    ENDING,
+    LOC_NEIGHBOURS,
+    LOC_TILES,
+    NUM_LOCATIONS,
+    OCCUPIED,
+    OWN,
+    SUPPLY,
+    TILES_FRESH,
+    TILES_HELD,
+    TILES_USED,
+)
+
+
+@njit(cache=True)
+def own_view(st, p: int):
+    return st[OWN + p * WORDS : OWN + (p + 1) * WORDS]
+
+
+@njit(cache=True)
+def adjacent_view(st, p: int):
+    return st[ADJACENT + p * WORDS : ADJACENT + (p + 1) * WORDS]
+
+
+@njit(cache=True)
+def location_neighbours_view(st, i: int):
+    return st[LOC_NEIGHBOURS + i * WORDS : LOC_NEIGHBOURS + (i + 1) * WORDS]
+
+
+@njit(cache=True)
+def seize_tiles(st, p: int, h: int) -> None:
+    """Take one tile from each location hex next to h that still has tiles and gave p none yet."""
+    for i in range(st[NUM_LOCATIONS]):
+        bit = 1 << i
+        if (st[TILES_HELD + p] & bit) == 0 and st[LOC_TILES + i] > 0 and has(location_neighbours_view(st, i), h):
+            st[LOC_TILES + i] -= 1
+            st[TILES_HELD + p] |= bit
+            st[TILES_FRESH + p] |= bit
+
+
+@njit(cache=True)
+def drop_orphaned_tiles(st, p: int, h: int) -> None:
+    """After a settlement left h: discard the tiles of locations next to h that p no longer touches."""
+    own = own_view(st, p)
+    for i in range(st[NUM_LOCATIONS]):
+        bit = 1 << i
+        loc_nb = location_neighbours_view(st, i)
+        if (st[TILES_HELD + p] & bit) != 0 and has(loc_nb, h) and not intersects(own, loc_nb):
+            st[TILES_HELD + p] &= ~bit
+            st[TILES_FRESH + p] &= ~bit
+            st[TILES_USED + p] &= ~bit
+
+
+@njit(cache=True)
+def build_settlement(st, p: int, h: int) -> None:
+    """Build a settlement from p's supply on h, seizing tiles; trigger the game end on the last one."""
+    add(st[OCCUPIED : OCCUPIED + WORDS], h)
+    add(own_view(st, p), h)
+    adj = adjacent_view(st, p)
+    for d in range(6):
+        n = STEP1[h, d]
+        if n >= 0:
+            add(adj, n)
+    st[SUPPLY + p] -= 1
+    if st[SUPPLY + p] == 0:
+        st[ENDING] = 1
+    seize_tiles(st, p, h)
+
+
+@njit(cache=True)
+def move_settlement(st, p: int, src: int, dst: int) -> None:
+    """Move p's settlement from src to dst, seizing tiles at dst and losing orphaned ones at src."""
+    occ = st[OCCUPIED : OCCUPIED + WORDS]
+    own = own_view(st, p)
+    remove(occ, src)
+    remove(own, src)
+    add(occ, dst)
+    add(own, dst)
+    dilate_into(adjacent_view(st, p), own)
+    seize_tiles(st, p, dst)
+    drop_orphaned_tiles(st, p, src)

@@ -1,0 +1,163 @@
+"""Location tile powers: where each may build or move to, and whether it can be used at all.
+
+Every building rule is a mask operation: candidates = allowed terrain & unoccupied, then restricted to
+hexes next to the player's own settlements if that leaves any ("build adjacent if possible").
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from ..board.bitset import BITS_PER_WORD, EDGE_MASK, WORDS, word_lowest_bit, add, clear, dilate_into, has, intersects, is_empty, remove
+from ..board.codes import BARN, DESERT, FARM, GRASS, HARBOR, OASIS, ORACLE, PADDOCK, TAVERN, TOWER, WATER
+from ..board.geometry import STEP1, STEP2
+from .board_ops import adjacent_view, own_view
+from .state import BUILDABLE_MASK, HAND, NO_CARD, OCCUPIED, SUPPLY, TERRAIN_MASKS, scratch_off
+
+SCRATCH_LIFTED = scratch_off(5)  # adjacency of a player's settlements with one lifted
+
+
+@njit(cache=True)
+def terrain_view(st, code: int):
+    return st[TERRAIN_MASKS + code * WORDS : TERRAIN_MASKS + (code + 1) * WORDS]
+
+
+@njit(cache=True)
+def restrict_adjacent_if_possible(out, adj) -> None:
+    """out &= adj, unless that would leave nothing (building rule 3)."""
+    if intersects(out, adj):
+        for i in range(WORDS):
+            out[i] &= adj[i]
+
+
+@njit(cache=True)
+def free_of(st, allowed, out) -> None:
+    """out = allowed & unoccupied."""
+    for i in range(WORDS):
+        out[i] = allowed[i] & ~st[OCCUPIED + i]
+
+
+@njit(cache=True)
+def terrain_build_targets(st, p: int, terrain: int, out) -> None:
+    """Hexes where p may build on `terrain` (mandatory action, Oracle, Farm, Oasis)."""
+    free_of(st, terrain_view(st, terrain), out)
+    restrict_adjacent_if_possible(out, adjacent_view(st, p))
+
+
+@njit(cache=True)
+def tower_targets(st, p: int, out) -> None:
+    for i in range(WORDS):
+        out[i] = EDGE_MASK[i] & st[BUILDABLE_MASK + i] & ~st[OCCUPIED + i]
+    restrict_adjacent_if_possible(out, adjacent_view(st, p))
+
+
+@njit(cache=True)
+def free_buildable(st, h: int) -> bool:
+    return h >= 0 and has(st[BUILDABLE_MASK : BUILDABLE_MASK + WORDS], h) and not has(st[OCCUPIED : OCCUPIED + WORDS], h)
+
+
+@njit(cache=True)
+def tavern_targets(st, p: int, out) -> None:
+    """Free buildable hexes at an end of a straight line of >= 3 of p's settlements."""
+    clear(out)
+    own = own_view(st, p)
+    for i in range(WORDS):
+        w = own[i]
+        while w != 0:
+            s = i * BITS_PER_WORD + word_lowest_bit(w)
+            w &= w - 1
+            for d in range(6):
+                s1 = STEP1[s, d]
+                if s1 < 0 or not has(own, s1):
+                    continue
+                s2 = STEP1[s1, d]
+                if s2 < 0 or not has(own, s2):
+                    continue
+                s3 = STEP1[s2, d]
+                if free_buildable(st, s3):
+                    add(out, s3)
+
+
+@njit(cache=True)
+def paddock_targets(st, src: int, out) -> None:
+    """Free buildable hexes exactly two steps from src in a straight line."""
+    clear(out)
+    for d in range(6):
+        t = STEP2[src, d]
+        if free_buildable(st, t):
+            add(out, t)
+
+
+@njit(cache=True)
+def move_targets(st, p: int, src: int, terrain: int, out) -> None:
+    """Barn/Harbor destinations: free hexes of `terrain`, adjacent if possible once src is lifted."""
+    free_of(st, terrain_view(st, terrain), out)
+    lifted = st[SCRATCH_LIFTED : SCRATCH_LIFTED + WORDS]
+    own = own_view(st, p)
+    remove(own, src)
+    dilate_into(lifted, own)
+    add(own, src)
+    restrict_adjacent_if_possible(out, lifted)
+
+
+@njit(cache=True)
+def power_targets(st, p: int, power: int, src: int, out) -> None:
+    """Hexes the power may build on (or move src to)."""
+    if power == ORACLE:
+        terrain_build_targets(st, p, st[HAND + p], out)
+    elif power == FARM:
+        terrain_build_targets(st, p, GRASS, out)
+    elif power == OASIS:
+        terrain_build_targets(st, p, DESERT, out)
+    elif power == TOWER:
+        tower_targets(st, p, out)
+    elif power == TAVERN:
+        tavern_targets(st, p, out)
+    elif power == BARN:
+        move_targets(st, p, src, st[HAND + p], out)
+    elif power == HARBOR:
+        move_targets(st, p, src, WATER, out)
+    else:
+        paddock_targets(st, src, out)
+
+
+@njit(cache=True)
+def has_paddock_move(st, p: int) -> bool:
+    own = own_view(st, p)
+    for i in range(WORDS):
+        w = own[i]
+        while w != 0:
+            s = i * BITS_PER_WORD + word_lowest_bit(w)
+            w &= w - 1
+            for d in range(6):
+                if free_buildable(st, STEP2[s, d]):
+                    return True
+    return False
+
+
+@njit(cache=True)
+def power_has_completion(st, p: int, power: int, tmp) -> bool:
+    """Whether the power can be carried out now (so activating it is legal)."""
+    if power <= TAVERN and st[SUPPLY + p] == 0:
+        return False
+    if (power == ORACLE or power == BARN) and st[HAND + p] == NO_CARD:
+        return False
+    if power == BARN or power == HARBOR:
+        # Every settlement can move as soon as one free hex of the terrain exists.
+        if is_empty(own_view(st, p)):
+            return False
+        free_of(st, terrain_view(st, st[HAND + p] if power == BARN else WATER), tmp)
+        return not is_empty(tmp)
+    if power == PADDOCK:
+        return has_paddock_move(st, p)
+    power_targets(st, p, power, -1, tmp)
+    return not is_empty(tmp)
+
+
+@njit(cache=True)
+def source_has_target(st, p: int, power: int, src: int, tmp) -> bool:
+    """Whether the settlement on src can be moved by the power."""
+    if power == PADDOCK:
+        paddock_targets(st, src, tmp)
+        return not is_empty(tmp)
+    return True

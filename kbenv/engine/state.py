@@ -1,0 +1,112 @@
+"""Array layout of one game's state: a flat int64 vector with named offsets.
+
+One game is one vector of STATE_SIZE int64; a batch of N games is an (N, STATE_SIZE) array, and
+every kernel takes one row.  Cloning a game is copying its vector.  Hex sets are 7-word bitmasks
+(see kbenv.board.bitset) stored inside the vector; `mask(st, OFF)` style slicing gives a view.
+
+The board (terrain codes and masks, location hexes) lives in the vector too, so a batch may mix
+boards.
+"""
+
+from __future__ import annotations
+
+from ..board.bitset import WORDS
+from ..board.codes import NUM_TERRAIN_CODES
+
+MAX_PLAYERS = 5
+MAX_LOCATIONS = 8
+DECK_SIZE = 25
+SETTLEMENTS_PER_PLAYER = 40
+NUM_CARDS_IN_PLAY = 3
+SCRATCH_MASKS = 6
+NO_CARD = -1
+
+# Phases.
+PHASE_IDLE = 0
+PHASE_MANDATORY = 1
+PHASE_SOURCE = 2
+PHASE_TARGET = 3
+PHASE_OVER = 4
+PHASE_NAMES = ("idle", "mandatory", "choose_source", "choose_target", "game_over")
+
+_offset = 0
+
+
+def _field(size: int = 1) -> int:
+    global _offset
+    start = _offset
+    _offset += size
+    return start
+
+
+# Scalars.
+NUM_PLAYERS = _field()
+START_PLAYER = _field()
+CURRENT = _field()
+PHASE = _field()
+MANDATORY_BUILT = _field()  # settlements built so far in this turn's mandatory action
+MANDATORY_DONE = _field()
+POWER = _field()  # power being resolved, -1 if none
+SOURCE = _field()  # hex of the settlement being moved, -1 if none
+ENDING = _field()  # 1 once a player has built their last settlement
+RNG = _field()  # xorshift32 state for in-game shuffles
+LORDS_COUNT_ZERO = _field()
+TURN = _field()  # turns begun since the start (first turn = 1)
+DECISIONS = _field()  # decisions applied
+TURNS_WITHOUT_BUILD = _field()  # safeguard against games that cannot progress
+BUILT_THIS_TURN = _field()
+NUM_LOCATIONS = _field()
+CARDS = _field(NUM_CARDS_IN_PLAY)
+
+# Per player.
+HAND = _field(MAX_PLAYERS)
+SUPPLY = _field(MAX_PLAYERS)
+TILES_HELD = _field(MAX_PLAYERS)  # bit i = holds the tile of location i
+TILES_FRESH = _field(MAX_PLAYERS)  # bit i = taken this turn (usable from the next turn)
+TILES_USED = _field(MAX_PLAYERS)  # bit i = used this turn
+
+# Terrain cards: draw pile as a stack (top = last), discard pile, cards out of the game.
+DECK = _field(DECK_SIZE)
+DECK_COUNT = _field()
+DISCARD = _field(DECK_SIZE)
+DISCARD_COUNT = _field()
+REMOVED = _field(DECK_SIZE)
+REMOVED_COUNT = _field()
+
+# Locations.
+LOC_HEX = _field(MAX_LOCATIONS)
+LOC_TYPE = _field(MAX_LOCATIONS)
+LOC_TILES = _field(MAX_LOCATIONS)
+LOC_NEIGHBOURS = _field(MAX_LOCATIONS * WORDS)
+
+# Board.
+CODES = _field(400)  # terrain code id of each hex
+TERRAIN_MASKS = _field(NUM_TERRAIN_CODES * WORDS)
+SPECIAL_MASK = _field(WORDS)  # castle and location hexes
+BUILDABLE_MASK = _field(WORDS)  # grass, canyon, desert, flower field, forest
+
+# Settlements.
+OCCUPIED = _field(WORDS)
+OWN = _field(MAX_PLAYERS * WORDS)
+ADJACENT = _field(MAX_PLAYERS * WORDS)  # hexes next to each player's settlements
+
+SCRATCH = _field(SCRATCH_MASKS * WORDS)
+
+STATE_SIZE = _offset
+
+
+def terrain_off(code: int) -> int:
+    """Offset of the mask of one terrain code."""
+    return TERRAIN_MASKS + code * WORDS
+
+
+def own_off(player: int) -> int:
+    return OWN + player * WORDS
+
+
+def adjacent_off(player: int) -> int:
+    return ADJACENT + player * WORDS
+
+
+def scratch_off(k: int) -> int:
+    return SCRATCH + k * WORDS

@@ -1,0 +1,106 @@
+"""Turn flow: starting a turn, the no-eligible-hex exception, ending a turn, the end of the game."""
+
+from __future__ import annotations
+
+from numba import njit
+
+from ..board.bitset import WORDS, is_empty
+from .deck import discard_card, draw_card, remove_card
+from .legal import only_end_turn_legal
+from .powers import free_of, terrain_view
+from .state import (
+    BUILT_THIS_TURN,
+    CURRENT,
+    ENDING,
+    HAND,
+    MANDATORY_BUILT,
+    MANDATORY_DONE,
+    NO_CARD,
+    NUM_PLAYERS,
+    PHASE,
+    PHASE_IDLE,
+    PHASE_OVER,
+    POWER,
+    SOURCE,
+    START_PLAYER,
+    SUPPLY,
+    TILES_FRESH,
+    TILES_USED,
+    TURN,
+    TURNS_WITHOUT_BUILD,
+    scratch_off,
+)
+
+SCRATCH_CARD = scratch_off(2)
+
+
+@njit(cache=True)
+def card_has_free_hex(st, card: int) -> bool:
+    tmp = st[SCRATCH_CARD : SCRATCH_CARD + WORDS]
+    free_of(st, terrain_view(st, card), tmp)
+    return not is_empty(tmp)
+
+
+@njit(cache=True)
+def ensure_usable_card(st, p: int) -> None:
+    """No-eligible-hex exception: while p's card has no free hex, remove it from the game and draw.
+
+    Applies while the mandatory action is still to be built.  If no card can be drawn at all, the
+    mandatory action cannot be built and counts as done.
+    """
+    if st[MANDATORY_DONE] == 1:
+        return
+    while st[HAND + p] != NO_CARD and not card_has_free_hex(st, st[HAND + p]):
+        remove_card(st, st[HAND + p])
+        st[HAND + p] = draw_card(st)
+    if st[HAND + p] == NO_CARD:
+        st[MANDATORY_DONE] = 1
+
+
+@njit(cache=True)
+def begin_turn(st, p: int) -> None:
+    st[CURRENT] = p
+    st[TURN] += 1
+    st[PHASE] = PHASE_IDLE
+    st[POWER] = -1
+    st[SOURCE] = -1
+    st[MANDATORY_BUILT] = 0
+    st[BUILT_THIS_TURN] = 0
+    if st[HAND + p] == NO_CARD:
+        st[HAND + p] = draw_card(st)
+    st[MANDATORY_DONE] = 1 if st[SUPPLY + p] == 0 else 0
+    ensure_usable_card(st, p)
+
+
+@njit(cache=True)
+def last_seat(st) -> int:
+    """The player to the right of the start player: the last to move in a round."""
+    return (st[START_PLAYER] + st[NUM_PLAYERS] - 1) % st[NUM_PLAYERS]
+
+
+@njit(cache=True)
+def end_turn(st) -> None:
+    """Discard and draw, then either end the game or begin the next player's turn."""
+    p = st[CURRENT]
+    discard_card(st, st[HAND + p])
+    st[HAND + p] = draw_card(st)
+    st[TILES_FRESH + p] = 0
+    st[TILES_USED + p] = 0
+    if st[BUILT_THIS_TURN] == 1:
+        st[TURNS_WITHOUT_BUILD] = 0
+    else:
+        st[TURNS_WITHOUT_BUILD] += 1
+    stalled = st[TURNS_WITHOUT_BUILD] >= 2 * st[NUM_PLAYERS]
+    if (st[ENDING] == 1 and p == last_seat(st)) or stalled:
+        st[PHASE] = PHASE_OVER
+        st[POWER] = -1
+        st[SOURCE] = -1
+        return
+    begin_turn(st, (p + 1) % st[NUM_PLAYERS])
+
+
+@njit(cache=True)
+def settle(st) -> None:
+    """Take every forced END_TURN until a player has a real choice or the game is over."""
+    while st[PHASE] == PHASE_IDLE and only_end_turn_legal(st):
+        end_turn(st)

@@ -1,0 +1,79 @@
+"""Human-readable reasons why an action is illegal (used only on the error path)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .board.bitset import WORDS
+from .board.codes import CARD_LETTERS, LOCATION_NAMES, NUM_POWERS, TERRAIN_NAMES
+from .board.geometry import NUM_HEXES, hex_rc
+from .engine import state as S
+from .engine.legal import END_TURN, TILE_ACTION_BASE, legal_mask_into, usable_tile
+from .engine.powers import power_has_completion
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def explain_illegal(game: Game, action: int) -> str:
+    st = game.state.copy()  # the explanation must not touch the game, scratch space included
+    mask = np.zeros(END_TURN + 1, dtype=np.int8)
+    legal_mask_into(st, mask)
+    phase = S.PHASE_NAMES[int(st[S.PHASE])]
+    p = int(st[S.CURRENT])
+    if action < 0 or action > END_TURN:
+        return f"actions are 0..{END_TURN}"
+    if phase == "game_over":
+        return "the game is over"
+    if action == END_TURN:
+        if phase != "idle":
+            return f"cannot end the turn in phase {phase!r}: the current build or power must be finished first"
+        return "the mandatory action (3 settlements) is not done yet"
+    if action >= TILE_ACTION_BASE:
+        power = action - TILE_ACTION_BASE
+        name = LOCATION_NAMES[power]
+        if phase != "idle":
+            return f"powers can only be activated between actions, not in phase {phase!r}"
+        held = [int(st[S.LOC_TYPE + i]) for i in range(int(st[S.NUM_LOCATIONS])) if st[S.TILES_HELD + p] >> i & 1]
+        if power not in held:
+            return f"player {p} holds no {name} tile"
+        if usable_tile(st, p, power) < 0:
+            fresh = any(
+                st[S.TILES_FRESH + p] >> i & 1 and st[S.LOC_TYPE + i] == power for i in range(int(st[S.NUM_LOCATIONS]))
+            )
+            if fresh and not any(
+                st[S.TILES_HELD + p] >> i & 1 and not st[S.TILES_FRESH + p] >> i & 1 and not st[S.TILES_USED + p] >> i & 1
+                and st[S.LOC_TYPE + i] == power
+                for i in range(int(st[S.NUM_LOCATIONS]))
+            ):
+                return f"the {name} tile was taken this turn and can be used from the next turn on"
+            return f"every {name} tile of player {p} was already used this turn"
+        tmp = np.zeros(WORDS, dtype=np.int64)
+        if not power_has_completion(st, p, power, tmp):
+            if power < 5 and st[S.SUPPLY + p] == 0:
+                return f"player {p} has no settlement left in supply"
+            return f"the {name} power has no legal destination now"
+        return "not legal now"
+    r, c = hex_rc(action)
+    if phase == "idle" and st[S.MANDATORY_DONE] == 1:
+        return "the mandatory action is done; choose a power or end the turn"
+    occupied = bool(st[S.OCCUPIED + action // 60] >> (action % 60) & 1)
+    terrain = TERRAIN_NAMES[int(st[S.CODES + action])]
+    if phase == "choose_source":
+        if not (st[S.own_off(p) + action // 60] >> (action % 60) & 1):
+            return f"hex {(r, c)} holds no settlement of player {p} to move"
+        return f"the settlement on {(r, c)} has no legal destination"
+    if occupied:
+        return f"hex {(r, c)} is already occupied"
+    if phase in ("idle", "mandatory"):
+        card = CARD_LETTERS[int(st[S.HAND + p])] if st[S.HAND + p] >= 0 else None
+        want = TERRAIN_NAMES[CARD_LETTERS.index(card)] if card else "?"
+        if terrain != want:
+            return f"hex {(r, c)} is {terrain}, but the played terrain card is {want}"
+        return f"hex {(r, c)} is not adjacent to player {p}'s settlements, and building adjacent is possible"
+    power = int(st[S.POWER])
+    name = LOCATION_NAMES[power] if 0 <= power < NUM_POWERS else "power"
+    legal = [hex_rc(h) for h in range(NUM_HEXES) if mask[h]]
+    return f"hex {(r, c)} ({terrain}) is not a legal {name} destination; legal: {legal[:12]}{'...' if len(legal) > 12 else ''}"

@@ -1,0 +1,321 @@
+"""`Game`: a friendly Python object over one game's state vector and the numba rules kernels."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .board.bitset import HEX_BIT, HEX_WORD, WORDS, hexes_of
+from .board.codes import CARD_LETTERS, LOCATION_NAMES, NUM_POWERS
+from .board.geometry import NUM_HEXES, hex_id, hex_rc
+from .engine import state as S
+from .engine.actions import apply_action
+from .engine.legal import ACTION_SIZE, END_TURN, TILE_ACTION_BASE, legal_mask_into
+from .engine.rng import seed_u32
+from .engine.scoring import SCORE_COLUMNS, score_table
+from .engine.turns import begin_turn, settle
+from .explain import explain_illegal
+from .setup import Setup, SetupError, build_state, make_setup, standard_setup
+
+RECORD_FORMAT = "kbenv-record"
+RECORD_VERSION = 1
+TILE_ACTION = {name: TILE_ACTION_BASE + k for k, name in enumerate(LOCATION_NAMES[:NUM_POWERS])}
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal now; the message names the action and the reason."""
+
+
+def hex_action(row: int, col: int) -> int:
+    """The action that chooses hex (row, col)."""
+    if not (0 <= row < 20 and 0 <= col < 20):
+        raise ValueError(f"hex ({row}, {col}) is off the 20x20 board")
+    return hex_id(row, col)
+
+
+def describe_action(action: int) -> str:
+    """A short human description of an action number."""
+    if 0 <= action < NUM_HEXES:
+        return f"hex {hex_rc(action)}"
+    if TILE_ACTION_BASE <= action < END_TURN:
+        return f"activate {LOCATION_NAMES[action - TILE_ACTION_BASE]}"
+    if action == END_TURN:
+        return "end turn"
+    return "out of range"
+
+
+class Game:
+    """One game of Kingdom Builder: set-up, the state vector, and the decisions taken so far."""
+
+    def __init__(self, setup: Setup, state: np.ndarray, actions: list[int] | None = None):
+        self.setup = setup
+        self.state = state
+        self.actions: list[int] = [] if actions is None else actions
+        self._replayable = True
+        self._mask = np.zeros(ACTION_SIZE, dtype=np.int8)
+
+    # ----- creation -------------------------------------------------------------------------
+    @classmethod
+    def from_setup(cls, setup: Setup) -> Game:
+        st = build_state(setup)
+        first = setup.start_player if setup.current_player is None else setup.current_player
+        begin_turn(st, first)
+        settle(st)
+        return cls(setup, st)
+
+    @classmethod
+    def new(
+        cls,
+        num_players: int = 2,
+        seed: int = 0,
+        preset: str | None = None,
+        sections=None,
+        cards=None,
+        start_player: int | None = None,
+        lords_count_zero: bool = False,
+    ) -> Game:
+        """A new game; whatever is not given (sections and turns, cards, start player) comes from the seed."""
+        return cls.from_setup(
+            standard_setup(num_players, seed, preset, sections, cards, start_player, lords_count_zero=lords_count_zero)
+        )
+
+    @classmethod
+    def custom(
+        cls,
+        board=None,
+        num_players: int = 2,
+        cards=("fishermen", "knights", "merchants"),
+        settlements=None,
+        hands=None,
+        tiles=None,
+        tiles_left=None,
+        supply=None,
+        deck=None,
+        current_player: int = 0,
+        start_player: int = 0,
+        seed: int = 0,
+        lords_count_zero: bool = False,
+        sections=None,
+    ) -> Game:
+        """A hand-built position; the current player's turn begins (see docs/api.md)."""
+        if board is None:
+            if sections is None:
+                raise SetupError("board: give either board (20 strings) or sections")
+            board = standard_setup(num_players, seed, sections=sections, cards=cards).board
+        setup = make_setup(
+            num_players=num_players,
+            board=board,
+            cards=cards,
+            start_player=start_player,
+            seed=seed,
+            sections=sections,
+            lords_count_zero=lords_count_zero,
+            settlements=settlements,
+            hands=hands,
+            tiles=tiles,
+            tiles_left=tiles_left,
+            supply=supply,
+            deck=deck,
+            current_player=current_player,
+        )
+        return cls.from_setup(setup)
+
+    @classmethod
+    def from_record(cls, record: dict) -> Game:
+        """Replay a record from `to_record()`; SetupError names a bad field."""
+        if not isinstance(record, dict):
+            raise SetupError("record: expected a JSON object")
+        if record.get("format") != RECORD_FORMAT:
+            raise SetupError(f"format: expected {RECORD_FORMAT!r}")
+        if record.get("version") != RECORD_VERSION:
+            raise SetupError(f"version: expected {RECORD_VERSION}, got {record.get('version')!r}")
+        if not isinstance(record.get("setup"), dict):
+            raise SetupError("setup: missing or not an object")
+        actions = record.get("actions")
+        if not isinstance(actions, list):
+            raise SetupError("actions: missing or not a list")
+        game = cls.from_setup(Setup.from_dict(record["setup"]))
+        for k, a in enumerate(actions):
+            try:
+                game.step(a)
+            except IllegalActionError as err:
+                raise SetupError(f"actions[{k}]: {err}") from None
+        return game
+
+    def to_record(self) -> dict:
+        """Set-up, seed and every decision: replays bit for bit with `Game.from_record`."""
+        if not self._replayable:
+            raise ValueError("a determinized game has no faithful record")
+        return {
+            "format": RECORD_FORMAT,
+            "version": RECORD_VERSION,
+            "setup": self.setup.to_dict(),
+            "actions": list(self.actions),
+        }
+
+    def clone(self) -> Game:
+        g = Game(self.setup, self.state.copy(), list(self.actions))
+        g._replayable = self._replayable
+        return g
+
+    # ----- queries -------------------------------------------------------------------------
+    @property
+    def num_players(self) -> int:
+        return int(self.state[S.NUM_PLAYERS])
+
+    @property
+    def current_player(self) -> int:
+        return int(self.state[S.CURRENT])
+
+    @property
+    def start_player(self) -> int:
+        return int(self.state[S.START_PLAYER])
+
+    @property
+    def phase(self) -> str:
+        return S.PHASE_NAMES[int(self.state[S.PHASE])]
+
+    @property
+    def done(self) -> bool:
+        return int(self.state[S.PHASE]) == S.PHASE_OVER
+
+    @property
+    def turn(self) -> int:
+        return int(self.state[S.TURN])
+
+    @property
+    def cards(self) -> tuple[str, ...]:
+        return self.setup.cards
+
+    @property
+    def board(self) -> tuple[str, ...]:
+        return self.setup.board
+
+    def legal_mask(self) -> np.ndarray:
+        mask = np.zeros(ACTION_SIZE, dtype=np.int8)
+        legal_mask_into(self.state, mask)
+        return mask
+
+    def legal_actions(self) -> list[int]:
+        return [int(a) for a in np.flatnonzero(self.legal_mask())]
+
+    def step(self, action: int) -> None:
+        """Apply one decision; IllegalActionError (state unchanged) if it is not legal now."""
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise IllegalActionError(f"action {action!r} is not an integer action number")
+        action = int(action)
+        if not apply_action(self.state, action):
+            raise IllegalActionError(f"action {action} ({describe_action(action)}) is illegal: {explain_illegal(self, action)}")
+        self.actions.append(action)
+
+    def _mask_hexes(self, off: int) -> set[tuple[int, int]]:
+        return {hex_rc(h) for h in hexes_of(self.state[off : off + WORDS])}
+
+    def settlements(self, player: int) -> set[tuple[int, int]]:
+        return self._mask_hexes(S.own_off(player))
+
+    def occupied(self) -> set[tuple[int, int]]:
+        return self._mask_hexes(S.OCCUPIED)
+
+    def owner_of(self, row: int, col: int) -> int | None:
+        h = hex_id(row, col)
+        for p in range(self.num_players):
+            if self.state[S.own_off(p) + HEX_WORD[h]] & HEX_BIT[h]:
+                return p
+        return None
+
+    def supply(self, player: int) -> int:
+        return int(self.state[S.SUPPLY + player])
+
+    def hand(self, player: int) -> str | None:
+        card = int(self.state[S.HAND + player])
+        return None if card == S.NO_CARD else CARD_LETTERS[card]
+
+    def location_hexes(self) -> list[tuple[int, int]]:
+        return [hex_rc(self.state[S.LOC_HEX + i]) for i in range(int(self.state[S.NUM_LOCATIONS]))]
+
+    def tiles(self, player: int) -> list[tuple[str, tuple[int, int]]]:
+        held = int(self.state[S.TILES_HELD + player])
+        out = []
+        for i, rc in enumerate(self.location_hexes()):
+            if held >> i & 1:
+                out.append((LOCATION_NAMES[int(self.state[S.LOC_TYPE + i])], rc))
+        return sorted(out)
+
+    def tile_status(self, player: int) -> list[dict]:
+        """Each tile held: type, location, and whether it is fresh (taken this turn) or used this turn."""
+        held, fresh, used = (int(self.state[off + player]) for off in (S.TILES_HELD, S.TILES_FRESH, S.TILES_USED))
+        out = []
+        for i, rc in enumerate(self.location_hexes()):
+            if held >> i & 1:
+                name = LOCATION_NAMES[int(self.state[S.LOC_TYPE + i])]
+                out.append({"type": name, "location": rc, "fresh": bool(fresh >> i & 1), "used": bool(used >> i & 1)})
+        return out
+
+    def tiles_left(self, rc: tuple[int, int]) -> int:
+        for i, loc in enumerate(self.location_hexes()):
+            if loc == tuple(rc):
+                return int(self.state[S.LOC_TILES + i])
+        raise ValueError(f"{tuple(rc)} is not a location hex")
+
+    def _pile(self, off: int, count_off: int) -> list[str]:
+        return [CARD_LETTERS[int(c)] for c in self.state[off : off + int(self.state[count_off])]]
+
+    def deck_size(self) -> int:
+        return int(self.state[S.DECK_COUNT])
+
+    def discard_pile(self) -> list[str]:
+        return self._pile(S.DISCARD, S.DISCARD_COUNT)
+
+    def removed_cards(self) -> list[str]:
+        return self._pile(S.REMOVED, S.REMOVED_COUNT)
+
+    def score_table(self) -> np.ndarray:
+        """(num_players, 5) array: the three cards in play, castles, total."""
+        table = np.zeros((S.MAX_PLAYERS, SCORE_COLUMNS), dtype=np.int64)
+        score_table(self.state, table)
+        return table[: self.num_players]
+
+    def scores(self) -> list[dict]:
+        """Per player: {"cards": {name: gold}, "castles": gold, "total": gold}."""
+        return [
+            {
+                "cards": {name: int(row[k]) for k, name in enumerate(self.cards)},
+                "castles": int(row[3]),
+                "total": int(row[4]),
+            }
+            for row in self.score_table()
+        ]
+
+    def winners(self) -> list[int]:
+        totals = self.score_table()[:, -1]
+        return [int(p) for p in np.flatnonzero(totals == totals.max())]
+
+    # ----- hidden information --------------------------------------------------------------
+    def hidden_from(self, player: int) -> list[int]:
+        """Seats whose hand card `player` cannot see (the player to move has played theirs)."""
+        if self.done:
+            return []
+        return [p for p in range(self.num_players) if p != player and p != self.current_player]
+
+    def determinize(self, player: int, rng: np.random.Generator) -> Game:
+        """A copy where everything `player` cannot see (other hands, deck order) is dealt anew."""
+        g = self.clone()
+        g._replayable = False
+        st = g.state
+        hidden = [p for p in self.hidden_from(player) if st[S.HAND + p] != S.NO_CARD]
+        deck = [int(c) for c in st[S.DECK : S.DECK + int(st[S.DECK_COUNT])]]
+        unseen = deck + [int(st[S.HAND + p]) for p in hidden]
+        unseen = [unseen[i] for i in rng.permutation(len(unseen))]
+        for p in hidden:
+            st[S.HAND + p] = unseen.pop()
+        st[S.DECK : S.DECK + len(unseen)] = unseen
+        st[S.RNG] = seed_u32(int(rng.integers(1, 2**32)))
+        return g
+
+    def state_key(self) -> bytes:
+        """The state without scratch space: equal keys = equal games."""
+        return self.state[: S.SCRATCH].tobytes()
+
+
+def new_game(num_players: int = 2, seed: int = 0, **kwargs) -> Game:
+    return Game.new(num_players, seed, **kwargs)

@@ -1,0 +1,374 @@
+"""Game set-up: the options of a game, random set-ups from a seed, and the initial state vector."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+
+from .board.bitset import HEX_BIT, HEX_WORD, NEIGHBOUR_MASK, WORDS
+from .board.codes import (
+    CARD_LETTERS,
+    CARD_NAMES,
+    CASTLE,
+    LOCATION,
+    LOCATION_NAMES,
+    NUM_BUILDABLE,
+    NUM_POWERS,
+    card_index,
+    decode_hex_code,
+    terrain_card_index,
+)
+from .board.geometry import NUM_HEXES, hex_id
+from .board.sections import BASE_SECTIONS, assemble
+from .engine import state as S
+from .engine.rng import seed_u32
+
+PRESETS = {
+    "first-game": {
+        "sections": [("tavern", False), ("paddock", False), ("oasis", False), ("farm", False)],
+        "cards": ["fishermen", "knights", "merchants"],
+    }
+}
+TILES_PER_LOCATION = 2
+CARDS_PER_TERRAIN = 5
+
+
+class SetupError(ValueError):
+    """A set-up option, position or record field is invalid; the message names the field."""
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Everything that fixes a game before the first decision (a record's header)."""
+
+    num_players: int
+    board: tuple[str, ...]
+    cards: tuple[str, ...]
+    start_player: int
+    seed: int
+    sections: tuple[tuple[str, bool], ...] | None = None
+    lords_count_zero: bool = False
+    # A hand-built position (None = the standard start of a game).
+    settlements: tuple[tuple[tuple[int, int], ...], ...] | None = None
+    hands: tuple[str | None, ...] | None = None
+    tiles: tuple[tuple[tuple[int, int], ...], ...] | None = None
+    tiles_left: tuple[tuple[tuple[int, int], int], ...] | None = None
+    supply: tuple[int, ...] | None = None
+    deck: tuple[str, ...] | None = None
+    current_player: int | None = None
+    extra: dict = field(default_factory=dict, compare=False)
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d.pop("extra")
+        return {k: v for k, v in d.items() if v is not None}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Setup:
+        known = set(cls.__dataclass_fields__) - {"extra"}
+        unknown = set(d) - known
+        if unknown:
+            raise SetupError(f"setup: unknown field(s) {', '.join(sorted(unknown))}")
+        for name in ("num_players", "board", "cards", "start_player", "seed"):
+            if name not in d:
+                raise SetupError(f"setup.{name}: missing")
+        return make_setup(**d)
+
+
+def _tuple2(pairs, name: str) -> tuple[tuple[int, int], ...]:
+    out = []
+    for rc in pairs:
+        if not isinstance(rc, (list, tuple)) or len(rc) != 2 or not all(isinstance(v, (int, np.integer)) for v in rc):
+            raise SetupError(f"{name}: expected [row, col] pairs, got {rc!r}")
+        r, c = int(rc[0]), int(rc[1])
+        if not (0 <= r < 20 and 0 <= c < 20):
+            raise SetupError(f"{name}: hex {[r, c]} is off the 20x20 board")
+        out.append((r, c))
+    return tuple(out)
+
+
+def validate_board(board) -> tuple[str, ...]:
+    """20 strings of 20 codes, or SetupError naming the row at fault."""
+    if not isinstance(board, (list, tuple)) or len(board) != 20:
+        raise SetupError("board: expected 20 rows of 20 codes")
+    for r, row in enumerate(board):
+        if not isinstance(row, str) or len(row) != 20:
+            raise SetupError(f"board[{r}]: expected a string of 20 codes")
+        for ch in row:
+            try:
+                decode_hex_code(ch)
+            except ValueError as err:
+                raise SetupError(f"board[{r}]: {err}") from None
+    locations = sum(ch.islower() for row in board for ch in row)
+    if locations > S.MAX_LOCATIONS:
+        raise SetupError(f"board: {locations} location hexes, at most {S.MAX_LOCATIONS} are supported")
+    return tuple(board)
+
+
+def make_setup(
+    num_players: int,
+    board,
+    cards,
+    start_player: int,
+    seed: int,
+    sections=None,
+    lords_count_zero: bool = False,
+    settlements=None,
+    hands=None,
+    tiles=None,
+    tiles_left=None,
+    supply=None,
+    deck=None,
+    current_player=None,
+) -> Setup:
+    """A validated Setup; SetupError names the field at fault."""
+    if not isinstance(num_players, (int, np.integer)) or not 2 <= num_players <= 5:
+        raise SetupError(f"num_players: expected 2 to 5, got {num_players!r}")
+    n = int(num_players)
+    board = validate_board(board)
+    if not isinstance(cards, (list, tuple)) or len(cards) != 3:
+        raise SetupError("cards: expected 3 Kingdom Builder card names")
+    try:
+        card_ids = [card_index(c) for c in cards]
+    except ValueError as err:
+        raise SetupError(f"cards: {err}") from None
+    if len(set(card_ids)) != 3:
+        raise SetupError("cards: the 3 cards must be different")
+    for name, value in (("start_player", start_player), ("current_player", current_player)):
+        if value is not None and (not isinstance(value, (int, np.integer)) or not 0 <= value < n):
+            raise SetupError(f"{name}: expected a seat 0..{n - 1}, got {value!r}")
+    if not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise SetupError(f"seed: expected a non-negative integer, got {seed!r}")
+    if sections is not None:
+        sections = tuple((str(a), bool(b)) for a, b in sections)
+
+    def per_player(value, name):
+        if value is None:
+            return None
+        if not isinstance(value, (list, tuple)) or len(value) != n:
+            raise SetupError(f"{name}: expected one entry per player ({n})")
+        return value
+
+    if per_player(settlements, "settlements") is not None:
+        settlements = tuple(_tuple2(s, f"settlements[{i}]") for i, s in enumerate(settlements))
+        seen: set[tuple[int, int]] = set()
+        for i, own in enumerate(settlements):
+            if len(own) > S.SETTLEMENTS_PER_PLAYER:
+                raise SetupError(f"settlements[{i}]: more than {S.SETTLEMENTS_PER_PLAYER} settlements")
+            for rc in own:
+                if rc in seen:
+                    raise SetupError(f"settlements[{i}]: hex {list(rc)} already holds a settlement")
+                seen.add(rc)
+    if per_player(hands, "hands") is not None:
+        for i, h in enumerate(hands):
+            if h is not None:
+                try:
+                    terrain_card_index(h)
+                except ValueError as err:
+                    raise SetupError(f"hands[{i}]: {err}") from None
+        hands = tuple(None if h is None else h.upper() for h in hands)
+    if per_player(tiles, "tiles") is not None:
+        tiles = tuple(_tuple2(t, f"tiles[{i}]") for i, t in enumerate(tiles))
+        for i, held in enumerate(tiles):
+            for r, c in held:
+                if not board[r][c].islower():
+                    raise SetupError(f"tiles[{i}]: hex {[r, c]} is not a location hex")
+    if tiles_left is not None:
+        items = tiles_left.items() if isinstance(tiles_left, dict) else tiles_left
+        fixed = []
+        for rc, k in items:
+            (r, c), = _tuple2([rc], "tiles_left")
+            if not board[r][c].islower():
+                raise SetupError(f"tiles_left: hex {[r, c]} is not a location hex")
+            if not isinstance(k, (int, np.integer)) or not 0 <= k <= TILES_PER_LOCATION:
+                raise SetupError(f"tiles_left: expected 0..{TILES_PER_LOCATION} tiles at {[r, c]}, got {k!r}")
+            fixed.append(((r, c), int(k)))
+        tiles_left = tuple(sorted(fixed))
+    if per_player(supply, "supply") is not None:
+        for i, k in enumerate(supply):
+            if not isinstance(k, (int, np.integer)) or not 0 <= k <= S.SETTLEMENTS_PER_PLAYER:
+                raise SetupError(f"supply[{i}]: expected 0..{S.SETTLEMENTS_PER_PLAYER}, got {k!r}")
+        supply = tuple(int(k) for k in supply)
+    if deck is not None:
+        for k, letter in enumerate(deck):
+            try:
+                terrain_card_index(letter)
+            except ValueError as err:
+                raise SetupError(f"deck[{k}]: {err}") from None
+        if len(deck) > S.DECK_SIZE:
+            raise SetupError(f"deck: at most {S.DECK_SIZE} cards")
+        deck = tuple(letter.upper() for letter in deck)
+    return Setup(
+        num_players=n,
+        board=board,
+        cards=tuple(CARD_NAMES[i] for i in card_ids),
+        start_player=int(start_player),
+        seed=int(seed),
+        sections=sections,
+        lords_count_zero=bool(lords_count_zero),
+        settlements=settlements,
+        hands=hands,
+        tiles=tiles,
+        tiles_left=tiles_left,
+        supply=supply,
+        deck=deck,
+        current_player=None if current_player is None else int(current_player),
+    )
+
+
+@dataclass
+class _SeedDraws:
+    sections: list[tuple[str, bool]]
+    cards: list[str]
+    start_player: int
+    deck_order: np.ndarray
+    rng_seed: int
+
+
+def _seed_draws(seed: int, num_players: int) -> _SeedDraws:
+    """Everything random in a set-up, always drawn in the same order from the seed."""
+    rng = np.random.default_rng(seed)
+    picks = rng.permutation(len(BASE_SECTIONS))[:4]
+    turns = rng.integers(0, 2, size=4)
+    card_picks = rng.permutation(len(CARD_NAMES))[:3]
+    start = int(rng.integers(num_players))
+    deck_order = rng.permutation(S.DECK_SIZE)
+    rng_seed = int(rng.integers(1, 2**32))
+    return _SeedDraws(
+        sections=[(BASE_SECTIONS[i], bool(t)) for i, t in zip(picks, turns)],
+        cards=[CARD_NAMES[i] for i in sorted(card_picks)],
+        start_player=start,
+        deck_order=deck_order,
+        rng_seed=rng_seed,
+    )
+
+
+def standard_setup(
+    num_players: int,
+    seed: int = 0,
+    preset: str | None = None,
+    sections=None,
+    cards=None,
+    start_player: int | None = None,
+    board=None,
+    lords_count_zero: bool = False,
+) -> Setup:
+    """A set-up for a new game: random from the seed where sections, cards or start player are not given."""
+    if not isinstance(num_players, (int, np.integer)) or not 2 <= num_players <= 5:
+        raise SetupError(f"num_players: expected 2 to 5, got {num_players!r}")
+    if not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise SetupError(f"seed: expected a non-negative integer, got {seed!r}")
+    draws = _seed_draws(int(seed), int(num_players))
+    if preset is not None:
+        if preset not in PRESETS:
+            raise SetupError(f"preset: unknown preset {preset!r}; known: {', '.join(PRESETS)}")
+        sections = sections or PRESETS[preset]["sections"]
+        cards = cards or PRESETS[preset]["cards"]
+    if board is None:
+        sections = draws.sections if sections is None else sections
+        try:
+            board = assemble([(str(name), bool(turned)) for name, turned in sections])
+        except (ValueError, TypeError) as err:
+            raise SetupError(f"sections: {err}") from None
+    return make_setup(
+        num_players=num_players,
+        board=board,
+        cards=draws.cards if cards is None else cards,
+        start_player=draws.start_player if start_player is None else start_player,
+        seed=seed,
+        sections=sections,
+        lords_count_zero=lords_count_zero,
+    )
+
+
+def _write_board(st: np.ndarray, board: tuple[str, ...]) -> list[int]:
+    """Fill the board part of the state; return the location hexes in index order."""
+    location_hexes = []
+    for r, row in enumerate(board):
+        for c, ch in enumerate(row):
+            h = hex_id(r, c)
+            terrain, loc_type = decode_hex_code(ch)
+            st[S.CODES + h] = terrain
+            st[S.terrain_off(terrain) + HEX_WORD[h]] |= HEX_BIT[h]
+            if terrain < NUM_BUILDABLE:
+                st[S.BUILDABLE_MASK + HEX_WORD[h]] |= HEX_BIT[h]
+            if terrain in (CASTLE, LOCATION):
+                st[S.SPECIAL_MASK + HEX_WORD[h]] |= HEX_BIT[h]
+            if terrain == LOCATION:
+                i = len(location_hexes)
+                location_hexes.append(h)
+                st[S.LOC_HEX + i] = h
+                st[S.LOC_TYPE + i] = loc_type
+                st[S.LOC_TILES + i] = TILES_PER_LOCATION if loc_type < NUM_POWERS else 0
+                st[S.LOC_NEIGHBOURS + i * WORDS : S.LOC_NEIGHBOURS + (i + 1) * WORDS] = NEIGHBOUR_MASK[h]
+    st[S.NUM_LOCATIONS] = len(location_hexes)
+    return location_hexes
+
+
+def build_state(setup: Setup) -> np.ndarray:
+    """The state vector at the start of the set-up (before the first player's turn begins)."""
+    st = np.zeros(S.STATE_SIZE, dtype=np.int64)
+    n = setup.num_players
+    draws = _seed_draws(setup.seed, n)
+    st[S.NUM_PLAYERS] = n
+    st[S.START_PLAYER] = setup.start_player
+    st[S.LORDS_COUNT_ZERO] = int(setup.lords_count_zero)
+    st[S.RNG] = seed_u32(draws.rng_seed)
+    st[S.POWER] = -1
+    st[S.SOURCE] = -1
+    st[S.HAND : S.HAND + S.MAX_PLAYERS] = S.NO_CARD
+    for k, name in enumerate(setup.cards):
+        st[S.CARDS + k] = CARD_NAMES.index(name)
+    location_hexes = _write_board(st, setup.board)
+
+    full_deck = [i // CARDS_PER_TERRAIN for i in draws.deck_order]  # shuffled 25 cards, top first
+    if setup.hands is None:
+        hands = [full_deck[i] for i in range(n)]
+        rest = full_deck[n:]
+    else:
+        hands = [S.NO_CARD if h is None else CARD_LETTERS.index(h) for h in setup.hands]
+        rest = list(full_deck)
+        for h in hands:
+            if h != S.NO_CARD:
+                if h not in rest:
+                    raise SetupError(f"hands: more than {CARDS_PER_TERRAIN} cards of terrain {CARD_LETTERS[h]}")
+                rest.remove(h)
+    if setup.deck is not None:
+        rest = [CARD_LETTERS.index(x) for x in setup.deck]
+    for p in range(n):
+        st[S.HAND + p] = hands[p]
+    # The draw pile is a stack whose top is its last element.
+    for k, card in enumerate(reversed(rest)):
+        st[S.DECK + k] = card
+    st[S.DECK_COUNT] = len(rest)
+
+    for p in range(n):
+        st[S.SUPPLY + p] = S.SETTLEMENTS_PER_PLAYER
+    if setup.settlements is not None:
+        for p, own in enumerate(setup.settlements):
+            for r, c in own:
+                h = hex_id(r, c)
+                for off in (S.OCCUPIED, S.own_off(p)):
+                    st[off + HEX_WORD[h]] |= HEX_BIT[h]
+                st[S.adjacent_off(p) : S.adjacent_off(p) + WORDS] |= NEIGHBOUR_MASK[h]
+            st[S.SUPPLY + p] = S.SETTLEMENTS_PER_PLAYER - len(own)
+    if setup.supply is not None:
+        for p, k in enumerate(setup.supply):
+            st[S.SUPPLY + p] = k
+    if setup.tiles is not None:
+        for p, held in enumerate(setup.tiles):
+            for r, c in held:
+                i = location_hexes.index(hex_id(r, c))
+                st[S.TILES_HELD + p] |= 1 << i
+                st[S.LOC_TILES + i] = max(0, st[S.LOC_TILES + i] - 1)
+    if setup.tiles_left is not None:
+        for (r, c), k in setup.tiles_left:
+            st[S.LOC_TILES + location_hexes.index(hex_id(r, c))] = k
+    if any(st[S.SUPPLY + p] == 0 for p in range(n)):
+        st[S.ENDING] = 1
+    return st
+
+
+def location_name(loc_type: int) -> str:
+    return LOCATION_NAMES[loc_type]
