@@ -11,6 +11,7 @@ from .state import (
     ENDING,
     LOC_NEIGHBOURS,
     LOC_TILES,
+    MANDATORY_DONE,
     NUM_LOCATIONS,
     OCCUPIED,
     OWN,
@@ -73,6 +74,7 @@ def build_settlement(st, p: int, h: int) -> None:
     st[SUPPLY + p] -= 1
     if st[SUPPLY + p] == 0:
         st[ENDING] = 1
+        st[MANDATORY_DONE] = 1  # nothing left to build this turn
     seize_tiles(st, p, h)
 
 

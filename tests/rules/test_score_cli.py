@@ -85,7 +85,7 @@ def test_cli_json_with_sections(tmp_path):
 
 def test_cli_table_output(tmp_path):
     pos = good_position()
-    pos["settlements"][2] = [[r, 0] for r in range(10, 20)]  # knights: 1 per row -> 2; total 2
+    pos["settlements"][2] = [[r, 5] for r in range(10, 20)]  # knights: 1 per row -> 2; total 2
     expected = score_position(pos)
     proc = run_cli(write(tmp_path, pos))
     assert proc.returncode == 0, proc.stderr

@@ -1,0 +1,75 @@
+"""The `kbenv` command line: play and score (bench, tournament and train come with later issues)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+import numpy as np
+
+from .game import Game
+from .position import load_position, score_position
+from .render_text import board_text, legend, score_text
+from .setup import SetupError
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    game = Game.new(args.players, seed=args.seed, preset=args.preset)
+    rng = np.random.default_rng(args.seed)
+    while not game.done:
+        game.step(int(rng.choice(game.legal_actions())))
+    colour = not args.no_colour and sys.stdout.isatty() or args.colour
+    sections = ", ".join(f"{n}{' (turned)' if t else ''}" for n, t in game.setup.sections or [])
+    print(f"Kingdom Builder, {args.players} players, seed {args.seed}: {sections}")
+    print(f"cards: {', '.join(game.cards)}; start player {game.start_player}; {len(game.actions)} decisions")
+    print(board_text(game, colour=colour))
+    print(legend())
+    print(score_text(game.scores(), game.cards))
+    print("winner(s): " + ", ".join(f"player {p}" for p in game.winners()))
+    if args.record:
+        with open(args.record, "w") as f:
+            json.dump(game.to_record(), f)
+        print(f"record written to {args.record}")
+    return 0
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    position = load_position(args.file)
+    scores = score_position(position)
+    if args.json:
+        print(json.dumps({"players": scores}))
+    else:
+        print(score_text(scores, tuple(scores[0]["cards"])))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="kbenv", description="Kingdom Builder environment tools")
+    sub = parser.add_subparsers(dest="command", required=True)
+    play = sub.add_parser("play", help="play a full game between random agents and show the result")
+    play.add_argument("--players", type=int, default=4)
+    play.add_argument("--seed", type=int, default=0)
+    play.add_argument("--preset", choices=["first-game"], default=None)
+    play.add_argument("--record", help="write the game record (JSON) to this file")
+    play.add_argument("--colour", action="store_true", help="force ANSI colours")
+    play.add_argument("--no-colour", action="store_true", help="plain text")
+    play.set_defaults(func=cmd_play)
+    score = sub.add_parser("score", help="score a position file (JSON)")
+    score.add_argument("file")
+    score.add_argument("--json", action="store_true", help="print the breakdown as JSON")
+    score.set_defaults(func=cmd_score)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except (SetupError, FileNotFoundError) as err:
+        print(f"kbenv {args.command}: error: {err}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
