@@ -40,14 +40,10 @@ def explain_illegal(game: Game, action: int) -> str:
         if power not in held:
             return f"player {p} holds no {name} tile"
         if usable_tile(st, p, power) < 0:
-            fresh = any(
-                st[S.TILES_FRESH + p] >> i & 1 and st[S.LOC_TYPE + i] == power for i in range(int(st[S.NUM_LOCATIONS]))
-            )
-            if fresh and not any(
-                st[S.TILES_HELD + p] >> i & 1 and not st[S.TILES_FRESH + p] >> i & 1 and not st[S.TILES_USED + p] >> i & 1
-                and st[S.LOC_TYPE + i] == power
-                for i in range(int(st[S.NUM_LOCATIONS]))
-            ):
+            of_type = [i for i in range(int(st[S.NUM_LOCATIONS])) if st[S.LOC_TYPE + i] == power]
+            fresh = [i for i in of_type if st[S.TILES_FRESH + p] >> i & 1]
+            used = [i for i in of_type if st[S.TILES_USED + p] >> i & 1]
+            if fresh and not used:
                 return f"the {name} tile was taken this turn and can be used from the next turn on"
             return f"every {name} tile of player {p} was already used this turn"
         tmp = np.zeros(WORDS, dtype=np.int64)
@@ -76,4 +72,5 @@ def explain_illegal(game: Game, action: int) -> str:
     power = int(st[S.POWER])
     name = LOCATION_NAMES[power] if 0 <= power < NUM_POWERS else "power"
     legal = [hex_rc(h) for h in range(NUM_HEXES) if mask[h]]
-    return f"hex {(r, c)} ({terrain}) is not a legal {name} destination; legal: {legal[:12]}{'...' if len(legal) > 12 else ''}"
+    more = "..." if len(legal) > 12 else ""
+    return f"hex {(r, c)} ({terrain}) is not a legal {name} destination; legal: {legal[:12]}{more}"

@@ -204,7 +204,8 @@ class Game:
             raise IllegalActionError(f"action {action!r} is not an integer action number")
         action = int(action)
         if not apply_action(self.state, action):
-            raise IllegalActionError(f"action {action} ({describe_action(action)}) is illegal: {explain_illegal(self, action)}")
+            reason = explain_illegal(self, action)
+            raise IllegalActionError(f"action {action} ({describe_action(action)}) is illegal: {reason}")
         self.actions.append(action)
 
     def _mask_hexes(self, off: int) -> set[tuple[int, int]]:

@@ -19,7 +19,7 @@ from .board.codes import (
     decode_hex_code,
     terrain_card_index,
 )
-from .board.geometry import NUM_HEXES, hex_id
+from .board.geometry import hex_id
 from .board.sections import BASE_SECTIONS, assemble
 from .engine import state as S
 from .engine.rng import seed_u32
@@ -236,7 +236,7 @@ def _seed_draws(seed: int, num_players: int) -> _SeedDraws:
     deck_order = rng.permutation(S.DECK_SIZE)
     rng_seed = int(rng.integers(1, 2**32))
     return _SeedDraws(
-        sections=[(BASE_SECTIONS[i], bool(t)) for i, t in zip(picks, turns)],
+        sections=[(BASE_SECTIONS[i], bool(t)) for i, t in zip(picks, turns, strict=False)],
         cards=[CARD_NAMES[i] for i in sorted(card_picks)],
         start_player=start,
         deck_order=deck_order,

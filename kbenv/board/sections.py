@@ -61,6 +61,6 @@ def assemble(sections: list[tuple[str, bool]]) -> list[str]:
     for name, turned in sections:
         rows = load_section(name)
         grids.append(turn_section(rows) if turned else rows)
-    top = [a + b for a, b in zip(grids[0], grids[1])]
-    bottom = [a + b for a, b in zip(grids[2], grids[3])]
+    top = [a + b for a, b in zip(grids[0], grids[1], strict=False)]
+    bottom = [a + b for a, b in zip(grids[2], grids[3], strict=False)]
     return top + bottom

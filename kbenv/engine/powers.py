@@ -8,7 +8,19 @@ from __future__ import annotations
 
 from numba import njit
 
-from ..board.bitset import BITS_PER_WORD, EDGE_MASK, WORDS, word_lowest_bit, add, clear, dilate_into, has, intersects, is_empty, remove
+from ..board.bitset import (
+    BITS_PER_WORD,
+    EDGE_MASK,
+    WORDS,
+    add,
+    clear,
+    dilate_into,
+    has,
+    intersects,
+    is_empty,
+    remove,
+    word_lowest_bit,
+)
 from ..board.codes import BARN, DESERT, FARM, GRASS, HARBOR, OASIS, ORACLE, PADDOCK, TAVERN, TOWER, WATER
 from ..board.geometry import STEP1, STEP2
 from .board_ops import adjacent_view, own_view
@@ -53,7 +65,9 @@ def tower_targets(st, p: int, out) -> None:
 
 @njit(cache=True)
 def free_buildable(st, h: int) -> bool:
-    return h >= 0 and has(st[BUILDABLE_MASK : BUILDABLE_MASK + WORDS], h) and not has(st[OCCUPIED : OCCUPIED + WORDS], h)
+    if h < 0:
+        return False
+    return has(st[BUILDABLE_MASK : BUILDABLE_MASK + WORDS], h) and not has(st[OCCUPIED : OCCUPIED + WORDS], h)
 
 
 @njit(cache=True)
