@@ -264,6 +264,10 @@ class Game:
     def deck_size(self) -> int:
         return int(self.state[S.DECK_COUNT])
 
+    def deck_cards(self) -> list[str]:
+        """The draw pile, top card first (hidden information: for tests and analysis)."""
+        return self._pile(S.DECK, S.DECK_COUNT)[::-1]
+
     def discard_pile(self) -> list[str]:
         return self._pile(S.DISCARD, S.DISCARD_COUNT)
 

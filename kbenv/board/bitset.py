@@ -49,7 +49,7 @@ def mask_of(hexes) -> np.ndarray:
 
 def hexes_of(mask: np.ndarray) -> list[int]:
     """The hex ids in a bitmask, ascending."""
-    return [h for h in range(NUM_HEXES) if mask[HEX_WORD[h]] & HEX_BIT[h]]
+    return [int(h) for h in np.flatnonzero(np.asarray(mask)[HEX_WORD] & HEX_BIT)]
 
 
 def _build_neighbour_masks() -> np.ndarray:

@@ -361,3 +361,52 @@ def test_build_powers_need_supply_move_powers_do_not(kb):
     kb.build(g, (12, 15))
     assert g.supply(0) == 0
     assert (12, 15) in g.settlements(0) and (6, 3) not in g.settlements(0)
+
+
+# --------------------------------------------------------------------------- illegal choices
+
+
+def test_illegal_choices_while_moving_change_nothing(kb):
+    # BARN: only the player's own settlements can be moved ("any one of your existing
+    # settlements"); the destination must follow the barn's rules; a started power cannot be
+    # interrupted by END_TURN, another power or a mandatory build.
+    cells = {A: "T", B: "T", X: "G", Y: "G", Z: "G", (6, 2): "f", (6, 3): "C",
+             (16, 16): "T", (16, 5): "G"}
+    g = kb.game({LOC: "b", HOME: "C", **cells}, hands=["G", "G"],
+                settlements=[[HOME, A, B, (6, 3)], [(16, 16)]], tiles=[[LOC, (6, 2)], []])
+    g.step(kb.TILE["barn"])
+    assert g.phase == "choose_source"
+    for bad in [kb.H(16, 16), kb.H(*X), kb.H(0, 0), kb.END_TURN, kb.TILE["farm"],
+                kb.TILE["barn"]]:
+        kb.assert_illegal(g, bad)
+    kb.build(g, A)
+    assert g.phase == "choose_target"
+    for bad in [kb.H(*X), kb.H(*Z), kb.H(*A), kb.H(*B), kb.H(16, 16), kb.END_TURN,
+                kb.TILE["farm"]]:
+        kb.assert_illegal(g, bad)
+    assert kb.hexes(g) == {Y}
+    kb.build(g, Y)
+    assert g.settlements(0) == {HOME, B, Y, (6, 3)}
+
+
+def test_illegal_paddock_targets_change_nothing(kb):
+    g = power_game(kb, "paddock", _paddock_cells(), own=[S, OWN_MID, S2], hand="G",
+                   opp=[(11, 10), (12, 9)])
+    g.step(kb.TILE["paddock"])
+    kb.assert_illegal(g, kb.H(*OWN_MID))   # no eligible hex two steps away
+    kb.assert_illegal(g, kb.H(11, 10))     # player 1's settlement
+    kb.build(g, S)
+    for bad in [(11, 9), (8, 10), (12, 10), (8, 9), (12, 9), (17, 14), (10, 11)]:
+        kb.assert_illegal(g, kb.H(*bad))
+    assert g.settlements(0) == {HOME, S, OWN_MID, S2}
+
+
+def test_tower_adjacent_edge_hex_occupied_then_any_edge_hex(kb):
+    # TOWER "Build adjacent if possible": the only edge hex next to (1, 8) is occupied, so no
+    # adjacent edge hex is possible and any free buildable edge hex is legal.
+    cells = dict(EDGE_CELLS)
+    cells.update({(1, 8): "T", (0, 8): "F", (1, 9): "G"})
+    g = power_game(kb, "tower", cells, own=[(10, 10), (1, 8)], hand="G",
+                   opp=[(19, 10), (0, 8)])
+    activate(kb, g, "tower")
+    assert kb.hexes(g) == EDGE_FREE

@@ -295,3 +295,30 @@ def test_moving_the_settlement_next_to_the_used_location_loses_that_tile(kb):
     assert kb.tiles(g, 0) == []
     assert g.tiles_left((2, 2)) == 1
     assert g.phase == "idle" and g.current_player == 0
+
+
+def test_power_without_completion_does_not_block_automatic_end_turn(kb):
+    # A held farm tile with no free grass hex on the board ("Skip this action if there is not a
+    # single unoccupied grass hex") leaves END_TURN as the only decision after the mandatory
+    # action, so the turn ends by itself.
+    cells = {FARM: "f", (10, 9): "C", (9, 5): "G", (15, 2): "C", (15, 4): "C", (15, 6): "C",
+             (15, 8): "C"}
+    g = kb.game(cells, hands=["C", "C"], settlements=[[(10, 9)], [(9, 5)]], tiles=[[FARM], []])
+    assert kb.tile_actions(g) == set()
+    kb.build(g, (15, 2), (15, 4), (15, 6))
+    assert g.current_player == 1
+
+
+def test_losing_one_of_two_identical_tiles_keeps_the_other(kb):
+    # KEEP applies per location: moving away from the farm (10, 10) discards that farm tile
+    # only; the farm tile of (10, 14) stays and is still usable.
+    cells = {(2, 2): "b", (2, 3): "C", FARM: "f", (10, 14): "f", (10, 11): "C", (10, 13): "C",
+             (15, 2): "G", (15, 4): "G", (15, 6): "G", (15, 8): "G"}
+    g = kb.game(cells, hands=["G", "G"], settlements=[[(2, 3), (10, 11), (10, 13)], []],
+                tiles=[[(2, 2), FARM, (10, 14)], []])
+    kb.use(g, "barn", (10, 11), (15, 2))
+    assert kb.tiles(g, 0) == [("barn", (2, 2)), ("farm", (10, 14))]
+    assert g.tiles_left(FARM) == 1
+    assert kb.tile_actions(g) == {"farm"}
+    kb.use(g, "farm", (15, 4))
+    assert kb.tile_actions(g) == set()
