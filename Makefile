@@ -22,6 +22,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -n 2 tests
 
 bench: $(STAMP)
+	$(BIN)/pip install -q -e ".[bench]"
 	$(BIN)/python -m benchmarks.engine_speed
 
 clean:
