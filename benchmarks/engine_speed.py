@@ -22,9 +22,26 @@ from kbenv.engine.rng import seed_u32  # noqa: E402
 from kbenv.game import Game  # noqa: E402
 
 
-def engine_playouts(num_games: int, num_players: int, seed: int = 0) -> dict:
+def all_powers_board() -> list[str]:
+    """The first-game board with its 8 location hexes relabelled so that all 8 powers are in play."""
+    board = [list(row) for row in Game.new(2, seed=0, preset="first-game").board]
+    letters = iter("ofawtbhp")
+    for r in range(20):
+        for c in range(20):
+            if board[r][c].islower():
+                board[r][c] = next(letters)
+    return ["".join(row) for row in board]
+
+
+def engine_playouts(num_games: int, num_players: int, seed: int = 0, board: list[str] | None = None) -> dict:
     """Decisions/s and games/s of random playouts in one numba call per game (set-up excluded)."""
-    starts = [Game.new(num_players, seed=seed + i).state for i in range(num_games)]
+    if board is None:
+        starts = [Game.new(num_players, seed=seed + i).state for i in range(num_games)]
+    else:
+        starts = [
+            Game.custom(board=board, num_players=num_players, seed=seed + i, start_player=0).state
+            for i in range(num_games)
+        ]
     rng = np.array([seed_u32(seed + 1)], dtype=np.int64)
     random_playout(starts[0].copy(), rng, 0, 10_000)  # compile / load from cache
     states = [s.copy() for s in starts]
@@ -76,10 +93,11 @@ def main(argv: list[str] | None = None) -> dict:
     results = {"machine": {"cpu": platform.processor() or platform.machine(), "python": platform.python_version()}}
     for players in (2, 4):
         results[f"engine_{players}p"] = engine_playouts(args.games, players)
+    results["engine_2p_all_8_powers"] = engine_playouts(args.games, 2, board=all_powers_board())
     results["connect_four_v3_raw_env"] = connect_four_random(args.c4_games)
     c4 = results["connect_four_v3_raw_env"]["decisions_per_s"]
     print(f"{'run':<26}{'decisions/s':>14}{'games/s':>12}{'x connect4':>12}")
-    for key in ("engine_2p", "engine_4p", "connect_four_v3_raw_env"):
+    for key in ("engine_2p", "engine_4p", "engine_2p_all_8_powers", "connect_four_v3_raw_env"):
         r = results[key]
         print(f"{key:<26}{r['decisions_per_s']:>14,.0f}{r['games_per_s']:>12,.0f}{r['decisions_per_s'] / c4:>12.1f}")
     os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)

@@ -1,0 +1,188 @@
+"""Observation planes from one player's point of view, built in numba.
+
+The layout (channel indices) is defined once here and documented in kbenv/kingdom_builder_v0.py.
+Nothing hidden from the observing player is read: other players' hands (except the played card of the
+player to move) and the order of the draw pile never enter an observation.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..board.bitset import WORDS, has
+from ..board.codes import CASTLE, LOCATION, MOUNTAIN, NUM_BUILDABLE, NUM_POWERS, WATER
+from .legal import SCRATCH_LEGAL, legal_hexes
+from .state import (
+    CARDS,
+    CODES,
+    CURRENT,
+    DECK_COUNT,
+    DECK_SIZE,
+    DISCARD,
+    DISCARD_COUNT,
+    ENDING,
+    HAND,
+    LOC_HEX,
+    LOC_TILES,
+    LOC_TYPE,
+    MANDATORY_BUILT,
+    MANDATORY_DONE,
+    MAX_PLAYERS,
+    NUM_CARDS_IN_PLAY,
+    NUM_LOCATIONS,
+    NUM_PLAYERS,
+    OCCUPIED,
+    OWN,
+    PHASE,
+    PHASE_OVER,
+    PHASE_TARGET,
+    POWER,
+    SETTLEMENTS_PER_PLAYER,
+    SOURCE,
+    START_PLAYER,
+    SUPPLY,
+    TILES_FRESH,
+    TILES_HELD,
+    TILES_USED,
+)
+
+# ---- channel layout ------------------------------------------------------------------------
+CH_TERRAIN = 0  # 5 planes: grass, canyon, desert, flower field, forest
+CH_WATER = 5
+CH_MOUNTAIN = 6
+CH_CASTLE = 7
+CH_OTHER_BLOCKED = 8  # nomad spaces and other unbuildable special terrain
+CH_LOCATION = 9  # 8 planes: location hexes by power (oracle .. paddock)
+CH_LOCATION_OTHER = 17  # location hexes of types without a power (Nomads)
+CH_TILES_LEFT = 18  # tiles left on each location hex / 2
+CH_OWN = 19  # own settlements
+CH_OPPONENTS = 20  # 4 planes: settlements of the next players in seat order after self
+CH_LEGAL = 24  # legal hexes of the current decision (only when the observer is to move)
+CH_SOURCE = 25  # the settlement being moved (choose_target of a move power)
+CH_EDGE = 26  # board edge (Tower)
+# Constant planes.
+CH_OWN_CARD = 27  # 5: own terrain card
+CH_MOVER_CARD = 32  # 5: played card of the player to move
+CH_PHASE = 37  # 5: idle, mandatory, choose_source, choose_target, game_over
+CH_MANDATORY_BUILT = 42  # settlements built in this mandatory action / 3
+CH_MANDATORY_DONE = 43
+CH_POWER = 44  # 8: power being resolved
+CH_OWN_TILES = 52  # 8: own tiles held per power / 2
+CH_OWN_READY = 60  # 8: own tiles usable now per power / 2
+CH_OPP_TILES = 68  # 8: tiles held by all opponents per power / 8
+CH_SUPPLY = 76  # 5: supply / 40 of self then the next players in seat order
+CH_CARDS = 81  # 10: Kingdom Builder cards in play
+CH_TO_MOVE = 91  # 1 if the observer is to move
+CH_LAST_ROUND = 92  # 1 once a player has built their last settlement
+CH_DECK = 93  # draw pile size / 25
+CH_DISCARD = 94  # 5: discard pile per terrain / 5
+CH_SEAT = 99  # position of the observer in the turn order from the start player / 4
+CH_NUM_PLAYERS = 100  # number of players / 5
+NUM_CHANNELS = 101
+
+
+@njit(cache=True)
+def fill(out, ch: int, value: float) -> None:
+    for r in range(20):
+        for c in range(20):
+            out[ch, r, c] = value
+
+
+@njit(cache=True)
+def observe_into(st, player: int, out, edge) -> None:
+    """Write the observation of `player` into out (NUM_CHANNELS, 20, 20) float32."""
+    out[:] = 0.0
+    n = st[NUM_PLAYERS]
+    mover = st[CURRENT]
+    to_move = st[PHASE] != PHASE_OVER and mover == player
+    legal = st[SCRATCH_LEGAL : SCRATCH_LEGAL + WORDS]
+    if to_move:
+        legal_hexes(st, legal)
+    occupied = st[OCCUPIED : OCCUPIED + WORDS]
+    for h in range(400):
+        r = h // 20
+        c = h % 20
+        code = st[CODES + h]
+        if code < NUM_BUILDABLE:
+            out[CH_TERRAIN + code, r, c] = 1.0
+        elif code == WATER:
+            out[CH_WATER, r, c] = 1.0
+        elif code == MOUNTAIN:
+            out[CH_MOUNTAIN, r, c] = 1.0
+        elif code == CASTLE:
+            out[CH_CASTLE, r, c] = 1.0
+        elif code != LOCATION:
+            out[CH_OTHER_BLOCKED, r, c] = 1.0
+        if edge[h]:
+            out[CH_EDGE, r, c] = 1.0
+        if to_move and has(legal, h):
+            out[CH_LEGAL, r, c] = 1.0
+        if has(occupied, h):
+            for k in range(n):
+                q = (player + k) % n
+                if has(st[OWN + q * WORDS : OWN + (q + 1) * WORDS], h):
+                    out[CH_OWN + k, r, c] = 1.0
+                    break
+    for i in range(st[NUM_LOCATIONS]):
+        h = st[LOC_HEX + i]
+        r = h // 20
+        c = h % 20
+        t = st[LOC_TYPE + i]
+        if t < NUM_POWERS:
+            out[CH_LOCATION + t, r, c] = 1.0
+        else:
+            out[CH_LOCATION_OTHER, r, c] = 1.0
+        out[CH_TILES_LEFT, r, c] = st[LOC_TILES + i] / 2.0
+    if st[PHASE] == PHASE_TARGET and st[SOURCE] >= 0:
+        out[CH_SOURCE, st[SOURCE] // 20, st[SOURCE] % 20] = 1.0
+
+    own_card = st[HAND + player]
+    if own_card >= 0:
+        fill(out, CH_OWN_CARD + own_card, 1.0)
+    if st[PHASE] != PHASE_OVER and st[HAND + mover] >= 0:
+        fill(out, CH_MOVER_CARD + st[HAND + mover], 1.0)
+    fill(out, CH_PHASE + st[PHASE], 1.0)
+    fill(out, CH_MANDATORY_BUILT, st[MANDATORY_BUILT] / 3.0)
+    fill(out, CH_MANDATORY_DONE, float(st[MANDATORY_DONE]))
+    if st[POWER] >= 0:
+        fill(out, CH_POWER + st[POWER], 1.0)
+    held = st[TILES_HELD + player]
+    ready = held & ~st[TILES_FRESH + player] & ~st[TILES_USED + player]
+    own_tiles = np.zeros(NUM_POWERS)
+    own_ready = np.zeros(NUM_POWERS)
+    opp_tiles = np.zeros(NUM_POWERS)
+    for i in range(st[NUM_LOCATIONS]):
+        t = st[LOC_TYPE + i]
+        if t >= NUM_POWERS:
+            continue
+        if (held >> i) & 1:
+            own_tiles[t] += 0.5
+        if (ready >> i) & 1:
+            own_ready[t] += 0.5
+        for q in range(n):
+            if q != player and (st[TILES_HELD + q] >> i) & 1:
+                opp_tiles[t] += 0.125
+    for t in range(NUM_POWERS):
+        if own_tiles[t] > 0:
+            fill(out, CH_OWN_TILES + t, own_tiles[t])
+        if own_ready[t] > 0:
+            fill(out, CH_OWN_READY + t, own_ready[t])
+        if opp_tiles[t] > 0:
+            fill(out, CH_OPP_TILES + t, opp_tiles[t])
+    for k in range(n):
+        fill(out, CH_SUPPLY + k, st[SUPPLY + (player + k) % n] / SETTLEMENTS_PER_PLAYER)
+    for k in range(NUM_CARDS_IN_PLAY):
+        fill(out, CH_CARDS + st[CARDS + k], 1.0)
+    if to_move:
+        fill(out, CH_TO_MOVE, 1.0)
+    fill(out, CH_LAST_ROUND, float(st[ENDING]))
+    fill(out, CH_DECK, st[DECK_COUNT] / DECK_SIZE)
+    discard = np.zeros(NUM_BUILDABLE)
+    for k in range(st[DISCARD_COUNT]):
+        discard[st[DISCARD + k]] += 0.2
+    for t in range(NUM_BUILDABLE):
+        if discard[t] > 0:
+            fill(out, CH_DISCARD + t, discard[t])
+    fill(out, CH_SEAT, ((player - st[START_PLAYER] + n) % n) / 4.0)
+    fill(out, CH_NUM_PLAYERS, n / MAX_PLAYERS)
