@@ -1,12 +1,17 @@
 """kbenv: Kingdom Builder as a fast, exact reinforcement-learning environment."""
 
+from . import kingdom_builder_v0  # noqa: E402
 from .board.codes import CARD_NAMES, LOCATION_NAMES
 from .engine.legal import ACTION_SIZE, END_TURN, TILE_ACTION_BASE
 from .game import TILE_ACTION, Game, IllegalActionError, describe_action, hex_action
+from .kingdom_builder_v0 import env, raw_env  # noqa: E402
 from .position import score_position
 from .setup import PRESETS, Setup, SetupError
 
 __all__ = [
+    "env",
+    "raw_env",
+    "kingdom_builder_v0",
     "ACTION_SIZE",
     "CARD_NAMES",
     "END_TURN",

@@ -1,0 +1,256 @@
+"""Kingdom Builder as a PettingZoo AEC environment.
+
+| Import             | `from kbenv import kingdom_builder_v0` (or `kbenv.env`, `kbenv.raw_env`) |
+|--------------------|---------------------------------------------------------------------------|
+| Actions            | Discrete                                                                  |
+| Parallel API       | No                                                                        |
+| Manual control     | No                                                                        |
+| Agents             | `agents = ['player_0', ..., 'player_{n-1}']` (2 to 5 players)            |
+| Action shape       | Discrete(409)                                                             |
+| Action values      | 0..399 hex (row * 20 + col), 400..407 activate a tile power, 408 END_TURN |
+| Observation shape  | Dict(observation=Box(0, 1, (101, 20, 20), float32),                      |
+|                    |      action_mask=Box(0, 1, (409,), int8))                                 |
+
+## Decision model
+One step is one decision of the player to move (`agent_selection`); a player keeps the selection for
+every decision of their turn: up to 3 hexes for the mandatory action, tile powers (activate, then
+choose a source settlement for moves, then a target hex) before or after it, and END_TURN. When
+END_TURN is the only legal decision the engine takes it by itself. See docs/api.md.
+
+## Observation
+`observation` is a float32 (101, 20, 20) stack of planes from the observing agent's point of view
+("self" = the observer, "opponent k" = the k-th next player in seat order after self).  Hex planes:
+
+| channels | meaning |
+|---|---|
+| 0-4 | terrain: grass, canyon, desert, flower field, forest |
+| 5, 6, 7 | water, mountain, castle |
+| 8 | other unbuildable hexes (nomad spaces) |
+| 9-16 | location hexes by power: oracle, farm, oasis, tower, tavern, barn, harbor, paddock |
+| 17 | location hexes without a power (Nomads sections) |
+| 18 | tiles left on each location hex / 2 |
+| 19 | own settlements |
+| 20-23 | settlements of opponents 1..4 (zero planes for absent seats) |
+| 24 | hexes that are legal decisions now (only when the observer is to move) |
+| 25 | the settlement being moved (choose_target of Barn, Harbor, Paddock) |
+| 26 | board edge |
+
+Constant planes (every hex holds the value):
+
+| channels | meaning |
+|---|---|
+| 27-31 | own terrain card (one-hot G C D F T; own hand is always visible to its owner) |
+| 32-36 | played card of the player to move (public) |
+| 37-41 | phase: idle, mandatory, choose_source, choose_target, game_over |
+| 42 | settlements built in the current mandatory action / 3 |
+| 43 | mandatory action done |
+| 44-51 | power being resolved (oracle .. paddock) |
+| 52-59 | own tiles held per power / 2 |
+| 60-67 | own tiles usable now per power / 2 |
+| 68-75 | tiles held by all opponents per power / 8 |
+| 76-80 | supply / 40 of self, opponent 1, ..., opponent 4 |
+| 81-90 | Kingdom Builder cards in play, in the order of `kbenv.CARD_NAMES` (fishermen .. farmers) |
+| 91 | observer is to move |
+| 92 | last round (a player has built their last settlement) |
+| 93 | draw pile size / 25 |
+| 94-98 | discard pile per terrain / 5 (public: played cards are seen by all) |
+| 99 | observer's place in the turn order from the start player / 4 |
+| 100 | number of players / 5 |
+
+Hidden information never enters an observation: other players' hands (except the card the player to
+move has played) and the order of the draw pile. `state()` returns the full-information view
+(every hand, the draw pile counts per terrain) for centralised critics.
+
+## Action mask
+`action_mask` is int8 (409,), 1 for each legal decision of the observer; all zero for agents not to
+move and after the end of the game.
+
+## Rewards
+Only at the end of the game, all agents terminate in the same step:
+- `reward="win"` (default): +1 to every player with the most gold (ties included), -1 to the others.
+- `reward="rank"`: linear from +1 (first) to -1 (last); tied players share the mean of their places.
+- `reward="score"`: own gold minus the mean of the others' gold, divided by 100.
+
+## Arguments
+`num_players` (2-5), `preset` ("first-game"), `sections` ([(name, turned)] x4), `cards` (3 names),
+`lords_count_zero`, `reward`, `render_mode` ("ansi", "rgb_array", "human": prints the ansi board).
+Sections, cards and start player that are not given are drawn from the reset seed.
+
+## Version history
+- v0: first release.
+"""
+
+from __future__ import annotations
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import AgentSelector, wrappers
+
+from .engine.legal import ACTION_SIZE
+from .engine.state import DECK, DECK_COUNT, HAND, NO_CARD
+from .game import Game, IllegalActionError
+from .observation import OBSERVATION_SHAPE, action_mask, observation_planes
+from .render_text import board_text, score_text
+from .rewards import REWARD_SCHEMES, terminal_rewards
+from .setup import SetupError, standard_setup
+
+ENV_NAME = "kingdom_builder_v0"
+
+
+def env(**kwargs) -> AECEnv:
+    """The environment with PettingZoo's standard wrappers for classic games."""
+    wrapped = raw_env(**kwargs)
+    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    wrapped = wrappers.OrderEnforcingWrapper(wrapped)
+    return wrapped
+
+
+class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
+    """Kingdom Builder, one agent decision per step (see the module docstring)."""
+
+    metadata = {
+        "render_modes": ["human", "ansi", "rgb_array"],
+        "name": ENV_NAME,
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+
+    def __init__(
+        self,
+        num_players: int = 2,
+        preset: str | None = None,
+        sections=None,
+        cards=None,
+        lords_count_zero: bool = False,
+        reward: str = "win",
+        render_mode: str | None = None,
+    ):
+        super().__init__()
+        if not isinstance(num_players, int) or not 2 <= num_players <= 5:
+            raise SetupError(f"num_players: expected 2 to 5, got {num_players!r}")
+        if reward not in REWARD_SCHEMES:
+            raise SetupError(f"reward: unknown scheme {reward!r}; expected one of {', '.join(REWARD_SCHEMES)}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise SetupError(f"render_mode: expected one of {self.metadata['render_modes']}, got {render_mode!r}")
+        self.num_players = num_players
+        self.setup_options = {"preset": preset, "sections": sections, "cards": cards,
+                              "lords_count_zero": lords_count_zero}
+        standard_setup(num_players, 0, **self.setup_options)  # validate the options now
+        self.reward_scheme = reward
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{i}" for i in range(num_players)]
+        self.agent_name_mapping = {name: i for i, name in enumerate(self.possible_agents)}
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, OBSERVATION_SHAPE, dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, (ACTION_SIZE,), dtype=np.int8),
+            }
+        )
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(ACTION_SIZE) for a in self.possible_agents}
+        self.game: Game | None = None
+        self._np_random: np.random.Generator | None = None
+
+    # ----- spaces -------------------------------------------------------------------------
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    # ----- core API -----------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None or self._np_random is None:
+            self._np_random = np.random.default_rng(seed)
+        game_seed = int(self._np_random.integers(0, 2**31 - 1))
+        self.game = Game.from_setup(standard_setup(self.num_players, game_seed, **self.setup_options))
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self._agent_selector = AgentSelector(self.agents)
+        self.agent_selection = self.possible_agents[self.game.current_player]
+
+    def observe(self, agent: str) -> dict:
+        player = self.agent_name_mapping[agent]
+        return {
+            "observation": observation_planes(self.game.state, player),
+            "action_mask": action_mask(self.game.state, player),
+        }
+
+    def step(self, action) -> None:
+        if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
+            self._was_dead_step(action)
+            return
+        agent = self.agent_selection
+        self._cumulative_rewards[agent] = 0.0
+        if action is None:
+            raise IllegalActionError(f"action None is illegal: {agent} is to move")
+        self.game.step(action)  # raises IllegalActionError, game unchanged, on an illegal action
+        if self.game.done:
+            totals = self.game.score_table()[:, -1]
+            rewards = terminal_rewards(totals, self.reward_scheme)
+            for a in self.agents:
+                self.rewards[a] = float(rewards[self.agent_name_mapping[a]])
+                self.terminations[a] = True
+                self.infos[a] = {"gold": int(totals[self.agent_name_mapping[a]])}
+        else:
+            self.agent_selection = self.possible_agents[self.game.current_player]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def state(self) -> np.ndarray:
+        """Full-information view for centralised critics, float32 (131, 20, 20).
+
+        Planes 0-100: the observation of the player to move; 101-125: every seat's hand (5 one-hot
+        planes per seat, seats in order from the player to move); 126-130: draw pile cards per
+        terrain / 5.
+        """
+        st = self.game.state
+        n = self.num_players
+        mover = self.game.current_player
+        planes = observation_planes(st, mover)
+        extra = np.zeros((5 * 5 + 5, 20, 20), dtype=np.float32)
+        for k in range(n):
+            card = int(st[HAND + (mover + k) % n])
+            if card != NO_CARD:
+                extra[5 * k + card] = 1.0
+        for card in st[DECK : DECK + int(st[DECK_COUNT])]:
+            extra[25 + int(card)] += 0.2
+        return np.concatenate([planes, extra])
+
+    @property
+    def state_space(self) -> spaces.Box:
+        return spaces.Box(0.0, 1.0, (OBSERVATION_SHAPE[0] + 30, 20, 20), dtype=np.float32)
+
+    def render(self):
+        if self.render_mode is None:
+            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+            return None
+        if self.render_mode == "rgb_array":
+            from .render_image import board_image
+
+            return board_image(self.game, viewer=self.game.current_player)
+        text = self._ansi()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def _ansi(self) -> str:
+        g = self.game
+        if g.done:
+            status = "game over; winner(s): " + ", ".join(self.possible_agents[p] for p in g.winners())
+        else:
+            card = g.hand(g.current_player)
+            status = f"{self.possible_agents[g.current_player]} to move ({g.phase}), played card {card}"
+        return "\n".join([board_text(g, colour=True), status, score_text(g.scores(), g.cards)])
+
+    def close(self) -> None:
+        pass

@@ -1,0 +1,28 @@
+"""Observations for agents: the planes of kbenv.engine.observe plus the action mask."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .board.bitset import EDGE_MASK, HEX_BIT, HEX_WORD
+from .engine.legal import ACTION_SIZE, legal_mask_into
+from .engine.observe import NUM_CHANNELS, observe_into
+from .engine.state import CURRENT, PHASE, PHASE_OVER
+
+OBSERVATION_SHAPE = (NUM_CHANNELS, 20, 20)
+EDGE_FLAGS = ((EDGE_MASK[HEX_WORD] & HEX_BIT) != 0).astype(np.int64)
+
+
+def observation_planes(state: np.ndarray, player: int) -> np.ndarray:
+    """A fresh (C, 20, 20) float32 array: the game from `player`'s point of view."""
+    out = np.empty(OBSERVATION_SHAPE, dtype=np.float32)
+    observe_into(state, player, out, EDGE_FLAGS)
+    return out
+
+
+def action_mask(state: np.ndarray, player: int) -> np.ndarray:
+    """The legal actions of `player` (all zero unless it is that player's decision)."""
+    mask = np.zeros(ACTION_SIZE, dtype=np.int8)
+    if state[PHASE] != PHASE_OVER and state[CURRENT] == player:
+        legal_mask_into(state, mask)
+    return mask

@@ -1,0 +1,143 @@
+"""Gymnasium single-seat self-play environment for stable-baselines3 / sb3-contrib MaskablePPO."""
+
+from __future__ import annotations
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from .engine.legal import ACTION_SIZE
+from .game import Game
+from .observation import OBSERVATION_SHAPE, action_mask, observation_planes
+from .policies import RandomPolicy, as_policy
+from .rewards import REWARD_SCHEMES, terminal_rewards
+from .setup import SetupError, standard_setup
+from .view import PlayerView
+
+ILLEGAL_REWARD = -1.0
+
+
+class SelfPlayEnv(gymnasium.Env):
+    """One learning seat; the other seats are played by opponents drawn from a pool each episode.
+
+    Observations are the (C, 20, 20) planes of the learner; `action_masks()` gives the legal mask
+    (sb3-contrib's MaskablePPO calls it). The reward is 0 until the end of the game, then the
+    learner's terminal reward under `reward` ("win", "rank" or "score"). An illegal action ends the
+    episode with reward -1 and `info["illegal_action"]` (PettingZoo's classic-game convention), or
+    raises `IllegalActionError` with `illegal_action="raise"`.
+    """
+
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
+
+    def __init__(
+        self,
+        num_players: int = 2,
+        opponents=None,
+        learner_seat: int | None = None,
+        reward: str = "win",
+        illegal_action: str = "terminate",
+        render_mode: str | None = None,
+        preset: str | None = None,
+        sections=None,
+        cards=None,
+        lords_count_zero: bool = False,
+    ):
+        super().__init__()
+        if not isinstance(num_players, int) or not 2 <= num_players <= 5:
+            raise SetupError(f"num_players: expected 2 to 5, got {num_players!r}")
+        if learner_seat is not None and not 0 <= learner_seat < num_players:
+            raise SetupError(f"learner_seat: expected 0..{num_players - 1}, got {learner_seat!r}")
+        if reward not in REWARD_SCHEMES:
+            raise SetupError(f"reward: unknown scheme {reward!r}; expected one of {', '.join(REWARD_SCHEMES)}")
+        if illegal_action not in ("terminate", "raise"):
+            raise SetupError(f"illegal_action: expected 'terminate' or 'raise', got {illegal_action!r}")
+        self.num_players = num_players
+        self.opponents = list(opponents) if opponents else [RandomPolicy()]
+        for opponent in self.opponents:
+            as_policy(opponent)
+        self.learner_seat_option = learner_seat
+        self.reward_scheme = reward
+        self.illegal_action = illegal_action
+        self.render_mode = render_mode
+        self.setup_options = {"preset": preset, "sections": sections, "cards": cards,
+                              "lords_count_zero": lords_count_zero}
+        standard_setup(num_players, 0, **self.setup_options)
+        self.observation_space = spaces.Box(0.0, 1.0, OBSERVATION_SHAPE, dtype=np.float32)
+        self.action_space = spaces.Discrete(ACTION_SIZE)
+        self.game: Game | None = None
+        self.learner = 0
+        self.seat_policies: dict[int, object] = {}
+
+    # ----- helpers ------------------------------------------------------------------------
+    def _observe(self) -> np.ndarray:
+        return observation_planes(self.game.state, self.learner)
+
+    def action_masks(self) -> np.ndarray:
+        """Boolean legal mask of the learner (MaskablePPO's hook)."""
+        return action_mask(self.game.state, self.learner).astype(bool)
+
+    def _info(self) -> dict:
+        return {"action_mask": action_mask(self.game.state, self.learner), "learner_seat": self.learner}
+
+    def _play_opponents(self) -> None:
+        game = self.game
+        while not game.done and game.current_player != self.learner:
+            seat = game.current_player
+            policy = self.seat_policies[seat]
+            action = policy(observation_planes(game.state, seat), action_mask(game.state, seat), PlayerView(game, seat))
+            game.step(action)
+
+    def _final_reward(self) -> float:
+        totals = self.game.score_table()[:, -1]
+        return float(terminal_rewards(totals, self.reward_scheme)[self.learner])
+
+    # ----- gymnasium API ------------------------------------------------------------------
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        rng = self.np_random
+        game_seed = int(rng.integers(0, 2**31 - 1))
+        self.game = Game.from_setup(standard_setup(self.num_players, game_seed, **self.setup_options))
+        if self.learner_seat_option is None:
+            self.learner = int(rng.integers(self.num_players))
+        else:
+            self.learner = self.learner_seat_option
+        self.seat_policies = {}
+        for seat in range(self.num_players):
+            if seat == self.learner:
+                continue
+            opponent = self.opponents[int(rng.integers(len(self.opponents)))]
+            if hasattr(opponent, "reset"):
+                opponent.reset(int(rng.integers(0, 2**31 - 1)))
+            self.seat_policies[seat] = as_policy(opponent)
+        self._play_opponents()
+        return self._observe(), self._info()
+
+    def step(self, action):
+        from .game import IllegalActionError
+
+        try:
+            self.game.step(action)
+        except IllegalActionError:
+            if self.illegal_action == "raise":
+                raise
+            info = self._info()
+            info["illegal_action"] = True
+            return self._observe(), ILLEGAL_REWARD, True, False, info
+        self._play_opponents()
+        terminated = self.game.done
+        reward = self._final_reward() if terminated else 0.0
+        info = self._info()
+        if terminated:
+            info["gold"] = [int(x) for x in self.game.score_table()[:, -1]]
+        return self._observe(), reward, terminated, False, info
+
+    def render(self):
+        if self.render_mode == "rgb_array":
+            from .render_image import board_image
+
+            return board_image(self.game, viewer=self.learner)
+        if self.render_mode == "ansi":
+            from .render_text import board_text
+
+            return board_text(self.game, colour=False)
+        return None
