@@ -11,7 +11,8 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e ".[dev]"
+	$(BIN)/pip install -q torch==2.13.0  # CPU build; a plain torch requirement would pull CUDA
+	$(BIN)/pip install -q -e ".[dev,train]"
 	touch $(STAMP)
 
 demo: $(STAMP)

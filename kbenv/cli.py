@@ -10,6 +10,7 @@ import numpy as np
 
 from .game import Game
 from .position import load_position, score_position
+from .render_image import board_image, save_gif, save_png
 from .render_text import board_text, legend, score_text
 from .setup import SetupError
 
@@ -17,8 +18,18 @@ from .setup import SetupError
 def cmd_play(args: argparse.Namespace) -> int:
     game = Game.new(args.players, seed=args.seed, preset=args.preset)
     rng = np.random.default_rng(args.seed)
+    frames = []
+    turn = game.turn
     while not game.done:
         game.step(int(rng.choice(game.legal_actions())))
+        if args.gif and game.turn != turn:
+            frames.append(board_image(game))
+            turn = game.turn
+    if args.gif:
+        frames.append(board_image(game))
+        save_gif(frames, args.gif)
+    if args.png:
+        save_png(board_image(game), args.png)
     colour = not args.no_colour and sys.stdout.isatty() or args.colour
     sections = ", ".join(f"{n}{' (turned)' if t else ''}" for n, t in game.setup.sections or [])
     print(f"Kingdom Builder, {args.players} players, seed {args.seed}: {sections}")
@@ -31,6 +42,9 @@ def cmd_play(args: argparse.Namespace) -> int:
         with open(args.record, "w") as f:
             json.dump(game.to_record(), f)
         print(f"record written to {args.record}")
+    for path in (args.png, args.gif):
+        if path:
+            print(f"picture written to {path}")
     return 0
 
 
@@ -52,6 +66,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, default=0)
     play.add_argument("--preset", choices=["first-game"], default=None)
     play.add_argument("--record", help="write the game record (JSON) to this file")
+    play.add_argument("--png", help="write a picture of the final board (PNG)")
+    play.add_argument("--gif", help="write an animation, one frame per turn (GIF)")
     play.add_argument("--colour", action="store_true", help="force ANSI colours")
     play.add_argument("--no-colour", action="store_true", help="plain text")
     play.set_defaults(func=cmd_play)

@@ -127,3 +127,14 @@ def _draw_panel(draw, game: Game, x0: int, viewer, font, small) -> None:
     text("  " + " ".join(pairs[:4]), f=small)
     text("  " + " ".join(pairs[4:]), f=small)
     text("  dots = tiles left; grey towers = castles", f=small)
+
+
+def save_png(image: np.ndarray, path: str) -> None:
+    Image.fromarray(image).save(path, format="PNG")
+
+
+def save_gif(frames: list[np.ndarray], path: str, ms_per_frame: int = 400) -> None:
+    """An animated GIF, one frame per image (the last one held longer)."""
+    images = [Image.fromarray(f).convert("P", palette=Image.Palette.ADAPTIVE) for f in frames]
+    durations = [ms_per_frame] * (len(images) - 1) + [ms_per_frame * 5]
+    images[0].save(path, save_all=True, append_images=images[1:], duration=durations, loop=0)
