@@ -25,6 +25,7 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/pip install -q -e ".[bench]"
 	$(BIN)/python -m benchmarks.engine_speed
+	$(BIN)/python -m benchmarks.aec_speed
 
 clean:
 	rm -rf $(VENV) .pytest_cache
