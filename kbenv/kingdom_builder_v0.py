@@ -8,7 +8,7 @@
 | Agents             | `agents = ['player_0', ..., 'player_{n-1}']` (2 to 5 players)            |
 | Action shape       | Discrete(409)                                                             |
 | Action values      | 0..399 hex (row * 20 + col), 400..407 activate a tile power, 408 END_TURN |
-| Observation shape  | Dict(observation=Box(0, 1, (101, 20, 20), float32),                      |
+| Observation shape  | Dict(observation=Box(0, 1, (28, 20, 20), float32),                       |
 |                    |      action_mask=Box(0, 1, (409,), int8))                                 |
 
 ## Decision model
@@ -18,7 +18,7 @@ choose a source settlement for moves, then a target hex) before or after it, and
 END_TURN is the only legal decision the engine takes it by itself. See docs/api.md.
 
 ## Observation
-`observation` is a float32 (101, 20, 20) stack of planes from the observing agent's point of view
+`observation` is a float32 (28, 20, 20) stack of planes from the observing agent's point of view
 ("self" = the observer, "opponent k" = the k-th next player in seat order after self).  Hex planes:
 
 | channels | meaning |
@@ -35,27 +35,30 @@ END_TURN is the only legal decision the engine takes it by itself. See docs/api.
 | 25 | the settlement being moved (choose_target of Barn, Harbor, Paddock) |
 | 26 | board edge |
 
-Constant planes (every hex holds the value):
+Channel 27 packs the scalar facts: feature k sits at row k // 20, column k % 20 (the other cells
+are 0); `kbenv.observation.features(obs)` unpacks them. Packing instead of 75 constant planes keeps
+an observation at 45 KB, which is what lets the batch engine build hundreds of thousands per second.
 
-| channels | meaning |
+| features | meaning |
 |---|---|
-| 27-31 | own terrain card (one-hot G C D F T; own hand is always visible to its owner) |
-| 32-36 | played card of the player to move (public) |
-| 37-41 | phase: idle, mandatory, choose_source, choose_target, game_over |
-| 42 | settlements built in the current mandatory action / 3 |
-| 43 | mandatory action done |
-| 44-51 | power being resolved (oracle .. paddock) |
-| 52-59 | own tiles held per power / 2 |
-| 60-67 | own tiles usable now per power / 2 |
-| 68-75 | tiles held by all opponents per power / 8 |
-| 76-80 | supply / 40 of self, opponent 1, ..., opponent 4 |
-| 81-90 | Kingdom Builder cards in play, in the order of `kbenv.CARD_NAMES` (fishermen .. farmers) |
-| 91 | observer is to move |
-| 92 | last round (a player has built their last settlement) |
-| 93 | draw pile size / 25 |
-| 94-98 | discard pile per terrain / 5 (public: played cards are seen by all) |
-| 99 | observer's place in the turn order from the start player / 4 |
-| 100 | number of players / 5 |
+| 0-4 | own terrain card (one-hot G C D F T; own hand is always visible to its owner) |
+| 5-9 | played card of the player to move (public) |
+| 10-14 | phase: idle, mandatory, choose_source, choose_target, game_over |
+| 15 | settlements built in the current mandatory action / 3 |
+| 16 | mandatory action done |
+| 17-24 | power being resolved (oracle .. paddock) |
+| 25-32 | own tiles held per power / 2 |
+| 33-40 | own tiles usable now per power / 2 |
+| 41-48 | tiles held by all opponents per power / 8 |
+| 49-53 | supply / 40 of self, opponent 1, ..., opponent 4 |
+| 54-63 | Kingdom Builder cards in play, in the order of `kbenv.CARD_NAMES` (fishermen .. farmers) |
+| 64 | observer is to move |
+| 65 | last round (a player has built their last settlement) |
+| 66 | draw pile size / 25 |
+| 67-71 | discard pile per terrain / 5 (public: played cards are seen by all) |
+| 72 | observer's place in the turn order from the start player / 4 |
+| 73 | number of players / 5 |
+| 74 | completed rounds / 20 (at most 1) |
 
 Hidden information never enters an observation: other players' hands (except the card the player to
 move has played) and the order of the draw pile. `state()` returns the full-information view
@@ -206,10 +209,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
             self.render()
 
     def state(self) -> np.ndarray:
-        """Full-information view for centralised critics, float32 (131, 20, 20).
+        """Full-information view for centralised critics, float32 (58, 20, 20).
 
-        Planes 0-100: the observation of the player to move; 101-125: every seat's hand (5 one-hot
-        planes per seat, seats in order from the player to move); 126-130: draw pile cards per
+        Planes 0-27: the observation of the player to move; 28-52: every seat's hand (5 one-hot
+        planes per seat, seats in order from the player to move); 53-57: draw pile cards per
         terrain / 5.
         """
         st = self.game.state

@@ -6,7 +6,7 @@ import numpy as np
 
 from .board.bitset import EDGE_MASK, HEX_BIT, HEX_WORD
 from .engine.legal import ACTION_SIZE, legal_mask_into
-from .engine.observe import NUM_CHANNELS, observe_into
+from .engine.observe import CH_FEATURES, NUM_CHANNELS, NUM_FEATURES, observe_into
 from .engine.state import CURRENT, PHASE, PHASE_OVER
 
 OBSERVATION_SHAPE = (NUM_CHANNELS, 20, 20)
@@ -26,3 +26,9 @@ def action_mask(state: np.ndarray, player: int) -> np.ndarray:
     if state[PHASE] != PHASE_OVER and state[CURRENT] == player:
         legal_mask_into(state, mask)
     return mask
+
+
+def features(observation: np.ndarray) -> np.ndarray:
+    """The scalar features packed into the features plane: (..., NUM_FEATURES)."""
+    plane = observation[..., CH_FEATURES, :, :]
+    return plane.reshape(*plane.shape[:-2], 400)[..., :NUM_FEATURES]

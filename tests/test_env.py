@@ -7,15 +7,19 @@ import pytest
 from pettingzoo.test import api_test, render_test, seed_test
 
 from kbenv import Game, IllegalActionError, env, raw_env
+from kbenv.board.codes import card_index as kbenv_card_index
 from kbenv.engine.observe import (
     CH_LEGAL,
-    CH_MOVER_CARD,
     CH_OPPONENTS,
     CH_OWN,
-    CH_OWN_CARD,
-    CH_TO_MOVE,
+    F_CARDS,
+    F_MOVER_CARD,
+    F_OWN_CARD,
+    F_SUPPLY,
+    F_TO_MOVE,
     NUM_CHANNELS,
 )
+from kbenv.observation import features
 from kbenv.rewards import terminal_rewards
 
 PLAYERS = [2, 3, 4, 5]
@@ -69,7 +73,7 @@ def test_observation_and_mask_agree_with_the_engine():
                 np.testing.assert_array_equal(obs["action_mask"], game.legal_mask())
                 legal_hexes = {divmod(a, 20) for a in np.flatnonzero(game.legal_mask()[:400])}
                 assert {tuple(rc) for rc in np.argwhere(obs["observation"][CH_LEGAL])} == legal_hexes
-                assert obs["observation"][CH_TO_MOVE].min() == 1.0
+                assert features(obs["observation"])[F_TO_MOVE] == 1.0
             else:
                 assert obs["action_mask"].sum() == 0
                 assert obs["observation"][CH_LEGAL].sum() == 0
@@ -78,10 +82,15 @@ def test_observation_and_mask_agree_with_the_engine():
             for k in range(1, 4):
                 other = {tuple(rc) for rc in np.argwhere(obs["observation"][CH_OPPONENTS + k - 1])}
                 assert other == game.settlements((p + k) % 4)
+            f = features(obs["observation"])
             own_card = "GCDFT".index(game.hand(p))
-            assert obs["observation"][CH_OWN_CARD + own_card].min() == 1.0
+            np.testing.assert_array_equal(f[F_OWN_CARD : F_OWN_CARD + 5], np.eye(5)[own_card])
             mover_card = "GCDFT".index(game.hand(mover))
-            assert obs["observation"][CH_MOVER_CARD + mover_card].min() == 1.0
+            np.testing.assert_array_equal(f[F_MOVER_CARD : F_MOVER_CARD + 5], np.eye(5)[mover_card])
+            for k in range(4):
+                assert f[F_SUPPLY + k] == pytest.approx(game.supply((p + k) % 4) / 40)
+            in_play = {kbenv_card_index(c) for c in game.cards}
+            assert {int(i) for i in np.flatnonzero(f[F_CARDS : F_CARDS + 10])} == in_play
         random_walk(e, rng, 1)
 
 

@@ -45,6 +45,7 @@ from .state import (
     TILES_FRESH,
     TILES_HELD,
     TILES_USED,
+    TURN,
 )
 
 # ---- channel layout ------------------------------------------------------------------------
@@ -61,32 +62,35 @@ CH_OPPONENTS = 20  # 4 planes: settlements of the next players in seat order aft
 CH_LEGAL = 24  # legal hexes of the current decision (only when the observer is to move)
 CH_SOURCE = 25  # the settlement being moved (choose_target of a move power)
 CH_EDGE = 26  # board edge (Tower)
-# Constant planes.
-CH_OWN_CARD = 27  # 5: own terrain card
-CH_MOVER_CARD = 32  # 5: played card of the player to move
-CH_PHASE = 37  # 5: idle, mandatory, choose_source, choose_target, game_over
-CH_MANDATORY_BUILT = 42  # settlements built in this mandatory action / 3
-CH_MANDATORY_DONE = 43
-CH_POWER = 44  # 8: power being resolved
-CH_OWN_TILES = 52  # 8: own tiles held per power / 2
-CH_OWN_READY = 60  # 8: own tiles usable now per power / 2
-CH_OPP_TILES = 68  # 8: tiles held by all opponents per power / 8
-CH_SUPPLY = 76  # 5: supply / 40 of self then the next players in seat order
-CH_CARDS = 81  # 10: Kingdom Builder cards in play
-CH_TO_MOVE = 91  # 1 if the observer is to move
-CH_LAST_ROUND = 92  # 1 once a player has built their last settlement
-CH_DECK = 93  # draw pile size / 25
-CH_DISCARD = 94  # 5: discard pile per terrain / 5
-CH_SEAT = 99  # position of the observer in the turn order from the start player / 4
-CH_NUM_PLAYERS = 100  # number of players / 5
-NUM_CHANNELS = 101
+CH_FEATURES = 27  # the scalar features below, packed row-major into the plane's first cells
+NUM_CHANNELS = 28
+
+# Scalar features (index k lives at row k // 20, column k % 20 of plane CH_FEATURES).
+F_OWN_CARD = 0  # 5: own terrain card (one-hot G C D F T)
+F_MOVER_CARD = 5  # 5: played card of the player to move
+F_PHASE = 10  # 5: idle, mandatory, choose_source, choose_target, game_over
+F_MANDATORY_BUILT = 15  # settlements built in this mandatory action / 3
+F_MANDATORY_DONE = 16
+F_POWER = 17  # 8: power being resolved
+F_OWN_TILES = 25  # 8: own tiles held per power / 2
+F_OWN_READY = 33  # 8: own tiles usable now per power / 2
+F_OPP_TILES = 41  # 8: tiles held by all opponents per power / 8
+F_SUPPLY = 49  # 5: supply / 40 of self then the next players in seat order
+F_CARDS = 54  # 10: Kingdom Builder cards in play
+F_TO_MOVE = 64
+F_LAST_ROUND = 65
+F_DECK = 66  # draw pile size / 25
+F_DISCARD = 67  # 5: discard pile per terrain / 5
+F_SEAT = 72  # place in the turn order from the start player / 4
+F_NUM_PLAYERS = 73  # players / 5
+F_ROUND = 74  # completed rounds / 20 (at most 1)
+NUM_FEATURES = 75
 
 
 @njit(cache=True)
-def fill(out, ch: int, value: float) -> None:
-    for r in range(20):
-        for c in range(20):
-            out[ch, r, c] = value
+def set_feature(out, k: int, value: float) -> None:
+    """Set scalar feature k (in the features plane)."""
+    out[CH_FEATURES, k // 20, k % 20] = value
 
 
 @njit(cache=True)
@@ -139,14 +143,14 @@ def observe_into(st, player: int, out, edge) -> None:
 
     own_card = st[HAND + player]
     if own_card >= 0:
-        fill(out, CH_OWN_CARD + own_card, 1.0)
+        set_feature(out, F_OWN_CARD + own_card, 1.0)
     if st[PHASE] != PHASE_OVER and st[HAND + mover] >= 0:
-        fill(out, CH_MOVER_CARD + st[HAND + mover], 1.0)
-    fill(out, CH_PHASE + st[PHASE], 1.0)
-    fill(out, CH_MANDATORY_BUILT, st[MANDATORY_BUILT] / 3.0)
-    fill(out, CH_MANDATORY_DONE, float(st[MANDATORY_DONE]))
+        set_feature(out, F_MOVER_CARD + st[HAND + mover], 1.0)
+    set_feature(out, F_PHASE + st[PHASE], 1.0)
+    set_feature(out, F_MANDATORY_BUILT, st[MANDATORY_BUILT] / 3.0)
+    set_feature(out, F_MANDATORY_DONE, float(st[MANDATORY_DONE]))
     if st[POWER] >= 0:
-        fill(out, CH_POWER + st[POWER], 1.0)
+        set_feature(out, F_POWER + st[POWER], 1.0)
     held = st[TILES_HELD + player]
     ready = held & ~st[TILES_FRESH + player] & ~st[TILES_USED + player]
     own_tiles = np.zeros(NUM_POWERS)
@@ -165,24 +169,25 @@ def observe_into(st, player: int, out, edge) -> None:
                 opp_tiles[t] += 0.125
     for t in range(NUM_POWERS):
         if own_tiles[t] > 0:
-            fill(out, CH_OWN_TILES + t, own_tiles[t])
+            set_feature(out, F_OWN_TILES + t, own_tiles[t])
         if own_ready[t] > 0:
-            fill(out, CH_OWN_READY + t, own_ready[t])
+            set_feature(out, F_OWN_READY + t, own_ready[t])
         if opp_tiles[t] > 0:
-            fill(out, CH_OPP_TILES + t, opp_tiles[t])
+            set_feature(out, F_OPP_TILES + t, opp_tiles[t])
     for k in range(n):
-        fill(out, CH_SUPPLY + k, st[SUPPLY + (player + k) % n] / SETTLEMENTS_PER_PLAYER)
+        set_feature(out, F_SUPPLY + k, st[SUPPLY + (player + k) % n] / SETTLEMENTS_PER_PLAYER)
     for k in range(NUM_CARDS_IN_PLAY):
-        fill(out, CH_CARDS + st[CARDS + k], 1.0)
+        set_feature(out, F_CARDS + st[CARDS + k], 1.0)
     if to_move:
-        fill(out, CH_TO_MOVE, 1.0)
-    fill(out, CH_LAST_ROUND, float(st[ENDING]))
-    fill(out, CH_DECK, st[DECK_COUNT] / DECK_SIZE)
+        set_feature(out, F_TO_MOVE, 1.0)
+    set_feature(out, F_LAST_ROUND, float(st[ENDING]))
+    set_feature(out, F_DECK, st[DECK_COUNT] / DECK_SIZE)
     discard = np.zeros(NUM_BUILDABLE)
     for k in range(st[DISCARD_COUNT]):
         discard[st[DISCARD + k]] += 0.2
     for t in range(NUM_BUILDABLE):
         if discard[t] > 0:
-            fill(out, CH_DISCARD + t, discard[t])
-    fill(out, CH_SEAT, ((player - st[START_PLAYER] + n) % n) / 4.0)
-    fill(out, CH_NUM_PLAYERS, n / MAX_PLAYERS)
+            set_feature(out, F_DISCARD + t, discard[t])
+    set_feature(out, F_SEAT, ((player - st[START_PLAYER] + n) % n) / 4.0)
+    set_feature(out, F_NUM_PLAYERS, n / MAX_PLAYERS)
+    set_feature(out, F_ROUND, min(1.0, ((st[TURN] - 1) // n) / 20.0))
