@@ -3,26 +3,28 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
 from .board.bitset import HEX_BIT, HEX_WORD, NEIGHBOUR_MASK, WORDS
-from .board.codes import (
-    CARD_LETTERS,
-    CARD_NAMES,
-    CASTLE,
-    LOCATION,
-    LOCATION_NAMES,
-    NUM_BUILDABLE,
-    NUM_POWERS,
-    card_index,
-    decode_hex_code,
-    terrain_card_index,
-)
+from .board.codes import CARD_LETTERS, CARD_NAMES, card_index, decode_hex_code, terrain_card_index
 from .board.geometry import hex_id
-from .board.sections import BASE_SECTIONS, assemble
+from .board.sections import assemble
+from .board.tables import TABLE_SECTIONS, board_arrays
 from .engine import state as S
-from .engine.rng import seed_u32
+from .engine.init import (
+    CARDS_PER_TERRAIN,
+    DRAW_CARDS,
+    DRAW_DECK,
+    DRAW_SECTIONS,
+    DRAW_START,
+    DRAW_TURNED,
+    NUM_DRAWS,
+    TILES_PER_LOCATION,
+    init_game,
+    setup_draws,
+)
 
 PRESETS = {
     "first-game": {
@@ -30,8 +32,6 @@ PRESETS = {
         "cards": ["fishermen", "knights", "merchants"],
     }
 }
-TILES_PER_LOCATION = 2
-CARDS_PER_TERRAIN = 5
 
 
 class SetupError(ValueError):
@@ -217,31 +217,11 @@ def make_setup(
     )
 
 
-@dataclass
-class _SeedDraws:
-    sections: list[tuple[str, bool]]
-    cards: list[str]
-    start_player: int
-    deck_order: np.ndarray
-    rng_seed: int
-
-
-def _seed_draws(seed: int, num_players: int) -> _SeedDraws:
-    """Everything random in a set-up, always drawn in the same order from the seed."""
-    rng = np.random.default_rng(seed)
-    picks = rng.permutation(len(BASE_SECTIONS))[:4]
-    turns = rng.integers(0, 2, size=4)
-    card_picks = rng.permutation(len(CARD_NAMES))[:3]
-    start = int(rng.integers(num_players))
-    deck_order = rng.permutation(S.DECK_SIZE)
-    rng_seed = int(rng.integers(1, 2**32))
-    return _SeedDraws(
-        sections=[(BASE_SECTIONS[i], bool(t)) for i, t in zip(picks, turns, strict=False)],
-        cards=[CARD_NAMES[i] for i in sorted(card_picks)],
-        start_player=start,
-        deck_order=deck_order,
-        rng_seed=rng_seed,
-    )
+def seed_draws(seed: int, num_players: int) -> np.ndarray:
+    """Every random choice of a set-up from the seed (layout: kbenv.engine.init.DRAW_*)."""
+    draws = np.zeros(NUM_DRAWS, dtype=np.int64)
+    setup_draws(seed, num_players, draws)
+    return draws
 
 
 def standard_setup(
@@ -259,14 +239,17 @@ def standard_setup(
         raise SetupError(f"num_players: expected 2 to 5, got {num_players!r}")
     if not isinstance(seed, (int, np.integer)) or seed < 0:
         raise SetupError(f"seed: expected a non-negative integer, got {seed!r}")
-    draws = _seed_draws(int(seed), int(num_players))
+    draws = seed_draws(int(seed), int(num_players))
     if preset is not None:
         if preset not in PRESETS:
             raise SetupError(f"preset: unknown preset {preset!r}; known: {', '.join(PRESETS)}")
         sections = sections or PRESETS[preset]["sections"]
         cards = cards or PRESETS[preset]["cards"]
     if board is None:
-        sections = draws.sections if sections is None else sections
+        if sections is None:
+            sections = [
+                (TABLE_SECTIONS[draws[DRAW_SECTIONS + k]], bool(draws[DRAW_TURNED + k])) for k in range(4)
+            ]
         try:
             board = assemble([(str(name), bool(turned)) for name, turned in sections])
         except (ValueError, TypeError) as err:
@@ -274,57 +257,31 @@ def standard_setup(
     return make_setup(
         num_players=num_players,
         board=board,
-        cards=draws.cards if cards is None else cards,
-        start_player=draws.start_player if start_player is None else start_player,
+        cards=[CARD_NAMES[i] for i in draws[DRAW_CARDS : DRAW_CARDS + 3]] if cards is None else cards,
+        start_player=int(draws[DRAW_START]) if start_player is None else start_player,
         seed=seed,
         sections=sections,
         lords_count_zero=lords_count_zero,
     )
 
 
-def _write_board(st: np.ndarray, board: tuple[str, ...]) -> list[int]:
-    """Fill the board part of the state; return the location hexes in index order."""
-    location_hexes = []
-    for r, row in enumerate(board):
-        for c, ch in enumerate(row):
-            h = hex_id(r, c)
-            terrain, loc_type = decode_hex_code(ch)
-            st[S.CODES + h] = terrain
-            st[S.terrain_off(terrain) + HEX_WORD[h]] |= HEX_BIT[h]
-            if terrain < NUM_BUILDABLE:
-                st[S.BUILDABLE_MASK + HEX_WORD[h]] |= HEX_BIT[h]
-            if terrain in (CASTLE, LOCATION):
-                st[S.SPECIAL_MASK + HEX_WORD[h]] |= HEX_BIT[h]
-            if terrain == LOCATION:
-                i = len(location_hexes)
-                location_hexes.append(h)
-                st[S.LOC_HEX + i] = h
-                st[S.LOC_TYPE + i] = loc_type
-                st[S.LOC_TILES + i] = TILES_PER_LOCATION if loc_type < NUM_POWERS else 0
-                st[S.LOC_NEIGHBOURS + i * WORDS : S.LOC_NEIGHBOURS + (i + 1) * WORDS] = NEIGHBOUR_MASK[h]
-    st[S.NUM_LOCATIONS] = len(location_hexes)
-    return location_hexes
-
-
 def build_state(setup: Setup) -> np.ndarray:
     """The state vector at the start of the set-up (before the first player's turn begins)."""
     st = np.zeros(S.STATE_SIZE, dtype=np.int64)
     n = setup.num_players
-    draws = _seed_draws(setup.seed, n)
-    st[S.NUM_PLAYERS] = n
-    st[S.START_PLAYER] = setup.start_player
-    st[S.LORDS_COUNT_ZERO] = int(setup.lords_count_zero)
-    st[S.RNG] = seed_u32(draws.rng_seed)
-    st[S.POWER] = -1
-    st[S.SOURCE] = -1
-    st[S.HAND : S.HAND + S.MAX_PLAYERS] = S.NO_CARD
+    draws = seed_draws(setup.seed, n)
     for k, name in enumerate(setup.cards):
-        st[S.CARDS + k] = CARD_NAMES.index(name)
-    location_hexes = _write_board(st, setup.board)
-
-    full_deck = [i // CARDS_PER_TERRAIN for i in draws.deck_order]  # shuffled 25 cards, top first
+        draws[DRAW_CARDS + k] = CARD_NAMES.index(name)
+    draws[DRAW_START] = setup.start_player
+    codes, locations = cached_board_arrays(setup.board)
+    init_game(st, n, draws, codes, locations, setup.lords_count_zero)
+    if setup.hands is None and setup.deck is None and setup.settlements is None and setup.supply is None \
+            and setup.tiles is None and setup.tiles_left is None:
+        return st
+    location_hexes = [int(st[S.LOC_HEX + i]) for i in range(int(st[S.NUM_LOCATIONS]))]
+    full_deck = [int(c) for c in draws[DRAW_DECK : DRAW_DECK + S.DECK_SIZE]]  # shuffled, top first
     if setup.hands is None:
-        hands = [full_deck[i] for i in range(n)]
+        hands = full_deck[:n]
         rest = full_deck[n:]
     else:
         hands = [S.NO_CARD if h is None else CARD_LETTERS.index(h) for h in setup.hands]
@@ -338,7 +295,7 @@ def build_state(setup: Setup) -> np.ndarray:
         rest = [CARD_LETTERS.index(x) for x in setup.deck]
     for p in range(n):
         st[S.HAND + p] = hands[p]
-    # The draw pile is a stack whose top is its last element.
+    st[S.DECK : S.DECK + S.DECK_SIZE] = 0
     for k, card in enumerate(reversed(rest)):
         st[S.DECK + k] = card
     st[S.DECK_COUNT] = len(rest)
@@ -370,5 +327,7 @@ def build_state(setup: Setup) -> np.ndarray:
     return st
 
 
-def location_name(loc_type: int) -> str:
-    return LOCATION_NAMES[loc_type]
+@lru_cache(maxsize=4096)
+def cached_board_arrays(board: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """Terrain codes and location types of a board (cached: boards repeat across games)."""
+    return board_arrays(board)
