@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .board.bitset import EDGE_MASK, HEX_BIT, HEX_WORD
+from .board.bitset import EDGE_FLAGS
 from .engine.legal import ACTION_SIZE, legal_mask_into
 from .engine.observe import CH_FEATURES, NUM_CHANNELS, NUM_FEATURES, observe_into
 from .engine.state import CURRENT, PHASE, PHASE_OVER
 
 OBSERVATION_SHAPE = (NUM_CHANNELS, 20, 20)
-EDGE_FLAGS = ((EDGE_MASK[HEX_WORD] & HEX_BIT) != 0).astype(np.int64)
 
 
 def observation_planes(state: np.ndarray, player: int) -> np.ndarray:

@@ -1,0 +1,84 @@
+"""Kernels over a batch of games: one (N, STATE_SIZE) array, one row per game, parallel over games.
+
+Every kernel takes `idx`, the rows to work on, so callers can step any subset of the batch.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from ..board.bitset import EDGE_FLAGS
+from .actions import apply_unchecked
+from .greedy import greedy_action
+from .init import NUM_DRAWS, new_game
+from .legal import is_legal, legal_mask_into
+from .observe import observe_into
+from .playout import random_legal_action
+from .scoring import SCORE_COLUMNS, score_table
+from .state import MAX_PLAYERS, PHASE, PHASE_OVER, START_PLAYER
+from .turns import begin_turn, settle
+
+
+@njit(cache=True)
+def start_game(st, num_players: int, seed: int, forced, lords_count_zero: bool) -> None:
+    draws = np.empty(NUM_DRAWS, dtype=np.int64)
+    codes = np.empty(400, dtype=np.int64)
+    locations = np.empty(400, dtype=np.int64)
+    new_game(st, num_players, seed, forced, lords_count_zero, draws, codes, locations)
+    begin_turn(st, st[START_PLAYER])
+    settle(st)
+
+
+@njit(cache=True, parallel=True)
+def new_games(states, idx, num_players, seeds, forced, lords_count_zero: bool) -> None:
+    for j in prange(len(idx)):
+        i = idx[j]
+        start_game(states[i], num_players[i], seeds[i], forced, lords_count_zero)
+
+
+@njit(cache=True, parallel=True)
+def legal_masks(states, idx, out) -> None:
+    for j in prange(len(idx)):
+        legal_mask_into(states[idx[j]], out[j])
+
+
+@njit(cache=True, parallel=True)
+def check_legal(states, idx, actions, ok) -> None:
+    for j in prange(len(idx)):
+        ok[j] = is_legal(states[idx[j]], actions[j])
+
+
+@njit(cache=True, parallel=True)
+def apply_actions(states, idx, actions, done, totals) -> None:
+    """Apply known-legal actions; for games that end, set done and their final totals."""
+    for j in prange(len(idx)):
+        st = states[idx[j]]
+        apply_unchecked(st, actions[j])
+        if st[PHASE] == PHASE_OVER:
+            done[j] = True
+            table = np.zeros((MAX_PLAYERS, SCORE_COLUMNS), dtype=np.int64)
+            score_table(st, table)
+            for p in range(MAX_PLAYERS):
+                totals[j, p] = table[p, SCORE_COLUMNS - 1]
+
+
+@njit(cache=True, parallel=True)
+def observations(states, idx, players, out) -> None:
+    """out[j] = observation of players[j] in game idx[j]."""
+    for j in prange(len(idx)):
+        observe_into(states[idx[j]], players[j], out[j], EDGE_FLAGS)
+
+
+@njit(cache=True, parallel=True)
+def random_actions(states, idx, rng_state, out) -> None:
+    """Uniformly random legal actions; rng_state has one generator per batch row."""
+    for j in prange(len(idx)):
+        out[j] = random_legal_action(states[idx[j]], rng_state, idx[j])
+
+
+@njit(cache=True, parallel=True)
+def greedy_actions(states, idx, rng_state, out) -> None:
+    for j in prange(len(idx)):
+        out[j] = greedy_action(states[idx[j]], rng_state, idx[j])
+
