@@ -59,7 +59,7 @@ def forced_options(preset=None, sections=None, cards=None, start_player=None) ->
     if cards is not None:
         if len(cards) != 3 or len(set(cards)) != 3:
             raise SetupError("cards: expected 3 different Kingdom Builder card names")
-        for k, name in enumerate(sorted(cards, key=lambda c: CARD_NAMES.index(c) if c in CARD_NAMES else -1)):
+        for k, name in enumerate(cards):
             if name not in CARD_NAMES:
                 raise SetupError(f"cards: unknown card {name!r}")
             forced[DRAW_CARDS + k] = CARD_NAMES.index(name)

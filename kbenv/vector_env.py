@@ -1,0 +1,158 @@
+"""A stable-baselines3 VecEnv of N self-play games on the batch engine (no subprocesses).
+
+One learning seat per game; the other seats are played inside the batch by opponents drawn per
+episode from a pool: "random" and "greedy" run inside numba, and any batched policy callable
+`f(observations (M, C, 20, 20), masks (M, A)) -> actions (M,)` gets one call per opponent step for
+all games whose opponent uses it. MaskablePPO reads the masks through `env_method("action_masks")`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+from stable_baselines3.common.vec_env import VecEnv
+
+from .engine import state as S
+from .engine.legal import ACTION_SIZE
+from .observation import OBSERVATION_SHAPE
+from .rewards import terminal_rewards
+from .setup import SetupError
+from .vector import VectorGames
+
+BUILTIN_OPPONENTS = ("random", "greedy")
+
+
+class SelfPlayVecEnv(VecEnv):
+    """N games, one learner seat each, opponents inside the batch."""
+
+    def __init__(
+        self,
+        num_envs: int,
+        num_players: int = 2,
+        opponents=("random",),
+        learner_seat: int | None = None,
+        reward: str = "win",
+        seed: int = 0,
+        **setup_options,
+    ):
+        for opponent in opponents:
+            if not (opponent in BUILTIN_OPPONENTS or callable(opponent)):
+                raise SetupError(f"opponents: expected 'random', 'greedy' or a batched policy callable, got {opponent!r}")
+        if learner_seat is not None and not 0 <= learner_seat < num_players:
+            raise SetupError(f"learner_seat: expected 0..{num_players - 1}, got {learner_seat!r}")
+        self.games = VectorGames(num_envs, num_players, reward=reward, auto_reset=False, **setup_options)
+        self.num_players = num_players
+        self.opponents = list(opponents)
+        self.learner_seat_option = learner_seat
+        self.reward_scheme = reward
+        self.rng = np.random.default_rng(seed)
+        self.base_seed = seed
+        self.learner = np.zeros(num_envs, dtype=np.int64)
+        self.seat_opponent = np.zeros((num_envs, num_players), dtype=np.int64)  # index into opponents
+        self._actions: np.ndarray | None = None
+        self.render_mode = None
+        observation_space = spaces.Box(0.0, 1.0, OBSERVATION_SHAPE, dtype=np.float32)
+        super().__init__(num_envs, observation_space, spaces.Discrete(ACTION_SIZE))
+
+    # ----- episode management ------------------------------------------------------------
+    def _draw_seats(self, rows: np.ndarray) -> None:
+        for i in rows:
+            if self.learner_seat_option is None:
+                self.learner[i] = self.rng.integers(self.num_players)
+            else:
+                self.learner[i] = self.learner_seat_option
+            self.seat_opponent[i] = self.rng.integers(len(self.opponents), size=self.num_players)
+
+    def _advance(self, rows: np.ndarray) -> None:
+        """Play the opponents in these games until the learner is to move or the game is over."""
+        states = self.games.states
+        while True:
+            waiting = rows[(states[rows, S.CURRENT] != self.learner[rows]) & (states[rows, S.PHASE] != S.PHASE_OVER)]
+            if len(waiting) == 0:
+                return
+            kinds = self.seat_opponent[waiting, states[waiting, S.CURRENT]]
+            for k in np.unique(kinds):
+                group = waiting[kinds == k]
+                opponent = self.opponents[k]
+                if opponent == "random":
+                    actions = self.games.random_actions(group)
+                elif opponent == "greedy":
+                    actions = self.games.greedy_actions(group)
+                else:
+                    actions = np.asarray(opponent(self.games.observations(group), self.games.legal_masks(group)))
+                    self.games.step(actions, group)
+                    continue
+                self.games.apply_legal(actions, group)
+
+    def _observe(self) -> np.ndarray:
+        return self.games.observations(self.games.all_rows, self.learner)
+
+    # ----- VecEnv API ----------------------------------------------------------------------
+    def reset(self) -> np.ndarray:
+        seeds = self.base_seed * 1_000_003 + np.arange(self.num_envs, dtype=np.int64)
+        self.games.reset(seeds)
+        self._draw_seats(self.games.all_rows)
+        self._advance(self.games.all_rows)
+        self.reset_infos = [{} for _ in range(self.num_envs)]
+        return self._observe()
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
+
+    def step_wait(self):
+        rows = self.games.all_rows
+        self.games.step(self._actions, rows)
+        self._advance(rows)
+        states = self.games.states
+        done = states[:, S.PHASE] == S.PHASE_OVER
+        rewards = np.zeros(self.num_envs, dtype=np.float32)
+        infos: list[dict] = [{} for _ in range(self.num_envs)]
+        ended = np.flatnonzero(done)
+        if len(ended):
+            final_obs = self.games.observations(ended, self.learner[ended])
+            for j, i in enumerate(ended):
+                game = self.games.game(int(i))
+                totals = game.score_table()[:, -1]
+                rewards[i] = terminal_rewards(totals, self.reward_scheme)[self.learner[i]]
+                infos[i] = {"terminal_observation": final_obs[j], "gold": totals.tolist(),
+                            "learner_seat": int(self.learner[i]), "episode_seed": int(self.games.seeds[i])}
+            self.games.reset_rows(ended)
+            self._draw_seats(ended)
+            self._advance(ended)
+        return self._observe(), rewards, done, infos
+
+    def action_masks(self) -> np.ndarray:
+        """(N, A) boolean legal masks of the learners."""
+        return self.games.legal_masks().astype(bool)
+
+    def close(self) -> None:
+        pass
+
+    def get_attr(self, attr_name, indices=None):
+        return [getattr(self, attr_name)] * len(self._indices(indices))
+
+    def set_attr(self, attr_name, value, indices=None) -> None:
+        setattr(self, attr_name, value)
+
+    def env_method(self, method_name, *method_args, indices=None, **method_kwargs):
+        rows = self._indices(indices)
+        if method_name == "action_masks":
+            masks = self.action_masks()
+            return [masks[i] for i in rows]
+        raise AttributeError(f"SelfPlayVecEnv has no per-env method {method_name!r}")
+
+    def env_is_wrapped(self, wrapper_class, indices=None):
+        return [False] * len(self._indices(indices))
+
+    def seed(self, seed: int | None = None):
+        if seed is not None:
+            self.base_seed = seed
+            self.rng = np.random.default_rng(seed)
+        return [seed] * self.num_envs
+
+    def _indices(self, indices) -> list[int]:
+        if indices is None:
+            return list(range(self.num_envs))
+        if isinstance(indices, int):
+            return [indices]
+        return list(indices)
