@@ -58,6 +58,20 @@ def cmd_score(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_bench(args: argparse.Namespace) -> int:
+    try:
+        from benchmarks.suite import run_suite, table
+    except ImportError:
+        print("kbenv bench: error: run it from a source checkout (the benchmarks/ folder)", file=sys.stderr)
+        return 2
+    sizes = tuple(int(b) for b in args.batch_sizes.split(","))
+    results = run_suite(seconds=args.seconds, players=args.players, out_dir=args.out, batch_sizes=sizes,
+                        progress=lambda msg: print(f"[bench] {msg}", file=sys.stderr, flush=True))
+    print(table(results))
+    print(f"wrote {args.out}/bench.json and {args.out}/bench.png")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="kbenv", description="Kingdom Builder environment tools")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -75,6 +89,12 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("file")
     score.add_argument("--json", action="store_true", help="print the breakdown as JSON")
     score.set_defaults(func=cmd_score)
+    bench = sub.add_parser("bench", help="throughput of every layer next to PettingZoo/pgx anchors")
+    bench.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
+    bench.add_argument("--players", type=int, default=2)
+    bench.add_argument("--batch-sizes", default="1,4,16,64,256,1024,4096")
+    bench.add_argument("--out", default="bench_results")
+    bench.set_defaults(func=cmd_bench)
     return parser
 
 

@@ -6,8 +6,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .board.bitset import WORDS
-from .board.codes import CARD_LETTERS, LOCATION_NAMES, NUM_POWERS, TERRAIN_NAMES
+from .board.bitset import BITS_PER_WORD, WORDS
+from .board.codes import CARD_LETTERS, LOCATION_NAMES, NUM_POWERS, NUM_TERRAIN_CODES, TERRAIN_NAMES
 from .board.geometry import NUM_HEXES, hex_rc
 from .engine import state as S
 from .engine.legal import END_TURN, TILE_ACTION_BASE, legal_mask_into, usable_tile
@@ -56,7 +56,7 @@ def explain_illegal(game: Game, action: int) -> str:
     if phase == "idle" and st[S.MANDATORY_DONE] == 1:
         return "the mandatory action is done; choose a power or end the turn"
     occupied = bool(st[S.OCCUPIED + action // 60] >> (action % 60) & 1)
-    terrain = TERRAIN_NAMES[int(st[S.CODES + action])]
+    terrain = TERRAIN_NAMES[terrain_of(st, action)]
     if phase == "choose_source":
         if not (st[S.own_off(p) + action // 60] >> (action % 60) & 1):
             return f"hex {(r, c)} holds no settlement of player {p} to move"
@@ -74,3 +74,12 @@ def explain_illegal(game: Game, action: int) -> str:
     legal = [hex_rc(h) for h in range(NUM_HEXES) if mask[h]]
     more = "..." if len(legal) > 12 else ""
     return f"hex {(r, c)} ({terrain}) is not a legal {name} destination; legal: {legal[:12]}{more}"
+
+
+def terrain_of(st: np.ndarray, hex_: int) -> int:
+    """Terrain code id of a hex, read from the per-terrain masks."""
+    word, bit = hex_ // BITS_PER_WORD, 1 << (hex_ % BITS_PER_WORD)
+    for code in range(NUM_TERRAIN_CODES):
+        if st[S.terrain_off(code) + word] & bit:
+            return code
+    raise ValueError(f"hex {hex_} has no terrain")

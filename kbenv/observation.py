@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from .board.bitset import EDGE_FLAGS
 from .engine.legal import ACTION_SIZE, legal_mask_into
 from .engine.observe import CH_FEATURES, NUM_CHANNELS, NUM_FEATURES, observe_into
 from .engine.state import CURRENT, PHASE, PHASE_OVER
@@ -15,7 +14,7 @@ OBSERVATION_SHAPE = (NUM_CHANNELS, 20, 20)
 def observation_planes(state: np.ndarray, player: int) -> np.ndarray:
     """A fresh (C, 20, 20) float32 array: the game from `player`'s point of view."""
     out = np.empty(OBSERVATION_SHAPE, dtype=np.float32)
-    observe_into(state, player, out, EDGE_FLAGS)
+    observe_into(state, player, out)
     return out
 
 

@@ -104,6 +104,7 @@ class VectorGames:
         self.all_rows = np.arange(num_games, dtype=np.int64)
         self.actions: list[list[int]] = [[] for _ in range(num_games)]
         self.rng_state = np.zeros(num_games, dtype=np.int64)
+        self._no_obs = np.zeros((1, *OBSERVATION_SHAPE), dtype=np.float32)
 
     # ----- life cycle ---------------------------------------------------------------------
     def reset(self, seeds=0) -> None:
@@ -217,6 +218,41 @@ class VectorGames:
         if self.auto_reset and len(ended):
             self.reset_rows(rows[ended])
         return StepResult(rewards=rewards, done=done, totals=totals, records=records)
+
+    def step_random(self, observe: bool = False) -> tuple[np.ndarray, StepResult, np.ndarray | None]:
+        """One fused random step of every game (pick, apply, restart finished games, observe).
+
+        Returns (actions taken, StepResult, next observations or None); the fastest way to collect
+        random-play data.
+        """
+        n = self.num_games
+        rows = self.all_rows
+        actions = np.empty(n, dtype=np.int64)
+        done = np.zeros(n, dtype=np.bool_)
+        totals = np.zeros((n, S.MAX_PLAYERS), dtype=np.int64)
+        obs = np.empty((n, *OBSERVATION_SHAPE), dtype=np.float32) if observe else self._no_obs
+        seeds_before = self.seeds.copy() if self.record else None
+        batch.random_steps(self.states, rows, self.rng_state, self.num_players, self.seeds, n, self.forced,
+                           self.lords_count_zero, self.auto_reset, actions, done, totals, observe, obs)
+        rewards = np.zeros((n, S.MAX_PLAYERS), dtype=np.float64)
+        records = []
+        for i in np.flatnonzero(done):
+            k = int(self.num_players[i])
+            rewards[i, :k] = terminal_rewards(totals[i, :k], self.reward_scheme)
+            if self.auto_reset:
+                self.episodes[i] += 1
+            if self.record:
+                self.actions[i].append(int(actions[i]))
+                seed_now, self.seeds[i] = self.seeds[i], seeds_before[i]
+                records.append(self.record_of(int(i)))
+                self.seeds[i] = seed_now
+                if self.auto_reset:
+                    self.actions[i] = []
+        if self.record:
+            for i in np.flatnonzero(~done):
+                self.actions[i].append(int(actions[i]))
+        return actions, StepResult(rewards=rewards, done=done, totals=totals, records=records), (
+            obs if observe else None)
 
     # ----- built-in batched policies --------------------------------------------------------
     def random_actions(self, rows: np.ndarray | None = None) -> np.ndarray:

@@ -37,7 +37,9 @@ class SelfPlayVecEnv(VecEnv):
     ):
         for opponent in opponents:
             if not (opponent in BUILTIN_OPPONENTS or callable(opponent)):
-                raise SetupError(f"opponents: expected 'random', 'greedy' or a batched policy callable, got {opponent!r}")
+                raise SetupError(
+                    f"opponents: expected 'random', 'greedy' or a batched policy callable, got {opponent!r}"
+                )
         if learner_seat is not None and not 0 <= learner_seat < num_players:
             raise SetupError(f"learner_seat: expected 0..{num_players - 1}, got {learner_seat!r}")
         self.games = VectorGames(num_envs, num_players, reward=reward, auto_reset=False, **setup_options)

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from kbenv import Game, IllegalActionError, raw_env
+from kbenv.engine import state as S
 from kbenv.vector import VectorGames
 
 
@@ -154,3 +155,23 @@ def test_vector_env_runs_maskable_ppo():
             assert rewards[i] in (-1.0, 1.0)
             assert infos[i]["terminal_observation"].shape == (28, 20, 20)
     assert episodes > 0
+
+
+def test_fused_random_step_matches_separate_calls_and_records():
+    a = VectorGames(6, num_players=[2, 3, 4, 5, 2, 3], record=True)
+    b = VectorGames(6, num_players=[2, 3, 4, 5, 2, 3], record=True)
+    a.reset(70)
+    b.reset(70)
+    records_a, records_b = [], []
+    for _ in range(700):
+        actions, result, obs = a.step_random(observe=True)
+        expected_obs_rows = a.observations()
+        np.testing.assert_array_equal(obs, expected_obs_rows)
+        records_a += result.records
+        chosen = b.random_actions()
+        np.testing.assert_array_equal(chosen, actions)
+        records_b += b.apply_legal(chosen, b.all_rows).records
+    np.testing.assert_array_equal(a.states[:, : S.SCRATCH], b.states[:, : S.SCRATCH])
+    assert records_a == records_b and len(records_a) > 0
+    for record in records_a:
+        assert Game.from_record(record).done

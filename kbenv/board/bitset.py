@@ -62,8 +62,6 @@ def _build_region_masks(region_of: np.ndarray, count: int) -> np.ndarray:
 
 NEIGHBOUR_MASK = _build_neighbour_masks()  # (400, 7)
 EDGE_MASK = mask_of(EDGE_HEXES)
-EDGE_FLAGS = np.zeros(NUM_HEXES, dtype=np.int64)
-EDGE_FLAGS[EDGE_HEXES] = 1
 SECTOR_MASK = _build_region_masks(SECTOR_OF, 4)  # (4, 7)
 ROW_MASK = _build_region_masks(ROW_OF, 20)  # (20, 7)
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..board.bitset import EDGE_FLAGS
 from .actions import apply_unchecked
 from .greedy import greedy_action
 from .init import NUM_DRAWS, new_game
@@ -16,7 +15,7 @@ from .legal import is_legal, legal_mask_into
 from .observe import observe_into
 from .playout import random_legal_action
 from .scoring import SCORE_COLUMNS, score_table
-from .state import MAX_PLAYERS, PHASE, PHASE_OVER, START_PLAYER
+from .state import CURRENT, MAX_PLAYERS, PHASE, PHASE_OVER, START_PLAYER
 from .turns import begin_turn, settle
 
 
@@ -67,7 +66,7 @@ def apply_actions(states, idx, actions, done, totals) -> None:
 def observations(states, idx, players, out) -> None:
     """out[j] = observation of players[j] in game idx[j]."""
     for j in prange(len(idx)):
-        observe_into(states[idx[j]], players[j], out[j], EDGE_FLAGS)
+        observe_into(states[idx[j]], players[j], out[j])
 
 
 @njit(cache=True, parallel=True)
@@ -82,3 +81,27 @@ def greedy_actions(states, idx, rng_state, out) -> None:
     for j in prange(len(idx)):
         out[j] = greedy_action(states[idx[j]], rng_state, idx[j])
 
+
+
+@njit(cache=True, parallel=True)
+def random_steps(states, idx, rng_state, num_players, seeds, seed_stride: int, forced, lords_count_zero: bool,
+                 auto_reset: bool, actions_out, done_out, totals_out, observe: bool, obs_out) -> None:
+    """One fused step of random play: pick a legal action, apply it, score and restart finished games
+    (seed + seed_stride), and optionally write the next observation of the player to move."""
+    for j in prange(len(idx)):
+        i = idx[j]
+        st = states[i]
+        a = random_legal_action(st, rng_state, i)
+        actions_out[j] = a
+        apply_unchecked(st, a)
+        done_out[j] = st[PHASE] == PHASE_OVER
+        if done_out[j]:
+            table = np.zeros((MAX_PLAYERS, SCORE_COLUMNS), dtype=np.int64)
+            score_table(st, table)
+            for p in range(MAX_PLAYERS):
+                totals_out[j, p] = table[p, SCORE_COLUMNS - 1]
+            if auto_reset:
+                seeds[i] += seed_stride
+                start_game(st, num_players[i], seeds[i], forced, lords_count_zero)
+        if observe:
+            observe_into(st, st[CURRENT], obs_out[j])

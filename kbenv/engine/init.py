@@ -18,7 +18,6 @@ from .rng import next_u32, seed_u32
 from .state import (
     BUILDABLE_MASK,
     CARDS,
-    CODES,
     DECK,
     DECK_COUNT,
     DECK_SIZE,
@@ -108,7 +107,6 @@ def write_board(st, codes, locations) -> None:
     n_loc = 0
     for h in range(400):
         t = codes[h]
-        st[CODES + h] = t
         w = HEX_WORD[h]
         b = HEX_BIT[h]
         st[TERRAIN_MASKS + t * WORDS + w] |= b

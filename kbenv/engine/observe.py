@@ -10,12 +10,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..board.bitset import WORDS, has
-from ..board.codes import CASTLE, LOCATION, MOUNTAIN, NUM_BUILDABLE, NUM_POWERS, WATER
+from ..board.bitset import BITS_PER_WORD, WORDS, word_lowest_bit
+from ..board.codes import CASTLE, LOCATION, MOUNTAIN, NUM_BUILDABLE, NUM_POWERS, NUM_TERRAIN_CODES, WATER
+from ..board.geometry import EDGE_HEXES
 from .legal import SCRATCH_LEGAL, legal_hexes
 from .state import (
     CARDS,
-    CODES,
     CURRENT,
     DECK_COUNT,
     DECK_SIZE,
@@ -32,7 +32,6 @@ from .state import (
     NUM_CARDS_IN_PLAY,
     NUM_LOCATIONS,
     NUM_PLAYERS,
-    OCCUPIED,
     OWN,
     PHASE,
     PHASE_OVER,
@@ -42,6 +41,7 @@ from .state import (
     SOURCE,
     START_PLAYER,
     SUPPLY,
+    TERRAIN_MASKS,
     TILES_FRESH,
     TILES_HELD,
     TILES_USED,
@@ -93,8 +93,32 @@ def set_feature(out, k: int, value: float) -> None:
     out[CH_FEATURES, k // 20, k % 20] = value
 
 
+def _terrain_channels() -> np.ndarray:
+    """Plane of each terrain code (LOCATION hexes get their plane by type)."""
+    channel = np.full(NUM_TERRAIN_CODES, CH_OTHER_BLOCKED, dtype=np.int64)
+    channel[:NUM_BUILDABLE] = CH_TERRAIN + np.arange(NUM_BUILDABLE)
+    channel[WATER] = CH_WATER
+    channel[MOUNTAIN] = CH_MOUNTAIN
+    channel[CASTLE] = CH_CASTLE
+    return channel
+
+
+TERRAIN_CHANNEL = _terrain_channels()
+
+
 @njit(cache=True)
-def observe_into(st, player: int, out, edge) -> None:
+def mark_hexes(out, ch: int, mask) -> None:
+    """out[ch] = 1 on every hex of the mask."""
+    for i in range(WORDS):
+        w = mask[i]
+        while w != 0:
+            h = i * BITS_PER_WORD + word_lowest_bit(w)
+            w &= w - 1
+            out[ch, h // 20, h % 20] = 1.0
+
+
+@njit(cache=True)
+def observe_into(st, player: int, out) -> None:
     """Write the observation of `player` into out (NUM_CHANNELS, 20, 20) float32."""
     out[:] = 0.0
     n = st[NUM_PLAYERS]
@@ -103,31 +127,17 @@ def observe_into(st, player: int, out, edge) -> None:
     legal = st[SCRATCH_LEGAL : SCRATCH_LEGAL + WORDS]
     if to_move:
         legal_hexes(st, legal)
-    occupied = st[OCCUPIED : OCCUPIED + WORDS]
-    for h in range(400):
-        r = h // 20
-        c = h % 20
-        code = st[CODES + h]
-        if code < NUM_BUILDABLE:
-            out[CH_TERRAIN + code, r, c] = 1.0
-        elif code == WATER:
-            out[CH_WATER, r, c] = 1.0
-        elif code == MOUNTAIN:
-            out[CH_MOUNTAIN, r, c] = 1.0
-        elif code == CASTLE:
-            out[CH_CASTLE, r, c] = 1.0
-        elif code != LOCATION:
-            out[CH_OTHER_BLOCKED, r, c] = 1.0
-        if edge[h]:
-            out[CH_EDGE, r, c] = 1.0
-        if to_move and has(legal, h):
-            out[CH_LEGAL, r, c] = 1.0
-        if has(occupied, h):
-            for k in range(n):
-                q = (player + k) % n
-                if has(st[OWN + q * WORDS : OWN + (q + 1) * WORDS], h):
-                    out[CH_OWN + k, r, c] = 1.0
-                    break
+    for code in range(NUM_TERRAIN_CODES):
+        if code != LOCATION:
+            terrain = st[TERRAIN_MASKS + code * WORDS : TERRAIN_MASKS + (code + 1) * WORDS]
+            mark_hexes(out, TERRAIN_CHANNEL[code], terrain)
+    for h in EDGE_HEXES:
+        out[CH_EDGE, h // 20, h % 20] = 1.0
+    if to_move:
+        mark_hexes(out, CH_LEGAL, legal)
+    for k in range(n):
+        q = (player + k) % n
+        mark_hexes(out, CH_OWN + k, st[OWN + q * WORDS : OWN + (q + 1) * WORDS])
     for i in range(st[NUM_LOCATIONS]):
         h = st[LOC_HEX + i]
         r = h // 20

@@ -80,7 +80,6 @@ LOC_TILES = _field(MAX_LOCATIONS)
 LOC_NEIGHBOURS = _field(MAX_LOCATIONS * WORDS)
 
 # Board.
-CODES = _field(400)  # terrain code id of each hex
 TERRAIN_MASKS = _field(NUM_TERRAIN_CODES * WORDS)
 SPECIAL_MASK = _field(WORDS)  # castle and location hexes
 BUILDABLE_MASK = _field(WORDS)  # grass, canyon, desert, flower field, forest
