@@ -231,26 +231,23 @@ class VectorGames:
         done = np.zeros(n, dtype=np.bool_)
         totals = np.zeros((n, S.MAX_PLAYERS), dtype=np.int64)
         obs = np.empty((n, *OBSERVATION_SHAPE), dtype=np.float32) if observe else self._no_obs
+        rewards = np.zeros((n, S.MAX_PLAYERS), dtype=np.float64)
         seeds_before = self.seeds.copy() if self.record else None
         batch.random_steps(self.states, rows, self.rng_state, self.num_players, self.seeds, n, self.forced,
-                           self.lords_count_zero, self.auto_reset, actions, done, totals, observe, obs)
-        rewards = np.zeros((n, S.MAX_PLAYERS), dtype=np.float64)
+                           self.lords_count_zero, self.auto_reset, REWARD_SCHEMES.index(self.reward_scheme),
+                           actions, done, totals, rewards, observe, obs)
+        if self.auto_reset:
+            self.episodes += done
         records = []
-        for i in np.flatnonzero(done):
-            k = int(self.num_players[i])
-            rewards[i, :k] = terminal_rewards(totals[i, :k], self.reward_scheme)
-            if self.auto_reset:
-                self.episodes[i] += 1
-            if self.record:
+        if self.record:
+            for i in range(n):
                 self.actions[i].append(int(actions[i]))
+            for i in np.flatnonzero(done):
                 seed_now, self.seeds[i] = self.seeds[i], seeds_before[i]
                 records.append(self.record_of(int(i)))
                 self.seeds[i] = seed_now
                 if self.auto_reset:
                     self.actions[i] = []
-        if self.record:
-            for i in np.flatnonzero(~done):
-                self.actions[i].append(int(actions[i]))
         return actions, StepResult(rewards=rewards, done=done, totals=totals, records=records), (
             obs if observe else None)
 

@@ -250,3 +250,16 @@ def test_bad_arguments_name_the_field():
     ):
         with pytest.raises(SetupError, match=field):
             raw_env(**kwargs)
+
+
+@pytest.mark.parametrize("scheme", ["win", "rank", "score"])
+def test_numba_rewards_equal_python_rewards(scheme):
+    from kbenv.rewards import REWARD_SCHEMES, terminal_rewards_into
+
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        n = int(rng.integers(2, 6))
+        totals = rng.integers(0, 6, size=5) * 10
+        out = np.zeros(5)
+        terminal_rewards_into(totals, n, REWARD_SCHEMES.index(scheme), out)
+        np.testing.assert_allclose(out[:n], terminal_rewards(totals[:n], scheme))

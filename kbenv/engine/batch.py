@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from ..rewards import terminal_rewards_into
 from .actions import apply_unchecked
 from .greedy import greedy_action
 from .init import NUM_DRAWS, new_game
@@ -85,9 +86,10 @@ def greedy_actions(states, idx, rng_state, out) -> None:
 
 @njit(cache=True, parallel=True)
 def random_steps(states, idx, rng_state, num_players, seeds, seed_stride: int, forced, lords_count_zero: bool,
-                 auto_reset: bool, actions_out, done_out, totals_out, observe: bool, obs_out) -> None:
-    """One fused step of random play: pick a legal action, apply it, score and restart finished games
-    (seed + seed_stride), and optionally write the next observation of the player to move."""
+                 auto_reset: bool, reward_scheme: int, actions_out, done_out, totals_out, rewards_out,
+                 observe: bool, obs_out) -> None:
+    """One fused step of random play: pick a legal action, apply it, score and reward finished games,
+    restart them (seed + seed_stride), and optionally write the next observation of the player to move."""
     for j in prange(len(idx)):
         i = idx[j]
         st = states[i]
@@ -100,6 +102,7 @@ def random_steps(states, idx, rng_state, num_players, seeds, seed_stride: int, f
             score_table(st, table)
             for p in range(MAX_PLAYERS):
                 totals_out[j, p] = table[p, SCORE_COLUMNS - 1]
+            terminal_rewards_into(totals_out[j], num_players[i], reward_scheme, rewards_out[j])
             if auto_reset:
                 seeds[i] += seed_stride
                 start_game(st, num_players[i], seeds[i], forced, lords_count_zero)
