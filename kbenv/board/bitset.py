@@ -23,20 +23,10 @@ def _build_bit_tables() -> tuple[np.ndarray, np.ndarray]:
     return word, bit
 
 
-def _build_popcount16() -> np.ndarray:
-    return np.array([bin(i).count("1") for i in range(1 << 16)], dtype=np.int64)
-
-
-def _build_trailing_zeros16() -> np.ndarray:
-    table = np.full(1 << 16, 16, dtype=np.int64)
-    for i in range(1, 1 << 16):
-        table[i] = (i & -i).bit_length() - 1
-    return table
-
-
 HEX_WORD, HEX_BIT = _build_bit_tables()
-POPCOUNT16 = _build_popcount16()
-TRAILING_ZEROS16 = _build_trailing_zeros16()
+M1 = 0x5555555555555555  # SWAR constants (all below 2**63, so plain positive int64)
+M2 = 0x3333333333333333
+M4 = 0x0F0F0F0F0F0F0F0F
 
 
 def mask_of(hexes) -> np.ndarray:
@@ -68,23 +58,20 @@ ROW_MASK = _build_region_masks(ROW_OF, 20)  # (20, 7)
 
 @njit(cache=True)
 def word_popcount(w: int) -> int:
-    """Number of set bits in one 60-bit word."""
-    return (
-        POPCOUNT16[w & 0xFFFF]
-        + POPCOUNT16[(w >> 16) & 0xFFFF]
-        + POPCOUNT16[(w >> 32) & 0xFFFF]
-        + POPCOUNT16[(w >> 48) & 0xFFFF]
-    )
+    """Number of set bits in one 60-bit word (SWAR: shifts and adds only, no overflow, no tables)."""
+    w = w - ((w >> 1) & M1)
+    w = (w & M2) + ((w >> 2) & M2)
+    w = (w + (w >> 4)) & M4
+    w = w + (w >> 8)
+    w = w + (w >> 16)
+    w = w + (w >> 32)
+    return w & 0x7F
 
 
 @njit(cache=True)
 def word_lowest_bit(w: int) -> int:
     """Index of the lowest set bit of a non-zero word."""
-    shift = 0
-    while (w & 0xFFFF) == 0:
-        w >>= 16
-        shift += 16
-    return shift + TRAILING_ZEROS16[w & 0xFFFF]
+    return word_popcount((w & -w) - 1)
 
 
 @njit(cache=True)
