@@ -1,6 +1,9 @@
-"""Agents that play kbenv: every agent follows `agents.base.Agent`."""
+"""Agents that play kbenv: every agent follows `agents.base.Agent`; build them from spec strings."""
 
 from .base import Agent
+from .greedy import GreedyAgent
+from .mcts import MCTSAgent
 from .random_agent import RandomAgent
+from .registry import make_agent, parse_spec
 
-__all__ = ["Agent", "RandomAgent"]
+__all__ = ["Agent", "GreedyAgent", "MCTSAgent", "RandomAgent", "make_agent", "parse_spec"]

@@ -72,6 +72,21 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_tournament(args: argparse.Namespace) -> int:
+    from agents.tournament import run_tournament, table_text
+
+    players = [int(n) for n in args.players.split(",")]
+    for n in players:
+        if not 2 <= n <= 5:
+            raise SetupError(f"--players: expected counts from 2 to 5, got {n}")
+    setup = {"preset": args.preset} if args.preset else {}
+    summary = run_tournament(args.agents, players, args.games, seed=args.seed, out_dir=args.out,
+                             workers=args.workers, backend=args.backend, setup=setup, progress=not args.quiet)
+    print(table_text(summary))
+    print(f"wrote {args.out}/games.csv, records.jsonl, summary.json, ratings.csv, ratings.png")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="kbenv", description="Kingdom Builder environment tools")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -89,6 +104,17 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("file")
     score.add_argument("--json", action="store_true", help="print the breakdown as JSON")
     score.set_defaults(func=cmd_score)
+    tour = sub.add_parser("tournament", help="seat-rotated games between agents, with ratings")
+    tour.add_argument("--agents", nargs="+", required=True, help="agent specs: random greedy mcts:sims=200 ppo:path=X")
+    tour.add_argument("--players", default="2", help="comma-separated player counts, e.g. 2,3,4")
+    tour.add_argument("--games", type=int, default=100, help="games per player count (whole rotation blocks)")
+    tour.add_argument("--workers", type=int, default=1)
+    tour.add_argument("--backend", choices=["process", "ray"], default="process")
+    tour.add_argument("--seed", type=int, default=0)
+    tour.add_argument("--preset", choices=["first-game"], default=None)
+    tour.add_argument("--out", default="results")
+    tour.add_argument("--quiet", action="store_true", help="no progress bar")
+    tour.set_defaults(func=cmd_tournament)
     bench = sub.add_parser("bench", help="throughput of every layer next to PettingZoo/pgx anchors")
     bench.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
     bench.add_argument("--players", type=int, default=2)
@@ -102,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
-    except (SetupError, FileNotFoundError) as err:
+    except (SetupError, FileNotFoundError, ValueError) as err:
         print(f"kbenv {args.command}: error: {err}", file=sys.stderr)
         return 2
 

@@ -1,0 +1,63 @@
+"""Playing one game between agents: the loop every tournament and `kbenv play` uses."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from kbenv import Game
+from kbenv.observation import action_mask, observation_planes
+from kbenv.view import PlayerView
+
+
+@dataclass
+class GameResult:
+    game_id: int
+    num_players: int
+    seed: int
+    seats: list[str]
+    gold: list[int]
+    places: list[float]  # 1 = first; tied players share the mean of their places
+    winners: list[int]
+    decisions: int
+    seconds_per_decision: list[float]
+    record: dict = field(repr=False)
+
+
+def places_of(gold: list[int]) -> list[float]:
+    places = []
+    for g in gold:
+        better = sum(1 for x in gold if x > g)
+        tied = sum(1 for x in gold if x == g)
+        places.append(better + (tied + 1) / 2)
+    return places
+
+
+def play_game(game_id: int, seed: int, seats: list[str], agents: list, **setup) -> GameResult:
+    """Play one game; `agents[i]` sits in seat i and only ever sees that seat's view."""
+    game = Game.new(len(seats), seed=seed, **setup)
+    for i, agent in enumerate(agents):
+        if hasattr(agent, "reset"):
+            agent.reset(seed * 101 + i)
+    spent = [0.0] * len(seats)
+    moves = [0] * len(seats)
+    while not game.done:
+        p = game.current_player
+        t0 = time.perf_counter()
+        action = agents[p].act(observation_planes(game.state, p), action_mask(game.state, p), PlayerView(game, p))
+        spent[p] += time.perf_counter() - t0
+        moves[p] += 1
+        game.step(action)
+    gold = [int(x) for x in game.score_table()[:, -1]]
+    return GameResult(
+        game_id=game_id,
+        num_players=len(seats),
+        seed=seed,
+        seats=list(seats),
+        gold=gold,
+        places=places_of(gold),
+        winners=game.winners(),
+        decisions=len(game.actions),
+        seconds_per_decision=[spent[i] / max(1, moves[i]) for i in range(len(seats))],
+        record=game.to_record(),
+    )

@@ -1,0 +1,31 @@
+"""Rollouts for search agents: play a game to its end inside numba with random or greedy players."""
+
+from __future__ import annotations
+
+from numba import njit
+
+from .actions import apply_unchecked
+from .greedy import greedy_action
+from .playout import random_legal_action
+from .rng import rand_below
+from .state import PHASE, PHASE_OVER
+
+ROLLOUT_RANDOM = 0
+ROLLOUT_GREEDY = 1
+ROLLOUT_MIXED = 2  # greedy with probability 1/2 per decision
+
+
+@njit(cache=True)
+def rollout(st, policy: int, rng_state, max_decisions: int) -> int:
+    """Play to the end (or max_decisions); return the decisions made."""
+    n = 0
+    while st[PHASE] != PHASE_OVER and n < max_decisions:
+        if policy == ROLLOUT_GREEDY or (policy == ROLLOUT_MIXED and rand_below(rng_state, 0, 2) == 0):
+            a = greedy_action(st, rng_state, 0)
+        else:
+            a = random_legal_action(st, rng_state, 0)
+        if a < 0:
+            break
+        apply_unchecked(st, a)
+        n += 1
+    return n
