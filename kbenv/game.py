@@ -309,7 +309,8 @@ class Game:
         st = g.state
         hidden = [p for p in self.hidden_from(player) if st[S.HAND + p] != S.NO_CARD]
         deck = [int(c) for c in st[S.DECK : S.DECK + int(st[S.DECK_COUNT])]]
-        unseen = deck + [int(st[S.HAND + p]) for p in hidden]
+        # Sorted first, so the deal depends only on what `player` knows (the multiset), not on the truth.
+        unseen = sorted(deck + [int(st[S.HAND + p]) for p in hidden])
         unseen = [unseen[i] for i in rng.permutation(len(unseen))]
         for p in hidden:
             st[S.HAND + p] = unseen.pop()

@@ -160,3 +160,13 @@ def test_hex_action_numbering():
     assert hex_action(19, 19) == 399
     with pytest.raises(ValueError):
         hex_action(20, 0)
+
+
+def test_determinize_depends_only_on_the_players_information():
+    game = Game.new(3, seed=4)
+    play_random(game, np.random.default_rng(2), max_decisions=25)
+    me = game.current_player
+    other = game.determinize(me, np.random.default_rng(9))
+    a = game.determinize(me, np.random.default_rng(1))
+    b = other.determinize(me, np.random.default_rng(1))
+    assert a.state_key() == b.state_key()
