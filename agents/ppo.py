@@ -23,7 +23,7 @@ class PPOAgent:
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
-            self.model.set_random_seed(seed)
+            self.model.set_random_seed(seed % 2**32)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, view: PlayerView | None = None) -> int:
         action, _ = self.model.predict(observation, action_masks=action_mask.astype(bool),

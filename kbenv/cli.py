@@ -9,19 +9,26 @@ import sys
 import numpy as np
 
 from .game import Game
+from .observation import action_mask, observation_planes
 from .position import load_position, score_position
 from .render_image import board_image, save_gif, save_png
 from .render_text import board_text, legend, score_text
 from .setup import SetupError
+from .view import PlayerView
 
 
 def cmd_play(args: argparse.Namespace) -> int:
     game = Game.new(args.players, seed=args.seed, preset=args.preset)
     rng = np.random.default_rng(args.seed)
+    agents = _seat_agents(args.agents, args.players, args.seed) if args.agents else None
     frames = []
     turn = game.turn
     while not game.done:
-        game.step(int(rng.choice(game.legal_actions())))
+        if agents:
+            p = game.current_player
+            game.step(agents[p].act(observation_planes(game.state, p), action_mask(game.state, p), PlayerView(game, p)))
+        else:
+            game.step(int(rng.choice(game.legal_actions())))
         if args.gif and game.turn != turn:
             frames.append(board_image(game))
             turn = game.turn
@@ -45,6 +52,34 @@ def cmd_play(args: argparse.Namespace) -> int:
     for path in (args.png, args.gif):
         if path:
             print(f"picture written to {path}")
+    return 0
+
+
+def _seat_agents(specs: list[str], players: int, seed: int) -> list:
+    """Agents for the seats from spec strings (the last spec fills the remaining seats)."""
+    from agents import make_agent
+
+    specs = list(specs) + [specs[-1]] * (players - len(specs))
+    return [make_agent(spec, seed=seed * 31 + i) for i, spec in enumerate(specs[:players])]
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    from agents.train_config import TrainConfig
+    from agents.training import train
+
+    config = TrainConfig.load(args.config)
+    overrides = {}
+    if args.timesteps:
+        overrides["total_timesteps"] = args.timesteps
+    if args.out:
+        overrides["out_dir"] = args.out
+    if overrides:
+        config = TrainConfig.from_dict({**config.to_dict(), **overrides}, source=args.config)
+    card = train(config, resume=args.resume, progress=not args.quiet)
+    print(f"trained {card['name']}: {card['timesteps']:,} steps in {card['wall_seconds']} s "
+          f"({card['env_steps_per_second']} steps/s) -> {card['model']}")
+    for r in card["evaluation"]:
+        print(f"  vs {r['opponent']}: win share {r['win_share']:.3f} [{r['ci95'][0]:.3f}, {r['ci95'][1]:.3f}]")
     return 0
 
 
@@ -97,6 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--record", help="write the game record (JSON) to this file")
     play.add_argument("--png", help="write a picture of the final board (PNG)")
     play.add_argument("--gif", help="write an animation, one frame per turn (GIF)")
+    play.add_argument("--agents", nargs="+", help="agent specs per seat (default: random), e.g. ppo:path=X greedy")
     play.add_argument("--colour", action="store_true", help="force ANSI colours")
     play.add_argument("--no-colour", action="store_true", help="plain text")
     play.set_defaults(func=cmd_play)
@@ -104,6 +140,13 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("file")
     score.add_argument("--json", action="store_true", help="print the breakdown as JSON")
     score.set_defaults(func=cmd_score)
+    tr = sub.add_parser("train", help="self-play MaskablePPO training from a YAML config")
+    tr.add_argument("--config", required=True)
+    tr.add_argument("--resume", action="store_true", help="continue from the run folder's last checkpoint")
+    tr.add_argument("--timesteps", type=int, help="override total_timesteps")
+    tr.add_argument("--out", help="override out_dir")
+    tr.add_argument("--quiet", action="store_true")
+    tr.set_defaults(func=cmd_train)
     tour = sub.add_parser("tournament", help="seat-rotated games between agents, with ratings")
     tour.add_argument("--agents", nargs="+", required=True, help="agent specs: random greedy mcts:sims=200 ppo:path=X")
     tour.add_argument("--players", default="2", help="comma-separated player counts, e.g. 2,3,4")

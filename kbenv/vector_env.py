@@ -28,7 +28,7 @@ class SelfPlayVecEnv(VecEnv):
     def __init__(
         self,
         num_envs: int,
-        num_players: int = 2,
+        num_players: int | list[int] = 2,
         opponents=("random",),
         learner_seat: int | None = None,
         reward: str = "win",
@@ -40,17 +40,19 @@ class SelfPlayVecEnv(VecEnv):
                 raise SetupError(
                     f"opponents: expected 'random', 'greedy' or a batched policy callable, got {opponent!r}"
                 )
-        if learner_seat is not None and not 0 <= learner_seat < num_players:
-            raise SetupError(f"learner_seat: expected 0..{num_players - 1}, got {learner_seat!r}")
-        self.games = VectorGames(num_envs, num_players, reward=reward, auto_reset=False, **setup_options)
-        self.num_players = num_players
+        counts = [num_players] if isinstance(num_players, int) else list(num_players)
+        players = np.array([counts[i % len(counts)] for i in range(num_envs)], dtype=np.int64)
+        if learner_seat is not None and not 0 <= learner_seat < players.min():
+            raise SetupError(f"learner_seat: expected 0..{players.min() - 1}, got {learner_seat!r}")
+        self.games = VectorGames(num_envs, players, reward=reward, auto_reset=False, **setup_options)
+        self.num_players = players
         self.opponents = list(opponents)
         self.learner_seat_option = learner_seat
         self.reward_scheme = reward
         self.rng = np.random.default_rng(seed)
         self.base_seed = seed
         self.learner = np.zeros(num_envs, dtype=np.int64)
-        self.seat_opponent = np.zeros((num_envs, num_players), dtype=np.int64)  # index into opponents
+        self.seat_opponent = np.zeros((num_envs, 5), dtype=np.int64)  # index into opponents, per seat
         self._actions: np.ndarray | None = None
         self.render_mode = None
         observation_space = spaces.Box(0.0, 1.0, OBSERVATION_SHAPE, dtype=np.float32)
@@ -60,10 +62,10 @@ class SelfPlayVecEnv(VecEnv):
     def _draw_seats(self, rows: np.ndarray) -> None:
         for i in rows:
             if self.learner_seat_option is None:
-                self.learner[i] = self.rng.integers(self.num_players)
+                self.learner[i] = self.rng.integers(self.num_players[i])
             else:
                 self.learner[i] = self.learner_seat_option
-            self.seat_opponent[i] = self.rng.integers(len(self.opponents), size=self.num_players)
+            self.seat_opponent[i] = self.rng.integers(len(self.opponents), size=5)
 
     def _advance(self, rows: np.ndarray) -> None:
         """Play the opponents in these games until the learner is to move or the game is over."""

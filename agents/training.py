@@ -1,0 +1,257 @@
+"""Self-play training with MaskablePPO on the batch engine: checkpoints, snapshots, evaluation, model card.
+
+`kbenv train --config configs/quick.yaml` runs `train(config)`. The run folder (out_dir/name) holds:
+`model.zip` (final), `checkpoints/step_N.zip`, `snapshots/` (frozen opponents), `tb/` (TensorBoard),
+`eval.csv` and `eval.png` (win rates and rating against the evaluation baselines over training),
+`progress.json` (for `--resume`), and `model_card.json` / `model_card.md`.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+
+from .train_config import TrainConfig
+
+PROGRESS = "progress.json"
+
+
+def pick_device(requested: str) -> str:
+    import torch
+
+    if requested == "auto":
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    return requested
+
+
+class SnapshotPolicy:
+    """A frozen copy of the learner as a batched opponent: f(observations, masks) -> actions."""
+
+    def __init__(self, path: str, device: str):
+        from sb3_contrib import MaskablePPO
+
+        self.path = path
+        self.model = MaskablePPO.load(path, device=device)
+
+    def __call__(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        actions, _ = self.model.predict(observations, action_masks=masks.astype(bool), deterministic=False)
+        return np.asarray(actions, dtype=np.int64)
+
+
+def make_env(config: TrainConfig, seed: int):
+    from kbenv.vector_env import SelfPlayVecEnv
+
+    return SelfPlayVecEnv(config.n_envs, num_players=config.players, opponents=list(config.opponents),
+                          reward=config.reward, seed=seed)
+
+
+def make_model(config: TrainConfig, env, run_dir: Path, device: str):
+    from sb3_contrib import MaskablePPO
+
+    from .networks import KingdomBuilderExtractor
+
+    policy_kwargs = {
+        "features_extractor_class": KingdomBuilderExtractor,
+        "features_extractor_kwargs": {"channels": config.channels, "blocks": config.blocks,
+                                      "head_channels": config.head_channels},
+        "net_arch": {"pi": list(config.pi_layers), "vf": list(config.vf_layers)},
+    }
+    tensorboard = str(run_dir / "tb") if _has_tensorboard() else None
+    return MaskablePPO(
+        "CnnPolicy", env, learning_rate=config.learning_rate, n_steps=config.n_steps, batch_size=config.batch_size,
+        n_epochs=config.n_epochs, gamma=config.gamma, gae_lambda=config.gae_lambda, ent_coef=config.ent_coef,
+        clip_range=config.clip_range, policy_kwargs=policy_kwargs, tensorboard_log=tensorboard, seed=config.seed,
+        device=device, verbose=0,
+    )
+
+
+def _has_tensorboard() -> bool:
+    try:
+        import tensorboard  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def evaluate(model_path: str, config: TrainConfig, out_dir: Path, seed: int) -> dict:
+    """2-player games of the model against each evaluation baseline (tournament code, seats rotated)."""
+    from .tournament import run_tournament
+
+    spec = f"ppo:path={model_path}"
+    results = {}
+    for opponent in config.eval_opponents:
+        summary = run_tournament([spec, opponent], [2], games=config.eval_games, seed=seed,
+                                 out_dir=str(out_dir / f"vs_{opponent}"), progress=False)
+        block = summary["by_players"]["2"]
+        results[opponent] = {"win_share": block["seats"][spec]["win_share"],
+                             "ci95": block["seats"][spec]["win_share_ci95"],
+                             "mean_gold": block["seats"][spec]["mean_gold"],
+                             "rating_mu": block["ratings"][spec]["mu"]}
+    return results
+
+
+def plot_eval(rows: list[dict], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+    opponents = sorted({r["opponent"] for r in rows})
+    for opp in opponents:
+        sel = [r for r in rows if r["opponent"] == opp]
+        steps = [r["timesteps"] for r in sel]
+        axes[0].plot(steps, [r["win_share"] for r in sel], marker="o", label=f"vs {opp}")
+        axes[1].plot(steps, [r["rating_mu"] for r in sel], marker="o", label=f"vs {opp}")
+    axes[0].axhline(0.5, color="grey", linestyle="--", linewidth=1)
+    axes[0].set_ylim(0, 1)
+    axes[0].set_title("win share in 2-player games")
+    axes[1].set_title("openskill rating (mu) in those games")
+    for ax in axes:
+        ax.set_xlabel("environment steps")
+        ax.legend()
+        ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def train(config: TrainConfig, resume: bool = False, progress: bool = True, log=print) -> dict:
+    """Train (or resume) a run; returns the model card."""
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    run_dir = Path(config.out_dir) / config.name
+    (run_dir / "checkpoints").mkdir(parents=True, exist_ok=True)
+    (run_dir / "snapshots").mkdir(exist_ok=True)
+    (run_dir / "eval").mkdir(exist_ok=True)
+    device = pick_device(config.device)
+    state = {"timesteps": 0, "snapshots": [], "eval": [], "wall_seconds": 0.0}
+    progress_path = run_dir / PROGRESS
+    env = make_env(config, config.seed)
+    if resume and progress_path.exists():
+        from sb3_contrib import MaskablePPO
+
+        state = json.loads(progress_path.read_text())
+        model = MaskablePPO.load(state["checkpoint"], env=env, device=device)
+        for snap in state["snapshots"]:
+            env.opponents.append(SnapshotPolicy(snap, device))
+        log(f"resuming {config.name} at {state['timesteps']} steps from {state['checkpoint']}")
+    else:
+        model = make_model(config, env, run_dir, device)
+    (run_dir / "config.json").write_text(json.dumps(config.to_dict(), indent=2))
+    start_steps = state["timesteps"]
+    started = time.perf_counter()
+
+    def save_progress(checkpoint: str, steps: int) -> None:
+        state["timesteps"] = steps
+        state["checkpoint"] = checkpoint
+        state["wall_seconds"] += time.perf_counter() - started - state.get("_counted", 0.0)
+        state["_counted"] = time.perf_counter() - started
+        progress_path.write_text(json.dumps({k: v for k, v in state.items() if k != "_counted"}, indent=2))
+
+    def run_eval(model_path: str, steps: int) -> None:
+        results = evaluate(model_path, config, run_dir / "eval" / f"step_{steps}", seed=config.seed + steps)
+        for opp, r in results.items():
+            state["eval"].append({"timesteps": steps, "opponent": opp, **r})
+            log(f"  eval at {steps} steps: vs {opp} win share {r['win_share']:.3f} "
+                f"[{r['ci95'][0]:.2f}, {r['ci95'][1]:.2f}], rating {r['rating_mu']:.1f}")
+        with open(run_dir / "eval.csv", "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=["timesteps", "opponent", "win_share", "ci95", "mean_gold", "rating_mu"])
+            w.writeheader()
+            w.writerows(state["eval"])
+        plot_eval(state["eval"], run_dir / "eval.png")
+
+    class Hooks(BaseCallback):
+        def __init__(self):
+            super().__init__()
+            self.next_checkpoint = start_steps + config.checkpoint_every
+            self.next_eval = start_steps + config.eval_every if config.eval_every else None
+            self.next_snapshot = start_steps + config.snapshot_every if config.snapshot_every else None
+
+        def _on_step(self) -> bool:
+            steps = start_steps + self.num_timesteps
+            if steps >= self.next_checkpoint or (self.next_eval and steps >= self.next_eval):
+                path = str(run_dir / "checkpoints" / f"step_{steps}.zip")
+                self.model.save(path)
+                save_progress(path, steps)
+                self.next_checkpoint = steps + config.checkpoint_every
+                if self.next_eval and steps >= self.next_eval:
+                    run_eval(path, steps)
+                    self.next_eval = steps + config.eval_every
+            if self.next_snapshot and steps >= self.next_snapshot:
+                snap = str(run_dir / "snapshots" / f"step_{steps}.zip")
+                self.model.save(snap)
+                state["snapshots"] = (state["snapshots"] + [snap])[-config.pool_size:]
+                baselines = [o for o in env.opponents if isinstance(o, str)]
+                env.opponents[:] = baselines + [SnapshotPolicy(s, device) for s in state["snapshots"]]
+                self.next_snapshot = steps + config.snapshot_every
+            return True
+
+    remaining = config.total_timesteps - start_steps
+    t0 = time.perf_counter()
+    if remaining > 0:
+        model.learn(total_timesteps=remaining, callback=Hooks(), progress_bar=progress and _has_rich(),
+                    reset_num_timesteps=not resume, tb_log_name=config.name)
+    train_seconds = time.perf_counter() - t0
+    final = str(run_dir / "model.zip")
+    model.save(final)
+    save_progress(final, config.total_timesteps)
+    if not state["eval"] or state["eval"][-1]["timesteps"] != config.total_timesteps:
+        run_eval(final, config.total_timesteps)
+    card = {
+        "name": config.name,
+        "model": final,
+        "config": config.to_dict(),
+        "timesteps": config.total_timesteps,
+        "wall_seconds": round(state["wall_seconds"], 1),
+        "device": device,
+        "env_steps_per_second": round(remaining / train_seconds, 1) if remaining > 0 and train_seconds else None,
+        "evaluation": [r for r in state["eval"] if r["timesteps"] == config.total_timesteps],
+        "evaluation_history": state["eval"],
+    }
+    (run_dir / "model_card.json").write_text(json.dumps(card, indent=2))
+    (run_dir / "model_card.md").write_text(model_card_markdown(card))
+    return card
+
+
+def _has_rich() -> bool:
+    try:
+        import rich  # noqa: F401
+        import tqdm  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def model_card_markdown(card: dict) -> str:
+    c = card["config"]
+    lines = [
+        f"# Model card: {card['name']}",
+        "",
+        f"- Model: `{card['model']}` (sb3-contrib MaskablePPO, residual CNN {c['channels']} channels x "
+        f"{c['blocks']} blocks)",
+        f"- Trained for {card['timesteps']:,} environment steps in {card['wall_seconds']:,} s on {card['device']}"
+        + (f" ({card['env_steps_per_second']:,} steps/s)" if card["env_steps_per_second"] else ""),
+        f"- Players: {c['players']}; opponents: {c['opponents']}"
+        + (f" plus snapshots every {c['snapshot_every']:,} steps" if c["snapshot_every"] else ""),
+        f"- Reward: {c['reward']}; seed {c['seed']}",
+        "",
+        "## Evaluation (2-player games, seats rotated, `kbenv tournament` code)",
+        "",
+        "| opponent | win share | 95% CI | mean gold | rating |",
+        "|---|---|---|---|---|",
+    ]
+    for r in card["evaluation"]:
+        lines.append(f"| {r['opponent']} | {r['win_share']:.3f} | [{r['ci95'][0]:.3f}, {r['ci95'][1]:.3f}] | "
+                     f"{r['mean_gold']:.1f} | {r['rating_mu']:.1f} |")
+    lines += ["", "Configuration: see `config.json`; learning curve: `eval.png`; TensorBoard logs: `tb/`.", ""]
+    return "\n".join(lines)
+
+
+def resume_available(config: TrainConfig) -> bool:
+    return os.path.exists(Path(config.out_dir) / config.name / PROGRESS)
