@@ -16,7 +16,11 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/kbenv play --players 4 --seed 1
+	$(BIN)/kbenv train --config configs/quick.yaml
+	$(BIN)/kbenv tournament --agents ppo:path=runs/quick/model.zip random greedy --players 2 --games 60 \
+		--workers 2 --seed 1 --out results/demo
+	$(BIN)/kbenv play --players 2 --seed 1 --agents ppo:path=runs/quick/model.zip greedy \
+		--png results/demo/game.png --record results/demo/game.json
 
 test: $(STAMP)
 	$(BIN)/ruff check .

@@ -1,14 +1,25 @@
-"""The policy network's feature extractor: a residual CNN over the hex planes plus an MLP over the
-packed scalar features (see kbenv.kingdom_builder_v0 for the observation layout)."""
+"""The policy network: a residual CNN whose hex-action logits come straight from its feature map.
+
+Scalar features (cards in play, own card, phase, tiles, ...) are embedded and broadcast as extra input
+planes, so every hex sees them. The 400 hex logits are a 1x1 convolution of the trunk (a fully
+convolutional policy head, as in AlphaZero-style board-game networks); the 9 other actions (tile
+powers, END_TURN) and the value come from pooled features. See kbenv.kingdom_builder_v0 for the
+observation layout.
+"""
 
 from __future__ import annotations
 
 import torch
 from gymnasium import spaces
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
+from kbenv.engine.legal import ACTION_SIZE
 from kbenv.engine.observe import CH_FEATURES, NUM_FEATURES
+
+NUM_HEX_ACTIONS = 400
+SCALAR_PLANES = 8
 
 
 class ResidualBlock(nn.Module):
@@ -22,20 +33,51 @@ class ResidualBlock(nn.Module):
 
 
 class KingdomBuilderExtractor(BaseFeaturesExtractor):
-    """Hex planes -> conv stem -> residual blocks -> 1x1 conv head (flattened); scalars -> MLP; concat."""
+    """Observation -> [head_channels x 400 feature map (flattened), pooled trunk, scalar embedding]."""
 
     def __init__(self, observation_space: spaces.Box, channels: int = 32, blocks: int = 2, head_channels: int = 4,
                  scalar_dim: int = 64):
         planes = observation_space.shape[0] - 1
-        features_dim = head_channels * 400 + scalar_dim
-        super().__init__(observation_space, features_dim)
-        self.stem = nn.Sequential(nn.Conv2d(planes, channels, 3, padding=1), nn.ReLU())
-        self.trunk = nn.Sequential(*[ResidualBlock(channels) for _ in range(blocks)])
-        self.head = nn.Sequential(nn.Conv2d(channels, head_channels, 1), nn.ReLU(), nn.Flatten())
+        super().__init__(observation_space, head_channels * NUM_HEX_ACTIONS + channels + scalar_dim)
+        self.head_channels = head_channels
         self.scalars = nn.Sequential(nn.Linear(NUM_FEATURES, scalar_dim), nn.ReLU())
+        self.broadcast = nn.Linear(scalar_dim, SCALAR_PLANES)
+        self.stem = nn.Sequential(nn.Conv2d(planes + SCALAR_PLANES, channels, 3, padding=1), nn.ReLU())
+        self.trunk = nn.Sequential(*[ResidualBlock(channels) for _ in range(blocks)])
+        self.head = nn.Sequential(nn.Conv2d(channels, head_channels, 1), nn.ReLU())
 
     def forward(self, obs: torch.Tensor) -> torch.Tensor:
-        planes = obs[:, :CH_FEATURES]
-        scalars = obs[:, CH_FEATURES].reshape(obs.shape[0], 400)[:, :NUM_FEATURES]
-        x = self.head(self.trunk(self.stem(planes)))
-        return torch.cat([x, self.scalars(scalars)], dim=1)
+        n = obs.shape[0]
+        scalars = self.scalars(obs[:, CH_FEATURES].reshape(n, NUM_HEX_ACTIONS)[:, :NUM_FEATURES])
+        planes = self.broadcast(scalars)[:, :, None, None].expand(n, SCALAR_PLANES, 20, 20)
+        x = self.trunk(self.stem(torch.cat([obs[:, :CH_FEATURES], planes], dim=1)))
+        pooled = x.mean(dim=(2, 3))
+        return torch.cat([self.head(x).flatten(1), pooled, scalars], dim=1)
+
+
+class SpatialActionHead(nn.Module):
+    """Hex logits from the feature map (1x1 conv); the other 9 logits from pooled and scalar features."""
+
+    def __init__(self, head_channels: int, rest_dim: int):
+        super().__init__()
+        self.head_channels = head_channels
+        self.hex_logit = nn.Conv2d(head_channels, 1, 1)
+        self.other = nn.Linear(rest_dim, ACTION_SIZE - NUM_HEX_ACTIONS)
+
+    def forward(self, latent: torch.Tensor) -> torch.Tensor:
+        n = latent.shape[0]
+        split = self.head_channels * NUM_HEX_ACTIONS
+        fmap = latent[:, :split].reshape(n, self.head_channels, 20, 20)
+        return torch.cat([self.hex_logit(fmap).flatten(1), self.other(latent[:, split:])], dim=1)
+
+
+class KingdomBuilderPolicy(MaskableActorCriticPolicy):
+    """MaskablePPO policy with the spatial action head (use `net_arch={"pi": [], "vf": [...]}`)."""
+
+    def _build(self, lr_schedule) -> None:
+        super()._build(lr_schedule)
+        extractor = self.pi_features_extractor if not self.share_features_extractor else self.features_extractor
+        head_channels = extractor.head_channels
+        rest = self.features_dim - head_channels * NUM_HEX_ACTIONS
+        self.action_net = SpatialActionHead(head_channels, rest)
+        self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)

@@ -24,7 +24,6 @@ class TrainConfig:
     channels: int = 32
     blocks: int = 2
     head_channels: int = 4
-    pi_layers: list[int] = field(default_factory=lambda: [128])
     vf_layers: list[int] = field(default_factory=lambda: [128])
     opponents: list[str] = field(default_factory=lambda: ["random"])  # baselines in the pool
     snapshot_every: int = 0  # add a frozen copy of the learner to the pool every N steps (0 = never)

@@ -53,18 +53,19 @@ def make_env(config: TrainConfig, seed: int):
 def make_model(config: TrainConfig, env, run_dir: Path, device: str):
     from sb3_contrib import MaskablePPO
 
-    from .networks import KingdomBuilderExtractor
+    from .networks import KingdomBuilderExtractor, KingdomBuilderPolicy
 
     policy_kwargs = {
         "features_extractor_class": KingdomBuilderExtractor,
         "features_extractor_kwargs": {"channels": config.channels, "blocks": config.blocks,
                                       "head_channels": config.head_channels},
-        "net_arch": {"pi": list(config.pi_layers), "vf": list(config.vf_layers)},
+        "net_arch": {"pi": [], "vf": list(config.vf_layers)},
     }
     tensorboard = str(run_dir / "tb") if _has_tensorboard() else None
     return MaskablePPO(
-        "CnnPolicy", env, learning_rate=config.learning_rate, n_steps=config.n_steps, batch_size=config.batch_size,
-        n_epochs=config.n_epochs, gamma=config.gamma, gae_lambda=config.gae_lambda, ent_coef=config.ent_coef,
+        KingdomBuilderPolicy, env, learning_rate=config.learning_rate, n_steps=config.n_steps,
+        batch_size=config.batch_size, n_epochs=config.n_epochs, gamma=config.gamma, gae_lambda=config.gae_lambda,
+        ent_coef=config.ent_coef,
         clip_range=config.clip_range, policy_kwargs=policy_kwargs, tensorboard_log=tensorboard, seed=config.seed,
         device=device, verbose=0,
     )
@@ -234,7 +235,7 @@ def model_card_markdown(card: dict) -> str:
         f"# Model card: {card['name']}",
         "",
         f"- Model: `{card['model']}` (sb3-contrib MaskablePPO, residual CNN {c['channels']} channels x "
-        f"{c['blocks']} blocks)",
+        f"{c['blocks']} blocks, convolutional hex-action head)",
         f"- Trained for {card['timesteps']:,} environment steps in {card['wall_seconds']:,} s on {card['device']}"
         + (f" ({card['env_steps_per_second']:,} steps/s)" if card["env_steps_per_second"] else ""),
         f"- Players: {c['players']}; opponents: {c['opponents']}"
