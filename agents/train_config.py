@@ -25,6 +25,9 @@ class TrainConfig:
     blocks: int = 2
     head_channels: int = 4
     vf_layers: list[int] = field(default_factory=lambda: [128])
+    imitation_samples: int = 0  # warm start: imitate greedy on this many decisions first (0 = off)
+    imitation_epochs: int = 2
+    imitation_lr: float = 0.001
     opponents: list[str] = field(default_factory=lambda: ["random"])  # baselines in the pool
     snapshot_every: int = 0  # add a frozen copy of the learner to the pool every N steps (0 = never)
     pool_size: int = 5  # most recent snapshots kept
@@ -69,7 +72,8 @@ class TrainConfig:
             value = getattr(self, name)
             if not isinstance(value, int) or value < 1:
                 raise bad(name, f"must be a positive integer, got {value!r}")
-        for name in ("snapshot_every", "checkpoint_every", "eval_every", "seed"):
+        for name in ("snapshot_every", "checkpoint_every", "eval_every", "seed", "imitation_samples",
+                     "imitation_epochs"):
             value = getattr(self, name)
             if not isinstance(value, int) or value < 0:
                 raise bad(name, f"must be a non-negative integer, got {value!r}")

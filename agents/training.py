@@ -125,6 +125,7 @@ def plot_eval(rows: list[dict], path: Path) -> None:
 def train(config: TrainConfig, resume: bool = False, progress: bool = True, log=print) -> dict:
     """Train (or resume) a run; returns the model card."""
     from stable_baselines3.common.callbacks import BaseCallback
+    from stable_baselines3.common.vec_env import VecMonitor
 
     run_dir = Path(config.out_dir) / config.name
     (run_dir / "checkpoints").mkdir(parents=True, exist_ok=True)
@@ -133,19 +134,7 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True, log=
     device = pick_device(config.device)
     state = {"timesteps": 0, "snapshots": [], "eval": [], "wall_seconds": 0.0}
     progress_path = run_dir / PROGRESS
-    env = make_env(config, config.seed)
-    if resume and progress_path.exists():
-        from sb3_contrib import MaskablePPO
-
-        state = json.loads(progress_path.read_text())
-        model = MaskablePPO.load(state["checkpoint"], env=env, device=device)
-        for snap in state["snapshots"]:
-            env.opponents.append(SnapshotPolicy(snap, device))
-        log(f"resuming {config.name} at {state['timesteps']} steps from {state['checkpoint']}")
-    else:
-        model = make_model(config, env, run_dir, device)
-    (run_dir / "config.json").write_text(json.dumps(config.to_dict(), indent=2))
-    start_steps = state["timesteps"]
+    env = VecMonitor(make_env(config, config.seed))
     started = time.perf_counter()
 
     def save_progress(checkpoint: str, steps: int) -> None:
@@ -166,6 +155,32 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True, log=
             w.writeheader()
             w.writerows(state["eval"])
         plot_eval(state["eval"], run_dir / "eval.png")
+
+    if resume and progress_path.exists():
+        from sb3_contrib import MaskablePPO
+
+        state = json.loads(progress_path.read_text())
+        model = MaskablePPO.load(state["checkpoint"], env=env, device=device)
+        for snap in state["snapshots"]:
+            env.venv.opponents.append(SnapshotPolicy(snap, device))
+        log(f"resuming {config.name} at {state['timesteps']} steps from {state['checkpoint']}")
+    else:
+        model = make_model(config, env, run_dir, device)
+        if config.imitation_samples:
+            from .imitation import imitate
+
+            log(f"imitating greedy on {config.imitation_samples} decisions")
+            t0 = time.perf_counter()
+            state["imitation"] = imitate(model, config.imitation_samples, config.players,
+                                         epochs=config.imitation_epochs, lr=config.imitation_lr, seed=config.seed,
+                                         log=log)
+            state["imitation"]["seconds"] = round(time.perf_counter() - t0, 1)
+            if config.eval_every:
+                path = str(run_dir / "checkpoints" / "step_0.zip")
+                model.save(path)
+                run_eval(path, 0)
+    (run_dir / "config.json").write_text(json.dumps(config.to_dict(), indent=2))
+    start_steps = state["timesteps"]
 
     class Hooks(BaseCallback):
         def __init__(self):
@@ -188,8 +203,9 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True, log=
                 snap = str(run_dir / "snapshots" / f"step_{steps}.zip")
                 self.model.save(snap)
                 state["snapshots"] = (state["snapshots"] + [snap])[-config.pool_size:]
-                baselines = [o for o in env.opponents if isinstance(o, str)]
-                env.opponents[:] = baselines + [SnapshotPolicy(s, device) for s in state["snapshots"]]
+                pool = env.venv.opponents
+                baselines = [o for o in pool if isinstance(o, str)]
+                pool[:] = baselines + [SnapshotPolicy(s, device) for s in state["snapshots"]]
                 self.next_snapshot = steps + config.snapshot_every
             return True
 
@@ -214,6 +230,7 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True, log=
         "env_steps_per_second": round(remaining / train_seconds, 1) if remaining > 0 and train_seconds else None,
         "evaluation": [r for r in state["eval"] if r["timesteps"] == config.total_timesteps],
         "evaluation_history": state["eval"],
+        "imitation": state.get("imitation"),
     }
     (run_dir / "model_card.json").write_text(json.dumps(card, indent=2))
     (run_dir / "model_card.md").write_text(model_card_markdown(card))

@@ -258,6 +258,13 @@ class VectorGames:
         batch.random_actions(self.states, rows, self.rng_state, out)
         return out
 
+    def greedy_best_masks(self, rows: np.ndarray | None = None) -> np.ndarray:
+        """(len(rows), A) int8: every action the greedy policy values highest (its ties)."""
+        rows = self.all_rows if rows is None else rows
+        out = np.zeros((len(rows), ACTION_SIZE), dtype=np.int8)
+        batch.greedy_best_masks(self.states, rows, out)
+        return out
+
     def greedy_actions(self, rows: np.ndarray | None = None) -> np.ndarray:
         rows = self.all_rows if rows is None else rows
         out = np.empty(len(rows), dtype=np.int64)

@@ -17,7 +17,7 @@ TINY = {
     "name": "tiny", "players": [2, 3], "total_timesteps": 256, "n_envs": 4, "n_steps": 32, "batch_size": 64,
     "n_epochs": 1, "channels": 8, "blocks": 1, "head_channels": 2, "vf_layers": [16],
     "opponents": ["random", "greedy"], "snapshot_every": 128, "checkpoint_every": 128, "eval_every": 256,
-    "eval_games": 2, "device": "cpu",
+    "eval_games": 2, "device": "cpu", "imitation_samples": 200,
 }
 
 
@@ -47,6 +47,8 @@ def test_training_run_checkpoints_resumes_evaluates_and_writes_a_card(tmp_path):
     assert (run / "eval.png").exists() and (run / "eval.csv").exists()
     saved = json.loads((run / "model_card.json").read_text())
     assert saved["timesteps"] == 256 and "win share" in (run / "model_card.md").read_text()
+    assert saved["imitation"]["samples"] >= 200 and 0.0 <= saved["imitation"]["accuracy"] <= 1.0
+    assert {r["timesteps"] for r in saved["evaluation_history"]} == {0, 256}
     progress = json.loads((run / "progress.json").read_text())
     assert progress["timesteps"] == 256
 

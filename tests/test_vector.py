@@ -175,3 +175,15 @@ def test_fused_random_step_matches_separate_calls_and_records():
     assert records_a == records_b and len(records_a) > 0
     for record in records_a:
         assert Game.from_record(record).done
+
+
+def test_greedy_best_masks_contain_the_greedy_choice():
+    v = VectorGames(6, num_players=[2, 3, 4, 5, 2, 3])
+    v.reset(90)
+    for _ in range(40):
+        best = v.greedy_best_masks()
+        masks = v.legal_masks()
+        chosen = v.greedy_actions()
+        assert (best <= masks).all()
+        assert all(best[i, chosen[i]] for i in range(6))
+        v.step(chosen)

@@ -10,7 +10,7 @@ from numba import njit, prange
 
 from ..rewards import terminal_rewards_into
 from .actions import apply_unchecked
-from .greedy import greedy_action
+from .greedy import greedy_action, greedy_values
 from .init import NUM_DRAWS, new_game
 from .legal import is_legal, legal_mask_into
 from .observe import observe_into
@@ -108,3 +108,14 @@ def random_steps(states, idx, rng_state, num_players, seeds, seed_stride: int, f
                 start_game(st, num_players[i], seeds[i], forced, lords_count_zero)
         if observe:
             observe_into(st, st[CURRENT], obs_out[j])
+
+
+@njit(cache=True, parallel=True)
+def greedy_best_masks(states, idx, out) -> None:
+    """out[j, a] = 1 for every action a that greedy values highest in game idx[j] (all its ties)."""
+    for j in prange(len(idx)):
+        values = np.empty(out.shape[1])
+        greedy_values(states[idx[j]], values)
+        best = values.max()
+        for a in range(out.shape[1]):
+            out[j, a] = 1 if values[a] > best - 1e-9 else 0

@@ -86,3 +86,23 @@ def greedy_action(st, rng_state, rng_index: int) -> int:
             if rand_below(rng_state, rng_index, ties) == 0:
                 best = action
     return best
+
+
+@njit(cache=True)
+def greedy_values(st, values) -> None:
+    """values[a] = greedy value of every legal action a, -inf for illegal ones."""
+    p = st[CURRENT]
+    work = np.empty_like(st)
+    values[:] = -np.inf
+    hexes = np.empty(WORDS, dtype=np.int64)
+    legal_hexes(st, st[SCRATCH_LEGAL : SCRATCH_LEGAL + WORDS])
+    hexes[:] = st[SCRATCH_LEGAL : SCRATCH_LEGAL + WORDS]
+    powers = legal_powers(st)
+    for k in range(popcount(hexes)):
+        a = nth_hex(hexes, k)
+        values[a] = decision_value(st, work, p, a)
+    for power in range(NUM_POWERS):
+        if (powers >> power) & 1:
+            values[TILE_ACTION_BASE + power] = decision_value(st, work, p, TILE_ACTION_BASE + power)
+    if end_turn_legal(st):
+        values[END_TURN] = decision_value(st, work, p, END_TURN)

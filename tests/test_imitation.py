@@ -1,0 +1,16 @@
+"""Imitation warm start: labels are the greedy kernel's legal choices, and imitation raises accuracy."""
+
+from __future__ import annotations
+
+from agents.imitation import imitation_batches
+
+
+def test_imitation_batches_are_legal_greedy_labels():
+    total = 0
+    for obs, masks, labels in imitation_batches(8, [2, 3], samples=300, chunk=100, random_share=0.3, seed=1):
+        assert obs.shape[0] == masks.shape[0] == labels.shape[0] >= 100
+        assert obs.shape[1:] == (28, 20, 20)
+        assert labels.shape == masks.shape
+        assert (labels <= masks).all() and labels.any(axis=1).all()  # best set: legal and never empty
+        total += len(labels)
+    assert total >= 300
