@@ -140,9 +140,8 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True, log=
     def save_progress(checkpoint: str, steps: int) -> None:
         state["timesteps"] = steps
         state["checkpoint"] = checkpoint
-        state["wall_seconds"] += time.perf_counter() - started - state.get("_counted", 0.0)
-        state["_counted"] = time.perf_counter() - started
-        progress_path.write_text(json.dumps({k: v for k, v in state.items() if k != "_counted"}, indent=2))
+        state["wall_seconds"] = state.get("wall_before", 0.0) + time.perf_counter() - started
+        progress_path.write_text(json.dumps({k: v for k, v in state.items() if k != "wall_before"}, indent=2))
 
     def run_eval(model_path: str, steps: int) -> None:
         results = evaluate(model_path, config, run_dir / "eval" / f"step_{steps}", seed=config.seed + steps)
@@ -160,6 +159,7 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True, log=
         from sb3_contrib import MaskablePPO
 
         state = json.loads(progress_path.read_text())
+        state["wall_before"] = state["wall_seconds"]
         model = MaskablePPO.load(state["checkpoint"], env=env, device=device)
         for snap in state["snapshots"]:
             env.venv.opponents.append(SnapshotPolicy(snap, device))
