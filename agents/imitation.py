@@ -1,7 +1,8 @@
 """Warm start by imitation: train the policy's action logits to copy the greedy baseline.
 
 Samples are generated on the fly by the batch engine: games where every seat plays greedy (with a
-share of random moves for state diversity), labelled by the numba greedy kernel. A policy that already
+share of random moves for state diversity), labelled by the numba greedy kernel; the value head is
+fitted to each game's outcome at the same time, so PPO does not start with an untrained critic. A policy that already
 plays like greedy beats random play, so PPO starts from a sensible policy instead of from scratch
 (the same idea as the supervised start of AlphaGo/AlphaStar).
 """
@@ -14,38 +15,48 @@ from kbenv.vector import VectorGames
 
 
 def imitation_batches(num_games: int, players: list[int], samples: int, chunk: int, random_share: float,
-                      seed: int):
-    """Yield (observations, legal masks, greedy-best masks) chunks until `samples` have been produced.
+                      seed: int, reward: str = "score"):
+    """Yield (observations, legal masks, greedy-best masks, outcomes) per chunk of whole games.
 
-    The greedy-best mask marks every action greedy values highest, so ties are not noise in the labels.
+    The greedy-best mask marks every action greedy values highest, so ties are not noise in the
+    labels; the outcome is the mover's terminal reward in that game (a target for the value head).
+    Each chunk plays `num_games` complete games, so every sample has its outcome.
     """
     counts = np.array([players[i % len(players)] for i in range(num_games)], dtype=np.int64)
-    games = VectorGames(num_games, counts, auto_reset=True)
-    games.reset(seed * 7919 + 1)
+    games = VectorGames(num_games, counts, auto_reset=False, reward=reward)
     rng = np.random.default_rng(seed)
     produced = 0
+    round_ = 0
     while produced < samples:
-        obs, masks, labels = [], [], []
-        size = 0
-        while size < chunk:
-            o = games.observations()
-            m = games.legal_masks()
-            best = games.greedy_best_masks()
-            greedy = games.greedy_actions()
-            obs.append(o)
-            masks.append(m)
-            labels.append(best)
-            size += len(greedy)
-            explore = rng.random(num_games) < random_share
-            actions = np.where(explore, games.random_actions(), greedy)
-            games.apply_legal(actions, games.all_rows)
-        produced += size
-        yield np.concatenate(obs), np.concatenate(masks), np.concatenate(labels)
+        games.reset(seed * 7919 + round_ * num_games)
+        round_ += 1
+        obs, masks, labels, slots, seats = [], [], [], [], []
+        rewards = np.zeros((num_games, 5))
+        while not games.done().all():
+            rows = np.flatnonzero(~games.done())
+            obs.append(games.observations(rows))
+            masks.append(games.legal_masks(rows))
+            labels.append(games.greedy_best_masks(rows))
+            slots.append(rows)
+            seats.append(games.current_players()[rows])
+            greedy = games.greedy_actions(rows)
+            explore = rng.random(len(rows)) < random_share
+            actions = np.where(explore, games.random_actions(rows), greedy)
+            result = games.apply_legal(actions, rows)
+            rewards[rows[result.done]] = result.rewards[result.done]
+        slots_all, seats_all = np.concatenate(slots), np.concatenate(seats)
+        outcomes = rewards[slots_all, seats_all].astype(np.float32)
+        produced += len(outcomes)
+        yield np.concatenate(obs), np.concatenate(masks), np.concatenate(labels), outcomes
 
 
-def imitate(model, samples: int, players: list[int], num_games: int = 64, chunk: int = 2048, epochs: int = 2,
-            batch_size: int = 256, random_share: float = 0.2, lr: float = 1e-3, seed: int = 0, log=print) -> dict:
-    """Maximise the policy's probability of greedy's best set; returns the final accuracy (argmax in set)."""
+def imitate(model, samples: int, players: list[int], num_games: int = 24, chunk: int = 2048, epochs: int = 2,
+            batch_size: int = 256, random_share: float = 0.2, lr: float = 1e-3, seed: int = 0, reward: str = "score",
+            log=print) -> dict:
+    """Maximise the policy's probability of greedy's best set and fit the value head to the outcomes.
+
+    Returns the final accuracy (argmax inside the best set) and value loss.
+    """
     import torch
 
     policy = model.policy
@@ -53,7 +64,9 @@ def imitate(model, samples: int, players: list[int], num_games: int = 64, chunk:
     device = policy.device
     accuracy = 0.0
     seen = 0
-    for obs, masks, labels in imitation_batches(num_games, players, samples, chunk, random_share, seed):
+    value_loss = 0.0
+    for obs, masks, labels, outcomes in imitation_batches(num_games, players, samples, chunk, random_share, seed,
+                                                          reward):
         for _ in range(epochs):
             order = np.random.default_rng(seen).permutation(len(labels))
             correct = 0
@@ -62,17 +75,21 @@ def imitate(model, samples: int, players: list[int], num_games: int = 64, chunk:
                 o = torch.as_tensor(obs[idx], device=device)
                 m = torch.as_tensor(masks[idx], device=device, dtype=torch.bool)
                 best = torch.as_tensor(labels[idx], device=device, dtype=torch.bool)
+                target = torch.as_tensor(outcomes[idx], device=device)
                 features = policy.extract_features(o, policy.pi_features_extractor)
-                latent_pi = policy.mlp_extractor.forward_actor(features)
+                latent_pi, latent_vf = policy.mlp_extractor(features)
                 logits = policy.action_net(latent_pi).masked_fill(~m, -1e8)
                 log_in_set = torch.logsumexp(logits.masked_fill(~best, -1e8), dim=1)
-                loss = (torch.logsumexp(logits, dim=1) - log_in_set).mean()
+                value = policy.value_net(latent_vf).squeeze(1)
+                v_loss = torch.nn.functional.mse_loss(value, target)
+                loss = (torch.logsumexp(logits, dim=1) - log_in_set).mean() + v_loss
                 optimizer.zero_grad()
                 loss.backward()
                 torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
                 optimizer.step()
                 correct += int(best.gather(1, logits.argmax(1, keepdim=True)).sum())
+                value_loss = float(v_loss.detach())
             accuracy = correct / len(order)
         seen += len(labels)
-        log(f"  imitation: {seen} samples, accuracy {accuracy:.3f}")
-    return {"samples": seen, "accuracy": accuracy}
+        log(f"  imitation: {seen} samples, accuracy {accuracy:.3f}, value loss {value_loss:.4f}")
+    return {"samples": seen, "accuracy": accuracy, "value_loss": value_loss}

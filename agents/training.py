@@ -173,7 +173,7 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True, log=
             t0 = time.perf_counter()
             state["imitation"] = imitate(model, config.imitation_samples, config.players,
                                          epochs=config.imitation_epochs, lr=config.imitation_lr, seed=config.seed,
-                                         log=log)
+                                         reward=config.reward, log=log)
             state["imitation"]["seconds"] = round(time.perf_counter() - t0, 1)
             if config.eval_every:
                 path = str(run_dir / "checkpoints" / "step_0.zip")
