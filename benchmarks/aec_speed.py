@@ -9,31 +9,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import time
 
-import numpy as np
-
-
-def random_play_steps_per_s(make_env, seconds: float, seed: int = 0) -> dict:
-    """Steps/s of the standard agent_iter loop with uniformly random masked actions."""
-    env = make_env()
-    rng = np.random.default_rng(seed)
-    steps = games = 0
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        env.reset(seed=seed + games)
-        for _agent in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[rng.integers(len(legal))]))
-            steps += 1
-        games += 1
-    elapsed = time.perf_counter() - t0
-    env.close()
-    return {"steps": steps, "games": games, "seconds": elapsed, "steps_per_s": steps / elapsed}
+from .suite import aec_random
 
 
 def main(argv: list[str] | None = None) -> dict:
@@ -55,7 +32,7 @@ def main(argv: list[str] | None = None) -> dict:
         "connect_four_v3 env()": connect_four_v3.env,
         "connect_four_v3 raw_env": connect_four_v3.raw_env,
     }
-    results = {name: random_play_steps_per_s(make, args.seconds) for name, make in runs.items()}
+    results = {name: {"steps_per_s": aec_random(make, args.seconds)["decisions_per_s"]} for name, make in runs.items()}
     results["ratio_env"] = results["kbenv env()"]["steps_per_s"] / results["connect_four_v3 env()"]["steps_per_s"]
     results["ratio_raw_env"] = (
         results["kbenv raw_env"]["steps_per_s"] / results["connect_four_v3 raw_env"]["steps_per_s"]
