@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 import time
 from pathlib import Path
 
@@ -269,7 +268,3 @@ def model_card_markdown(card: dict) -> str:
                      f"{r['mean_gold']:.1f} | {r['rating_mu']:.1f} |")
     lines += ["", "Configuration: see `config.json`; learning curve: `eval.png`; TensorBoard logs: `tb/`.", ""]
     return "\n".join(lines)
-
-
-def resume_available(config: TrainConfig) -> bool:
-    return os.path.exists(Path(config.out_dir) / config.name / PROGRESS)

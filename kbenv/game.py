@@ -51,7 +51,6 @@ class Game:
         self.state = state
         self.actions: list[int] = [] if actions is None else actions
         self._replayable = True
-        self._mask = np.zeros(ACTION_SIZE, dtype=np.int8)
 
     # ----- creation -------------------------------------------------------------------------
     @classmethod
@@ -321,7 +320,3 @@ class Game:
     def state_key(self) -> bytes:
         """The state without scratch space: equal keys = equal games."""
         return self.state[: S.SCRATCH].tobytes()
-
-
-def new_game(num_players: int = 2, seed: int = 0, **kwargs) -> Game:
-    return Game.new(num_players, seed, **kwargs)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from functools import lru_cache
 
 import numpy as np
@@ -57,16 +57,14 @@ class Setup:
     supply: tuple[int, ...] | None = None
     deck: tuple[str, ...] | None = None
     current_player: int | None = None
-    extra: dict = field(default_factory=dict, compare=False)
 
     def to_dict(self) -> dict:
         d = asdict(self)
-        d.pop("extra")
         return {k: v for k, v in d.items() if v is not None}
 
     @classmethod
     def from_dict(cls, d: dict) -> Setup:
-        known = set(cls.__dataclass_fields__) - {"extra"}
+        known = set(cls.__dataclass_fields__)
         unknown = set(d) - known
         if unknown:
             raise SetupError(f"setup: unknown field(s) {', '.join(sorted(unknown))}")

@@ -156,14 +156,6 @@ def nth_hex(m, k: int) -> int:
     return -1
 
 
-@njit(cache=True)
-def first_hex(m) -> int:
-    """The lowest hex of a mask, -1 if empty."""
-    for i in range(WORDS):
-        if m[i] != 0:
-            return i * BITS_PER_WORD + word_lowest_bit(m[i])
-    return -1
-
 
 @njit(cache=True)
 def to_hex_list(m, out) -> int:

@@ -18,7 +18,6 @@ ROWS = 20
 COLS = 20
 NUM_HEXES = ROWS * COLS
 NUM_DIRECTIONS = 6
-OPPOSITE = np.array([1, 0, 5, 4, 3, 2], dtype=np.int64)
 
 
 def hex_id(row: int, col: int) -> int:

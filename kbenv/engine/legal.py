@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from ..board.bitset import WORDS, clear, copy_into, has, is_empty
+from ..board.bitset import WORDS, clear, copy_into, has
 from ..board.codes import BARN, HARBOR, NUM_POWERS, PADDOCK
 from ..board.geometry import NUM_HEXES
 from .board_ops import own_view
@@ -28,7 +28,6 @@ from .state import (
     scratch_off,
 )
 
-NUM_TILE_ACTIONS = NUM_POWERS
 TILE_ACTION_BASE = NUM_HEXES
 END_TURN = NUM_HEXES + NUM_POWERS
 ACTION_SIZE = END_TURN + 1
@@ -122,10 +121,3 @@ def is_legal(st, action: int) -> bool:
     if action < END_TURN:
         return (legal_powers(st) >> (action - TILE_ACTION_BASE)) & 1 == 1
     return end_turn_legal(st)
-
-
-@njit(cache=True)
-def no_legal_hex(st) -> bool:
-    out = st[SCRATCH_LEGAL : SCRATCH_LEGAL + WORDS]
-    legal_hexes(st, out)
-    return is_empty(out)
