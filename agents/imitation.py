@@ -14,8 +14,8 @@ import numpy as np
 from kbenv.vector import VectorGames
 
 
-def imitation_batches(num_games: int, players: list[int], samples: int, chunk: int, random_share: float,
-                      seed: int, reward: str = "score"):
+def imitation_batches(num_games: int, players: list[int], samples: int, random_share: float, seed: int,
+                      reward: str = "score"):
     """Yield (observations, legal masks, greedy-best masks, outcomes) per chunk of whole games.
 
     The greedy-best mask marks every action greedy values highest, so ties are not noise in the
@@ -50,7 +50,7 @@ def imitation_batches(num_games: int, players: list[int], samples: int, chunk: i
         yield np.concatenate(obs), np.concatenate(masks), np.concatenate(labels), outcomes
 
 
-def imitate(model, samples: int, players: list[int], num_games: int = 24, chunk: int = 2048, epochs: int = 2,
+def imitate(model, samples: int, players: list[int], num_games: int = 24, epochs: int = 2,
             batch_size: int = 256, random_share: float = 0.2, lr: float = 1e-3, seed: int = 0, reward: str = "score",
             log=print) -> dict:
     """Maximise the policy's probability of greedy's best set and fit the value head to the outcomes.
@@ -65,7 +65,7 @@ def imitate(model, samples: int, players: list[int], num_games: int = 24, chunk:
     accuracy = 0.0
     seen = 0
     value_loss = 0.0
-    for obs, masks, labels, outcomes in imitation_batches(num_games, players, samples, chunk, random_share, seed,
+    for obs, masks, labels, outcomes in imitation_batches(num_games, players, samples, random_share, seed,
                                                           reward):
         for _ in range(epochs):
             order = np.random.default_rng(seen).permutation(len(labels))

@@ -19,6 +19,7 @@ from .engine import state as S
 from .engine.init import DRAW_CARDS, DRAW_DECK, DRAW_SECTIONS, DRAW_START, DRAW_TURNED
 from .engine.legal import ACTION_SIZE
 from .engine.rng import seed_u32
+from .engine.scoring import SCORE_COLUMNS, score_table
 from .game import RECORD_FORMAT, RECORD_VERSION, Game, IllegalActionError, describe_action
 from .observation import OBSERVATION_SHAPE
 from .rewards import REWARD_SCHEMES, terminal_rewards
@@ -147,6 +148,12 @@ class VectorGames:
         out = np.empty((len(rows), *OBSERVATION_SHAPE), dtype=np.float32)
         batch.observations(self.states, rows, np.asarray(players, dtype=np.int64), out)
         return out
+
+    def final_totals(self, i: int) -> np.ndarray:
+        """Gold totals of the players of game i (no Game object, no set-up rebuilt)."""
+        table = np.zeros((S.MAX_PLAYERS, SCORE_COLUMNS), dtype=np.int64)
+        score_table(self.states[i], table)
+        return table[: self.num_players[i], -1]
 
     def game(self, i: int) -> Game:
         """A `Game` copy of slot i (with its record when recording)."""

@@ -115,8 +115,7 @@ class SelfPlayVecEnv(VecEnv):
         if len(ended):
             final_obs = self.games.observations(ended, self.learner[ended])
             for j, i in enumerate(ended):
-                game = self.games.game(int(i))
-                totals = game.score_table()[:, -1]
+                totals = self.games.final_totals(int(i))
                 rewards[i] = terminal_rewards(totals, self.reward_scheme)[self.learner[i]]
                 infos[i] = {"terminal_observation": final_obs[j], "gold": totals.tolist(),
                             "learner_seat": int(self.learner[i]), "episode_seed": int(self.games.seeds[i])}

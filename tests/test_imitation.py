@@ -9,7 +9,7 @@ from agents.imitation import imitation_batches
 
 def test_imitation_batches_are_legal_greedy_labels():
     total = 0
-    for obs, masks, labels, outcomes in imitation_batches(4, [2, 3], samples=300, chunk=100, random_share=0.3,
+    for obs, masks, labels, outcomes in imitation_batches(4, [2, 3], samples=300, random_share=0.3,
                                                           seed=1, reward="win"):
         assert obs.shape[0] == masks.shape[0] == labels.shape[0] == outcomes.shape[0] >= 100
         assert set(np.unique(outcomes)) <= {-1.0, 1.0}  # every sample has its game's win/loss
