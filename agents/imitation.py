@@ -50,12 +50,41 @@ def imitation_batches(num_games: int, players: list[int], samples: int, random_s
         yield np.concatenate(obs), np.concatenate(masks), np.concatenate(labels), outcomes
 
 
+def set_cross_entropy(logits, legal, best):
+    """Mean of -log P(best set) under the masked softmax, and the argmax hit rate (torch tensors)."""
+    import torch
+
+    logits = logits.masked_fill(~legal, -1e8)
+    log_in_set = torch.logsumexp(logits.masked_fill(~best, -1e8), dim=1)
+    loss = (torch.logsumexp(logits, dim=1) - log_in_set).mean()
+    hits = best.gather(1, logits.argmax(1, keepdim=True)).float().mean()
+    return loss, hits
+
+
+def action_logits(policy, observations):
+    """The policy's raw action logits for a batch of observations (before masking)."""
+    features = policy.extract_features(observations, policy.pi_features_extractor)
+    return policy.action_net(policy.mlp_extractor.forward_actor(features))
+
+
+def logits_and_values(policy, observations):
+    """Raw action logits and state values in one pass of the (shared or separate) feature extractors."""
+    features = policy.extract_features(observations)
+    if policy.share_features_extractor:
+        latent_pi, latent_vf = policy.mlp_extractor(features)
+    else:
+        latent_pi = policy.mlp_extractor.forward_actor(features[0])
+        latent_vf = policy.mlp_extractor.forward_critic(features[1])
+    return policy.action_net(latent_pi), policy.value_net(latent_vf).squeeze(1)
+
+
 def imitate(model, samples: int, players: list[int], num_games: int = 24, epochs: int = 2,
             batch_size: int = 256, random_share: float = 0.2, lr: float = 1e-3, seed: int = 0, reward: str = "score",
-            log=print) -> dict:
+            value_coef: float = 0.5, log=print) -> dict:
     """Maximise the policy's probability of greedy's best set and fit the value head to the outcomes.
 
-    Returns the final accuracy (argmax inside the best set) and value loss.
+    The loss is the set cross-entropy plus `value_coef` times the value MSE. Returns the final
+    accuracy (argmax inside the best set) and value loss.
     """
     import torch
 
@@ -76,18 +105,15 @@ def imitate(model, samples: int, players: list[int], num_games: int = 24, epochs
                 m = torch.as_tensor(masks[idx], device=device, dtype=torch.bool)
                 best = torch.as_tensor(labels[idx], device=device, dtype=torch.bool)
                 target = torch.as_tensor(outcomes[idx], device=device)
-                features = policy.extract_features(o, policy.pi_features_extractor)
-                latent_pi, latent_vf = policy.mlp_extractor(features)
-                logits = policy.action_net(latent_pi).masked_fill(~m, -1e8)
-                log_in_set = torch.logsumexp(logits.masked_fill(~best, -1e8), dim=1)
-                value = policy.value_net(latent_vf).squeeze(1)
+                logits, value = logits_and_values(policy, o)
+                policy_loss, hits = set_cross_entropy(logits, m, best)
                 v_loss = torch.nn.functional.mse_loss(value, target)
-                loss = (torch.logsumexp(logits, dim=1) - log_in_set).mean() + v_loss
+                loss = policy_loss + value_coef * v_loss
                 optimizer.zero_grad()
                 loss.backward()
                 torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
                 optimizer.step()
-                correct += int(best.gather(1, logits.argmax(1, keepdim=True)).sum())
+                correct += float(hits) * len(idx)
                 value_loss = float(v_loss.detach())
             accuracy = correct / len(order)
         seen += len(labels)

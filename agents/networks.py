@@ -1,10 +1,15 @@
 """The policy network: a residual CNN whose hex-action logits come straight from its feature map.
 
 Scalar features (cards in play, own card, phase, tiles, ...) are embedded and broadcast as extra input
-planes, so every hex sees them. The 400 hex logits are a 1x1 convolution of the trunk (a fully
-convolutional policy head, as in AlphaZero-style board-game networks); the 9 other actions (tile
-powers, END_TURN) and the value come from pooled features. See kbenv.kingdom_builder_v0 for the
-observation layout.
+planes, so every hex sees them. Fixed board planes tell the convolutions where they are: the row
+parity (a 3x3 convolution over odd-r offset rows cannot otherwise tell which two of its eight cells
+are not hex neighbours), the sector (quadrant) and the row and column position. After every residual
+block the trunk adds back its own row means and sector means, so scoring that counts per row
+(Knights, Discoverers) or per sector (Lords, Farmers) is visible to every hex in one layer.
+
+The 400 hex logits are a 1x1 convolution of the trunk (a fully convolutional policy head, as in
+AlphaZero-style board-game networks); the 9 other actions (tile powers, END_TURN) and the value come
+from pooled features. See kbenv.kingdom_builder_v0 for the observation layout.
 """
 
 from __future__ import annotations
@@ -20,6 +25,31 @@ from kbenv.engine.observe import CH_FEATURES, NUM_FEATURES
 
 NUM_HEX_ACTIONS = 400
 SCALAR_PLANES = 8
+BOARD_PLANES = 7  # row parity, 4 sector one-hots, row / 19, column / 19
+
+
+def make_board_planes() -> torch.Tensor:
+    """(BOARD_PLANES, 20, 20) constant planes: row parity, sector one-hots, row and column position."""
+    rows = torch.arange(20).view(20, 1).expand(20, 20).float()
+    cols = torch.arange(20).view(1, 20).expand(20, 20).float()
+    sector = (rows >= 10).long() * 2 + (cols >= 10).long()
+    planes = [rows.remainder(2)] + [(sector == k).float() for k in range(4)] + [rows / 19, cols / 19]
+    return torch.stack(planes)
+
+
+class RowSectorContext(nn.Module):
+    """x + 1x1 conv of [row means, sector means] broadcast back over the board."""
+
+    def __init__(self, channels: int):
+        super().__init__()
+        self.mix = nn.Conv2d(2 * channels, channels, 1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        n, c = x.shape[:2]
+        row_mean = x.mean(dim=3, keepdim=True).expand(n, c, 20, 20)
+        sectors = nn.functional.avg_pool2d(x, 10)  # (n, c, 2, 2)
+        sector_mean = sectors.repeat_interleave(10, dim=2).repeat_interleave(10, dim=3)
+        return torch.relu(x + self.mix(torch.cat([row_mean, sector_mean], dim=1)))
 
 
 class ResidualBlock(nn.Module):
@@ -36,21 +66,30 @@ class KingdomBuilderExtractor(BaseFeaturesExtractor):
     """Observation -> [head_channels x 400 feature map (flattened), pooled trunk, scalar embedding]."""
 
     def __init__(self, observation_space: spaces.Box, channels: int = 32, blocks: int = 2, head_channels: int = 4,
-                 scalar_dim: int = 64):
+                 scalar_dim: int = 64, board_planes: bool = True, context: bool = True):
         planes = observation_space.shape[0] - 1
         super().__init__(observation_space, head_channels * NUM_HEX_ACTIONS + channels + scalar_dim)
         self.head_channels = head_channels
         self.scalars = nn.Sequential(nn.Linear(NUM_FEATURES, scalar_dim), nn.ReLU())
         self.broadcast = nn.Linear(scalar_dim, SCALAR_PLANES)
-        self.stem = nn.Sequential(nn.Conv2d(planes + SCALAR_PLANES, channels, 3, padding=1), nn.ReLU())
-        self.trunk = nn.Sequential(*[ResidualBlock(channels) for _ in range(blocks)])
+        self.use_board = board_planes
+        self.register_buffer("board", make_board_planes(), persistent=False)
+        extra = BOARD_PLANES if board_planes else 0
+        self.stem = nn.Sequential(nn.Conv2d(planes + SCALAR_PLANES + extra, channels, 3, padding=1), nn.ReLU())
+        layers = []
+        for _ in range(blocks):
+            layers += [ResidualBlock(channels)] + ([RowSectorContext(channels)] if context else [])
+        self.trunk = nn.Sequential(*layers)
         self.head = nn.Sequential(nn.Conv2d(channels, head_channels, 1), nn.ReLU())
 
     def forward(self, obs: torch.Tensor) -> torch.Tensor:
         n = obs.shape[0]
         scalars = self.scalars(obs[:, CH_FEATURES].reshape(n, NUM_HEX_ACTIONS)[:, :NUM_FEATURES])
         planes = self.broadcast(scalars)[:, :, None, None].expand(n, SCALAR_PLANES, 20, 20)
-        x = self.trunk(self.stem(torch.cat([obs[:, :CH_FEATURES], planes], dim=1)))
+        inputs = [obs[:, :CH_FEATURES], planes]
+        if self.use_board:
+            inputs.append(self.board.unsqueeze(0).expand(n, BOARD_PLANES, 20, 20))
+        x = self.trunk(self.stem(torch.cat(inputs, dim=1)))
         pooled = x.mean(dim=(2, 3))
         return torch.cat([self.head(x).flatten(1), pooled, scalars], dim=1)
 

@@ -34,8 +34,17 @@ class GameTask:
     seats: tuple[str, ...]
 
 
-def tables_for(agents: list[str], n: int) -> list[tuple[str, ...]]:
-    """The agent line-ups for n seats (before seat rotation)."""
+def tables_for(agents: list[str], n: int, field: bool = False) -> list[tuple[str, ...]]:
+    """The agent line-ups for n seats (before seat rotation).
+
+    With `field`, the first agent sits alone against the others, which fill the other n - 1 seats in
+    turn (one ppo against three greedy players, say).
+    """
+    if field:
+        if len(agents) < 2:
+            raise ValueError("field: needs a first agent and at least one other to fill the seats")
+        others = agents[1:]
+        return [(agents[0], *(others[i % len(others)] for i in range(n - 1)))]
     if len(agents) >= n:
         return list(itertools.combinations(agents, n))
     k = len(agents)
@@ -49,12 +58,13 @@ def tables_for(agents: list[str], n: int) -> list[tuple[str, ...]]:
     return tables
 
 
-def schedule(agents: list[str], player_counts: list[int], games: int, seed: int) -> list[GameTask]:
+def schedule(agents: list[str], player_counts: list[int], games: int, seed: int,
+             field: bool = False) -> list[GameTask]:
     """At least `games` games per player count, whole rotation blocks, deterministic given the seed."""
     tasks: list[GameTask] = []
     game_id = 0
     for n in player_counts:
-        tables = tables_for(agents, n)
+        tables = tables_for(agents, n, field)
         per_deal = len(tables) * n
         deals = max(1, -(-games // per_deal))
         for deal in range(deals):
@@ -151,8 +161,12 @@ def run_tournament(
     setup: dict | None = None,
     progress: bool = True,
     on_result: Callable[[dict], None] | None = None,
+    field: bool = False,
 ) -> dict:
-    """Run (or resume) a tournament and write its files; returns the summary."""
+    """Run (or resume) a tournament and write its files; returns the summary.
+
+    `field=True` seats the first agent alone against the others (see `tables_for`).
+    """
     for spec in agents:
         parse_spec(spec)
     if len(set(agents)) != len(agents):
@@ -161,7 +175,7 @@ def run_tournament(
         raise ValueError(f"backend: expected 'process' or 'ray', got {backend!r}")
     setup = setup or {}
     os.makedirs(out_dir, exist_ok=True)
-    tasks = schedule(agents, player_counts, games, seed)
+    tasks = schedule(agents, player_counts, games, seed, field)
     done_ids = {r["game_id"] for r in load_results(out_dir)}
     todo = [t for t in tasks if t.game_id not in done_ids]
     csv_path = os.path.join(out_dir, GAMES_CSV)
@@ -190,7 +204,7 @@ def run_tournament(
     results = [r for r in load_results(out_dir) if r["game_id"] in scheduled]
     summary = summarize(results, agents, player_counts)
     summary["config"] = {"agents": agents, "players": player_counts, "games": games, "seed": seed,
-                         "workers": workers, "backend": backend, "setup": setup}
+                         "workers": workers, "backend": backend, "setup": setup, "field": field}
     with open(os.path.join(out_dir, SUMMARY), "w") as f:
         json.dump(summary, f, indent=2)
     write_tables(summary, out_dir)

@@ -24,10 +24,14 @@ class TrainConfig:
     channels: int = 32
     blocks: int = 2
     head_channels: int = 4
+    board_planes: bool = True  # fixed row-parity, sector and position planes into the network
+    context: bool = True  # row and sector means added back after each residual block
     vf_layers: list[int] = field(default_factory=lambda: [128])
     imitation_samples: int = 0  # warm start: imitate greedy on this many decisions first (0 = off)
     imitation_epochs: int = 2
     imitation_lr: float = 0.001
+    guide_coef: float = 0.0  # weight of the greedy-guide loss after each PPO update (0 = off), agents.guide
+    guide_coef_final: float = 0.0  # the weight decays linearly to this by the end of training
     opponents: list[str] = field(default_factory=lambda: ["random"])  # baselines in the pool
     snapshot_every: int = 0  # add a frozen copy of the learner to the pool every N steps (0 = never)
     pool_size: int = 5  # most recent snapshots kept
@@ -35,6 +39,7 @@ class TrainConfig:
     eval_every: int = 50_000
     eval_games: int = 40
     eval_opponents: list[str] = field(default_factory=lambda: ["random", "greedy"])
+    max_minutes: float = 0.0  # stop learning after this much training wall time (0 = no limit)
     device: str = "auto"
     seed: int = 0
     out_dir: str = "runs"
@@ -77,6 +82,13 @@ class TrainConfig:
             value = getattr(self, name)
             if not isinstance(value, int) or value < 0:
                 raise bad(name, f"must be a non-negative integer, got {value!r}")
+        for name in ("guide_coef", "guide_coef_final", "learning_rate", "imitation_lr", "max_minutes"):
+            value = getattr(self, name)
+            if not isinstance(value, (int, float)) or isinstance(value, bool) or value < 0:
+                raise bad(name, f"must be a non-negative number, got {value!r}")
+        for name in ("board_planes", "context"):
+            if not isinstance(getattr(self, name), bool):
+                raise bad(name, f"must be true or false, got {getattr(self, name)!r}")
         if self.reward not in ("win", "rank", "score"):
             raise bad("reward", f"must be win, rank or score, got {self.reward!r}")
         if self.device not in ("auto", "cpu", "cuda"):

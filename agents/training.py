@@ -50,18 +50,18 @@ def make_env(config: TrainConfig, seed: int):
 
 
 def make_model(config: TrainConfig, env, run_dir: Path, device: str):
-    from sb3_contrib import MaskablePPO
-
+    from .guide import GuidedMaskablePPO
     from .networks import KingdomBuilderExtractor, KingdomBuilderPolicy
 
     policy_kwargs = {
         "features_extractor_class": KingdomBuilderExtractor,
         "features_extractor_kwargs": {"channels": config.channels, "blocks": config.blocks,
-                                      "head_channels": config.head_channels},
+                                      "head_channels": config.head_channels,
+                                      "board_planes": config.board_planes, "context": config.context},
         "net_arch": {"pi": [], "vf": list(config.vf_layers)},
     }
     tensorboard = str(run_dir / "tb") if _has_tensorboard() else None
-    return MaskablePPO(
+    return GuidedMaskablePPO(
         KingdomBuilderPolicy, env, learning_rate=config.learning_rate, n_steps=config.n_steps,
         batch_size=config.batch_size, n_epochs=config.n_epochs, gamma=config.gamma, gae_lambda=config.gae_lambda,
         ent_coef=config.ent_coef,
@@ -155,11 +155,11 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True, log=
         plot_eval(state["eval"], run_dir / "eval.png")
 
     if resume and progress_path.exists():
-        from sb3_contrib import MaskablePPO
+        from .guide import GuidedMaskablePPO
 
         state = json.loads(progress_path.read_text())
         state["wall_before"] = state["wall_seconds"]
-        model = MaskablePPO.load(state["checkpoint"], env=env, device=device)
+        model = GuidedMaskablePPO.load(state["checkpoint"], env=env, device=device)
         for snap in state["snapshots"]:
             env.venv.opponents.append(SnapshotPolicy(snap, device))
         log(f"resuming {config.name} at {state['timesteps']} steps from {state['checkpoint']}")
@@ -189,7 +189,10 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True, log=
             self.next_snapshot = start_steps + config.snapshot_every if config.snapshot_every else None
 
         def _on_step(self) -> bool:
-            steps = start_steps + self.num_timesteps
+            steps = self.model.num_timesteps  # counts on from the checkpoint when resuming
+            if config.max_minutes and time.perf_counter() - t0 > 60 * config.max_minutes:
+                state["stopped_early"] = True
+                return False
             if steps >= self.next_checkpoint or (self.next_eval and steps >= self.next_eval):
                 path = str(run_dir / "checkpoints" / f"step_{steps}.zip")
                 self.model.save(path)
@@ -209,25 +212,36 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True, log=
             return True
 
     remaining = config.total_timesteps - start_steps
+    callbacks = [Hooks()]
+    if config.guide_coef > 0:
+        from .guide import GreedyLabels
+
+        model.guide = GreedyLabels(env.venv)
+        model.guide_coef, model.guide_coef_final = config.guide_coef, config.guide_coef_final
+        model.guide_total_steps = config.total_timesteps
+        callbacks.append(model.guide)
     t0 = time.perf_counter()
     if remaining > 0:
-        model.learn(total_timesteps=remaining, callback=Hooks(), progress_bar=progress and _has_rich(),
+        model.learn(total_timesteps=remaining, callback=callbacks, progress_bar=progress and _has_rich(),
                     reset_num_timesteps=not resume, tb_log_name=config.name)
     train_seconds = time.perf_counter() - t0
+    final_steps = int(model.num_timesteps)  # whole rollouts: may pass total_timesteps by up to one
     final = str(run_dir / "model.zip")
     model.save(final)
-    save_progress(final, config.total_timesteps)
-    if not state["eval"] or state["eval"][-1]["timesteps"] != config.total_timesteps:
-        run_eval(final, config.total_timesteps)
+    save_progress(final, final_steps)
+    if not state["eval"] or state["eval"][-1]["timesteps"] != final_steps:
+        run_eval(final, final_steps)
     card = {
         "name": config.name,
         "model": final,
         "config": config.to_dict(),
-        "timesteps": config.total_timesteps,
+        "timesteps": final_steps,
+        "stopped_early": bool(state.get("stopped_early")),
         "wall_seconds": round(state["wall_seconds"], 1),
         "device": device,
-        "env_steps_per_second": round(remaining / train_seconds, 1) if remaining > 0 and train_seconds else None,
-        "evaluation": [r for r in state["eval"] if r["timesteps"] == config.total_timesteps],
+        "env_steps_per_second": round((final_steps - start_steps) / train_seconds, 1)
+        if final_steps > start_steps and train_seconds else None,
+        "evaluation": [r for r in state["eval"] if r["timesteps"] == final_steps],
         "evaluation_history": state["eval"],
         "imitation": state.get("imitation"),
     }

@@ -73,6 +73,8 @@ def cmd_train(args: argparse.Namespace) -> int:
         overrides["total_timesteps"] = args.timesteps
     if args.out:
         overrides["out_dir"] = args.out
+    if args.max_minutes is not None:
+        overrides["max_minutes"] = args.max_minutes
     if overrides:
         config = TrainConfig.from_dict({**config.to_dict(), **overrides}, source=args.config)
     card = train(config, resume=args.resume, progress=not args.quiet)
@@ -116,7 +118,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             raise SetupError(f"--players: expected counts from 2 to 5, got {n}")
     setup = {"preset": args.preset} if args.preset else {}
     summary = run_tournament(args.agents, players, args.games, seed=args.seed, out_dir=args.out,
-                             workers=args.workers, backend=args.backend, setup=setup, progress=not args.quiet)
+                             workers=args.workers, backend=args.backend, setup=setup, progress=not args.quiet,
+                             field=args.field)
     print(table_text(summary))
     print(f"wrote {args.out}/games.csv, records.jsonl, summary.json, ratings.csv, ratings.png")
     return 0
@@ -145,6 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--resume", action="store_true", help="continue from the run folder's last checkpoint")
     tr.add_argument("--timesteps", type=int, help="override total_timesteps")
     tr.add_argument("--out", help="override out_dir")
+    tr.add_argument("--max-minutes", type=float, help="override max_minutes (stop learning after this wall time)")
     tr.add_argument("--quiet", action="store_true")
     tr.set_defaults(func=cmd_train)
     tour = sub.add_parser("tournament", help="seat-rotated games between agents, with ratings")
@@ -157,6 +161,8 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--preset", choices=["first-game"], default=None)
     tour.add_argument("--out", default="results")
     tour.add_argument("--quiet", action="store_true", help="no progress bar")
+    tour.add_argument("--field", action="store_true",
+                      help="seat the first agent alone against the others (ppo:path=X greedy: one ppo, n-1 greedy)")
     tour.set_defaults(func=cmd_tournament)
     bench = sub.add_parser("bench", help="throughput of every layer next to PettingZoo/pgx anchors")
     bench.add_argument("--seconds", type=float, default=2.0, help="time per measurement")

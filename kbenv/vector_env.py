@@ -128,6 +128,10 @@ class SelfPlayVecEnv(VecEnv):
         """(N, A) boolean legal masks of the learners."""
         return self.games.legal_masks().astype(bool)
 
+    def expert_masks(self) -> np.ndarray:
+        """(N, A) boolean best-action sets of the greedy baseline for the learners (training guidance)."""
+        return self.games.greedy_best_masks(self.games.all_rows).astype(bool)
+
     def close(self) -> None:
         pass
 

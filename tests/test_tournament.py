@@ -133,3 +133,22 @@ def test_bad_tournament_arguments():
         run_tournament(["random", "nobody"], [2], games=1, progress=False)
     with pytest.raises(ValueError, match="backend"):
         run_tournament(["random", "greedy"], [2], games=1, backend="mpi", progress=False)
+
+
+def test_field_seats_the_first_agent_alone_against_the_others():
+    assert tables_for(["a", "b"], 4, field=True) == [("a", "b", "b", "b")]
+    assert tables_for(["a", "b", "c"], 4, field=True) == [("a", "b", "c", "b")]
+    tasks = schedule(["a", "b"], [3], games=6, seed=0, field=True)
+    assert len(tasks) == 6
+    assert all(sorted(t.seats) == ["a", "b", "b"] for t in tasks)
+    assert sorted(t.seats.index("a") for t in tasks) == [0, 0, 1, 1, 2, 2]
+    with pytest.raises(ValueError, match="field"):
+        tables_for(["a"], 3, field=True)
+
+
+def test_field_tournament_counts_seats(tmp_path):
+    summary = run_tournament(["greedy", "random"], [3], games=3, seed=4, out_dir=str(tmp_path), progress=False,
+                             field=True)
+    seats = summary["by_players"]["3"]["seats"]
+    assert seats["greedy"]["seats"] == 3 and seats["random"]["seats"] == 6
+    assert summary["config"]["field"] is True
