@@ -16,11 +16,13 @@ from kbenv.vector import VectorGames
 
 def imitation_batches(num_games: int, players: list[int], samples: int, random_share: float, seed: int,
                       reward: str = "score"):
-    """Yield (observations, legal masks, greedy-best masks, outcomes) per chunk of whole games.
+    """Yield (observations, legal masks, greedy-best masks, outcomes, greedy values) per chunk of games.
 
     The greedy-best mask marks every action greedy values highest, so ties are not noise in the
-    labels; the outcome is the mover's terminal reward in that game (a target for the value head).
-    Each chunk plays `num_games` complete games, so every sample has its outcome.
+    labels; the values (float32, -inf for illegal actions) rank all the other actions too; the
+    outcome is the mover's terminal reward in that game (a target for the value head). Each chunk
+    plays `num_games` complete games, so every sample has its outcome. The greedy move played is drawn
+    among the best set (one kernel call gives labels and moves).
     """
     counts = np.array([players[i % len(players)] for i in range(num_games)], dtype=np.int64)
     games = VectorGames(num_games, counts, auto_reset=False, reward=reward)
@@ -30,16 +32,19 @@ def imitation_batches(num_games: int, players: list[int], samples: int, random_s
     while produced < samples:
         games.reset(seed * 7919 + round_ * num_games)
         round_ += 1
-        obs, masks, labels, slots, seats = [], [], [], [], []
+        obs, masks, labels, values, slots, seats = [], [], [], [], [], []
         rewards = np.zeros((num_games, 5))
         while not games.done().all():
             rows = np.flatnonzero(~games.done())
             obs.append(games.observations(rows))
             masks.append(games.legal_masks(rows))
-            labels.append(games.greedy_best_masks(rows))
+            value = games.greedy_values(rows)
+            best = value >= value.max(axis=1, keepdims=True) - 1e-9
+            labels.append(best.astype(np.int8))
+            values.append(value.astype(np.float32))
             slots.append(rows)
             seats.append(games.current_players()[rows])
-            greedy = games.greedy_actions(rows)
+            greedy = np.argmax(best + 0.5 * rng.random(best.shape), axis=1)  # uniform among the ties
             explore = rng.random(len(rows)) < random_share
             actions = np.where(explore, games.random_actions(rows), greedy)
             result = games.apply_legal(actions, rows)
@@ -47,7 +52,17 @@ def imitation_batches(num_games: int, players: list[int], samples: int, random_s
         slots_all, seats_all = np.concatenate(slots), np.concatenate(seats)
         outcomes = rewards[slots_all, seats_all].astype(np.float32)
         produced += len(outcomes)
-        yield np.concatenate(obs), np.concatenate(masks), np.concatenate(labels), outcomes
+        yield (np.concatenate(obs), np.concatenate(masks), np.concatenate(labels), outcomes,
+               np.concatenate(values))
+
+
+def soft_cross_entropy(logits, legal, values, temperature: float):
+    """Cross-entropy to softmax(greedy values / temperature) over the legal actions (torch tensors)."""
+    import torch
+
+    target = torch.softmax(values.masked_fill(~legal, -1e9) / temperature, dim=1)
+    log_p = torch.log_softmax(logits.masked_fill(~legal, -1e8), dim=1)
+    return -(target * log_p.masked_fill(~legal, 0.0)).sum(dim=1).mean()
 
 
 def set_cross_entropy(logits, legal, best):
@@ -78,12 +93,14 @@ def logits_and_values(policy, observations):
     return policy.action_net(latent_pi), policy.value_net(latent_vf).squeeze(1)
 
 
-def imitate(model, samples: int, players: list[int], num_games: int = 24, epochs: int = 2,
+def imitate(model, samples: int, players: list[int], num_games: int = 64, epochs: int = 2,
             batch_size: int = 256, random_share: float = 0.2, lr: float = 1e-3, seed: int = 0, reward: str = "score",
-            value_coef: float = 0.5, log=print) -> dict:
+            value_coef: float = 0.5, temperature: float = 0.0, log=print) -> dict:
     """Maximise the policy's probability of greedy's best set and fit the value head to the outcomes.
 
-    The loss is the set cross-entropy plus `value_coef` times the value MSE. Returns the final
+    The loss is the set cross-entropy (or, with `temperature` > 0, the cross-entropy to
+    softmax(greedy values / temperature), which also ranks the non-best actions) plus `value_coef`
+    times the value MSE. Returns the final
     accuracy (argmax inside the best set) and value loss.
     """
     import torch
@@ -94,8 +111,8 @@ def imitate(model, samples: int, players: list[int], num_games: int = 24, epochs
     accuracy = 0.0
     seen = 0
     value_loss = 0.0
-    for obs, masks, labels, outcomes in imitation_batches(num_games, players, samples, random_share, seed,
-                                                          reward):
+    for obs, masks, labels, outcomes, values in imitation_batches(num_games, players, samples, random_share, seed,
+                                                                  reward):
         for _ in range(epochs):
             order = np.random.default_rng(seen).permutation(len(labels))
             correct = 0
@@ -107,6 +124,9 @@ def imitate(model, samples: int, players: list[int], num_games: int = 24, epochs
                 target = torch.as_tensor(outcomes[idx], device=device)
                 logits, value = logits_and_values(policy, o)
                 policy_loss, hits = set_cross_entropy(logits, m, best)
+                if temperature > 0:
+                    policy_loss = soft_cross_entropy(logits, m, torch.as_tensor(values[idx], device=device),
+                                                     temperature)
                 v_loss = torch.nn.functional.mse_loss(value, target)
                 loss = policy_loss + value_coef * v_loss
                 optimizer.zero_grad()

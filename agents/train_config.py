@@ -30,6 +30,7 @@ class TrainConfig:
     imitation_samples: int = 0  # warm start: imitate greedy on this many decisions first (0 = off)
     imitation_epochs: int = 2
     imitation_lr: float = 0.001
+    imitation_temperature: float = 0.0  # > 0: soft targets softmax(greedy values / T) instead of the best set
     guide_coef: float = 0.0  # weight of the greedy-guide loss after each PPO update (0 = off), agents.guide
     guide_coef_final: float = 0.0  # the weight decays linearly to this by the end of training
     opponents: list[str] = field(default_factory=lambda: ["random"])  # baselines in the pool
@@ -82,7 +83,8 @@ class TrainConfig:
             value = getattr(self, name)
             if not isinstance(value, int) or value < 0:
                 raise bad(name, f"must be a non-negative integer, got {value!r}")
-        for name in ("guide_coef", "guide_coef_final", "learning_rate", "imitation_lr", "max_minutes"):
+        for name in ("guide_coef", "guide_coef_final", "learning_rate", "imitation_lr", "max_minutes",
+                     "imitation_temperature"):
             value = getattr(self, name)
             if not isinstance(value, (int, float)) or isinstance(value, bool) or value < 0:
                 raise bad(name, f"must be a non-negative number, got {value!r}")

@@ -172,7 +172,7 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True, log=
             t0 = time.perf_counter()
             state["imitation"] = imitate(model, config.imitation_samples, config.players,
                                          epochs=config.imitation_epochs, lr=config.imitation_lr, seed=config.seed,
-                                         reward=config.reward, log=log)
+                                         reward=config.reward, temperature=config.imitation_temperature, log=log)
             state["imitation"]["seconds"] = round(time.perf_counter() - t0, 1)
             if config.eval_every:
                 path = str(run_dir / "checkpoints" / "step_0.zip")
@@ -193,6 +193,8 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True, log=
             if config.max_minutes and time.perf_counter() - t0 > 60 * config.max_minutes:
                 state["stopped_early"] = True
                 return False
+            if steps >= config.total_timesteps:
+                return True  # the last rollout: the final save and evaluation follow learn()
             if steps >= self.next_checkpoint or (self.next_eval and steps >= self.next_eval):
                 path = str(run_dir / "checkpoints" / f"step_{steps}.zip")
                 self.model.save(path)

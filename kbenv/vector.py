@@ -272,6 +272,13 @@ class VectorGames:
         batch.greedy_best_masks(self.states, rows, out)
         return out
 
+    def greedy_values(self, rows: np.ndarray | None = None) -> np.ndarray:
+        """(len(rows), A) float64: greedy's value of every legal action, -inf for illegal ones."""
+        rows = self.all_rows if rows is None else rows
+        out = np.empty((len(rows), ACTION_SIZE), dtype=np.float64)
+        batch.greedy_value_table(self.states, rows, out)
+        return out
+
     def greedy_actions(self, rows: np.ndarray | None = None) -> np.ndarray:
         rows = self.all_rows if rows is None else rows
         out = np.empty(len(rows), dtype=np.int64)

@@ -42,7 +42,7 @@ def held_out_accuracy(model, players: list[int], samples: int, seed: int) -> flo
 
     hits, total = 0.0, 0
     with torch.no_grad():
-        for obs, masks, labels, _ in imitation_batches(24, players, samples, 0.2, seed):
+        for obs, masks, labels, *_ in imitation_batches(64, players, samples, 0.2, seed):
             for start in range(0, len(obs), 512):
                 sl = slice(start, start + 512)
                 device = model.policy.device
@@ -71,7 +71,8 @@ def run_variant(name: str, overrides: dict, args: argparse.Namespace, threads: i
     model = make_model(config, make_env(config, config.seed), out, device)
     t0 = time.perf_counter()
     stats = imitate(model, args.samples, config.players, epochs=config.imitation_epochs, lr=config.imitation_lr,
-                    seed=config.seed, reward=config.reward, log=lambda *a: None)
+                    seed=config.seed, reward=config.reward, temperature=config.imitation_temperature,
+                    log=lambda *a: None)
     seconds = time.perf_counter() - t0
     path = str(out / "model.zip")
     model.save(path)

@@ -108,3 +108,27 @@ def test_extractor_shapes_with_and_without_board_context(flags):
                                   context=flags[1])
     out = net(torch.rand(3, *OBSERVATION_SHAPE))
     assert out.shape == (3, net.features_dim)
+
+
+def test_imitation_sweep_script_writes_its_table(tmp_path):
+    import csv
+    import subprocess
+    import sys
+
+    import yaml
+
+    from .test_training import ROOT
+
+    config = tmp_path / "tiny.yaml"
+    config.write_text(yaml.safe_dump({**TINY, "players": [2]}))
+    out = subprocess.run(
+        [sys.executable, "scripts/imitation_sweep.py", "--config", str(config), "--samples", "100", "--held-out", "100",
+         "--games", "2", "--out", str(tmp_path / "sweep"), "--variant", "plain", "board_planes=false", "context=false",
+         "--variant", "planes"],
+        capture_output=True, text=True, cwd=ROOT,
+    )
+    assert out.returncode == 0, out.stderr
+    rows = list(csv.DictReader(open(tmp_path / "sweep" / "sweep.csv")))
+    assert [r["variant"] for r in rows] == ["plain", "planes"]
+    assert all(0.0 <= float(r["held_out_accuracy"]) <= 1.0 for r in rows)
+    assert int(rows[0]["parameters"]) < int(rows[1]["parameters"])

@@ -111,6 +111,13 @@ def random_steps(states, idx, rng_state, num_players, seeds, seed_stride: int, f
 
 
 @njit(cache=True, parallel=True)
+def greedy_value_table(states, idx, out) -> None:
+    """out[j, a] = greedy value of legal action a in game idx[j], -inf for illegal actions."""
+    for j in prange(len(idx)):
+        greedy_values(states[idx[j]], out[j])
+
+
+@njit(cache=True, parallel=True)
 def greedy_best_masks(states, idx, out) -> None:
     """out[j, a] = 1 for every action a that greedy values highest in game idx[j] (all its ties)."""
     for j in prange(len(idx)):
