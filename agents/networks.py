@@ -28,6 +28,12 @@ SCALAR_PLANES = 8
 BOARD_PLANES = 7  # row parity, 4 sector one-hots, row / 19, column / 19
 
 
+def flush_denormals() -> None:
+    """Treat denormal floats as zero on the CPU (a trained network's tiny weights and activations
+    otherwise run many times slower on x86; measured 62 -> 14 ms for one decision of the quick net)."""
+    torch.set_flush_denormal(True)
+
+
 def make_board_planes() -> torch.Tensor:
     """(BOARD_PLANES, 20, 20) constant planes: row parity, sector one-hots, row and column position."""
     rows = torch.arange(20).view(20, 1).expand(20, 20).float()

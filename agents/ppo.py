@@ -15,6 +15,9 @@ class PPOAgent:
     def __init__(self, path: str, deterministic: bool = True, device: str = "cpu", seed: int | None = None):
         from sb3_contrib import MaskablePPO
 
+        from .networks import flush_denormals
+
+        flush_denormals()
         if not Path(path).exists():
             raise FileNotFoundError(f"ppo: no checkpoint at {path}")
         self.model = MaskablePPO.load(path, device=device)

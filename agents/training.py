@@ -126,6 +126,9 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True, log=
     from stable_baselines3.common.callbacks import BaseCallback
     from stable_baselines3.common.vec_env import VecMonitor
 
+    from .networks import flush_denormals
+
+    flush_denormals()
     run_dir = Path(config.out_dir) / config.name
     (run_dir / "checkpoints").mkdir(parents=True, exist_ok=True)
     (run_dir / "snapshots").mkdir(exist_ok=True)
