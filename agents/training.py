@@ -233,9 +233,9 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True, log=
     final_steps = int(model.num_timesteps)  # whole rollouts: may pass total_timesteps by up to one
     final = str(run_dir / "model.zip")
     model.save(final)
-    save_progress(final, final_steps)
     if not state["eval"] or state["eval"][-1]["timesteps"] != final_steps:
         run_eval(final, final_steps)
+    save_progress(final, final_steps)  # after the final evaluation, so a resumed run keeps it
     card = {
         "name": config.name,
         "model": final,
