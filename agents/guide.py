@@ -78,6 +78,8 @@ class GuidedMaskablePPO(MaskablePPO):
         obs = buffer.observations.reshape(n_envs * n_steps, *buffer.obs_shape)
         legal = buffer.action_masks.reshape(n_envs * n_steps, -1).astype(bool)
         best = self.guide.labels(n_steps).swapaxes(0, 1).reshape(n_envs * n_steps, -1)
+        if (best & ~legal).any():
+            raise RuntimeError("guide: greedy labels do not line up with the rollout buffer's legal masks")
         policy = self.policy
         policy.set_training_mode(True)
         order = np.random.default_rng(self.num_timesteps).permutation(len(obs))
