@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kbenv.vector import VectorGames
+from kbenv.vector import VectorGames, best_sets
 
 
 def imitation_batches(num_games: int, players: list[int], samples: int, random_share: float, seed: int,
@@ -39,8 +39,8 @@ def imitation_batches(num_games: int, players: list[int], samples: int, random_s
             obs.append(games.observations(rows))
             masks.append(games.legal_masks(rows))
             value = games.greedy_values(rows)
-            best = value >= value.max(axis=1, keepdims=True) - 1e-9
-            labels.append(best.astype(np.int8))
+            best = best_sets(value)
+            labels.append(best)
             values.append(value.astype(np.float32))
             slots.append(rows)
             seats.append(games.current_players()[rows])
@@ -100,8 +100,7 @@ def imitate(model, samples: int, players: list[int], num_games: int = 64, epochs
 
     The loss is the set cross-entropy (or, with `temperature` > 0, the cross-entropy to
     softmax(greedy values / temperature), which also ranks the non-best actions) plus `value_coef`
-    times the value MSE. Returns the final
-    accuracy (argmax inside the best set) and value loss.
+    times the value MSE. Returns the final accuracy (argmax inside the best set) and value loss.
     """
     import torch
 

@@ -41,6 +41,11 @@ class StepResult:
     records: list[dict]
 
 
+def best_sets(values: np.ndarray) -> np.ndarray:
+    """(n, A) int8 masks of the highest-valued actions (all ties) in (n, A) greedy values."""
+    return (values > values.max(axis=1, keepdims=True) - 1e-9).astype(np.int8)
+
+
 def forced_options(preset=None, sections=None, cards=None, start_player=None) -> np.ndarray:
     """The `forced` array of the set-up kernels (-1 = draw from the seed)."""
     forced = np.full(DRAW_DECK, -1, dtype=np.int64)
@@ -267,10 +272,7 @@ class VectorGames:
 
     def greedy_best_masks(self, rows: np.ndarray | None = None) -> np.ndarray:
         """(len(rows), A) int8: every action the greedy policy values highest (its ties)."""
-        rows = self.all_rows if rows is None else rows
-        out = np.zeros((len(rows), ACTION_SIZE), dtype=np.int8)
-        batch.greedy_best_masks(self.states, rows, out)
-        return out
+        return best_sets(self.greedy_values(rows))
 
     def greedy_values(self, rows: np.ndarray | None = None) -> np.ndarray:
         """(len(rows), A) float64: greedy's value of every legal action, -inf for illegal ones."""

@@ -115,14 +115,3 @@ def greedy_value_table(states, idx, out) -> None:
     """out[j, a] = greedy value of legal action a in game idx[j], -inf for illegal actions."""
     for j in prange(len(idx)):
         greedy_values(states[idx[j]], out[j])
-
-
-@njit(cache=True, parallel=True)
-def greedy_best_masks(states, idx, out) -> None:
-    """out[j, a] = 1 for every action a that greedy values highest in game idx[j] (all its ties)."""
-    for j in prange(len(idx)):
-        values = np.empty(out.shape[1])
-        greedy_values(states[idx[j]], values)
-        best = values.max()
-        for a in range(out.shape[1]):
-            out[j, a] = 1 if values[a] > best - 1e-9 else 0
