@@ -1,13 +1,14 @@
-"""Greedy guidance during PPO: an auxiliary imitation loss on the learner's own states (DAgger-style).
+"""Teacher guidance during PPO: an auxiliary imitation loss on the learner's own states (DAgger-style).
 
-The warm start (agents.imitation) copies greedy on states that greedy reaches. Once PPO takes over, the
-learner visits other states, and a policy-gradient signal from a few thousand games is noisy enough to
-undo much of the warm start. The guide keeps an anchor: for every state in each rollout it asks the
-numba greedy kernel for its best-action set (cheap, no extra games), and after each PPO update it takes
-one pass of the set-valued cross-entropy over the rollout, weighted by a coefficient that decays
-linearly from `coef` to `coef_final` over training. With `coef_final = 0` RL alone has the last word,
-so the learner may end stronger than greedy; labels on the learner's own states are the DAgger remedy
-for the distribution shift of plain imitation (Ross et al., 2011).
+The warm start (agents.imitation) copies a built-in teacher (greedy or lookahead) on states the
+teacher reaches. Once PPO takes over, the learner visits other states, and a policy-gradient signal
+from a few thousand games is noisy enough to undo much of the warm start. The guide keeps an anchor:
+for every state in each rollout it asks the teacher's numba kernel for its best-action set (cheap,
+no extra games), and after each PPO update it takes one pass of the set-valued cross-entropy over
+the rollout, weighted by a coefficient that decays linearly from `coef` to `coef_final` over
+training. With `coef_final = 0` RL alone has the last word, so the learner may end stronger than
+its teacher; labels on the learner's own states are the DAgger remedy for the distribution shift of
+plain imitation (Ross et al., 2011).
 """
 
 from __future__ import annotations
@@ -19,20 +20,21 @@ from stable_baselines3.common.callbacks import BaseCallback
 from .imitation import action_logits, set_cross_entropy
 
 
-class GreedyLabels(BaseCallback):
-    """Records greedy's best-action sets for the states that enter the rollout buffer.
+class TeacherLabels(BaseCallback):
+    """Records the teacher's best-action sets for the states that enter the rollout buffer.
 
     SB3 adds `_last_obs` to the buffer and then steps; so the labels are taken at rollout start and
     after every step, and the one taken after the last step is dropped by `labels()`.
     """
 
-    def __init__(self, env):
+    def __init__(self, env, teacher: str = "greedy"):
         super().__init__()
         self.env = env
+        self.teacher = teacher
         self.rows: list[np.ndarray] = []
 
     def _record(self) -> None:
-        self.rows.append(self.env.expert_masks())
+        self.rows.append(self.env.expert_masks(self.teacher))
 
     def _on_rollout_start(self) -> None:
         self.rows = []
@@ -48,12 +50,12 @@ class GreedyLabels(BaseCallback):
 
 
 class GuidedMaskablePPO(MaskablePPO):
-    """MaskablePPO plus one guide pass (set cross-entropy to greedy) after every PPO update.
+    """MaskablePPO plus one guide pass (set cross-entropy to the teacher) after every PPO update.
 
     Saved checkpoints load with plain `MaskablePPO.load`; the guide itself is not saved.
     """
 
-    guide: GreedyLabels | None = None
+    guide: TeacherLabels | None = None
     guide_coef: float = 0.0
     guide_coef_final: float = 0.0
     guide_total_steps: int = 1
@@ -79,7 +81,7 @@ class GuidedMaskablePPO(MaskablePPO):
         legal = buffer.action_masks.reshape(n_envs * n_steps, -1).astype(bool)
         best = self.guide.labels(n_steps).swapaxes(0, 1).reshape(n_envs * n_steps, -1)
         if (best & ~legal).any():
-            raise RuntimeError("guide: greedy labels do not line up with the rollout buffer's legal masks")
+            raise RuntimeError("guide: teacher labels do not line up with the rollout buffer's legal masks")
         policy = self.policy
         policy.set_training_mode(True)
         order = np.random.default_rng(self.num_timesteps).permutation(len(obs))
@@ -98,4 +100,4 @@ class GuidedMaskablePPO(MaskablePPO):
         policy.set_training_mode(False)
         self.logger.record("guide/coef", coef)
         self.logger.record("guide/cross_entropy", float(np.mean(losses)))
-        self.logger.record("guide/greedy_agreement", float(np.mean(hits)))
+        self.logger.record("guide/teacher_agreement", float(np.mean(hits)))

@@ -1,7 +1,8 @@
-"""Warm start by imitation: train the policy's action logits to copy the greedy baseline.
+"""Warm start by imitation: train the policy's action logits to copy a built-in teacher.
 
-Samples are generated on the fly by the batch engine: games where every seat plays greedy (with a
-share of random moves for state diversity), labelled by the numba greedy kernel; the value head is
+The teacher is greedy or lookahead (greedy over the rest of the own turn; kbenv.engine.lookahead).
+Samples are generated on the fly by the batch engine: games where every seat plays the teacher (with a
+share of random moves for state diversity), labelled by the teacher's numba kernel; the value head is
 fitted to each game's outcome at the same time, so PPO does not start with an untrained critic. A policy that already
 plays like greedy beats random play, so PPO starts from a sensible policy instead of from scratch
 (the same idea as the supervised start of AlphaGo/AlphaStar).
@@ -15,17 +16,17 @@ from kbenv.vector import VectorGames, best_sets
 
 
 def imitation_batches(num_games: int, players: list[int], samples: int, random_share: float, seed: int,
-                      reward: str = "score"):
-    """Yield (observations, legal masks, greedy-best masks, outcomes, greedy values) per chunk of games.
+                      reward: str = "score", teacher: str = "greedy", hints: str = "none"):
+    """Yield (observations, legal masks, best masks, outcomes, teacher values) per chunk of games.
 
-    The greedy-best mask marks every action greedy values highest, so ties are not noise in the
+    The best mask marks every action the teacher values highest, so ties are not noise in the
     labels; the values (float32, -inf for illegal actions) rank all the other actions too; the
     outcome is the mover's terminal reward in that game (a target for the value head). Each chunk
-    plays `num_games` complete games, so every sample has its outcome. The greedy move played is drawn
-    among the best set (one kernel call gives labels and moves).
+    plays `num_games` complete games, so every sample has its outcome. The teacher's move played is
+    drawn among the best set (one kernel call gives labels and moves).
     """
     counts = np.array([players[i % len(players)] for i in range(num_games)], dtype=np.int64)
-    games = VectorGames(num_games, counts, auto_reset=False, reward=reward)
+    games = VectorGames(num_games, counts, auto_reset=False, reward=reward, hints=hints)
     rng = np.random.default_rng(seed)
     produced = 0
     round_ = 0
@@ -38,15 +39,15 @@ def imitation_batches(num_games: int, players: list[int], samples: int, random_s
             rows = np.flatnonzero(~games.done())
             obs.append(games.observations(rows))
             masks.append(games.legal_masks(rows))
-            value = games.greedy_values(rows)
+            value = games.teacher_values(teacher, rows)
             best = best_sets(value)
             labels.append(best)
             values.append(value.astype(np.float32))
             slots.append(rows)
             seats.append(games.current_players()[rows])
-            greedy = np.argmax(best + 0.5 * rng.random(best.shape), axis=1)  # uniform among the ties
+            chosen = np.argmax(best + 0.5 * rng.random(best.shape), axis=1)  # uniform among the ties
             explore = rng.random(len(rows)) < random_share
-            actions = np.where(explore, games.random_actions(rows), greedy)
+            actions = np.where(explore, games.random_actions(rows), chosen)
             result = games.apply_legal(actions, rows)
             rewards[rows[result.done]] = result.rewards[result.done]
         slots_all, seats_all = np.concatenate(slots), np.concatenate(seats)
@@ -57,7 +58,7 @@ def imitation_batches(num_games: int, players: list[int], samples: int, random_s
 
 
 def soft_cross_entropy(logits, legal, values, temperature: float):
-    """Cross-entropy to softmax(greedy values / temperature) over the legal actions (torch tensors)."""
+    """Cross-entropy to softmax(teacher values / temperature) over the legal actions (torch tensors)."""
     import torch
 
     target = torch.softmax(values.masked_fill(~legal, -1e9) / temperature, dim=1)
@@ -95,15 +96,19 @@ def logits_and_values(policy, observations):
 
 def imitate(model, samples: int, players: list[int], num_games: int = 64, epochs: int = 2,
             batch_size: int = 256, random_share: float = 0.2, lr: float = 1e-3, seed: int = 0, reward: str = "score",
-            value_coef: float = 0.5, temperature: float = 0.0, log=print) -> dict:
-    """Maximise the policy's probability of greedy's best set and fit the value head to the outcomes.
+            value_coef: float = 0.5, temperature: float = 0.0, teacher: str = "greedy", hints: str = "none",
+            log=print) -> dict:
+    """Maximise the policy's probability of the teacher's best set and fit the value head to the outcomes.
 
     The loss is the set cross-entropy (or, with `temperature` > 0, the cross-entropy to
-    softmax(greedy values / temperature), which also ranks the non-best actions) plus `value_coef`
+    softmax(teacher values / temperature), which also ranks the non-best actions) plus `value_coef`
     times the value MSE. Returns the final accuracy (argmax inside the best set) and value loss.
     """
     import torch
 
+    from .networks import flush_denormals
+
+    flush_denormals()
     policy = model.policy
     optimizer = torch.optim.Adam(policy.parameters(), lr=lr)
     device = policy.device
@@ -111,7 +116,7 @@ def imitate(model, samples: int, players: list[int], num_games: int = 64, epochs
     seen = 0
     value_loss = 0.0
     for obs, masks, labels, outcomes, values in imitation_batches(num_games, players, samples, random_share, seed,
-                                                                  reward):
+                                                                  reward, teacher, hints):
         for _ in range(epochs):
             order = np.random.default_rng(seen).permutation(len(labels))
             correct = 0

@@ -20,8 +20,10 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
+from kbenv.engine.hints import HINTED_NUM_FEATURES
 from kbenv.engine.legal import ACTION_SIZE
 from kbenv.engine.observe import CH_FEATURES, NUM_FEATURES
+from kbenv.observation import observation_shape
 
 NUM_HEX_ACTIONS = 400
 SCALAR_PLANES = 8
@@ -72,11 +74,16 @@ class KingdomBuilderExtractor(BaseFeaturesExtractor):
     """Observation -> [head_channels x 400 feature map (flattened), pooled trunk, scalar embedding]."""
 
     def __init__(self, observation_space: spaces.Box, channels: int = 32, blocks: int = 2, head_channels: int = 4,
-                 scalar_dim: int = 64, board_planes: bool = True, context: bool = True):
-        planes = observation_space.shape[0] - 1
+                 scalar_dim: int = 64, board_planes: bool = True, context: bool = True, hints: str = "none"):
+        expected = observation_shape(hints)[0]
+        if observation_space.shape[0] != expected:
+            raise ValueError(f"hints: {hints!r} observations have {expected} channels, "
+                             f"the observation space has {observation_space.shape[0]}")
+        self.num_features = NUM_FEATURES if hints == "none" else HINTED_NUM_FEATURES
+        planes = observation_space.shape[0] - 1  # every plane but the packed features
         super().__init__(observation_space, head_channels * NUM_HEX_ACTIONS + channels + scalar_dim)
         self.head_channels = head_channels
-        self.scalars = nn.Sequential(nn.Linear(NUM_FEATURES, scalar_dim), nn.ReLU())
+        self.scalars = nn.Sequential(nn.Linear(self.num_features, scalar_dim), nn.ReLU())
         self.broadcast = nn.Linear(scalar_dim, SCALAR_PLANES)
         self.use_board = board_planes
         self.register_buffer("board", make_board_planes(), persistent=False)
@@ -90,9 +97,9 @@ class KingdomBuilderExtractor(BaseFeaturesExtractor):
 
     def forward(self, obs: torch.Tensor) -> torch.Tensor:
         n = obs.shape[0]
-        scalars = self.scalars(obs[:, CH_FEATURES].reshape(n, NUM_HEX_ACTIONS)[:, :NUM_FEATURES])
+        scalars = self.scalars(obs[:, CH_FEATURES].reshape(n, NUM_HEX_ACTIONS)[:, :self.num_features])
         planes = self.broadcast(scalars)[:, :, None, None].expand(n, SCALAR_PLANES, 20, 20)
-        inputs = [obs[:, :CH_FEATURES], planes]
+        inputs = [obs[:, :CH_FEATURES], obs[:, CH_FEATURES + 1 :], planes]  # hint planes follow the features
         if self.use_board:
             inputs.append(self.board.unsqueeze(0).expand(n, BOARD_PLANES, 20, 20))
         x = self.trunk(self.stem(torch.cat(inputs, dim=1)))

@@ -21,6 +21,7 @@ class PPOAgent:
         if not Path(path).exists():
             raise FileNotFoundError(f"ppo: no checkpoint at {path}")
         self.model = MaskablePPO.load(path, device=device)
+        self.hints = self.model.policy_kwargs.get("features_extractor_kwargs", {}).get("hints", "none")
         self.deterministic = deterministic
         self.name = f"ppo:path={path}"
 
@@ -29,6 +30,10 @@ class PPOAgent:
             self.model.set_random_seed(seed % 2**32)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, view: PlayerView | None = None) -> int:
+        if self.hints != "none":  # the network reads hint planes: build its observation from the view
+            if view is None:
+                raise ValueError(f"ppo: this network reads {self.hints!r} hints, which need the player's view")
+            observation = view.observation(self.hints)
         action, _ = self.model.predict(observation, action_masks=action_mask.astype(bool),
                                        deterministic=self.deterministic)
         return int(action)

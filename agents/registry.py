@@ -1,12 +1,13 @@
-"""Agents by spec string: `random`, `greedy`, `mcts:sims=400,rollout=random`, `ppo:path=runs/x/model.zip`."""
+"""Agents by spec string: `random`, `greedy`, `lookahead`, `mcts:sims=400,rollout=random`, `ppo:path=X.zip`."""
 
 from __future__ import annotations
 
 from .greedy import GreedyAgent
+from .lookahead import LookaheadAgent
 from .mcts import MCTSAgent
 from .random_agent import RandomAgent
 
-KINDS = ("random", "greedy", "mcts", "ppo")
+KINDS = ("random", "greedy", "lookahead", "mcts", "ppo")
 
 
 def parse_spec(spec: str) -> tuple[str, dict]:
@@ -39,6 +40,8 @@ def make_agent(spec: str, seed: int | None = None):
             agent = RandomAgent(seed=seed, **params)
         elif kind == "greedy":
             agent = GreedyAgent(seed=seed, **params)
+        elif kind == "lookahead":
+            agent = LookaheadAgent(seed=seed, **params)
         elif kind == "mcts":
             agent = MCTSAgent(seed=seed, **params)
         else:

@@ -5,6 +5,10 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
+from kbenv.engine.hints import HINT_KINDS
+from kbenv.vector import TEACHERS
+from kbenv.vector_env import BUILTIN_OPPONENTS as BASELINES
+
 
 @dataclass
 class TrainConfig:
@@ -27,11 +31,13 @@ class TrainConfig:
     board_planes: bool = True  # fixed row-parity, sector and position planes into the network
     context: bool = True  # row and sector means added back after each residual block
     vf_layers: list[int] = field(default_factory=lambda: [128])
-    imitation_samples: int = 0  # warm start: imitate greedy on this many decisions first (0 = off)
+    hints: str = "none"  # observation hint planes: none, greedy or lookahead (kbenv.engine.hints)
+    teacher: str = "greedy"  # built-in policy imitated at the start and by the guide: greedy or lookahead
+    imitation_samples: int = 0  # warm start: imitate the teacher on this many decisions first (0 = off)
     imitation_epochs: int = 2
     imitation_lr: float = 0.001
-    imitation_temperature: float = 0.0  # > 0: soft targets softmax(greedy values / T) instead of the best set
-    guide_coef: float = 0.0  # weight of the greedy-guide loss after each PPO update (0 = off), agents.guide
+    imitation_temperature: float = 0.0  # > 0: soft targets softmax(teacher values / T) instead of the best set
+    guide_coef: float = 0.0  # weight of the teacher-guide loss after each PPO update (0 = off), agents.guide
     guide_coef_final: float = 0.0  # the weight decays linearly to this by the end of training
     opponents: list[str] = field(default_factory=lambda: ["random"])  # baselines in the pool
     snapshot_every: int = 0  # add a frozen copy of the learner to the pool every N steps (0 = never)
@@ -97,8 +103,12 @@ class TrainConfig:
             raise bad("device", f"must be auto, cpu or cuda, got {self.device!r}")
         for name in ("opponents", "eval_opponents"):
             for spec in getattr(self, name):
-                if spec not in ("random", "greedy"):
-                    raise bad(name, f"baselines are 'random' or 'greedy', got {spec!r}")
+                if spec not in BASELINES:
+                    raise bad(name, f"baselines are {', '.join(BASELINES)}, got {spec!r}")
+        if self.hints not in HINT_KINDS:
+            raise bad("hints", f"must be one of {', '.join(HINT_KINDS)}, got {self.hints!r}")
+        if self.teacher not in TEACHERS:
+            raise bad("teacher", f"must be one of {', '.join(TEACHERS)}, got {self.teacher!r}")
         if not self.opponents and not self.snapshot_every:
             raise bad("opponents", "must not be empty unless snapshots fill the pool")
 

@@ -46,7 +46,7 @@ def make_env(config: TrainConfig, seed: int):
     from kbenv.vector_env import SelfPlayVecEnv
 
     return SelfPlayVecEnv(config.n_envs, num_players=config.players, opponents=list(config.opponents),
-                          reward=config.reward, seed=seed)
+                          reward=config.reward, seed=seed, hints=config.hints)
 
 
 def make_model(config: TrainConfig, env, run_dir: Path, device: str):
@@ -57,7 +57,8 @@ def make_model(config: TrainConfig, env, run_dir: Path, device: str):
         "features_extractor_class": KingdomBuilderExtractor,
         "features_extractor_kwargs": {"channels": config.channels, "blocks": config.blocks,
                                       "head_channels": config.head_channels,
-                                      "board_planes": config.board_planes, "context": config.context},
+                                      "board_planes": config.board_planes, "context": config.context,
+                                      "hints": config.hints},
         "net_arch": {"pi": [], "vf": list(config.vf_layers)},
     }
     tensorboard = str(run_dir / "tb") if _has_tensorboard() else None
@@ -171,11 +172,12 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True, log=
         if config.imitation_samples:
             from .imitation import imitate
 
-            log(f"imitating greedy on {config.imitation_samples} decisions")
+            log(f"imitating {config.teacher} on {config.imitation_samples} decisions")
             t0 = time.perf_counter()
             state["imitation"] = imitate(model, config.imitation_samples, config.players,
                                          epochs=config.imitation_epochs, lr=config.imitation_lr, seed=config.seed,
-                                         reward=config.reward, temperature=config.imitation_temperature, log=log)
+                                         reward=config.reward, temperature=config.imitation_temperature,
+                                         teacher=config.teacher, hints=config.hints, log=log)
             state["imitation"]["seconds"] = round(time.perf_counter() - t0, 1)
             if config.eval_every:
                 path = str(run_dir / "checkpoints" / "step_0.zip")
@@ -219,9 +221,9 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True, log=
     remaining = config.total_timesteps - start_steps
     callbacks = [Hooks()]
     if config.guide_coef > 0:
-        from .guide import GreedyLabels
+        from .guide import TeacherLabels
 
-        model.guide = GreedyLabels(env.venv)
+        model.guide = TeacherLabels(env.venv, config.teacher)
         model.guide_coef, model.guide_coef_final = config.guide_coef, config.guide_coef_final
         model.guide_total_steps = config.total_timesteps
         callbacks.append(model.guide)

@@ -60,6 +60,22 @@ an observation at 45 KB, which is what lets the batch engine build hundreds of t
 | 73 | number of players / 5 |
 | 74 | completed rounds / 20 (at most 1) |
 
+### Hints (optional, `hints="greedy"` or `hints="lookahead"`)
+Two more planes and 18 more features: the value a built-in policy gives each legal decision, as a
+hint a learner may use or ignore (like the liberty and ladder planes of AlphaGo's policy network).
+The value is greedy's (own gold + 2 per tile right after the decision) or lookahead's (the same
+after greedily finishing the own turn; `kbenv.engine.lookahead`). The observation is then
+(30, 20, 20), and its Box is [-1, 1] on the signed cells. All hint cells are 0 when the observer is
+not to move. Hints cost time: greedy about doubles, lookahead multiplies the cost of an observation
+by tens.
+
+| where | meaning |
+|---|---|
+| channel 28 | each legal hex: (its value - own value now) / 10, clipped to [-1, 1] |
+| channel 29 | 1 on the legal hexes of highest value (ties included) |
+| features 75-83 | the same signed values for the 8 powers (oracle .. paddock), then END_TURN |
+| features 84-92 | 1 where those decisions have the highest value |
+
 Hidden information never enters an observation: other players' hands (except the card the player to
 move has played) and the order of the draw pile. `state()` returns the full-information view
 (every hand, the draw pile counts per terrain) for centralised critics.
@@ -76,7 +92,8 @@ Only at the end of the game, all agents terminate in the same step:
 
 ## Arguments
 `num_players` (2-5), `preset` ("first-game"), `sections` ([(name, turned)] x4), `cards` (3 names),
-`lords_count_zero`, `reward`, `render_mode` ("ansi", "rgb_array", "human": prints the ansi board).
+`lords_count_zero`, `reward`, `render_mode` ("ansi", "rgb_array", "human": prints the ansi board),
+`hints` ("none", "greedy", "lookahead").
 Sections, cards and start player that are not given are drawn from the reset seed.
 
 ## Version history
@@ -94,7 +111,7 @@ from pettingzoo.utils import AgentSelector, wrappers
 from .engine.legal import ACTION_SIZE
 from .engine.state import DECK, DECK_COUNT, HAND, NO_CARD
 from .game import Game, IllegalActionError
-from .observation import OBSERVATION_SHAPE, action_mask, observation_planes
+from .observation import OBSERVATION_SHAPE, action_mask, observation_planes, observation_space
 from .render_text import board_text, score_text
 from .rewards import REWARD_SCHEMES, terminal_rewards
 from .setup import SetupError, standard_setup
@@ -130,6 +147,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         lords_count_zero: bool = False,
         reward: str = "win",
         render_mode: str | None = None,
+        hints: str = "none",
     ):
         super().__init__()
         if not isinstance(num_players, int) or not 2 <= num_players <= 5:
@@ -144,11 +162,16 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         standard_setup(num_players, 0, **self.setup_options)  # validate the options now
         self.reward_scheme = reward
         self.render_mode = render_mode
+        try:
+            self.hints = hints
+            observation_box = observation_space(hints)
+        except ValueError as err:
+            raise SetupError(str(err)) from None
         self.possible_agents = [f"player_{i}" for i in range(num_players)]
         self.agent_name_mapping = {name: i for i, name in enumerate(self.possible_agents)}
         obs_space = spaces.Dict(
             {
-                "observation": spaces.Box(0.0, 1.0, OBSERVATION_SHAPE, dtype=np.float32),
+                "observation": observation_box,
                 "action_mask": spaces.Box(0, 1, (ACTION_SIZE,), dtype=np.int8),
             }
         )
@@ -182,7 +205,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
     def observe(self, agent: str) -> dict:
         player = self.agent_name_mapping[agent]
         return {
-            "observation": observation_planes(self.game.state, player),
+            "observation": observation_planes(self.game.state, player, self.hints),
             "action_mask": action_mask(self.game.state, player),
         }
 

@@ -1,9 +1,18 @@
-"""Observations for agents: the planes of kbenv.engine.observe plus the action mask."""
+"""Observations for agents: the planes of kbenv.engine.observe (plus optional hints) and the action mask."""
 
 from __future__ import annotations
 
 import numpy as np
+from gymnasium import spaces
 
+from .engine.hints import (
+    CH_HINT_VALUE,
+    F_HINT_BEST,
+    F_HINT_VALUE,
+    HINT_CHANNELS,
+    HINT_KINDS,
+    hints_into,
+)
 from .engine.legal import ACTION_SIZE, legal_mask_into
 from .engine.observe import CH_FEATURES, NUM_CHANNELS, NUM_FEATURES, observe_into
 from .engine.state import CURRENT, PHASE, PHASE_OVER
@@ -11,10 +20,35 @@ from .engine.state import CURRENT, PHASE, PHASE_OVER
 OBSERVATION_SHAPE = (NUM_CHANNELS, 20, 20)
 
 
-def observation_planes(state: np.ndarray, player: int) -> np.ndarray:
+def hint_code(hints: str) -> int:
+    """The kernel code of a hint kind; ValueError naming the option for anything else."""
+    if hints not in HINT_KINDS:
+        raise ValueError(f"hints: expected one of {', '.join(HINT_KINDS)}, got {hints!r}")
+    return HINT_KINDS.index(hints)
+
+
+def observation_shape(hints: str = "none") -> tuple[int, int, int]:
+    """(C, 20, 20): the standard planes, plus two hint planes unless hints is 'none'."""
+    return (NUM_CHANNELS + (HINT_CHANNELS if hint_code(hints) else 0), 20, 20)
+
+
+def observation_space(hints: str = "none") -> spaces.Box:
+    """The Box of observations: [0, 1] everywhere except the signed hint values in [-1, 1]."""
+    shape = observation_shape(hints)
+    low = np.zeros(shape, dtype=np.float32)
+    if hint_code(hints):
+        low[CH_HINT_VALUE] = -1.0
+        features = low[CH_FEATURES].reshape(400)
+        features[F_HINT_VALUE:F_HINT_BEST] = -1.0
+    return spaces.Box(low, np.ones(shape, dtype=np.float32), dtype=np.float32)
+
+
+def observation_planes(state: np.ndarray, player: int, hints: str = "none") -> np.ndarray:
     """A fresh (C, 20, 20) float32 array: the game from `player`'s point of view."""
-    out = np.empty(OBSERVATION_SHAPE, dtype=np.float32)
+    code = hint_code(hints)
+    out = np.empty(observation_shape(hints), dtype=np.float32)
     observe_into(state, player, out)
+    hints_into(state, player, out, code)
     return out
 
 

@@ -21,7 +21,7 @@ from .engine.legal import ACTION_SIZE
 from .engine.rng import seed_u32
 from .engine.scoring import SCORE_COLUMNS, score_table
 from .game import RECORD_FORMAT, RECORD_VERSION, Game, IllegalActionError, describe_action
-from .observation import OBSERVATION_SHAPE
+from .observation import OBSERVATION_SHAPE, hint_code, observation_shape
 from .rewards import REWARD_SCHEMES, terminal_rewards
 from .setup import PRESETS, SetupError, standard_setup
 
@@ -39,6 +39,9 @@ class StepResult:
     done: np.ndarray
     totals: np.ndarray
     records: list[dict]
+
+
+TEACHERS = ("greedy", "lookahead")  # built-in policies whose action values label imitation and guidance
 
 
 def best_sets(values: np.ndarray) -> np.ndarray:
@@ -88,6 +91,7 @@ class VectorGames:
         reward: str = "win",
         auto_reset: bool = True,
         record: bool = False,
+        hints: str = "none",
     ):
         if num_games < 1:
             raise SetupError(f"num_games: expected at least 1, got {num_games}")
@@ -97,6 +101,9 @@ class VectorGames:
         if reward not in REWARD_SCHEMES:
             raise SetupError(f"reward: unknown scheme {reward!r}; expected one of {', '.join(REWARD_SCHEMES)}")
         self.num_games = num_games
+        self.hints = hints
+        self.hint_code = hint_code(hints)
+        self.observation_shape = observation_shape(hints)
         self.num_players = players
         self.options = {"preset": preset, "sections": sections, "cards": cards}
         self.forced = forced_options(preset, sections, cards)
@@ -110,7 +117,7 @@ class VectorGames:
         self.all_rows = np.arange(num_games, dtype=np.int64)
         self.actions: list[list[int]] = [[] for _ in range(num_games)]
         self.rng_state = np.zeros(num_games, dtype=np.int64)
-        self._no_obs = np.zeros((1, *OBSERVATION_SHAPE), dtype=np.float32)
+        self._no_obs = np.zeros((1, *self.observation_shape), dtype=np.float32)
 
     # ----- life cycle ---------------------------------------------------------------------
     def reset(self, seeds=0) -> None:
@@ -146,12 +153,13 @@ class VectorGames:
         return out
 
     def observations(self, rows: np.ndarray | None = None, players: np.ndarray | None = None) -> np.ndarray:
-        """(len(rows), C, 20, 20) float32 observations (by default of the player to move)."""
+        """(len(rows), C, 20, 20) float32 observations (by default of the player to move), with hints
+        when the batch was made with them."""
         rows = self.all_rows if rows is None else rows
         if players is None:
             players = self.states[rows, S.CURRENT]
-        out = np.empty((len(rows), *OBSERVATION_SHAPE), dtype=np.float32)
-        batch.observations(self.states, rows, np.asarray(players, dtype=np.int64), out)
+        out = np.empty((len(rows), *self.observation_shape), dtype=np.float32)
+        batch.observations(self.states, rows, np.asarray(players, dtype=np.int64), out, self.hint_code)
         return out
 
     def final_totals(self, i: int) -> np.ndarray:
@@ -242,12 +250,13 @@ class VectorGames:
         actions = np.empty(n, dtype=np.int64)
         done = np.zeros(n, dtype=np.bool_)
         totals = np.zeros((n, S.MAX_PLAYERS), dtype=np.int64)
-        obs = np.empty((n, *OBSERVATION_SHAPE), dtype=np.float32) if observe else self._no_obs
+        fused = observe and not self.hint_code  # the fused kernel writes the standard planes only
+        obs = np.empty((n, *OBSERVATION_SHAPE), dtype=np.float32) if fused else self._no_obs
         rewards = np.zeros((n, S.MAX_PLAYERS), dtype=np.float64)
         seeds_before = self.seeds.copy() if self.record else None
         batch.random_steps(self.states, rows, self.rng_state, self.num_players, self.seeds, n, self.forced,
                            self.lords_count_zero, self.auto_reset, REWARD_SCHEMES.index(self.reward_scheme),
-                           actions, done, totals, rewards, observe, obs)
+                           actions, done, totals, rewards, fused, obs)
         if self.auto_reset:
             self.episodes += done
         records = []
@@ -260,6 +269,8 @@ class VectorGames:
                 self.seeds[i] = seed_now
                 if self.auto_reset:
                     self.actions[i] = []
+        if observe and not fused:
+            obs = self.observations()
         return actions, StepResult(rewards=rewards, done=done, totals=totals, records=records), (
             obs if observe else None)
 
@@ -274,15 +285,29 @@ class VectorGames:
         """(len(rows), A) int8: every action the greedy policy values highest (its ties)."""
         return best_sets(self.greedy_values(rows))
 
-    def greedy_values(self, rows: np.ndarray | None = None) -> np.ndarray:
-        """(len(rows), A) float64: greedy's value of every legal action, -inf for illegal ones."""
+    def teacher_values(self, teacher: str, rows: np.ndarray | None = None) -> np.ndarray:
+        """(len(rows), A) float64: a built-in policy's value of every legal action, -inf for illegal ones."""
+        if teacher not in TEACHERS:
+            raise ValueError(f"teacher: expected one of {', '.join(TEACHERS)}, got {teacher!r}")
         rows = self.all_rows if rows is None else rows
         out = np.empty((len(rows), ACTION_SIZE), dtype=np.float64)
-        batch.greedy_value_table(self.states, rows, out)
+        kernel = batch.greedy_value_table if teacher == "greedy" else batch.lookahead_value_table
+        kernel(self.states, rows, out)
         return out
+
+    def greedy_values(self, rows: np.ndarray | None = None) -> np.ndarray:
+        """(len(rows), A) float64: greedy's value of every legal action, -inf for illegal ones."""
+        return self.teacher_values("greedy", rows)
 
     def greedy_actions(self, rows: np.ndarray | None = None) -> np.ndarray:
         rows = self.all_rows if rows is None else rows
         out = np.empty(len(rows), dtype=np.int64)
         batch.greedy_actions(self.states, rows, self.rng_state, out)
+        return out
+
+    def lookahead_actions(self, rows: np.ndarray | None = None) -> np.ndarray:
+        """The lookahead policy's decisions (greedy over the rest of the mover's turn), ties at random."""
+        rows = self.all_rows if rows is None else rows
+        out = np.empty(len(rows), dtype=np.int64)
+        batch.lookahead_actions(self.states, rows, self.rng_state, out)
         return out

@@ -1,7 +1,7 @@
 """A stable-baselines3 VecEnv of N self-play games on the batch engine (no subprocesses).
 
 One learning seat per game; the other seats are played inside the batch by opponents drawn per
-episode from a pool: "random" and "greedy" run inside numba, and any batched policy callable
+episode from a pool: "random", "greedy" and "lookahead" run inside numba, and any batched policy callable
 `f(observations (M, C, 20, 20), masks (M, A)) -> actions (M,)` gets one call per opponent step for
 all games whose opponent uses it. MaskablePPO reads the masks through `env_method("action_masks")`.
 """
@@ -14,12 +14,12 @@ from stable_baselines3.common.vec_env import VecEnv
 
 from .engine import state as S
 from .engine.legal import ACTION_SIZE
-from .observation import OBSERVATION_SHAPE
+from .observation import observation_space as kb_observation_space
 from .rewards import terminal_rewards
 from .setup import SetupError
-from .vector import VectorGames
+from .vector import VectorGames, best_sets
 
-BUILTIN_OPPONENTS = ("random", "greedy")
+BUILTIN_OPPONENTS = ("random", "greedy", "lookahead")
 
 
 class SelfPlayVecEnv(VecEnv):
@@ -33,18 +33,20 @@ class SelfPlayVecEnv(VecEnv):
         learner_seat: int | None = None,
         reward: str = "win",
         seed: int = 0,
+        hints: str = "none",
         **setup_options,
     ):
         for opponent in opponents:
             if not (opponent in BUILTIN_OPPONENTS or callable(opponent)):
                 raise SetupError(
-                    f"opponents: expected 'random', 'greedy' or a batched policy callable, got {opponent!r}"
+                    f"opponents: expected one of {', '.join(BUILTIN_OPPONENTS)} or a batched policy callable, "
+                    f"got {opponent!r}"
                 )
         counts = [num_players] if isinstance(num_players, int) else list(num_players)
         players = np.array([counts[i % len(counts)] for i in range(num_envs)], dtype=np.int64)
         if learner_seat is not None and not 0 <= learner_seat < players.min():
             raise SetupError(f"learner_seat: expected 0..{players.min() - 1}, got {learner_seat!r}")
-        self.games = VectorGames(num_envs, players, reward=reward, auto_reset=False, **setup_options)
+        self.games = VectorGames(num_envs, players, reward=reward, auto_reset=False, hints=hints, **setup_options)
         self.num_players = players
         self.opponents = list(opponents)
         self.learner_seat_option = learner_seat
@@ -55,7 +57,7 @@ class SelfPlayVecEnv(VecEnv):
         self.seat_opponent = np.zeros((num_envs, 5), dtype=np.int64)  # index into opponents, per seat
         self._actions: np.ndarray | None = None
         self.render_mode = None
-        observation_space = spaces.Box(0.0, 1.0, OBSERVATION_SHAPE, dtype=np.float32)
+        observation_space = kb_observation_space(hints)
         super().__init__(num_envs, observation_space, spaces.Discrete(ACTION_SIZE))
 
     # ----- episode management ------------------------------------------------------------
@@ -82,6 +84,8 @@ class SelfPlayVecEnv(VecEnv):
                     actions = self.games.random_actions(group)
                 elif opponent == "greedy":
                     actions = self.games.greedy_actions(group)
+                elif opponent == "lookahead":
+                    actions = self.games.lookahead_actions(group)
                 else:
                     actions = np.asarray(opponent(self.games.observations(group), self.games.legal_masks(group)))
                     self.games.step(actions, group)
@@ -128,9 +132,9 @@ class SelfPlayVecEnv(VecEnv):
         """(N, A) boolean legal masks of the learners."""
         return self.games.legal_masks().astype(bool)
 
-    def expert_masks(self) -> np.ndarray:
-        """(N, A) boolean best-action sets of the greedy baseline for the learners (training guidance)."""
-        return self.games.greedy_best_masks(self.games.all_rows).astype(bool)
+    def expert_masks(self, teacher: str = "greedy") -> np.ndarray:
+        """(N, A) boolean best-action sets of a built-in teacher for the learners (training guidance)."""
+        return best_sets(self.games.teacher_values(teacher, self.games.all_rows)).astype(bool)
 
     def close(self) -> None:
         pass

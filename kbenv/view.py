@@ -92,8 +92,8 @@ class PlayerView:
     def legal_actions(self) -> list[int]:
         return [int(a) for a in np.flatnonzero(self.legal_mask())]
 
-    def observation(self) -> np.ndarray:
-        return observation_planes(self._game.state, self.player)
+    def observation(self, hints: str = "none") -> np.ndarray:
+        return observation_planes(self._game.state, self.player, hints)
 
     def determinize(self, rng: np.random.Generator) -> Game:
         """A full game consistent with this player's information (hidden cards dealt anew)."""

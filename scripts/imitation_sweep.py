@@ -1,9 +1,10 @@
-"""Compare network and imitation settings on the greedy warm start alone (no PPO).
+"""Compare network and imitation settings on the warm start alone (no PPO).
 
-Each variant is a training config plus overrides. For each one: build the model, imitate greedy on
-`--samples` decisions, then measure the accuracy on a held-out set of greedy-labelled decisions
-(argmax inside greedy's best set) and the win share of the imitation policy against random play
-(2-player tournament, seats rotated). Results go to OUT/sweep.csv and OUT/sweep.json.
+Each variant is a training config plus overrides. For each one: build the model, imitate the config's
+teacher on `--samples` decisions, then measure the accuracy on a held-out set of teacher-labelled
+decisions (argmax inside the teacher's best set) and the win share of the imitation policy against
+`--opponent` (a tournament with seats rotated; `--field` seats it alone against n-1 opponents).
+Results go to OUT/sweep.csv and OUT/sweep.json.
 
     python scripts/imitation_sweep.py --config configs/quick.yaml --samples 60000 \\
         --variant old board_planes=false context=false --variant new --workers 2
@@ -34,15 +35,17 @@ def parse_variant(words: list[str]) -> tuple[str, dict]:
     return name, overrides
 
 
-def held_out_accuracy(model, players: list[int], samples: int, seed: int) -> float:
-    """Share of held-out decisions where the policy's argmax lies in greedy's best set."""
+def held_out_accuracy(model, players: list[int], samples: int, seed: int, teacher: str = "greedy",
+                      hints: str = "none") -> float:
+    """Share of held-out decisions where the policy's argmax lies in the teacher's best set."""
     import torch
 
     from agents.imitation import action_logits, imitation_batches, set_cross_entropy
 
     hits, total = 0.0, 0
     with torch.no_grad():
-        for obs, masks, labels, *_ in imitation_batches(64, players, samples, 0.2, seed):
+        for obs, masks, labels, *_ in imitation_batches(64, players, samples, 0.2, seed,
+                                                                teacher=teacher, hints=hints):
             for start in range(0, len(obs), 512):
                 sl = slice(start, start + 512)
                 device = model.policy.device
@@ -72,18 +75,21 @@ def run_variant(name: str, overrides: dict, args: argparse.Namespace, threads: i
     t0 = time.perf_counter()
     stats = imitate(model, args.samples, config.players, epochs=config.imitation_epochs, lr=config.imitation_lr,
                     seed=config.seed, reward=config.reward, temperature=config.imitation_temperature,
-                    log=lambda *a: None)
+                    teacher=config.teacher, hints=config.hints,
+                    log=lambda line: print(f"{name}: {line.strip()}", flush=True))
     seconds = time.perf_counter() - t0
     path = str(out / "model.zip")
     model.save(path)
-    accuracy = held_out_accuracy(model, config.players, args.held_out, seed=10_000 + config.seed)
-    summary = run_tournament([f"ppo:path={path}", "random"], [2], games=args.games, seed=17,
-                             out_dir=str(out / "vs_random"), progress=False)
-    seat = summary["by_players"]["2"]["seats"][f"ppo:path={path}"]
+    accuracy = held_out_accuracy(model, config.players, args.held_out, seed=10_000 + config.seed,
+                                 teacher=config.teacher, hints=config.hints)
+    summary = run_tournament([f"ppo:path={path}", args.opponent], [args.players], games=args.games, seed=17,
+                             out_dir=str(out / f"vs_{args.opponent}"), progress=False, field=args.field)
+    seat = summary["by_players"][str(args.players)]["seats"][f"ppo:path={path}"]
     parameters = sum(p.numel() for p in model.policy.parameters())
     row = {"variant": name, "overrides": json.dumps(overrides), "parameters": parameters,
            "train_accuracy": round(stats["accuracy"], 4), "held_out_accuracy": round(accuracy, 4),
-           "win_share_vs_random": round(seat["win_share"], 4), "ci95": [round(x, 3) for x in seat["win_share_ci95"]],
+           "opponent": args.opponent, "players": args.players,
+           "win_share": round(seat["win_share"], 4), "ci95": [round(x, 3) for x in seat["win_share_ci95"]],
            "imitation_seconds": round(seconds, 1), "device": device}
     print(json.dumps(row), flush=True)
     return row
@@ -95,7 +101,10 @@ def main() -> None:
     parser.add_argument("--variant", nargs="+", action="append", required=True, metavar="NAME [KEY=VALUE ...]")
     parser.add_argument("--samples", type=int, default=30_000, help="imitation decisions per variant")
     parser.add_argument("--held-out", type=int, default=5_000, help="held-out decisions for the accuracy")
-    parser.add_argument("--games", type=int, default=100, help="2-player games against random per variant")
+    parser.add_argument("--games", type=int, default=100, help="evaluation games per variant")
+    parser.add_argument("--opponent", default="random", help="evaluation opponent (an agent spec)")
+    parser.add_argument("--players", type=int, default=2, help="players per evaluation game")
+    parser.add_argument("--field", action="store_true", help="one imitation policy against n-1 opponents")
     parser.add_argument("--workers", type=int, default=1, help="variants trained at the same time")
     parser.add_argument("--out", default="results/imitation_sweep")
     args = parser.parse_args()
@@ -113,8 +122,9 @@ def main() -> None:
         writer.writeheader()
         writer.writerows(rows)
     (Path(args.out) / "sweep.json").write_text(json.dumps(rows, indent=2))
-    best = max(rows, key=lambda r: (r["win_share_vs_random"], r["held_out_accuracy"]))
-    print(f"best: {best['variant']} (win share {best['win_share_vs_random']}, accuracy {best['held_out_accuracy']})")
+    best = max(rows, key=lambda r: (r["win_share"], r["held_out_accuracy"]))
+    print(f"best: {best['variant']} (win share {best['win_share']} vs {args.opponent}, "
+          f"accuracy {best['held_out_accuracy']})")
     print(f"wrote {args.out}/sweep.csv and sweep.json")
 
 

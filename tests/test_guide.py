@@ -9,7 +9,7 @@ import pytest
 import torch
 from gymnasium import spaces
 
-from agents.guide import GreedyLabels, GuidedMaskablePPO
+from agents.guide import GuidedMaskablePPO, TeacherLabels
 from agents.networks import BOARD_PLANES, KingdomBuilderExtractor, make_board_planes
 from agents.train_config import TrainConfig
 from agents.training import train
@@ -38,7 +38,7 @@ def test_guide_labels_line_up_with_the_rollout_buffer():
                               policy_kwargs={"net_arch": [16]})
     seen = {}
 
-    class Check(GreedyLabels):
+    class Check(TeacherLabels):
         def _on_rollout_end(self) -> None:
             buffer = self.model.rollout_buffer
             labels = self.labels(buffer.buffer_size)
@@ -57,11 +57,11 @@ def test_guide_pulls_the_policy_towards_greedy():
     env = SelfPlayVecEnv(4, num_players=2, opponents=["random"], seed=5)
     model = GuidedMaskablePPO("MlpPolicy", env, n_steps=16, batch_size=32, n_epochs=1, seed=0, device="cpu",
                               learning_rate=1e-3, policy_kwargs={"net_arch": [32]})
-    model.guide = GreedyLabels(env)
+    model.guide = TeacherLabels(env)
     model.guide_coef = model.guide_coef_final = 5.0
     model.learn(64 * 6, callback=model.guide)
     values = model.logger.name_to_value
-    assert values["guide/coef"] == 5.0 and 0.0 <= values["guide/greedy_agreement"] <= 1.0
+    assert values["guide/coef"] == 5.0 and 0.0 <= values["guide/teacher_agreement"] <= 1.0
 
 
 def test_guide_coefficient_decays_linearly():

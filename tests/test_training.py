@@ -68,3 +68,25 @@ def test_training_run_checkpoints_resumes_evaluates_and_writes_a_card(tmp_path):
     )
     assert out.returncode == 0, out.stderr
     assert "winner(s)" in out.stdout
+
+
+def test_training_with_hints_and_the_lookahead_teacher_gives_an_agent_that_reads_hints(tmp_path):
+    from agents import make_agent
+    from agents.play import play_game
+
+    config = TrainConfig.from_dict({**TINY, "out_dir": str(tmp_path), "hints": "greedy", "teacher": "lookahead",
+                                    "guide_coef": 1.0, "snapshot_every": 0, "eval_every": 0,
+                                    "total_timesteps": 128})
+    card = train(config, progress=False, log=lambda *_: None)
+    assert card["timesteps"] == 128 and card["imitation"]["samples"] >= 200
+    agent = make_agent(f"ppo:path={tmp_path / 'tiny' / 'model.zip'}", seed=1)
+    assert agent.hints == "greedy"
+    assert agent.model.observation_space.shape[0] == 30
+    result = play_game(0, 5, ["ppo", "lookahead"], [agent, make_agent("lookahead", seed=2)])
+    assert result.decisions > 50 and len(result.winners) >= 1  # every move passed the engine's legality check
+
+
+@pytest.mark.parametrize(("change", "field"), [({"hints": "all"}, "hints"), ({"teacher": "mcts"}, "teacher")])
+def test_bad_hint_and_teacher_fields_are_named(change, field):
+    with pytest.raises(ValueError, match=field):
+        TrainConfig.from_dict({**TINY, **change})

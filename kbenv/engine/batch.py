@@ -11,8 +11,10 @@ from numba import njit, prange
 from ..rewards import terminal_rewards_into
 from .actions import apply_unchecked
 from .greedy import greedy_action, greedy_values
+from .hints import hints_into
 from .init import NUM_DRAWS, new_game
 from .legal import is_legal, legal_mask_into
+from .lookahead import lookahead_action, lookahead_values
 from .observe import observe_into
 from .playout import random_legal_action
 from .scoring import SCORE_COLUMNS, score_table
@@ -64,10 +66,11 @@ def apply_actions(states, idx, actions, done, totals) -> None:
 
 
 @njit(cache=True, parallel=True)
-def observations(states, idx, players, out) -> None:
-    """out[j] = observation of players[j] in game idx[j]."""
+def observations(states, idx, players, out, hint_kind: int) -> None:
+    """out[j] = observation of players[j] in game idx[j] (with hint planes unless hint_kind is 0)."""
     for j in prange(len(idx)):
         observe_into(states[idx[j]], players[j], out[j])
+        hints_into(states[idx[j]], players[j], out[j], hint_kind)
 
 
 @njit(cache=True, parallel=True)
@@ -115,3 +118,16 @@ def greedy_value_table(states, idx, out) -> None:
     """out[j, a] = greedy value of legal action a in game idx[j], -inf for illegal actions."""
     for j in prange(len(idx)):
         greedy_values(states[idx[j]], out[j])
+
+
+@njit(cache=True, parallel=True)
+def lookahead_actions(states, idx, rng_state, out) -> None:
+    for j in prange(len(idx)):
+        out[j] = lookahead_action(states[idx[j]], rng_state, idx[j])
+
+
+@njit(cache=True, parallel=True)
+def lookahead_value_table(states, idx, out) -> None:
+    """out[j, a] = lookahead value of legal action a in game idx[j], -inf for illegal actions."""
+    for j in prange(len(idx)):
+        lookahead_values(states[idx[j]], out[j])

@@ -11,16 +11,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..board.bitset import WORDS, nth_hex, popcount
-from ..board.codes import NUM_POWERS
 from .actions import apply_unchecked
-from .legal import END_TURN, SCRATCH_LEGAL, TILE_ACTION_BASE, end_turn_legal, legal_hexes, legal_powers
+from .legal import ACTION_SIZE, END_TURN, TILE_ACTION_BASE, legal_action_list
 from .rng import rand_below
 from .scoring import score_card, score_castles
 from .state import CARDS, CURRENT, NUM_CARDS_IN_PLAY, NUM_LOCATIONS, TILES_HELD
 
 TILE_VALUE = 2.0
 POWER_BONUS = 0.5
+TIE = 1e-9
 
 
 @njit(cache=True)
@@ -41,51 +40,56 @@ def tiles_held(st, p: int) -> int:
 
 
 @njit(cache=True)
+def position_value(st, p: int) -> float:
+    """Player p's gold now plus TILE_VALUE per tile held."""
+    return own_gold(st, p) + TILE_VALUE * tiles_held(st, p)
+
+
+@njit(cache=True)
 def decision_value(st, work, p: int, action: int) -> float:
     work[:] = st
     apply_unchecked(work, action)
-    value = own_gold(work, p) + TILE_VALUE * tiles_held(work, p)
+    value = position_value(work, p)
     if TILE_ACTION_BASE <= action < END_TURN:
         value += POWER_BONUS
     return value
 
 
 @njit(cache=True)
-def greedy_action(st, rng_state, rng_index: int) -> int:
-    """The greedy decision for the player to move (-1 if there is none)."""
-    p = st[CURRENT]
-    work = np.empty_like(st)
-    hexes = np.empty(WORDS, dtype=np.int64)
-    legal_hexes(st, st[SCRATCH_LEGAL : SCRATCH_LEGAL + WORDS])
-    hexes[:] = st[SCRATCH_LEGAL : SCRATCH_LEGAL + WORDS]
-    powers = legal_powers(st)
+def pick_best(actions, values, n: int, rng_state, rng_index: int) -> int:
+    """The highest-valued of the first n actions, ties uniformly at random (first one if rng_index < 0)."""
     best = -1
     best_value = -1e18
     ties = 0
-    n_hex = popcount(hexes)
-    n_total = n_hex + NUM_POWERS + 1
-    for k in range(n_total):
-        if k < n_hex:
-            action = nth_hex(hexes, k)
-        elif k < n_hex + NUM_POWERS:
-            power = k - n_hex
-            if not (powers >> power) & 1:
-                continue
-            action = TILE_ACTION_BASE + power
-        else:
-            if not end_turn_legal(st):
-                continue
-            action = END_TURN
-        value = decision_value(st, work, p, action)
-        if value > best_value + 1e-9:
+    for k in range(n):
+        value = values[k]
+        if value > best_value + TIE:
             best_value = value
-            best = action
+            best = actions[k]
             ties = 1
-        elif value > best_value - 1e-9:
+        elif value > best_value - TIE:
             ties += 1
-            if rand_below(rng_state, rng_index, ties) == 0:
-                best = action
+            if rng_index >= 0 and rand_below(rng_state, rng_index, ties) == 0:
+                best = actions[k]
     return best
+
+
+@njit(cache=True)
+def greedy_choice(st, work, actions, values, rng_state, rng_index: int) -> int:
+    """The greedy decision using caller-owned buffers (-1 if there is none)."""
+    p = st[CURRENT]
+    n = legal_action_list(st, actions)
+    for k in range(n):
+        values[k] = decision_value(st, work, p, actions[k])
+    return pick_best(actions, values, n, rng_state, rng_index)
+
+
+@njit(cache=True)
+def greedy_action(st, rng_state, rng_index: int) -> int:
+    """The greedy decision for the player to move (-1 if there is none)."""
+    actions = np.empty(ACTION_SIZE, dtype=np.int64)
+    values = np.empty(ACTION_SIZE, dtype=np.float64)
+    return greedy_choice(st, np.empty_like(st), actions, values, rng_state, rng_index)
 
 
 @njit(cache=True)
@@ -93,16 +97,7 @@ def greedy_values(st, values) -> None:
     """values[a] = greedy value of every legal action a, -inf for illegal ones."""
     p = st[CURRENT]
     work = np.empty_like(st)
+    actions = np.empty(ACTION_SIZE, dtype=np.int64)
     values[:] = -np.inf
-    hexes = np.empty(WORDS, dtype=np.int64)
-    legal_hexes(st, st[SCRATCH_LEGAL : SCRATCH_LEGAL + WORDS])
-    hexes[:] = st[SCRATCH_LEGAL : SCRATCH_LEGAL + WORDS]
-    powers = legal_powers(st)
-    for k in range(popcount(hexes)):
-        a = nth_hex(hexes, k)
-        values[a] = decision_value(st, work, p, a)
-    for power in range(NUM_POWERS):
-        if (powers >> power) & 1:
-            values[TILE_ACTION_BASE + power] = decision_value(st, work, p, TILE_ACTION_BASE + power)
-    if end_turn_legal(st):
-        values[END_TURN] = decision_value(st, work, p, END_TURN)
+    for k in range(legal_action_list(st, actions)):
+        values[actions[k]] = decision_value(st, work, p, actions[k])

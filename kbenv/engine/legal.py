@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from ..board.bitset import WORDS, clear, copy_into, has
+from ..board.bitset import BITS_PER_WORD, WORDS, clear, copy_into, has, word_lowest_bit
 from ..board.codes import BARN, HARBOR, NUM_POWERS, PADDOCK
 from ..board.geometry import NUM_HEXES
 from .board_ops import own_view
@@ -121,3 +121,26 @@ def is_legal(st, action: int) -> bool:
     if action < END_TURN:
         return (legal_powers(st) >> (action - TILE_ACTION_BASE)) & 1 == 1
     return end_turn_legal(st)
+
+
+@njit(cache=True)
+def legal_action_list(st, out) -> int:
+    """Write the legal actions into out (length ACTION_SIZE) in ascending order; return how many."""
+    hexes = st[SCRATCH_LEGAL : SCRATCH_LEGAL + WORDS]
+    legal_hexes(st, hexes)
+    n = 0
+    for i in range(WORDS):
+        w = hexes[i]
+        while w != 0:
+            out[n] = i * BITS_PER_WORD + word_lowest_bit(w)
+            w &= w - 1
+            n += 1
+    bits = legal_powers(st)
+    for k in range(NUM_POWERS):
+        if (bits >> k) & 1:
+            out[n] = TILE_ACTION_BASE + k
+            n += 1
+    if end_turn_legal(st):
+        out[n] = END_TURN
+        n += 1
+    return n

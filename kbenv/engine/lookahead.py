@@ -1,0 +1,69 @@
+"""The lookahead policy inside numba: greedy over the rest of the mover's own turn.
+
+Value of a decision = the mover's position value (gold + TILE_VALUE per tile, as for greedy) after
+making it and then finishing the turn greedily: greedy's first best decision each time (no random
+ties, so values are reproducible) until greedy would end the turn or the turn passes. One decision
+is thereby judged by the builds it enables later in the same turn, which greedy cannot see. Nothing
+beyond the mover's own turn is simulated, so no hidden card is read.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .actions import apply_unchecked
+from .greedy import greedy_choice, pick_best, position_value
+from .legal import ACTION_SIZE, END_TURN, legal_action_list
+from .state import CURRENT, PHASE, PHASE_OVER
+
+MAX_TURN_DECISIONS = 64  # a safety bound; a turn has far fewer decisions
+
+
+@njit(cache=True)
+def turn_value(st, p: int, action: int, work, scratch, actions, values) -> float:
+    """p's position value after `action` and a greedy finish of p's turn (work, scratch: state buffers)."""
+    no_rng = np.zeros(1, dtype=np.int64)  # first-best ties: the generator is never drawn
+    work[:] = st
+    apply_unchecked(work, action)
+    steps = 0
+    while work[PHASE] != PHASE_OVER and work[CURRENT] == p and steps < MAX_TURN_DECISIONS:
+        follow = greedy_choice(work, scratch, actions, values, no_rng, -1)
+        if follow < 0 or follow == END_TURN:
+            break
+        apply_unchecked(work, follow)
+        steps += 1
+    return position_value(work, p)
+
+
+@njit(cache=True)
+def lookahead_table(st, actions, values) -> int:
+    """Fill actions[:n] with the legal actions and values[:n] with their lookahead values; return n."""
+    p = st[CURRENT]
+    work = np.empty_like(st)
+    scratch = np.empty_like(st)
+    inner_actions = np.empty(ACTION_SIZE, dtype=np.int64)
+    inner_values = np.empty(ACTION_SIZE, dtype=np.float64)
+    n = legal_action_list(st, actions)
+    for k in range(n):
+        values[k] = turn_value(st, p, actions[k], work, scratch, inner_actions, inner_values)
+    return n
+
+
+@njit(cache=True)
+def lookahead_action(st, rng_state, rng_index: int) -> int:
+    """The lookahead decision for the player to move, ties at random (-1 if there is none)."""
+    actions = np.empty(ACTION_SIZE, dtype=np.int64)
+    values = np.empty(ACTION_SIZE, dtype=np.float64)
+    n = lookahead_table(st, actions, values)
+    return pick_best(actions, values, n, rng_state, rng_index)
+
+
+@njit(cache=True)
+def lookahead_values(st, out) -> None:
+    """out[a] = lookahead value of every legal action a, -inf for illegal ones."""
+    actions = np.empty(ACTION_SIZE, dtype=np.int64)
+    values = np.empty(ACTION_SIZE, dtype=np.float64)
+    out[:] = -np.inf
+    for k in range(lookahead_table(st, actions, values)):
+        out[actions[k]] = values[k]
