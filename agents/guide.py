@@ -61,7 +61,9 @@ class GuidedMaskablePPO(MaskablePPO):
     guide_total_steps: int = 1
 
     def _excluded_save_params(self) -> list[str]:
-        return super()._excluded_save_params() + ["guide"]
+        # The last rollout observations are not needed to play or to resume (learn() resets the env),
+        # and with 128 envs they would be most of a checkpoint's size.
+        return super()._excluded_save_params() + ["guide", "_last_obs", "_last_original_obs"]
 
     def current_guide_coef(self) -> float:
         done = min(1.0, self.num_timesteps / max(1, self.guide_total_steps))
