@@ -152,7 +152,8 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--quiet", action="store_true")
     tr.set_defaults(func=cmd_train)
     tour = sub.add_parser("tournament", help="seat-rotated games between agents, with ratings")
-    tour.add_argument("--agents", nargs="+", required=True, help="agent specs: random greedy mcts:sims=200 ppo:path=X")
+    tour.add_argument("--agents", nargs="+", required=True,
+                      help="agent specs: random greedy lookahead mcts:sims=200 ppo:path=X")
     tour.add_argument("--players", default="2", help="comma-separated player counts, e.g. 2,3,4")
     tour.add_argument("--games", type=int, default=100, help="games per player count (whole rotation blocks)")
     tour.add_argument("--workers", type=int, default=1)
