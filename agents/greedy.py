@@ -15,8 +15,11 @@ from kbenv.engine.rng import seed_u32
 from kbenv.view import PlayerView
 
 
-class GreedyAgent:
-    name = "greedy"
+class KernelAgent:
+    """An agent whose decision is a numba policy kernel(state, rng_state, rng_index) on a determinized copy."""
+
+    name = "kernel"
+    kernel = None  # staticmethod(numba kernel) in subclasses
 
     def __init__(self, seed: int | None = None):
         self.reset(seed)
@@ -28,7 +31,12 @@ class GreedyAgent:
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, view: PlayerView) -> int:
         world = view.determinize(self.rng)
-        action = int(greedy_action(world.state, self.tie_rng, 0))
+        action = int(self.kernel(world.state, self.tie_rng, 0))
         if not action_mask[action]:  # pragma: no cover - guarded by tests of the kernel
-            raise RuntimeError(f"greedy chose illegal action {action}")
+            raise RuntimeError(f"{self.name} chose illegal action {action}")
         return action
+
+
+class GreedyAgent(KernelAgent):
+    name = "greedy"
+    kernel = staticmethod(greedy_action)

@@ -28,7 +28,7 @@ def positions(count: int):
             yield game
 
 
-@pytest.mark.parametrize("spec", ["random", "greedy", "mcts:sims=24"])
+@pytest.mark.parametrize("spec", ["random", "greedy", "lookahead", "mcts:sims=24"])
 def test_agents_choose_legal_actions_and_are_seeded(spec):
     for game in positions(6):
         a = decide(make_agent(spec), game, 5)
@@ -37,7 +37,7 @@ def test_agents_choose_legal_actions_and_are_seeded(spec):
         assert game.legal_mask()[a]
 
 
-@pytest.mark.parametrize("spec", ["random", "greedy", "mcts:sims=24"])
+@pytest.mark.parametrize("spec", ["random", "greedy", "lookahead", "mcts:sims=24"])
 def test_agents_do_not_see_hidden_information(spec):
     """Re-dealing the hands and deck this player cannot see never changes the decision."""
     for game in positions(5):
