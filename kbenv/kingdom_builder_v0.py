@@ -66,8 +66,8 @@ hint a learner may use or ignore (like the liberty and ladder planes of AlphaGo'
 The value is greedy's (own gold + 2 per tile right after the decision) or lookahead's (the same
 after greedily finishing the own turn; `kbenv.engine.lookahead`). The observation is then
 (30, 20, 20), and its Box is [-1, 1] on the signed cells. All hint cells are 0 when the observer is
-not to move. Hints cost time: greedy about doubles, lookahead multiplies the cost of an observation
-by tens.
+not to move. Hints cost time: in the batch VecEnv (16 envs, 2 cores, `python -m
+benchmarks.vecenv_speed`) greedy hints give 0.83x and lookahead hints 0.20x the learner steps/s.
 
 | where | meaning |
 |---|---|
