@@ -45,7 +45,7 @@ TEACHERS = ("greedy", "lookahead")  # built-in policies whose action values labe
 
 
 def best_sets(values: np.ndarray) -> np.ndarray:
-    """(n, A) int8 masks of the highest-valued actions (all ties) in (n, A) greedy values."""
+    """(n, A) int8 masks of the highest-valued actions (all ties) in (n, A) teacher values."""
     return (values > values.max(axis=1, keepdims=True) - 1e-9).astype(np.int8)
 
 

@@ -98,3 +98,12 @@ def test_batch_and_vector_env_observations_with_hints_match_single_games():
 def test_unknown_hint_kind_names_the_option(factory):
     with pytest.raises(ValueError, match="hints"):
         factory()
+
+
+def test_fused_random_steps_return_hinted_observations():
+    games = VectorGames(3, num_players=2, hints="greedy")
+    games.reset(21)
+    for _ in range(10):
+        _, _, obs = games.step_random(observe=True)
+        assert obs.shape == (3, NUM_CHANNELS + 2, 20, 20)
+        np.testing.assert_array_equal(obs, games.observations())
