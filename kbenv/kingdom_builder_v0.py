@@ -162,8 +162,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         standard_setup(num_players, 0, **self.setup_options)  # validate the options now
         self.reward_scheme = reward
         self.render_mode = render_mode
+        self.hints = hints
         try:
-            self.hints = hints
             observation_box = observation_space(hints)
         except ValueError as err:
             raise SetupError(str(err)) from None

@@ -16,6 +16,7 @@ from .board.codes import CARD_NAMES
 from .board.tables import TABLE_SECTIONS
 from .engine import batch
 from .engine import state as S
+from .engine.greedy import TIE
 from .engine.init import DRAW_CARDS, DRAW_DECK, DRAW_SECTIONS, DRAW_START, DRAW_TURNED
 from .engine.legal import ACTION_SIZE
 from .engine.rng import seed_u32
@@ -46,7 +47,7 @@ TEACHERS = ("greedy", "lookahead")  # built-in policies whose action values labe
 
 def best_sets(values: np.ndarray) -> np.ndarray:
     """(n, A) int8 masks of the highest-valued actions (all ties) in (n, A) teacher values."""
-    return (values > values.max(axis=1, keepdims=True) - 1e-9).astype(np.int8)
+    return (values > values.max(axis=1, keepdims=True) - TIE).astype(np.int8)
 
 
 def forced_options(preset=None, sections=None, cards=None, start_player=None) -> np.ndarray:

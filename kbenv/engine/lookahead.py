@@ -21,9 +21,9 @@ MAX_TURN_DECISIONS = 64  # a safety bound; a turn has far fewer decisions
 
 
 @njit(cache=True)
-def turn_value(st, p: int, action: int, work, scratch, actions, values) -> float:
-    """p's position value after `action` and a greedy finish of p's turn (work, scratch: state buffers)."""
-    no_rng = np.zeros(1, dtype=np.int64)  # first-best ties: the generator is never drawn
+def turn_value(st, p: int, action: int, work, scratch, actions, values, no_rng) -> float:
+    """p's position value after `action` and a greedy finish of p's turn (work, scratch: state buffers;
+    no_rng: a generator that first-best ties never draw from)."""
     work[:] = st
     apply_unchecked(work, action)
     steps = 0
@@ -44,9 +44,10 @@ def lookahead_table(st, actions, values) -> int:
     scratch = np.empty_like(st)
     inner_actions = np.empty(ACTION_SIZE, dtype=np.int64)
     inner_values = np.empty(ACTION_SIZE, dtype=np.float64)
+    no_rng = np.zeros(1, dtype=np.int64)
     n = legal_action_list(st, actions)
     for k in range(n):
-        values[k] = turn_value(st, p, actions[k], work, scratch, inner_actions, inner_values)
+        values[k] = turn_value(st, p, actions[k], work, scratch, inner_actions, inner_values, no_rng)
     return n
 
 
