@@ -48,7 +48,7 @@ def imitation_batches(num_games: int, players: list[int], samples: int, random_s
             chosen = np.argmax(best + 0.5 * rng.random(best.shape), axis=1)  # uniform among the ties
             explore = rng.random(len(rows)) < random_share
             actions = np.where(explore, games.random_actions(rows), chosen)
-            result = games.apply_legal(actions, rows)
+            result = games._apply(actions, rows)
             rewards[rows[result.done]] = result.rewards[result.done]
         slots_all, seats_all = np.concatenate(slots), np.concatenate(seats)
         outcomes = rewards[slots_all, seats_all].astype(np.float32)

@@ -10,7 +10,6 @@ from .board.geometry import NUM_HEXES, hex_id, hex_rc
 from .engine import state as S
 from .engine.actions import apply_action
 from .engine.legal import ACTION_SIZE, END_TURN, TILE_ACTION_BASE, legal_mask_into
-from .engine.rng import seed_u32
 from .engine.scoring import SCORE_COLUMNS, score_table
 from .engine.turns import begin_turn, settle
 from .explain import explain_illegal
@@ -257,6 +256,11 @@ class Game:
                 return int(self.state[S.LOC_TILES + i])
         raise ValueError(f"{tuple(rc)} is not a location hex")
 
+    @staticmethod
+    def card_letter(card: int) -> str:
+        """The letter of a terrain card id (G C D F T)."""
+        return CARD_LETTERS[int(card)]
+
     def _pile(self, off: int, count_off: int) -> list[str]:
         return [CARD_LETTERS[int(c)] for c in self.state[off : off + int(self.state[count_off])]]
 
@@ -302,20 +306,13 @@ class Game:
         return [p for p in range(self.num_players) if p != player and p != self.current_player]
 
     def determinize(self, player: int, rng: np.random.Generator) -> Game:
-        """A copy where everything `player` cannot see (other hands, deck order) is dealt anew."""
-        g = self.clone()
-        g._replayable = False
-        st = g.state
-        hidden = [p for p in self.hidden_from(player) if st[S.HAND + p] != S.NO_CARD]
-        deck = [int(c) for c in st[S.DECK : S.DECK + int(st[S.DECK_COUNT])]]
-        # Sorted first, so the deal depends only on what `player` knows (the multiset), not on the truth.
-        unseen = sorted(deck + [int(st[S.HAND + p]) for p in hidden])
-        unseen = [unseen[i] for i in rng.permutation(len(unseen))]
-        for p in hidden:
-            st[S.HAND + p] = unseen.pop()
-        st[S.DECK : S.DECK + len(unseen)] = unseen
-        st[S.RNG] = seed_u32(int(rng.integers(1, 2**32)))
-        return g
+        """A copy where everything `player` cannot see (other hands, deck order) is dealt anew.
+
+        The copy has no seed, no decisions and no record (see `kbenv.view.PlayerView.determinize`).
+        """
+        from .view import PlayerView
+
+        return PlayerView(self, player).determinize(rng)
 
     def state_key(self) -> bytes:
         """The state without scratch space: equal keys = equal games."""

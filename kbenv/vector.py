@@ -50,6 +50,27 @@ def best_sets(values: np.ndarray) -> np.ndarray:
     return (values > values.max(axis=1, keepdims=True) - TIE).astype(np.int8)
 
 
+class BatchArgumentError(ValueError):
+    """A bad argument to a batch-engine method; the message names the argument. Nothing was changed."""
+
+
+MAX_SEED = 2**63 - 1
+
+
+def int_array(value, name: str) -> np.ndarray:
+    """`value` as a 1-D int64 array; BatchArgumentError naming `name` for anything but integers."""
+    arr = np.asarray(value)
+    if arr.size == 0:
+        return np.zeros(0, dtype=np.int64)
+    if arr.dtype.kind not in "iu":
+        raise BatchArgumentError(f"{name}: expected integers, got dtype {arr.dtype}")
+    if arr.ndim != 1:
+        raise BatchArgumentError(f"{name}: expected a 1-D sequence, got shape {arr.shape}")
+    if arr.dtype.kind == "u" and arr.max() > np.iinfo(np.int64).max:
+        raise BatchArgumentError(f"{name}: value {int(arr.max())} is too large")
+    return arr.astype(np.int64)
+
+
 def forced_options(preset=None, sections=None, cards=None, start_player=None) -> np.ndarray:
     """The `forced` array of the set-up kernels (-1 = draw from the seed)."""
     forced = np.full(DRAW_DECK, -1, dtype=np.int64)
@@ -94,11 +115,21 @@ class VectorGames:
         record: bool = False,
         hints: str = "none",
     ):
-        if num_games < 1:
-            raise SetupError(f"num_games: expected at least 1, got {num_games}")
-        players = np.broadcast_to(np.asarray(num_players, dtype=np.int64), (num_games,)).copy()
+        if isinstance(num_games, (bool, np.bool_)) or not isinstance(num_games, (int, np.integer)) or num_games < 1:
+            raise SetupError(f"num_games: expected a positive integer, got {num_games!r}")
+        raw_players = np.asarray(num_players)
+        if raw_players.dtype.kind not in "iu" or raw_players.ndim > 1:
+            raise SetupError(f"num_players: expected an integer or one integer per game, got {num_players!r}")
+        if raw_players.ndim == 1 and raw_players.shape != (num_games,):
+            raise SetupError(f"num_players: expected {num_games} player counts, got {len(raw_players)}")
+        players = np.broadcast_to(raw_players.astype(np.int64), (num_games,)).copy()
         if players.min() < 2 or players.max() > 5:
             raise SetupError("num_players: expected 2 to 5 for every game")
+        if not isinstance(lords_count_zero, (bool, np.bool_)):
+            raise SetupError(f"lords_count_zero: expected true or false, got {lords_count_zero!r}")
+        for flag, value in (("auto_reset", auto_reset), ("record", record)):
+            if not isinstance(value, (bool, np.bool_)):
+                raise SetupError(f"{flag}: expected true or false, got {value!r}")
         if reward not in REWARD_SCHEMES:
             raise SetupError(f"reward: unknown scheme {reward!r}; expected one of {', '.join(REWARD_SCHEMES)}")
         self.num_games = num_games
@@ -123,17 +154,26 @@ class VectorGames:
     # ----- life cycle ---------------------------------------------------------------------
     def reset(self, seeds=0) -> None:
         """Start every game; `seeds` is one seed per game, or a base seed s giving s, s+1, ..."""
-        seeds = np.asarray(seeds, dtype=np.int64)
-        self.seeds = seeds.copy() if seeds.ndim else seeds + np.arange(self.num_games, dtype=np.int64)
-        if self.seeds.shape != (self.num_games,) or self.seeds.min() < 0:
-            raise SetupError(f"seeds: expected {self.num_games} non-negative seeds")
+        raw = np.asarray(seeds)
+        if raw.dtype.kind not in "iu" or raw.ndim > 1 or (raw.ndim == 1 and raw.shape != (self.num_games,)):
+            raise SetupError(f"seeds: expected one base seed or {self.num_games} integer seeds")
+        if raw.min() < 0 or int(raw.max()) + (self.num_games if raw.ndim == 0 else 0) > MAX_SEED:
+            raise SetupError(f"seeds: expected seeds from 0 to {MAX_SEED}")
+        raw = raw.astype(np.int64)
+        self.seeds = raw.copy() if raw.ndim else raw + np.arange(self.num_games, dtype=np.int64)
         self.episodes[:] = 0
         self.actions = [[] for _ in range(self.num_games)]
         self.rng_state = np.array([seed_u32(int(s) * 7919 + 17) for s in self.seeds], dtype=np.int64)
         batch.new_games(self.states, self.all_rows, self.num_players, self.seeds, self.forced, self.lords_count_zero)
 
-    def reset_rows(self, rows: np.ndarray) -> None:
+    def reset_rows(self, rows) -> None:
         """Start the next game in each of these slots (seed + N)."""
+        rows = self.check_rows(rows)
+        if len(rows) and int(self.seeds[rows].max()) > MAX_SEED - self.num_games:
+            raise SetupError(f"seeds: slot seeds would pass {MAX_SEED}; call reset() with smaller seeds")
+        self._reset_rows(rows)
+
+    def _reset_rows(self, rows: np.ndarray) -> None:
         self.seeds[rows] += self.num_games
         self.episodes[rows] += 1
         for i in rows:
@@ -147,36 +187,77 @@ class VectorGames:
     def done(self) -> np.ndarray:
         return self.states[:, S.PHASE] == S.PHASE_OVER
 
-    def legal_masks(self, rows: np.ndarray | None = None) -> np.ndarray:
-        rows = self.all_rows if rows is None else rows
+    # ----- argument checks ------------------------------------------------------------------
+    def check_rows(self, rows, name: str = "rows") -> np.ndarray:
+        """Validated game indices (all games for None): integers in [0, N), each at most once."""
+        if rows is None:
+            return self.all_rows
+        rows = int_array(rows, name)
+        if len(rows) == 0:
+            return rows
+        bad = rows[(rows < 0) | (rows >= self.num_games)]
+        if len(bad):
+            raise BatchArgumentError(f"{name}: game index {int(bad[0])} is out of range 0..{self.num_games - 1}")
+        if len(np.unique(rows)) != len(rows):
+            raise BatchArgumentError(f"{name}: each game may appear once (repeated indices)")
+        return rows
+
+    def check_players(self, players, rows: np.ndarray) -> np.ndarray:
+        """Validated seats, one per row, each a seat of its game."""
+        players = int_array(players, "players")
+        if players.shape != rows.shape:
+            raise BatchArgumentError(f"players: expected {len(rows)} seats (one per row), got {len(players)}")
+        bad = np.flatnonzero((players < 0) | (players >= self.num_players[rows]))
+        if len(bad):
+            j = int(bad[0])
+            raise BatchArgumentError(f"players: seat {int(players[j])} does not exist in game {int(rows[j])} "
+                                     f"({int(self.num_players[rows[j]])} players)")
+        return players
+
+    def check_running(self, rows: np.ndarray) -> None:
+        """Refuse finished games (they end only with auto_reset=False until reset)."""
+        over = rows[self.states[rows, S.PHASE] == S.PHASE_OVER]
+        if len(over):
+            raise BatchArgumentError(f"rows: game {int(over[0])} has ended; reset() or reset_rows() starts a new one")
+
+    # ----- queries ------------------------------------------------------------------------
+    def legal_masks(self, rows=None) -> np.ndarray:
+        rows = self.check_rows(rows)
         out = np.zeros((len(rows), ACTION_SIZE), dtype=np.int8)
         batch.legal_masks(self.states, rows, out)
         return out
 
-    def observations(self, rows: np.ndarray | None = None, players: np.ndarray | None = None) -> np.ndarray:
+    def observations(self, rows=None, players=None) -> np.ndarray:
         """(len(rows), C, 20, 20) float32 observations (by default of the player to move), with hints
         when the batch was made with them."""
-        rows = self.all_rows if rows is None else rows
-        if players is None:
-            players = self.states[rows, S.CURRENT]
+        rows = self.check_rows(rows)
+        players = self.states[rows, S.CURRENT] if players is None else self.check_players(players, rows)
         out = np.empty((len(rows), *self.observation_shape), dtype=np.float32)
-        batch.observations(self.states, rows, np.asarray(players, dtype=np.int64), out, self.hint_code)
+        batch.observations(self.states, rows, players, out, self.hint_code)
         return out
 
     def final_totals(self, i: int) -> np.ndarray:
         """Gold totals of the players of game i (no Game object, no set-up rebuilt)."""
+        i = self._game_index(i)
         table = np.zeros((S.MAX_PLAYERS, SCORE_COLUMNS), dtype=np.int64)
         score_table(self.states[i], table)
         return table[: self.num_players[i], -1]
 
     def game(self, i: int) -> Game:
         """A `Game` copy of slot i (with its record when recording)."""
+        i = self._game_index(i)
         setup = self.setup_of(i)
         g = Game(setup, self.states[i].copy(), list(self.actions[i]))
         g._replayable = self.record
         return g
 
+    def _game_index(self, i) -> int:
+        if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)) or not 0 <= i < self.num_games:
+            raise BatchArgumentError(f"i: expected a game index 0..{self.num_games - 1}, got {i!r}")
+        return int(i)
+
     def setup_of(self, i: int):
+        i = self._game_index(i)
         return standard_setup(int(self.num_players[i]), int(self.seeds[i]), lords_count_zero=self.lords_count_zero,
                               **self._setup_kwargs())
 
@@ -191,6 +272,7 @@ class VectorGames:
         return opts
 
     def record_of(self, i: int) -> dict:
+        i = self._game_index(i)
         return {
             "format": RECORD_FORMAT,
             "version": RECORD_VERSION,
@@ -199,12 +281,17 @@ class VectorGames:
         }
 
     # ----- stepping -----------------------------------------------------------------------
-    def step(self, actions, rows: np.ndarray | None = None) -> StepResult:
-        """Apply one action in each game of `rows` (default: all). Illegal actions raise and change nothing."""
-        rows = self.all_rows if rows is None else np.asarray(rows, dtype=np.int64)
-        actions = np.asarray(actions, dtype=np.int64)
+    def step(self, actions, rows=None) -> StepResult:
+        """Apply one action in each game of `rows` (default: all). Bad arguments and illegal actions raise
+        and change nothing."""
+        rows = self.check_rows(rows)
+        try:
+            actions = int_array(actions, "actions")
+        except BatchArgumentError as err:
+            raise IllegalActionError(str(err)) from None
         if actions.shape != rows.shape:
-            raise IllegalActionError(f"actions: expected {len(rows)} actions, got shape {actions.shape}")
+            raise IllegalActionError(f"actions: expected {len(rows)} actions, got {len(actions)}")
+        self.check_running(rows)
         ok = np.zeros(len(rows), dtype=np.bool_)
         batch.check_legal(self.states, rows, actions, ok)
         if not ok.all():
@@ -216,10 +303,12 @@ class VectorGames:
             raise IllegalActionError(
                 f"game {i}: action {a} ({describe_action(a)}) is illegal: {explain_illegal(g, a)}"
             )
-        return self.apply_legal(actions, rows)
+        return self._apply(actions, rows)
 
-    def apply_legal(self, actions: np.ndarray, rows: np.ndarray) -> StepResult:
-        """Apply actions known to be legal (e.g. from the batch policies); handle ends and resets."""
+    def _apply(self, actions: np.ndarray, rows: np.ndarray) -> StepResult:
+        """Apply actions known to be legal (from the batch policies, or checked by `step`); handle ends
+        and resets. Internal: the kernels do not check, so callers must pass legal actions of running
+        games with distinct, in-range rows."""
         n = len(rows)
         done = np.zeros(n, dtype=np.bool_)
         totals = np.zeros((n, S.MAX_PLAYERS), dtype=np.int64)
@@ -237,15 +326,18 @@ class VectorGames:
             if self.record:
                 records.append(self.record_of(int(i)))
         if self.auto_reset and len(ended):
-            self.reset_rows(rows[ended])
+            self._reset_rows(rows[ended])
         return StepResult(rewards=rewards, done=done, totals=totals, records=records)
 
     def step_random(self, observe: bool = False) -> tuple[np.ndarray, StepResult, np.ndarray | None]:
         """One fused random step of every game (pick, apply, restart finished games, observe).
 
         Returns (actions taken, StepResult, next observations or None); the fastest way to collect
-        random-play data.
+        random-play data. Without auto_reset, finished games are left alone: their action is -1 and
+        they are not reported done again.
         """
+        if not self.auto_reset and self.done().any():
+            return self._step_random_running(observe)
         n = self.num_games
         rows = self.all_rows
         actions = np.empty(n, dtype=np.int64)
@@ -275,40 +367,57 @@ class VectorGames:
         return actions, StepResult(rewards=rewards, done=done, totals=totals, records=records), (
             obs if observe else None)
 
+    def _step_random_running(self, observe: bool) -> tuple[np.ndarray, StepResult, np.ndarray | None]:
+        """step_random without auto_reset when some games have ended: random steps of the others only."""
+        n = self.num_games
+        rows = np.flatnonzero(~self.done()).astype(np.int64)
+        actions = np.full(n, -1, dtype=np.int64)
+        if len(rows):
+            actions[rows] = self.random_actions(rows)
+            part = self._apply(actions[rows], rows)
+        done = np.zeros(n, dtype=np.bool_)
+        totals = np.zeros((n, S.MAX_PLAYERS), dtype=np.int64)
+        rewards = np.zeros((n, S.MAX_PLAYERS), dtype=np.float64)
+        records: list[dict] = []
+        if len(rows):
+            done[rows], totals[rows], rewards[rows], records = part.done, part.totals, part.rewards, part.records
+        obs = self.observations() if observe else None
+        return actions, StepResult(rewards=rewards, done=done, totals=totals, records=records), obs
+
     # ----- built-in batched policies --------------------------------------------------------
-    def random_actions(self, rows: np.ndarray | None = None) -> np.ndarray:
-        rows = self.all_rows if rows is None else rows
+    def random_actions(self, rows=None) -> np.ndarray:
+        rows = self.check_rows(rows)
         out = np.empty(len(rows), dtype=np.int64)
         batch.random_actions(self.states, rows, self.rng_state, out)
         return out
 
-    def greedy_best_masks(self, rows: np.ndarray | None = None) -> np.ndarray:
+    def greedy_best_masks(self, rows=None) -> np.ndarray:
         """(len(rows), A) int8: every action the greedy policy values highest (its ties)."""
         return best_sets(self.greedy_values(rows))
 
-    def teacher_values(self, teacher: str, rows: np.ndarray | None = None) -> np.ndarray:
+    def teacher_values(self, teacher: str, rows=None) -> np.ndarray:
         """(len(rows), A) float64: a built-in policy's value of every legal action, -inf for illegal ones."""
         if teacher not in TEACHERS:
             raise ValueError(f"teacher: expected one of {', '.join(TEACHERS)}, got {teacher!r}")
-        rows = self.all_rows if rows is None else rows
+        rows = self.check_rows(rows)
         out = np.empty((len(rows), ACTION_SIZE), dtype=np.float64)
         kernel = batch.greedy_value_table if teacher == "greedy" else batch.lookahead_value_table
         kernel(self.states, rows, out)
         return out
 
-    def greedy_values(self, rows: np.ndarray | None = None) -> np.ndarray:
+    def greedy_values(self, rows=None) -> np.ndarray:
         """(len(rows), A) float64: greedy's value of every legal action, -inf for illegal ones."""
         return self.teacher_values("greedy", rows)
 
-    def greedy_actions(self, rows: np.ndarray | None = None) -> np.ndarray:
-        rows = self.all_rows if rows is None else rows
+    def greedy_actions(self, rows=None) -> np.ndarray:
+        rows = self.check_rows(rows)
         out = np.empty(len(rows), dtype=np.int64)
         batch.greedy_actions(self.states, rows, self.rng_state, out)
         return out
 
-    def lookahead_actions(self, rows: np.ndarray | None = None) -> np.ndarray:
+    def lookahead_actions(self, rows=None) -> np.ndarray:
         """The lookahead policy's decisions (greedy over the rest of the mover's turn), ties at random."""
-        rows = self.all_rows if rows is None else rows
+        rows = self.check_rows(rows)
         out = np.empty(len(rows), dtype=np.int64)
         batch.lookahead_actions(self.states, rows, self.rng_state, out)
         return out

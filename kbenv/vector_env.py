@@ -90,7 +90,7 @@ class SelfPlayVecEnv(VecEnv):
                     actions = np.asarray(opponent(self.games.observations(group), self.games.legal_masks(group)))
                     self.games.step(actions, group)
                     continue
-                self.games.apply_legal(actions, group)
+                self.games._apply(actions, group)
 
     def _observe(self) -> np.ndarray:
         return self.games.observations(self.games.all_rows, self.learner)

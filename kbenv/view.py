@@ -1,100 +1,143 @@
-"""A read-only view of a game from one player's seat: what that player may see, and no more."""
+"""A read-only view of a game from one player's seat: what that player may see, and no more.
+
+The view holds its own redacted copy of the game, made when the view is created: the hands hidden
+from the player and the draw pile are taken out (only the multiset of unseen cards is kept, sorted,
+so its order says nothing), the in-game generator is cleared, and the set-up loses its seed and any
+hand-built hands or deck. The decisions taken so far are not kept. Nothing reachable from a view,
+public or private, tells the hidden cards: two games that differ only in hidden cards give views
+that are equal in every respect (tests/test_hidden_information.py checks this).
+"""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
+from .engine import state as S
+from .engine.rng import seed_u32
 from .game import Game
 from .observation import action_mask, observation_planes
+
+
+def public_setup(setup):
+    """The set-up without what fixes the hidden cards (seed, hand-built hands and deck)."""
+    return replace(setup, seed=0, hands=None, deck=None)
 
 
 class PlayerView:
     """Public information plus the player's own hand; hidden cards are never exposed.
 
-    Search agents get full games to simulate only through `determinize`, which re-deals everything
-    the player cannot see.
+    Search agents get full games to simulate only through `determinize`, which deals the unseen
+    cards anew.
     """
 
-    __slots__ = ("_game", "player")
+    __slots__ = ("_public", "_unseen", "_hidden", "player")
 
     def __init__(self, game: Game, player: int):
-        self._game = game
-        self.player = player
+        if isinstance(player, (bool, np.bool_)) or not isinstance(player, (int, np.integer)) \
+                or not 0 <= player < game.num_players:
+            raise ValueError(f"player: expected a seat 0..{game.num_players - 1}, got {player!r}")
+        self.player = int(player)
+        st = game.state.copy()
+        self._hidden = tuple(p for p in game.hidden_from(self.player) if st[S.HAND + p] != S.NO_CARD)
+        deck = [int(c) for c in st[S.DECK : S.DECK + int(st[S.DECK_COUNT])]]
+        self._unseen = tuple(sorted(deck + [int(st[S.HAND + p]) for p in self._hidden]))
+        for p in self._hidden:
+            st[S.HAND + p] = S.NO_CARD
+        st[S.DECK : S.DECK + S.DECK_SIZE] = 0
+        st[S.RNG] = 0
+        st[S.SCRATCH :] = 0
+        self._public = Game(public_setup(game.setup), st)
+        self._public._replayable = False
 
     @property
     def num_players(self) -> int:
-        return self._game.num_players
+        return self._public.num_players
 
     @property
     def current_player(self) -> int:
-        return self._game.current_player
+        return self._public.current_player
 
     @property
     def start_player(self) -> int:
-        return self._game.start_player
+        return self._public.start_player
 
     @property
     def phase(self) -> str:
-        return self._game.phase
+        return self._public.phase
 
     @property
     def done(self) -> bool:
-        return self._game.done
+        return self._public.done
 
     @property
     def board(self) -> tuple[str, ...]:
-        return self._game.board
+        return self._public.board
 
     @property
     def cards(self) -> tuple[str, ...]:
-        return self._game.cards
+        return self._public.cards
 
     @property
     def turn(self) -> int:
-        return self._game.turn
+        return self._public.turn
 
     def hand(self, player: int) -> str | None:
         """A hand card if this player may see it (own hand, or the played card of the player to move)."""
-        if player == self.player or player not in self._game.hidden_from(self.player):
-            return self._game.hand(player)
-        return None
+        return self._public.hand(player)
 
     def settlements(self, player: int) -> set[tuple[int, int]]:
-        return self._game.settlements(player)
+        return self._public.settlements(player)
 
     def supply(self, player: int) -> int:
-        return self._game.supply(player)
+        return self._public.supply(player)
 
     def tiles(self, player: int) -> list[tuple[str, tuple[int, int]]]:
-        return self._game.tiles(player)
+        return self._public.tiles(player)
 
     def tiles_left(self, rc: tuple[int, int]) -> int:
-        return self._game.tiles_left(rc)
+        return self._public.tiles_left(rc)
 
     def location_hexes(self) -> list[tuple[int, int]]:
-        return self._game.location_hexes()
+        return self._public.location_hexes()
 
     def deck_size(self) -> int:
-        return self._game.deck_size()
+        return self._public.deck_size()
+
+    def unseen_cards(self) -> list[str]:
+        """The cards this player cannot see (draw pile and hidden hands) in card order (G C D F T): no deal order."""
+        return [Game.card_letter(c) for c in self._unseen]
 
     def discard_pile(self) -> list[str]:
-        return self._game.discard_pile()
+        return self._public.discard_pile()
 
     def removed_cards(self) -> list[str]:
-        return self._game.removed_cards()
+        return self._public.removed_cards()
 
     def scores(self) -> list[dict]:
-        return self._game.scores()
+        return self._public.scores()
 
     def legal_mask(self) -> np.ndarray:
-        return action_mask(self._game.state, self.player)
+        return action_mask(self._public.state, self.player)
 
     def legal_actions(self) -> list[int]:
         return [int(a) for a in np.flatnonzero(self.legal_mask())]
 
     def observation(self, hints: str = "none") -> np.ndarray:
-        return observation_planes(self._game.state, self.player, hints)
+        return observation_planes(self._public.state, self.player, hints)
 
     def determinize(self, rng: np.random.Generator) -> Game:
-        """A full game consistent with this player's information (hidden cards dealt anew)."""
-        return self._game.determinize(self.player, rng)
+        """A full game consistent with this player's information: the unseen cards dealt at random.
+
+        The game carries no seed, no history and no record: nothing in it comes from the hidden cards.
+        """
+        g = self._public.clone()
+        st = g.state
+        unseen = list(self._unseen)
+        unseen = [unseen[i] for i in rng.permutation(len(unseen))]
+        for p in self._hidden:
+            st[S.HAND + p] = unseen.pop()
+        st[S.DECK : S.DECK + len(unseen)] = unseen
+        st[S.RNG] = seed_u32(int(rng.integers(1, 2**32)))
+        return g

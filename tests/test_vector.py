@@ -170,7 +170,7 @@ def test_fused_random_step_matches_separate_calls_and_records():
         records_a += result.records
         chosen = b.random_actions()
         np.testing.assert_array_equal(chosen, actions)
-        records_b += b.apply_legal(chosen, b.all_rows).records
+        records_b += b._apply(chosen, b.all_rows).records
     np.testing.assert_array_equal(a.states[:, : S.SCRATCH], b.states[:, : S.SCRATCH])
     assert records_a == records_b and len(records_a) > 0
     for record in records_a:

@@ -3,8 +3,13 @@
 Value of a decision = the mover's position value (gold + TILE_VALUE per tile, as for greedy) after
 making it and then finishing the turn greedily: greedy's first best decision each time (no random
 ties, so values are reproducible) until greedy would end the turn or the turn passes. One decision
-is thereby judged by the builds it enables later in the same turn, which greedy cannot see. Nothing
-beyond the mover's own turn is simulated, so no hidden card is read.
+is thereby judged by the builds it enables later in the same turn, which greedy cannot see.
+
+No hidden card is read: nothing beyond the mover's own turn is simulated, and the simulation also
+stops as soon as a card is drawn or taken out of the game within the turn (the no-eligible-hex
+exception replaces the mover's card from the hidden draw pile; the card drawn must not steer the
+rest of the simulated turn). Whether that happens depends only on the board and the mover's own
+card, so two states that differ only in hidden cards get the same values.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from numba import njit
 from .actions import apply_unchecked
 from .greedy import greedy_choice, pick_best, position_value
 from .legal import ACTION_SIZE, END_TURN, legal_action_list
-from .state import CURRENT, PHASE, PHASE_OVER
+from .state import CURRENT, DECK_COUNT, PHASE, PHASE_OVER, REMOVED_COUNT
 
 MAX_TURN_DECISIONS = 64  # a safety bound; a turn has far fewer decisions
 
@@ -27,7 +32,8 @@ def turn_value(st, p: int, action: int, work, scratch, actions, values, no_rng) 
     work[:] = st
     apply_unchecked(work, action)
     steps = 0
-    while work[PHASE] != PHASE_OVER and work[CURRENT] == p and steps < MAX_TURN_DECISIONS:
+    while (work[PHASE] != PHASE_OVER and work[CURRENT] == p and steps < MAX_TURN_DECISIONS
+           and work[DECK_COUNT] == st[DECK_COUNT] and work[REMOVED_COUNT] == st[REMOVED_COUNT]):
         follow = greedy_choice(work, scratch, actions, values, no_rng, -1)
         if follow < 0 or follow == END_TURN:
             break
