@@ -114,9 +114,13 @@ from .game import Game, IllegalActionError
 from .observation import OBSERVATION_SHAPE, action_mask, observation_planes, observation_space
 from .render_text import board_text, score_text
 from .rewards import REWARD_SCHEMES, terminal_rewards
-from .setup import SetupError, standard_setup
+from .setup import SetupError, is_int, standard_setup
 
 ENV_NAME = "kingdom_builder_v0"
+
+
+class EnvStateError(RuntimeError):
+    """A method called when the environment is not in a state to answer it (before reset, after the end)."""
 
 
 def env(**kwargs) -> AECEnv:
@@ -188,7 +192,15 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         return self.action_spaces[agent]
 
     # ----- core API -----------------------------------------------------------------------
+    def _require_game(self, method: str) -> Game:
+        """The running game; a clear error before the first reset()."""
+        if self.game is None:
+            raise EnvStateError(f"{method}: call reset() first (no game has been started)")
+        return self.game
+
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None and (not is_int(seed) or seed < 0):
+            raise SetupError(f"seed: expected None or a non-negative integer, got {seed!r}")
         if seed is not None or self._np_random is None:
             self._np_random = np.random.default_rng(seed)
         game_seed = int(self._np_random.integers(0, 2**31 - 1))
@@ -203,13 +215,23 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         self.agent_selection = self.possible_agents[self.game.current_player]
 
     def observe(self, agent: str) -> dict:
+        self._require_game("observe")
+        if agent not in self.agent_name_mapping:
+            raise ValueError(f"observe: unknown agent {agent!r}; agents are {', '.join(self.possible_agents)}")
         player = self.agent_name_mapping[agent]
         return {
             "observation": observation_planes(self.game.state, player, self.hints),
             "action_mask": action_mask(self.game.state, player),
         }
 
+    def last(self, observe: bool = True):
+        self._require_game("last")
+        return super().last(observe)
+
     def step(self, action) -> None:
+        self._require_game("step")
+        if not self.agents:
+            raise EnvStateError("step: the game is over and every agent has left; call reset() for a new game")
         if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
             self._was_dead_step(action)
             return
@@ -238,7 +260,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         planes per seat, seats in order from the player to move); 53-57: draw pile cards per
         terrain / 5.
         """
-        st = self.game.state
+        st = self._require_game("state").state
         n = self.num_players
         mover = self.game.current_player
         planes = observation_planes(st, mover)
@@ -259,6 +281,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         if self.render_mode is None:
             gymnasium.logger.warn("You are calling render method without specifying any render mode.")
             return None
+        self._require_game("render")
         if self.render_mode == "rgb_array":
             from .render_image import board_image
 

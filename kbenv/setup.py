@@ -8,7 +8,15 @@ from functools import lru_cache
 import numpy as np
 
 from .board.bitset import HEX_BIT, HEX_WORD, NEIGHBOUR_MASK, WORDS
-from .board.codes import CARD_LETTERS, CARD_NAMES, card_index, decode_hex_code, terrain_card_index
+from .board.codes import (
+    CARD_LETTERS,
+    CARD_NAMES,
+    LOCATION_NAMES,
+    TERRAIN_NAMES,
+    card_index,
+    decode_hex_code,
+    terrain_card_index,
+)
 from .board.geometry import hex_id
 from .board.sections import assemble
 from .board.tables import TABLE_SECTIONS, board_arrays
@@ -36,6 +44,44 @@ PRESETS = {
 
 class SetupError(ValueError):
     """A set-up option, position or record field is invalid; the message names the field."""
+
+
+# Seeds are int64 in the kernels. The set-up generator has 32 bits of state: seeds that agree modulo
+# 2**32 give the same game (use seeds below 2**32 for distinct games; docs/api.md).
+MAX_SEED = 2**63 - 1
+SEED_PERIOD = 2**32
+# Terrains a settlement may stand on: the five buildable ones and water (reached with the Harbor).
+SETTLEMENT_TERRAINS = "GCDFTW"
+
+
+def is_int(value) -> bool:
+    """An integer that is not a bool."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def check_seed(seed, name: str = "seed") -> int:
+    """A seed as int; SetupError naming the field unless 0 <= seed <= 2**63 - 1."""
+    if not is_int(seed) or not 0 <= seed <= MAX_SEED:
+        raise SetupError(f"{name}: expected an integer from 0 to {MAX_SEED}, got {seed!r}")
+    return int(seed)
+
+
+def check_flag(value, name: str) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise SetupError(f"{name}: expected true or false, got {value!r}")
+    return bool(value)
+
+
+def check_sections(sections) -> tuple[tuple[str, bool], ...]:
+    """Four (name, turned) pairs, TL TR BL BR; SetupError naming the entry at fault."""
+    if not isinstance(sections, (list, tuple)) or len(sections) != 4:
+        raise SetupError('sections: expected 4 [name, turned] pairs (TL, TR, BL, BR), e.g. ["tavern", false]')
+    out = []
+    for k, pair in enumerate(sections):
+        if not isinstance(pair, (list, tuple)) or len(pair) != 2 or not isinstance(pair[0], str):
+            raise SetupError(f'sections[{k}]: expected a [name, turned] pair, e.g. ["tavern", false], got {pair!r}')
+        out.append((pair[0], check_flag(pair[1], f"sections[{k}].turned")))
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -75,10 +121,12 @@ class Setup:
 
 
 def _tuple2(pairs, name: str) -> tuple[tuple[int, int], ...]:
+    if not isinstance(pairs, (list, tuple)):
+        raise SetupError(f"{name}: expected a list of [row, col] pairs, got {pairs!r}")
     out = []
     for rc in pairs:
-        if not isinstance(rc, (list, tuple)) or len(rc) != 2 or not all(isinstance(v, (int, np.integer)) for v in rc):
-            raise SetupError(f"{name}: expected [row, col] pairs, got {rc!r}")
+        if not isinstance(rc, (list, tuple)) or len(rc) != 2 or not all(is_int(v) for v in rc):
+            raise SetupError(f"{name}: expected [row, col] pairs of integers, got {rc!r}")
         r, c = int(rc[0]), int(rc[1])
         if not (0 <= r < 20 and 0 <= c < 20):
             raise SetupError(f"{name}: hex {[r, c]} is off the 20x20 board")
@@ -121,7 +169,7 @@ def make_setup(
     current_player=None,
 ) -> Setup:
     """A validated Setup; SetupError names the field at fault."""
-    if not isinstance(num_players, (int, np.integer)) or not 2 <= num_players <= 5:
+    if not is_int(num_players) or not 2 <= num_players <= 5:
         raise SetupError(f"num_players: expected 2 to 5, got {num_players!r}")
     n = int(num_players)
     board = validate_board(board)
@@ -134,12 +182,12 @@ def make_setup(
     if len(set(card_ids)) != 3:
         raise SetupError("cards: the 3 cards must be different")
     for name, value in (("start_player", start_player), ("current_player", current_player)):
-        if value is not None and (not isinstance(value, (int, np.integer)) or not 0 <= value < n):
+        if (value is not None or name == "start_player") and (not is_int(value) or not 0 <= value < n):
             raise SetupError(f"{name}: expected a seat 0..{n - 1}, got {value!r}")
-    if not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise SetupError(f"seed: expected a non-negative integer, got {seed!r}")
+    seed = check_seed(seed)
+    lords_count_zero = check_flag(lords_count_zero, "lords_count_zero")
     if sections is not None:
-        sections = tuple((str(a), bool(b)) for a, b in sections)
+        sections = check_sections(sections)
 
     def per_player(value, name):
         if value is None:
@@ -157,6 +205,10 @@ def make_setup(
             for rc in own:
                 if rc in seen:
                     raise SetupError(f"settlements[{i}]: hex {list(rc)} already holds a settlement")
+                code = board[rc[0]][rc[1]]
+                if code not in SETTLEMENT_TERRAINS:
+                    raise SetupError(f"settlements[{i}]: hex {list(rc)} is {hex_name(code)}, where no settlement "
+                                     "can stand (only grass, canyon, desert, flower field, forest and water)")
                 seen.add(rc)
     if per_player(hands, "hands") is not None:
         for i, h in enumerate(hands):
@@ -172,6 +224,8 @@ def make_setup(
             for r, c in held:
                 if not board[r][c].islower():
                     raise SetupError(f"tiles[{i}]: hex {[r, c]} is not a location hex")
+            if len(set(held)) != len(held):
+                raise SetupError(f"tiles[{i}]: a player holds at most one tile of each location hex")
     if tiles_left is not None:
         items = tiles_left.items() if isinstance(tiles_left, dict) else tiles_left
         fixed = []
@@ -179,16 +233,23 @@ def make_setup(
             (r, c), = _tuple2([rc], "tiles_left")
             if not board[r][c].islower():
                 raise SetupError(f"tiles_left: hex {[r, c]} is not a location hex")
-            if not isinstance(k, (int, np.integer)) or not 0 <= k <= TILES_PER_LOCATION:
+            if not is_int(k) or not 0 <= k <= TILES_PER_LOCATION:
                 raise SetupError(f"tiles_left: expected 0..{TILES_PER_LOCATION} tiles at {[r, c]}, got {k!r}")
             fixed.append(((r, c), int(k)))
         tiles_left = tuple(sorted(fixed))
     if per_player(supply, "supply") is not None:
         for i, k in enumerate(supply):
-            if not isinstance(k, (int, np.integer)) or not 0 <= k <= S.SETTLEMENTS_PER_PLAYER:
-                raise SetupError(f"supply[{i}]: expected 0..{S.SETTLEMENTS_PER_PLAYER}, got {k!r}")
+            on_board = 0 if settlements is None else len(settlements[i])
+            limit = S.SETTLEMENTS_PER_PLAYER - on_board
+            if not is_int(k) or not 0 <= k <= limit:
+                raise SetupError(f"supply[{i}]: expected 0..{limit} ({S.SETTLEMENTS_PER_PLAYER} settlements in all, "
+                                 f"{on_board} on the board), got {k!r}")
         supply = tuple(int(k) for k in supply)
+    if tiles is not None or tiles_left is not None:
+        check_tile_counts(tiles, tiles_left)
     if deck is not None:
+        if not isinstance(deck, (list, tuple)):
+            raise SetupError(f"deck: expected a list of terrain letters, got {deck!r}")
         for k, letter in enumerate(deck):
             try:
                 terrain_card_index(letter)
@@ -197,6 +258,11 @@ def make_setup(
         if len(deck) > S.DECK_SIZE:
             raise SetupError(f"deck: at most {S.DECK_SIZE} cards")
         deck = tuple(letter.upper() for letter in deck)
+        held = [h for h in (hands or ()) if h is not None]
+        for letter in CARD_LETTERS:
+            if deck.count(letter) + held.count(letter) > CARDS_PER_TERRAIN:
+                raise SetupError(f"deck: more than {CARDS_PER_TERRAIN} {letter} cards with the hands "
+                                 f"(the game has {CARDS_PER_TERRAIN} of each terrain)")
     return Setup(
         num_players=n,
         board=board,
@@ -213,6 +279,26 @@ def make_setup(
         deck=deck,
         current_player=None if current_player is None else int(current_player),
     )
+
+
+def hex_name(code: str) -> str:
+    """A readable name of a board code (for messages)."""
+    terrain, location = decode_hex_code(code)
+    return f"a {LOCATION_NAMES[location]} location" if location >= 0 else f"{TERRAIN_NAMES[terrain]}"
+
+
+def check_tile_counts(tiles, tiles_left) -> None:
+    """Per location hex: tiles held by the players plus tiles left are at most TILES_PER_LOCATION."""
+    counts: dict[tuple[int, int], int] = {}
+    for held in tiles or ():
+        for rc in held:
+            counts[rc] = counts.get(rc, 0) + 1
+    left = dict(tiles_left or ())
+    for rc in set(counts) | set(left):
+        total = counts.get(rc, 0) + left.get(rc, max(0, TILES_PER_LOCATION - counts.get(rc, 0)))
+        if total > TILES_PER_LOCATION:
+            raise SetupError(f"tiles: location {list(rc)} would have {total} tiles (held plus left); "
+                             f"each location hex has {TILES_PER_LOCATION}")
 
 
 def seed_draws(seed: int, num_players: int) -> np.ndarray:
@@ -233,11 +319,10 @@ def standard_setup(
     lords_count_zero: bool = False,
 ) -> Setup:
     """A set-up for a new game: random from the seed where sections, cards or start player are not given."""
-    if not isinstance(num_players, (int, np.integer)) or not 2 <= num_players <= 5:
+    if not is_int(num_players) or not 2 <= num_players <= 5:
         raise SetupError(f"num_players: expected 2 to 5, got {num_players!r}")
-    if not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise SetupError(f"seed: expected a non-negative integer, got {seed!r}")
-    draws = seed_draws(int(seed), int(num_players))
+    seed = check_seed(seed)
+    draws = seed_draws(seed, int(num_players))
     if preset is not None:
         if preset not in PRESETS:
             raise SetupError(f"preset: unknown preset {preset!r}; known: {', '.join(PRESETS)}")
@@ -248,8 +333,9 @@ def standard_setup(
             sections = [
                 (TABLE_SECTIONS[draws[DRAW_SECTIONS + k]], bool(draws[DRAW_TURNED + k])) for k in range(4)
             ]
+        sections = check_sections(sections)
         try:
-            board = assemble([(str(name), bool(turned)) for name, turned in sections])
+            board = assemble(list(sections))
         except (ValueError, TypeError) as err:
             raise SetupError(f"sections: {err}") from None
     return make_setup(

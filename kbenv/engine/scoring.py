@@ -1,4 +1,7 @@
-"""Final scoring: the ten Kingdom Builder cards and castles, one function per card."""
+"""Final scoring: the ten Kingdom Builder cards and castles, one function per card.
+
+Hex lists are sized for the whole board (NUM_HEXES), so no board or settlement count can overflow them.
+"""
 
 from __future__ import annotations
 
@@ -31,7 +34,7 @@ from ..board.codes import (
     WATER,
     WORKERS,
 )
-from ..board.geometry import STEP1
+from ..board.geometry import NUM_HEXES, STEP1
 from .board_ops import own_view
 from .powers import terrain_view
 from .state import CARDS, LORDS_COUNT_ZERO, MAX_PLAYERS, NUM_CARDS_IN_PLAY, NUM_PLAYERS, SPECIAL_MASK
@@ -45,7 +48,7 @@ CASTLE_GOLD = 3
 def settlements_touching(st, p: int, terrain_mask, exclude_standing_on) -> int:
     """Settlements of p next to at least one hex of terrain_mask (those standing on it excluded)."""
     own = own_view(st, p)
-    hexes = np.empty(64, dtype=np.int64)
+    hexes = np.empty(NUM_HEXES, dtype=np.int64)
     n = to_hex_list(own, hexes)
     total = 0
     for k in range(n):
@@ -65,8 +68,8 @@ def areas(st, p: int, label) -> int:
     """
     own = own_view(st, p)
     label[:] = -1
-    stack = np.empty(64, dtype=np.int64)
-    hexes = np.empty(64, dtype=np.int64)
+    stack = np.empty(NUM_HEXES, dtype=np.int64)
+    hexes = np.empty(NUM_HEXES, dtype=np.int64)
     n = to_hex_list(own, hexes)
     count = 0
     for k in range(n):
@@ -92,10 +95,10 @@ def areas(st, p: int, label) -> int:
 @njit(cache=True)
 def score_merchants(st, p: int) -> int:
     """4 gold per castle/location hex linked by a chain of p's settlements to another one."""
-    label = np.empty(400, dtype=np.int64)
+    label = np.empty(NUM_HEXES, dtype=np.int64)
     areas(st, p, label)
     special = st[SPECIAL_MASK : SPECIAL_MASK + WORDS]
-    specials = np.empty(64, dtype=np.int64)
+    specials = np.empty(NUM_HEXES, dtype=np.int64)
     n_special = to_hex_list(special, specials)
     scored = 0
     for k in range(n_special):
@@ -125,16 +128,16 @@ def score_merchants(st, p: int) -> int:
 
 @njit(cache=True)
 def score_hermits(st, p: int) -> int:
-    label = np.empty(400, dtype=np.int64)
+    label = np.empty(NUM_HEXES, dtype=np.int64)
     return areas(st, p, label)
 
 
 @njit(cache=True)
 def score_citizens(st, p: int) -> int:
-    label = np.empty(400, dtype=np.int64)
+    label = np.empty(NUM_HEXES, dtype=np.int64)
     n_areas = areas(st, p, label)
     sizes = np.zeros(max(n_areas, 1), dtype=np.int64)
-    for h in range(400):
+    for h in range(NUM_HEXES):
         if label[h] >= 0:
             sizes[label[h]] += 1
     return sizes.max() // 2
@@ -204,7 +207,7 @@ def score_lords(st, p: int) -> int:
 @njit(cache=True)
 def score_castles(st, p: int) -> int:
     castles = terrain_view(st, CASTLE)
-    hexes = np.empty(64, dtype=np.int64)
+    hexes = np.empty(NUM_HEXES, dtype=np.int64)
     n = to_hex_list(castles, hexes)
     own = own_view(st, p)
     total = 0

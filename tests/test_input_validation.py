@@ -1,0 +1,287 @@
+"""Position files, set-ups, seeds and records: bad input gets a SetupError naming the field, never a crash
+(issue 11, items 5 and 7), and a hypothesis suite feeds malformed files."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from kbenv import Game
+from kbenv.position import parse_position, score_position
+from kbenv.setup import MAX_SEED, SetupError, standard_setup
+
+MOUNTAINS = ["M" * 20] * 20
+
+
+def board_with(cells: dict) -> list[str]:
+    grid = [list(row) for row in MOUNTAINS]
+    for (r, c), code in cells.items():
+        grid[r][c] = code
+    return ["".join(row) for row in grid]
+
+
+BOARD = board_with({(5, 5): "G", (5, 6): "W", (5, 7): "K", (5, 8): "t", (5, 9): "N", (6, 6): "C"})
+GOOD = {"board": BOARD, "cards": ["fishermen", "knights", "merchants"], "settlements": [[[5, 5]], [[5, 6]]]}
+
+
+def test_the_reference_position_is_valid():
+    scores = score_position(GOOD)
+    assert scores[1]["cards"]["fishermen"] == 0  # standing on water does not count (documented reading)
+    assert len(scores) == 2
+
+
+@pytest.mark.parametrize("rc, what", [((5, 7), "castle"), ((5, 8), "tavern location"), ((5, 9), "nomad space"),
+                                      ((0, 0), "mountain")])
+def test_settlements_where_none_can_stand_are_refused(rc, what):
+    position = copy.deepcopy(GOOD)
+    position["settlements"][0].append(list(rc))
+    with pytest.raises(SetupError, match=rf"settlements\[0\]: hex \[{rc[0]}, {rc[1]}\] is .*{what}"):
+        score_position(position)
+
+
+def test_water_stays_allowed():
+    position = copy.deepcopy(GOOD)
+    assert score_position(position)  # (5, 6) is water: a Harbor can move a settlement there
+
+
+MALFORMED = [
+    ({"settlements": [5, []]}, r"settlements\[0\]"),
+    ({"settlements": [[[True, 5]], []]}, r"settlements\[0\]"),
+    ({"settlements": [[[5.0, 5]], []]}, r"settlements\[0\]"),
+    ({"settlements": [[[5, 5, 1]], []]}, r"settlements\[0\]"),
+    ({"settlements": [[[25, 5]], []]}, r"settlements\[0\].*off the"),
+    ({"settlements": [[[5, 5]], [[5, 5]]]}, r"settlements\[1\].*already"),
+    ({"settlements": [[]]}, "settlements"),
+    ({"settlements": "none"}, "settlements"),
+    ({"options": {"lords_count_zero": "no"}}, "lords_count_zero"),
+    ({"options": {"lords_count_zero": 1}}, "lords_count_zero"),
+    ({"options": {"lords": True}}, "options"),
+    ({"options": []}, "options"),
+    ({"cards": ["fishermen", "knights"]}, "cards"),
+    ({"cards": ["fishermen", "knights", 5]}, "cards"),
+    ({"cards": ["fishermen", "fishermen", "knights"]}, "cards"),
+    ({"cards": "fishermen"}, "cards"),
+    ({"board": BOARD[:19]}, "board"),
+    ({"board": [*BOARD[:19], "M" * 19 + "?"]}, r"board\[19\]"),
+    ({"board": [*BOARD[:19], 5]}, r"board\[19\]"),
+    ({"setlements": []}, "position: unknown"),
+]
+
+
+@pytest.mark.parametrize("change, field", MALFORMED)
+def test_malformed_positions_name_the_field(change, field):
+    position = {**copy.deepcopy(GOOD), **change}
+    with pytest.raises(SetupError, match=field):
+        score_position(position)
+
+
+SECTION_CASES = [
+    ([["tavern", "yes"], ["paddock", False], ["oasis", False], ["farm", False]], r"sections\[0\].turned"),
+    ([["tavern", 1], ["paddock", False], ["oasis", False], ["farm", False]], r"sections\[0\].turned"),
+    ([[5, False], ["paddock", False], ["oasis", False], ["farm", False]], r"sections\[0\]"),
+    ([["tavern", False], ["paddock", False], ["oasis", False]], "sections"),
+    ([["tavern", False], ["paddock", False], ["oasis", False], ["nowhere", False]], "sections.*nowhere"),
+    ("tavern", "sections"),
+]
+
+
+@pytest.mark.parametrize("sections, field", SECTION_CASES)
+def test_bad_sections_name_the_entry(sections, field):
+    position = {"sections": sections, "cards": GOOD["cards"], "settlements": [[], []]}
+    with pytest.raises(SetupError, match=field):
+        score_position(position)
+
+
+def test_sections_and_board_together_are_refused():
+    position = {**GOOD, "sections": [["tavern", False]] * 4}
+    with pytest.raises(SetupError, match="either board or sections"):
+        parse_position(position)
+
+
+def test_more_than_40_settlements_in_all_are_refused():
+    """Item 7: settlements on the board plus the supply may not exceed a player's 40."""
+    board = ["G" * 20] * 20
+    own = [(r, c) for r in range(2) for c in range(20)][:40]
+    with pytest.raises(SetupError, match=r"supply\[0\].*0\.\.0"):
+        Game.custom(board=board, settlements=[own, []], supply=[40, 40])
+    with pytest.raises(SetupError, match=r"supply\[1\].*0\.\.39"):
+        Game.custom(board=board, settlements=[own[:1], [(10, 10)]], supply=[39, 40])
+    with pytest.raises(SetupError, match=r"settlements\[0\]: more than 40"):
+        Game.custom(board=board, settlements=[[(r, c) for r in range(3) for c in range(20)], []])
+    assert Game.custom(board=board, settlements=[own, []], supply=[0, 40]).supply(0) == 0
+
+
+def test_tile_counts_are_checked():
+    board = board_with({(5, 5): "G", (5, 8): "t", (5, 7): "G", (6, 8): "G"})
+    with pytest.raises(SetupError, match="tiles"):
+        Game.custom(board=board, settlements=[[(5, 7)], [(6, 8)]], tiles=[[(5, 8)], [(5, 8)]],
+                    tiles_left={(5, 8): 2})
+    with pytest.raises(SetupError, match=r"tiles\[0\]: .*at most one"):
+        Game.custom(board=board, settlements=[[(5, 7)], []], tiles=[[(5, 8), (5, 8)], []])
+
+
+def test_more_cards_of_a_terrain_than_the_game_has_are_refused():
+    with pytest.raises(SetupError, match="deck: more than 5 G"):
+        Game.custom(board=BOARD, settlements=[[], []], hands=["G", "G"], deck=["G"] * 4)
+
+
+def test_a_board_of_castles_scores_without_overflow():
+    """Item 7: more than 64 castle hexes used to overflow fixed buffers in compiled scoring."""
+    board = ["K" * 20] * 19 + ["G" * 20]
+    position = {"board": board, "cards": ["merchants", "workers", "knights"],
+                "settlements": [[[19, c] for c in range(0, 20, 2)], [[19, 1]]]}
+    scores = score_position(position)
+    assert scores[0]["castles"] == 3 * 20  # (19, c) touches castles (18, c) and (18, c + 1): all 20 of row 18
+    assert scores[1]["castles"] == 3 * 2
+    assert scores[0]["cards"]["knights"] == 20
+
+
+@pytest.mark.parametrize("seed", [-1, MAX_SEED + 1, 99999999999999999999, True, 1.5, "3"])
+def test_seeds_outside_the_supported_range_are_refused(seed):
+    with pytest.raises(SetupError, match=f"seed: expected an integer from 0 to {MAX_SEED}"):
+        Game.new(2, seed=seed)
+    with pytest.raises(SetupError, match="seed"):
+        standard_setup(2, seed)
+
+
+def test_the_largest_seed_works_and_aliasing_is_as_documented():
+    assert Game.new(2, seed=MAX_SEED).num_players == 2
+    # docs/api.md: the set-up generator has 32 bits, so seeds that agree modulo 2**32 give the same game.
+    assert Game.new(3, seed=5).state_key() == Game.new(3, seed=5 + 2**32).state_key()
+    assert Game.new(3, seed=5).state_key() != Game.new(3, seed=6).state_key()
+
+
+# ----- hypothesis: malformed position files and records -------------------------------------------------
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats(allow_nan=False) | st.text(max_size=6),
+    lambda children: st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    max_leaves=20,
+)
+FIELDS = ["board", "sections", "cards", "settlements", "options"]
+
+
+def mutated_position(draw_key: str, value) -> dict:
+    position = copy.deepcopy(GOOD)
+    position[draw_key] = value
+    return position
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(key=st.sampled_from([*FIELDS, "extra"]), value=json_values)
+def test_any_malformed_position_gives_a_named_error(key, value):
+    position = mutated_position(key, value)
+    try:
+        scores = score_position(position)
+    except SetupError as err:
+        assert str(err).split(":")[0].split("[")[0].split(".")[0] in (*FIELDS, "position"), err
+    else:
+        assert len(scores) == len(position["settlements"])
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(path=st.lists(st.sampled_from(["settlements", 0, 1, "options", "lords_count_zero", "cards", 2]), min_size=1,
+                     max_size=3), value=json_values)
+def test_any_nested_change_gives_a_result_or_a_named_error(path, value):
+    position = copy.deepcopy(GOOD)
+    node = position
+    for key in path[:-1]:
+        try:
+            node = node[key]
+        except (KeyError, IndexError, TypeError):
+            return
+    try:
+        node[path[-1]] = value
+    except (IndexError, TypeError):
+        return
+    try:
+        score_position(position)
+    except SetupError:
+        pass
+
+
+def base_record() -> dict:
+    game = Game.new(2, seed=3)
+    rng = np.random.default_rng(0)
+    for _ in range(10):
+        game.step(int(rng.choice(game.legal_actions())))
+    return json.loads(json.dumps(game.to_record()))
+
+
+RECORD = base_record()
+SETUP_FIELDS = list(RECORD["setup"])
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(part=st.sampled_from(["format", "version", "actions", "setup", *[f"setup.{k}" for k in SETUP_FIELDS],
+                             "setup.extra", "actions[]"]), value=json_values)
+def test_any_malformed_record_gives_a_named_error(part, value):
+    record = copy.deepcopy(RECORD)
+    if part.startswith("setup."):
+        record["setup"][part[6:]] = value
+    elif part == "actions[]":
+        record["actions"][3] = value
+    else:
+        record[part] = value
+    try:
+        game = Game.from_record(record)
+    except SetupError as err:
+        message = str(err)
+        assert message.split(":")[0].split("[")[0].split(".")[0] in (
+            "format", "version", "setup", "actions", "record", *SETUP_FIELDS), message
+    else:
+        assert game.num_players == record["setup"]["num_players"]
+
+
+def test_a_stored_record_still_replays():
+    assert Game.from_record(copy.deepcopy(RECORD)).state_key() == Game.from_record(RECORD).state_key()
+
+
+# ----- the AEC env before reset and after the end ----------------------------------------------------------
+def test_raw_env_before_reset_names_the_missing_reset():
+    from kbenv import raw_env
+    from kbenv.kingdom_builder_v0 import EnvStateError
+
+    e = raw_env()
+    for method, call in (("step", lambda: e.step(0)), ("observe", lambda: e.observe("player_0")),
+                         ("state", e.state), ("last", e.last)):
+        with pytest.raises(EnvStateError, match=f"{method}: call reset"):
+            call()
+
+
+def test_raw_env_after_the_end_refuses_further_steps():
+    from kbenv import raw_env
+    from kbenv.kingdom_builder_v0 import EnvStateError
+
+    e = raw_env(num_players=3)
+    e.reset(seed=4)
+    rng = np.random.default_rng(0)
+    for _agent in e.agent_iter():
+        obs, _, term, trunc, _ = e.last()
+        e.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert e.agents == []
+    with pytest.raises(EnvStateError, match="game is over"):
+        e.step(0)
+    e.reset(seed=5)
+    assert len(e.agents) == 3
+
+
+@pytest.mark.parametrize("seed", [-1, 1.5, "a", True])
+def test_raw_env_refuses_bad_seeds(seed):
+    from kbenv import raw_env
+
+    with pytest.raises(SetupError, match="seed"):
+        raw_env().reset(seed=seed)
+
+
+def test_raw_env_observe_unknown_agent():
+    from kbenv import raw_env
+
+    e = raw_env()
+    e.reset(seed=0)
+    with pytest.raises(ValueError, match="unknown agent 'player_7'"):
+        e.observe("player_7")
