@@ -1,116 +1,208 @@
-"""Training configuration: a YAML file with named, validated fields (errors name the field)."""
+"""Training configuration: a YAML file of named fields, validated by pydantic (errors name the field).
+
+Every field has a strict type (no `true` for an integer, no text for a number) and a range; unknown
+fields are refused. A bad file gives one ValueError with a line per bad field, such as
+`configs/x.yaml: field 'gamma' must be a number in (0, 1] (got 7)`.
+"""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields
+import difflib
+import functools
+import re
+import reprlib
 from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from kbenv.engine.hints import HINT_KINDS
 from kbenv.vector import TEACHERS
 from kbenv.vector_env import BUILTIN_OPPONENTS as BASELINES
 
+MAX_COUNT = 2**31 - 1  # sizes and counts (envs, steps per rollout, channels, games ...)
+MAX_STEPS = 10**12  # environment steps and decisions
+MAX_SEED = 2**32 - 1  # numpy's legacy seeding (used by SB3) takes seeds below 2**32
 
-@dataclass
-class TrainConfig:
-    name: str = "quick"
-    players: list[int] = field(default_factory=lambda: [2])  # player counts, spread over the envs
-    total_timesteps: int = 200_000
-    n_envs: int = 16
-    n_steps: int = 128
-    batch_size: int = 512
-    n_epochs: int = 4
-    learning_rate: float = 3e-4
-    gamma: float = 0.997
-    gae_lambda: float = 0.95
-    ent_coef: float = 0.01
-    clip_range: float = 0.2
-    reward: str = "win"
-    channels: int = 32
-    blocks: int = 2
-    head_channels: int = 4
-    board_planes: bool = True  # fixed row-parity, sector and position planes into the network
-    context: bool = True  # row and sector means added back after each residual block
-    vf_layers: list[int] = field(default_factory=lambda: [128])
-    hints: str = "none"  # observation hint planes: none, greedy or lookahead (kbenv.engine.hints)
-    teacher: str = "greedy"  # built-in policy imitated at the start and by the guide: greedy or lookahead
-    imitation_samples: int = 0  # warm start: imitate the teacher on this many decisions first (0 = off)
-    imitation_epochs: int = 2
-    imitation_lr: float = 0.001
-    imitation_temperature: float = 0.0  # > 0: soft targets softmax(teacher values / T) instead of the best set
-    guide_coef: float = 0.0  # weight of the teacher-guide loss after each PPO update (0 = off), agents.guide
-    guide_coef_final: float = 0.0  # the weight decays linearly to this by the end of training
-    opponents: list[str] = field(default_factory=lambda: ["random"])  # baselines in the pool
-    snapshot_every: int = 0  # add a frozen copy of the learner to the pool every N steps (0 = never)
-    pool_size: int = 5  # most recent snapshots kept
-    checkpoint_every: int = 50_000
-    eval_every: int = 50_000
-    eval_games: int = 40
-    eval_opponents: list[str] = field(default_factory=lambda: ["random", "greedy"])
-    max_minutes: float = 0.0  # stop learning after this much training wall time (0 = no limit)
-    device: str = "auto"
-    seed: int = 0
-    out_dir: str = "runs"
+Count = Annotated[int, Field(ge=1, le=MAX_COUNT)]
+Steps = Annotated[int, Field(ge=0, le=MAX_STEPS)]
+Share = Annotated[float, Field(gt=0, le=1)]
+NonNegative = Annotated[float, Field(ge=0)]
+PlayerCount = Annotated[int, Field(ge=2, le=5)]
+Baseline = Literal[BASELINES]
+
+
+def _field(default: Any, rule: str, **constraints: Any) -> Any:
+    """A field with its default and the rule an error states ("must be <rule>")."""
+    return Field(default=default, description=rule, **constraints)
+
+
+class TrainConfig(BaseModel):
+    """All settings of a training run (`kbenv train --config FILE`)."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", allow_inf_nan=False, validate_assignment=True)
+
+    name: str = _field("quick", "a folder name of letters, digits, '-', '_' and '.' (not '.' or '..')",
+                       pattern=r"^[A-Za-z0-9_.-]+$", max_length=100)
+    players: list[PlayerCount] = _field([2], "a non-empty list of player counts from 2 to 5", min_length=1)
+    total_timesteps: int = _field(200_000, f"an integer from 1 to {MAX_STEPS}", ge=1, le=MAX_STEPS)
+    n_envs: Count = _field(16, "a positive integer")
+    n_steps: Count = _field(128, "a positive integer")
+    batch_size: int = _field(512, "an integer from 2 to n_envs * n_steps", ge=2, le=MAX_COUNT)
+    n_epochs: Count = _field(4, "a positive integer")
+    learning_rate: Share = _field(3e-4, "a number in (0, 1]")
+    gamma: Share = _field(0.997, "a number in (0, 1]")
+    gae_lambda: Share = _field(0.95, "a number in (0, 1]")
+    ent_coef: NonNegative = _field(0.01, "a finite number >= 0")
+    clip_range: float = _field(0.2, "a finite number > 0", gt=0)
+    reward: Literal["win", "rank", "score"] = _field("win", "one of win, rank, score")
+    channels: Count = _field(32, "a positive integer")
+    blocks: Count = _field(2, "a positive integer")
+    head_channels: Count = _field(4, "a positive integer")
+    board_planes: bool = _field(True, "true or false")  # row-parity, sector and position planes into the network
+    context: bool = _field(True, "true or false")  # row and sector means added back after each residual block
+    vf_layers: list[Count] = _field([128], "a non-empty list of positive integers", min_length=1)
+    hints: Literal[HINT_KINDS] = _field("none", f"one of {', '.join(HINT_KINDS)}")  # observation hint planes
+    teacher: Literal[TEACHERS] = _field("greedy", f"one of {', '.join(TEACHERS)}")  # imitated, and the guide
+    imitation_samples: Steps = _field(0, "an integer >= 0")  # warm start on this many decisions (0 = off)
+    imitation_epochs: Count = _field(2, "a positive integer")
+    imitation_lr: Share = _field(0.001, "a number in (0, 1]")
+    imitation_temperature: NonNegative = _field(0.0, "a finite number >= 0")  # > 0: soft targets
+    guide_coef: NonNegative = _field(0.0, "a finite number >= 0")  # teacher-guide loss weight (0 = off)
+    guide_coef_final: NonNegative = _field(0.0, "a finite number from 0 to guide_coef")  # decays linearly to this
+    opponents: list[Baseline] = _field(["random"], f"a list of baselines ({', '.join(BASELINES)})")
+    snapshot_every: Steps = _field(0, "an integer >= 0")  # frozen learner copies join the pool (0 = never)
+    pool_size: Count = _field(5, "a positive integer")  # most recent snapshots kept
+    checkpoint_every: Steps = _field(50_000, "an integer >= 0")  # 0 = only the final model
+    eval_every: Steps = _field(50_000, "an integer >= 0")  # 0 = only the final evaluation
+    eval_games: Count = _field(40, "a positive integer")
+    eval_opponents: list[Baseline] = _field(["random", "greedy"], f"a list of baselines ({', '.join(BASELINES)})")
+    max_minutes: NonNegative = _field(0.0, "a finite number >= 0")  # training wall-time limit (0 = none)
+    device: Literal["auto", "cpu", "cuda"] = _field("auto", "one of auto, cpu, cuda")
+    seed: int = _field(0, f"an integer from 0 to {MAX_SEED}", ge=0, le=MAX_SEED)
+    out_dir: str = _field("runs", "a non-empty path without NUL characters", pattern=r"^[^\x00]+$")
+
+    @field_validator("name")
+    @classmethod
+    def _not_dots(cls, name: str) -> str:
+        if name in (".", ".."):
+            raise ValueError("'.' and '..' are not folder names")
+        return name
+
+    @model_validator(mode="after")
+    def _consistent(self) -> TrainConfig:
+        problems = cross_field_problems(self)
+        if problems:
+            raise ValueError("\n".join(problems))
+        return self
 
     @classmethod
     def load(cls, path: str | Path) -> TrainConfig:
-        import yaml
-
-        try:
-            data = yaml.safe_load(Path(path).read_text()) or {}
-        except yaml.YAMLError as err:
-            raise ValueError(f"{path}: not valid YAML ({err})") from None
-        if not isinstance(data, dict):
-            raise ValueError(f"{path}: expected a mapping of fields")
-        return cls.from_dict(data, source=str(path))
+        """Read and validate a YAML file; a missing, unreadable or malformed file gives a ValueError."""
+        return cls.from_dict(read_yaml(path), source=str(path))
 
     @classmethod
-    def from_dict(cls, data: dict, source: str = "config") -> TrainConfig:
-        known = {f.name: f for f in fields(cls)}
-        unknown = sorted(set(data) - set(known))
-        if unknown:
-            raise ValueError(f"{source}: unknown field(s) {', '.join(unknown)}")
-        config = cls(**data)
-        config.validate(source)
-        return config
-
-    def validate(self, source: str = "config") -> None:
-        def bad(name: str, why: str) -> ValueError:
-            return ValueError(f"{source}: field {name!r} {why}")
-
-        if not self.players or any(not isinstance(n, int) or not 2 <= n <= 5 for n in self.players):
-            raise bad("players", "must list player counts from 2 to 5")
-        for name in ("total_timesteps", "n_envs", "n_steps", "batch_size", "n_epochs", "channels", "blocks",
-                     "head_channels", "pool_size", "eval_games"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or value < 1:
-                raise bad(name, f"must be a positive integer, got {value!r}")
-        for name in ("snapshot_every", "checkpoint_every", "eval_every", "seed", "imitation_samples",
-                     "imitation_epochs"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or value < 0:
-                raise bad(name, f"must be a non-negative integer, got {value!r}")
-        for name in ("guide_coef", "guide_coef_final", "learning_rate", "imitation_lr", "max_minutes",
-                     "imitation_temperature"):
-            value = getattr(self, name)
-            if not isinstance(value, (int, float)) or isinstance(value, bool) or value < 0:
-                raise bad(name, f"must be a non-negative number, got {value!r}")
-        for name in ("board_planes", "context"):
-            if not isinstance(getattr(self, name), bool):
-                raise bad(name, f"must be true or false, got {getattr(self, name)!r}")
-        if self.reward not in ("win", "rank", "score"):
-            raise bad("reward", f"must be win, rank or score, got {self.reward!r}")
-        if self.device not in ("auto", "cpu", "cuda"):
-            raise bad("device", f"must be auto, cpu or cuda, got {self.device!r}")
-        for name in ("opponents", "eval_opponents"):
-            for spec in getattr(self, name):
-                if spec not in BASELINES:
-                    raise bad(name, f"baselines are {', '.join(BASELINES)}, got {spec!r}")
-        if self.hints not in HINT_KINDS:
-            raise bad("hints", f"must be one of {', '.join(HINT_KINDS)}, got {self.hints!r}")
-        if self.teacher not in TEACHERS:
-            raise bad("teacher", f"must be one of {', '.join(TEACHERS)}, got {self.teacher!r}")
-        if not self.opponents and not self.snapshot_every:
-            raise bad("opponents", "must not be empty unless snapshots fill the pool")
+    def from_dict(cls, data: Any, source: str = "config") -> TrainConfig:
+        """Validate a mapping of fields; errors are ValueErrors, one line per bad field, prefixed by `source`."""
+        if not isinstance(data, dict):
+            raise ValueError(f"{source}: expected a mapping of fields, got {type(data).__name__}")
+        try:
+            return cls.model_validate(data)
+        except ValidationError as err:
+            raise ValueError("\n".join(error_lines(err, data, source))) from None
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        """Plain fields (lists copied), as `from_dict` takes them."""
+        return self.model_dump()
+
+
+def cross_field_problems(config: TrainConfig) -> list[str]:
+    """Rules between fields, each naming the field to change."""
+    problems = []
+    rollout = config.n_envs * config.n_steps
+    if config.batch_size > rollout:
+        problems.append(f"field 'batch_size' must be at most n_envs * n_steps = {rollout} "
+                        f"(got {config.batch_size})")
+    if config.guide_coef_final > config.guide_coef:
+        problems.append(f"field 'guide_coef_final' must be at most guide_coef = {config.guide_coef} "
+                        f"(the guide weight decays; got {config.guide_coef_final})")
+    if not config.opponents and not config.snapshot_every:
+        problems.append("field 'opponents' must not be empty unless snapshot_every > 0 fills the pool")
+    return problems
+
+
+def error_lines(err: ValidationError, data: dict, source: str) -> list[str]:
+    """One readable line per bad field: `source: field 'x' must be <rule> (got <value>)`."""
+    lines: list[str] = []
+    named: set[str] = set()
+    for error in err.errors():
+        loc = error["loc"]
+        if not loc:  # a rule between fields: its message names the field(s)
+            message = error["msg"].removeprefix("Value error, ")
+            lines += [f"{source}: {line}" for line in message.splitlines()]
+            continue
+        key = loc[0]
+        if key in named:
+            continue
+        named.add(key)
+        info = TrainConfig.model_fields.get(key) if isinstance(key, str) else None
+        if info is None:
+            lines.append(f"{source}: unknown field {key!r}{_suggestion(key)}")
+        else:
+            lines.append(f"{source}: field {key!r} must be {info.description} (got {reprlib.repr(data.get(key))})")
+    return lines
+
+
+def _suggestion(key: object) -> str:
+    close = difflib.get_close_matches(str(key), TrainConfig.model_fields, n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def read_yaml(path: str | Path) -> dict:
+    """The mapping in a YAML file (an empty file is an empty mapping); errors name the file."""
+    import yaml
+
+    try:
+        text = Path(path).read_text()
+    except FileNotFoundError:
+        raise ValueError(f"{path}: no such config file") from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise ValueError(f"{path}: cannot read the config file ({err})") from None
+    try:
+        data = yaml.load(text, Loader=_config_loader())  # noqa: S506 (a SafeLoader subclass)
+    except yaml.YAMLError as err:
+        raise ValueError(f"{path}: not valid YAML ({_yaml_problem(err)})") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise ValueError(f"{path}: expected a mapping of fields, got {type(data).__name__}")
+    return data
+
+
+def _yaml_problem(err: Exception) -> str:
+    mark = getattr(err, "problem_mark", None)
+    where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
+    return where + (getattr(err, "problem", None) or " ".join(str(err).split()))
+
+
+_EXPONENT_FLOAT = re.compile(r"^[-+]?[0-9]+(\.[0-9]*)?[eE][-+]?[0-9]+$")
+
+
+@functools.cache
+def _config_loader():
+    """SafeLoader that reads 1e-3 as a number (as YAML 1.2 does) and refuses fields given twice."""
+    import yaml
+
+    class ConfigLoader(yaml.SafeLoader):
+        def construct_mapping(self, node, deep=False):
+            if isinstance(node, yaml.MappingNode):
+                self.flatten_mapping(node)
+            keys = [self.construct_object(key, deep=True) for key, _ in node.value]
+            repeated = sorted({str(k) for k in keys if keys.count(k) > 1})
+            if repeated:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"field(s) {', '.join(repeated)} given more than once", node.start_mark)
+            return super().construct_mapping(node, deep=deep)
+
+    ConfigLoader.add_implicit_resolver("tag:yaml.org,2002:float", _EXPONENT_FLOAT, list("-+0123456789"))
+    return ConfigLoader

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import time
+import warnings
 from pathlib import Path
 
 import numpy as np
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .train_config import TrainConfig
 
@@ -21,11 +24,77 @@ PROGRESS = "progress.json"
 
 
 def pick_device(requested: str) -> str:
+    """'cpu' or 'cuda' for the config's device; asking for cuda without a CUDA torch is a ValueError."""
     import torch
 
     if requested == "auto":
         return "cuda" if torch.cuda.is_available() else "cpu"
+    if requested == "cuda" and not torch.cuda.is_available():
+        raise ValueError(f"device 'cuda': this torch ({torch.__version__}) sees no CUDA device; use cpu or auto")
     return requested
+
+
+def device_name(device) -> str:
+    """The torch device a model runs on, as 'cpu' or 'cuda:0' (the CUDA index resolved)."""
+    import torch
+
+    device = torch.device(device)
+    if device.type == "cuda" and device.index is None:
+        return f"cuda:{torch.cuda.current_device()}"
+    return str(device)
+
+
+class EvalRow(BaseModel):
+    """One evaluation result in progress.json (and a row of eval.csv)."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+    timesteps: int = Field(ge=0)
+    opponent: str
+    win_share: float
+    ci95: list[float] = Field(min_length=2, max_length=2)
+    mean_gold: float
+    rating_mu: float
+
+
+class Progress(BaseModel):
+    """What progress.json holds for `--resume`."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+    timesteps: int = Field(ge=0)
+    checkpoint: str = Field(min_length=1)
+    snapshots: list[str] = []
+    eval: list[EvalRow] = []
+    wall_seconds: float = Field(ge=0)
+    imitation: dict | None = None
+    stopped_early: bool = False
+
+
+def load_progress(path: Path) -> dict:
+    """The resume state in progress.json; a corrupt file gives a ValueError naming it and the problem."""
+    hint = "fix or delete it to start the run afresh"
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as err:
+        raise ValueError(f"{path}: cannot read the resume state ({type(err).__name__}: {err}); {hint}") from None
+    try:
+        progress = Progress.model_validate(data)
+    except ValidationError as err:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'file'}: {e['msg']}" for e in err.errors()[:5])
+        raise ValueError(f"{path}: not a valid resume state ({problems}); {hint}") from None
+    state = progress.model_dump()
+    state.pop("stopped_early")  # this session decides whether it stops early
+    for name in [state["checkpoint"], *state["snapshots"]]:
+        if not Path(name).is_file():
+            raise ValueError(f"{path}: names the model file {name}, which does not exist; {hint}")
+    return state
+
+
+def load_model(loader, path: str, what: str, **kwargs):
+    """`loader(path, **kwargs)`, any failure (corrupt zip, other observation space ...) a ValueError naming it."""
+    try:
+        return loader(path, **kwargs)
+    except Exception as err:  # SB3 and torch raise many kinds for a bad file
+        raise ValueError(f"{path}: cannot load the {what} ({type(err).__name__}: {err})") from err
 
 
 class SnapshotPolicy:
@@ -35,7 +104,7 @@ class SnapshotPolicy:
         from sb3_contrib import MaskablePPO
 
         self.path = path
-        self.model = MaskablePPO.load(path, device=device)
+        self.model = load_model(MaskablePPO.load, path, "snapshot", device=device)
 
     def __call__(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         actions, _ = self.model.predict(observations, action_masks=masks.astype(bool), deterministic=False)
@@ -130,10 +199,7 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True, log=
     from .networks import flush_denormals
 
     flush_denormals()
-    run_dir = Path(config.out_dir) / config.name
-    (run_dir / "checkpoints").mkdir(parents=True, exist_ok=True)
-    (run_dir / "snapshots").mkdir(exist_ok=True)
-    (run_dir / "eval").mkdir(exist_ok=True)
+    run_dir = make_run_dir(config)
     device = pick_device(config.device)
     state = {"timesteps": 0, "snapshots": [], "eval": [], "wall_seconds": 0.0}
     progress_path = run_dir / PROGRESS
@@ -158,12 +224,15 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True, log=
             w.writerows(state["eval"])
         plot_eval(state["eval"], run_dir / "eval.png")
 
-    if resume and progress_path.exists():
+    resumed = resume and progress_path.exists()
+    if resume and not resumed:
+        log(f"no {progress_path} to resume from: starting {config.name} afresh")
+    if resumed:
         from .guide import GuidedMaskablePPO
 
-        state = json.loads(progress_path.read_text())
+        state = load_progress(progress_path)
         state["wall_before"] = state["wall_seconds"]
-        model = GuidedMaskablePPO.load(state["checkpoint"], env=env, device=device)
+        model = load_model(GuidedMaskablePPO.load, state["checkpoint"], "checkpoint", env=env, device=device)
         for snap in state["snapshots"]:
             env.venv.opponents.append(SnapshotPolicy(snap, device))
         log(f"resuming {config.name} at {state['timesteps']} steps from {state['checkpoint']}")
@@ -174,10 +243,12 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True, log=
 
             log(f"imitating {config.teacher} on {config.imitation_samples} decisions")
             t0 = time.perf_counter()
-            state["imitation"] = imitate(model, config.imitation_samples, config.players,
-                                         epochs=config.imitation_epochs, lr=config.imitation_lr, seed=config.seed,
-                                         reward=config.reward, temperature=config.imitation_temperature,
-                                         teacher=config.teacher, hints=config.hints, log=log)
+            with ImitationProgress(config.imitation_samples, log, progress) as on_line:
+                state["imitation"] = imitate(model, config.imitation_samples, config.players,
+                                             epochs=config.imitation_epochs, lr=config.imitation_lr,
+                                             seed=config.seed, reward=config.reward,
+                                             temperature=config.imitation_temperature,
+                                             teacher=config.teacher, hints=config.hints, log=on_line)
             state["imitation"]["seconds"] = round(time.perf_counter() - t0, 1)
             if config.eval_every:
                 path = str(run_dir / "checkpoints" / "step_0.zip")
@@ -189,7 +260,7 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True, log=
     class Hooks(BaseCallback):
         def __init__(self):
             super().__init__()
-            self.next_checkpoint = start_steps + config.checkpoint_every
+            self.next_checkpoint = start_steps + config.checkpoint_every if config.checkpoint_every else None
             self.next_eval = start_steps + config.eval_every if config.eval_every else None
             self.next_snapshot = start_steps + config.snapshot_every if config.snapshot_every else None
 
@@ -200,11 +271,12 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True, log=
                 return False
             if steps >= config.total_timesteps:
                 return True  # the last rollout: the final save and evaluation follow learn()
-            if steps >= self.next_checkpoint or (self.next_eval and steps >= self.next_eval):
+            if (self.next_checkpoint and steps >= self.next_checkpoint) or (self.next_eval and steps >= self.next_eval):
                 path = str(run_dir / "checkpoints" / f"step_{steps}.zip")
                 self.model.save(path)
                 save_progress(path, steps)
-                self.next_checkpoint = steps + config.checkpoint_every
+                if self.next_checkpoint:
+                    self.next_checkpoint = steps + config.checkpoint_every
                 if self.next_eval and steps >= self.next_eval:
                     run_eval(path, steps)
                     self.next_eval = steps + config.eval_every
@@ -229,8 +301,10 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True, log=
         callbacks.append(model.guide)
     t0 = time.perf_counter()
     if remaining > 0:
-        model.learn(total_timesteps=remaining, callback=callbacks, progress_bar=progress and _has_rich(),
-                    reset_num_timesteps=not resume, tb_log_name=config.name)
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message="rich is experimental")  # tqdm.rich, SB3's progress bar
+            model.learn(total_timesteps=remaining, callback=callbacks, progress_bar=progress_bar(progress, log),
+                        reset_num_timesteps=not resumed, tb_log_name=config.name)
     train_seconds = time.perf_counter() - t0
     final_steps = int(model.num_timesteps)  # whole rollouts: may pass total_timesteps by up to one
     final = str(run_dir / "model.zip")
@@ -245,7 +319,8 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True, log=
         "timesteps": final_steps,
         "stopped_early": bool(state.get("stopped_early")),
         "wall_seconds": round(state["wall_seconds"], 1),
-        "device": device,
+        "device": device_name(model.device),
+        "device_requested": config.device,
         "env_steps_per_second": round((final_steps - start_steps) / train_seconds, 1)
         if final_steps > start_steps and train_seconds else None,
         "evaluation": [r for r in state["eval"] if r["timesteps"] == final_steps],
@@ -257,6 +332,27 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True, log=
     return card
 
 
+def make_run_dir(config: TrainConfig) -> Path:
+    """out_dir/name with its checkpoints/, snapshots/ and eval/ folders; failures name the folder."""
+    run_dir = Path(config.out_dir) / config.name
+    try:
+        for sub in ("checkpoints", "snapshots", "eval"):
+            (run_dir / sub).mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise ValueError(f"out_dir: cannot create the run folder {run_dir} ({err.strerror or err})") from None
+    return run_dir
+
+
+def progress_bar(progress: bool, log) -> bool:
+    """Whether SB3 can show its progress bar (it needs tqdm and rich); says so when it cannot."""
+    if not progress:
+        return False
+    if not _has_rich():
+        log("no progress bar: install tqdm and rich (pip install 'kbenv[train]')")
+        return False
+    return True
+
+
 def _has_rich() -> bool:
     try:
         import rich  # noqa: F401
@@ -264,6 +360,39 @@ def _has_rich() -> bool:
     except ImportError:
         return False
     return True
+
+
+class ImitationProgress:
+    """A log for `imitate()`: with progress on, a tqdm bar over the samples, fed by its "N samples" lines.
+
+    The bar replaces the per-chunk lines; the last line goes to `log` when the bar closes.
+    """
+
+    def __init__(self, total: int, log, enabled: bool):
+        self.total, self.log, self.enabled = total, log, enabled
+        self.bar = None
+        self.last: str | None = None
+
+    def __enter__(self):
+        if not self.enabled:
+            return self.log
+        from tqdm import tqdm
+
+        self.bar = tqdm(total=self.total, desc="imitation", unit="samples")
+        return self.line
+
+    def line(self, text: str) -> None:
+        match = re.search(r"(\d+) samples,?(.*)", text)
+        if match:
+            self.bar.update(max(0, min(self.total, int(match.group(1))) - self.bar.n))
+            self.bar.set_postfix_str(match.group(2).strip())
+        self.last = text
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            if self.last is not None:
+                self.log(self.last)
 
 
 def model_card_markdown(card: dict) -> str:

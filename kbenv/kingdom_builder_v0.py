@@ -154,7 +154,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         hints: str = "none",
     ):
         super().__init__()
-        if not isinstance(num_players, int) or not 2 <= num_players <= 5:
+        if not is_int(num_players) or not 2 <= num_players <= 5:
             raise SetupError(f"num_players: expected 2 to 5, got {num_players!r}")
         if reward not in REWARD_SCHEMES:
             raise SetupError(f"reward: unknown scheme {reward!r}; expected one of {', '.join(REWARD_SCHEMES)}")

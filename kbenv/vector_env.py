@@ -14,9 +14,10 @@ from stable_baselines3.common.vec_env import VecEnv
 
 from .engine import state as S
 from .engine.legal import ACTION_SIZE
+from .game import IllegalActionError
 from .observation import observation_space as kb_observation_space
 from .rewards import terminal_rewards
-from .setup import SetupError
+from .setup import SetupError, is_int
 from .vector import VectorGames, best_sets
 
 BUILTIN_OPPONENTS = ("random", "greedy", "lookahead")
@@ -42,9 +43,15 @@ class SelfPlayVecEnv(VecEnv):
                     f"opponents: expected one of {', '.join(BUILTIN_OPPONENTS)} or a batched policy callable, "
                     f"got {opponent!r}"
                 )
-        counts = [num_players] if isinstance(num_players, int) else list(num_players)
+        if not is_int(num_envs) or num_envs < 1:
+            raise SetupError(f"num_envs: expected a positive integer, got {num_envs!r}")
+        counts = [num_players] if is_int(num_players) else list(num_players)
+        if not counts or not all(is_int(n) and 2 <= n <= 5 for n in counts):
+            raise SetupError(f"num_players: expected player counts from 2 to 5, got {num_players!r}")
+        if not is_int(seed) or seed < 0:
+            raise SetupError(f"seed: expected a non-negative integer, got {seed!r}")
         players = np.array([counts[i % len(counts)] for i in range(num_envs)], dtype=np.int64)
-        if learner_seat is not None and not 0 <= learner_seat < players.min():
+        if learner_seat is not None and (not is_int(learner_seat) or not 0 <= learner_seat < players.min()):
             raise SetupError(f"learner_seat: expected 0..{players.min() - 1}, got {learner_seat!r}")
         self.games = VectorGames(num_envs, players, reward=reward, auto_reset=False, hints=hints, **setup_options)
         self.num_players = players
@@ -105,7 +112,10 @@ class SelfPlayVecEnv(VecEnv):
         return self._observe()
 
     def step_async(self, actions: np.ndarray) -> None:
-        self._actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
+        actions = np.asarray(actions)
+        if actions.dtype.kind not in "iu" or actions.size != self.num_envs:
+            raise IllegalActionError(f"actions: expected {self.num_envs} integer actions, got {actions!r}")
+        self._actions = actions.astype(np.int64).reshape(self.num_envs)
 
     def step_wait(self):
         rows = self.games.all_rows

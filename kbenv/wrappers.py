@@ -11,7 +11,7 @@ from .game import Game
 from .observation import OBSERVATION_SHAPE, action_mask, observation_planes
 from .policies import RandomPolicy, as_policy
 from .rewards import REWARD_SCHEMES, terminal_rewards
-from .setup import SetupError, standard_setup
+from .setup import SetupError, is_int, standard_setup
 from .view import PlayerView
 
 ILLEGAL_REWARD = -1.0
@@ -43,9 +43,9 @@ class SelfPlayEnv(gymnasium.Env):
         lords_count_zero: bool = False,
     ):
         super().__init__()
-        if not isinstance(num_players, int) or not 2 <= num_players <= 5:
+        if not is_int(num_players) or not 2 <= num_players <= 5:
             raise SetupError(f"num_players: expected 2 to 5, got {num_players!r}")
-        if learner_seat is not None and not 0 <= learner_seat < num_players:
+        if learner_seat is not None and (not is_int(learner_seat) or not 0 <= learner_seat < num_players):
             raise SetupError(f"learner_seat: expected 0..{num_players - 1}, got {learner_seat!r}")
         if reward not in REWARD_SCHEMES:
             raise SetupError(f"reward: unknown scheme {reward!r}; expected one of {', '.join(REWARD_SCHEMES)}")
@@ -114,7 +114,12 @@ class SelfPlayEnv(gymnasium.Env):
 
     def step(self, action):
         from .game import IllegalActionError
+        from .kingdom_builder_v0 import EnvStateError
 
+        if self.game is None:
+            raise EnvStateError("step: call reset() first (no game has been started)")
+        if self.game.done:
+            raise EnvStateError("step: the game has ended (terminated=True was returned); call reset()")
         try:
             self.game.step(action)
         except IllegalActionError:

@@ -285,3 +285,43 @@ def test_raw_env_observe_unknown_agent():
     e.reset(seed=0)
     with pytest.raises(ValueError, match="unknown agent 'player_7'"):
         e.observe("player_7")
+
+
+# ----- Gymnasium wrappers ----------------------------------------------------------------------------------
+def test_selfplay_env_refuses_steps_before_reset_and_after_the_end():
+    from kbenv.kingdom_builder_v0 import EnvStateError
+    from kbenv.wrappers import SelfPlayEnv
+
+    e = SelfPlayEnv(num_players=2)
+    with pytest.raises(EnvStateError, match="reset"):
+        e.step(0)
+    obs, _ = e.reset(seed=1)
+    rng = np.random.default_rng(0)
+    done = False
+    while not done:
+        _, _, done, _, _ = e.step(int(rng.choice(np.flatnonzero(e.action_masks()))))
+    with pytest.raises(EnvStateError, match="has ended"):
+        e.step(0)
+
+
+@pytest.mark.parametrize("kwargs, field", [({"num_envs": 0}, "num_envs"), ({"num_envs": 2, "num_players": [2, 6]},
+                                            "num_players"), ({"num_envs": 2, "seed": -3}, "seed"),
+                                           ({"num_envs": 2, "learner_seat": 2}, "learner_seat"),
+                                           ({"num_envs": 2, "opponents": ["oracle"]}, "opponents")])
+def test_selfplay_vecenv_names_bad_options(kwargs, field):
+    from kbenv.vector_env import SelfPlayVecEnv
+
+    with pytest.raises(SetupError, match=field):
+        SelfPlayVecEnv(**kwargs)
+
+
+def test_selfplay_vecenv_refuses_bad_actions():
+    from kbenv import IllegalActionError
+    from kbenv.vector_env import SelfPlayVecEnv
+
+    venv = SelfPlayVecEnv(2)
+    venv.reset()
+    with pytest.raises(IllegalActionError, match="actions"):
+        venv.step_async(np.array([0.5, 1.0]))
+    with pytest.raises(IllegalActionError, match="actions"):
+        venv.step_async(np.array([1, 2, 3]))
