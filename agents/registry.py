@@ -1,54 +1,174 @@
-"""Agents by spec string: `random`, `greedy`, `lookahead`, `mcts:sims=400,rollout=random`, `ppo:path=X.zip`."""
+"""Agents by spec string: `random`, `greedy`, `lookahead`, `mcts:sims=400,rollout=random`, `ppo:path=X.zip`.
+
+A spec is `kind[:key=value,key=value...]`. Every kind accepts a fixed set of parameters, each with a
+type and range (`PARAMETERS`); `parse_spec` checks them all and names the spec, the parameter and the
+value at fault. `seed` (every kind) fixes the agent's seed, overriding the one `make_agent` is given.
+"""
 
 from __future__ import annotations
 
+import math
+import re
+import zipfile
+from collections.abc import Callable
+from pathlib import Path
+
 from .greedy import GreedyAgent
 from .lookahead import LookaheadAgent
-from .mcts import MCTSAgent
+from .mcts import ROLLOUTS, MCTSAgent
 from .random_agent import RandomAgent
 
 KINDS = ("random", "greedy", "lookahead", "mcts", "ppo")
 
 
+def _integer(text: str, minimum: int) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise ValueError(f"must be an integer, got {text!r}") from None
+    if value < minimum:
+        raise ValueError(f"must be at least {minimum}, got {value}")
+    return value
+
+
+def _positive_int(text: str) -> int:
+    return _integer(text, 1)
+
+
+def _seed(text: str) -> int:
+    value = _integer(text, 0)
+    if value >= 2**63:
+        raise ValueError(f"must be below 2**63, got {value}")
+    return value
+
+
+def _non_negative_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"must be a number, got {text!r}") from None
+    if not math.isfinite(value) or value < 0:
+        raise ValueError(f"must be a finite number >= 0, got {text!r}")
+    return value
+
+
+def _rollout(text: str) -> str:
+    if text not in ROLLOUTS:
+        raise ValueError(f"must be one of {', '.join(ROLLOUTS)}, got {text!r}")
+    return text
+
+
+def _boolean(text: str) -> bool:
+    lowered = text.lower()
+    if lowered in ("true", "1", "yes"):
+        return True
+    if lowered in ("false", "0", "no"):
+        return False
+    raise ValueError(f"must be true or false, got {text!r}")
+
+
+def _device(text: str) -> str:
+    if not re.fullmatch(r"auto|cpu|mps|cuda(:\d+)?", text):
+        raise ValueError(f"must be auto, cpu, mps, cuda or cuda:N, got {text!r}")
+    return text
+
+
+def _checkpoint(text: str) -> str:
+    """A path to an existing MaskablePPO checkpoint (a zip file holding `data`), checked without torch."""
+    path = Path(text)
+    if not text:
+        raise ValueError("must name a checkpoint file, got ''")
+    if not path.exists():
+        raise FileNotFoundError(f"{text}: no checkpoint there (no such file)")
+    if path.is_dir():
+        raise ValueError(f"{text} is a folder, not a checkpoint file (expected e.g. {path / 'model.zip'})")
+    if not zipfile.is_zipfile(path):
+        raise ValueError(f"{text} is not a checkpoint (expected a model.zip saved by MaskablePPO)")
+    with zipfile.ZipFile(path) as archive:
+        if "data" not in archive.namelist():
+            raise ValueError(f"{text} is a zip file but not a stable-baselines3 checkpoint (no 'data' entry)")
+    return text
+
+
+Converter = Callable[[str], object]
+PARAMETERS: dict[str, dict[str, Converter]] = {
+    "random": {"seed": _seed},
+    "greedy": {"seed": _seed},
+    "lookahead": {"seed": _seed},
+    "mcts": {"sims": _positive_int, "rollout": _rollout, "c": _non_negative_float, "max_rollout": _positive_int,
+             "seed": _seed},
+    "ppo": {"path": _checkpoint, "deterministic": _boolean, "device": _device},
+}
+REQUIRED = {"ppo": ("path",)}
+
+
 def parse_spec(spec: str) -> tuple[str, dict]:
-    """('mcts', {'sims': 400}) from 'mcts:sims=400'; ValueError naming the part at fault."""
+    """('mcts', {'sims': 400}) from 'mcts:sims=400': every parameter checked against its kind.
+
+    Raises ValueError (FileNotFoundError for a missing PPO checkpoint) naming the spec and the part at
+    fault, e.g. "agent spec 'mcts:sims=abc': sims must be an integer, got 'abc'".
+    """
+    if not isinstance(spec, str):
+        raise ValueError(f"agent spec {spec!r}: expected a string such as 'greedy' or 'mcts:sims=200'")
     kind, _, rest = spec.partition(":")
     if kind not in KINDS:
         raise ValueError(f"agent spec {spec!r}: unknown agent {kind!r}; expected one of {', '.join(KINDS)}")
     params: dict = {}
     for item in filter(None, rest.split(",")):
-        key, eq, value = item.partition("=")
-        if not eq:
-            raise ValueError(f"agent spec {spec!r}: expected key=value, got {item!r}")
-        params[key] = int(value) if value.lstrip("-").isdigit() else (float(value) if _is_float(value) else value)
+        key, value = _split_item(spec, item)
+        if key in params:
+            raise ValueError(f"agent spec {spec!r}: {key} is given twice")
+        params[key] = _convert(spec, kind, key, value)
+    missing = [key for key in REQUIRED.get(kind, ()) if key not in params]
+    if missing:
+        raise ValueError(f"agent spec {spec!r}: {missing[0]} is required, e.g. ppo:path=runs/quick/model.zip")
     return kind, params
 
 
-def _is_float(text: str) -> bool:
+def _split_item(spec: str, item: str) -> tuple[str, str]:
+    key, eq, value = item.partition("=")
+    if not eq or not key:
+        raise ValueError(f"agent spec {spec!r}: expected key=value, got {item!r}")
+    return key, value
+
+
+def _convert(spec: str, kind: str, key: str, value: str):
+    accepted = PARAMETERS[kind]
+    if key not in accepted:
+        raise ValueError(f"agent spec {spec!r}: unknown parameter {key!r}; {kind} accepts {', '.join(accepted)}")
     try:
-        float(text)
-    except ValueError:
-        return False
-    return True
+        return accepted[key](value)
+    except FileNotFoundError as err:
+        raise FileNotFoundError(f"agent spec {spec!r}: {key} {err}") from None
+    except ValueError as err:
+        raise ValueError(f"agent spec {spec!r}: {key} {err}") from None
 
 
 def make_agent(spec: str, seed: int | None = None):
-    """A fresh agent from its spec string, seeded."""
+    """A fresh agent from its spec string, seeded (a `seed=` in the spec wins over `seed`)."""
     kind, params = parse_spec(spec)
-    try:
-        if kind == "random":
-            agent = RandomAgent(seed=seed, **params)
-        elif kind == "greedy":
-            agent = GreedyAgent(seed=seed, **params)
-        elif kind == "lookahead":
-            agent = LookaheadAgent(seed=seed, **params)
-        elif kind == "mcts":
-            agent = MCTSAgent(seed=seed, **params)
-        else:
-            from .ppo import PPOAgent
-
-            agent = PPOAgent(seed=seed, **params)
-    except TypeError as err:
-        raise ValueError(f"agent spec {spec!r}: {err}") from None
+    seed = params.pop("seed", seed)
+    if kind == "random":
+        agent = RandomAgent(seed=seed)
+    elif kind == "greedy":
+        agent = GreedyAgent(seed=seed)
+    elif kind == "lookahead":
+        agent = LookaheadAgent(seed=seed)
+    elif kind == "mcts":
+        agent = MCTSAgent(seed=seed, **params)
+    else:
+        agent = _load_ppo(spec, seed, params)
     agent.spec = spec
     return agent
+
+
+def _load_ppo(spec: str, seed: int | None, params: dict):
+    """PPOAgent from a checked path; a file that SB3 cannot load is reported as the spec's error."""
+    from .ppo import PPOAgent
+
+    try:
+        return PPOAgent(seed=seed, **params)
+    except ImportError:
+        raise
+    except Exception as err:  # any failure to load a user's file is that file's problem
+        raise ValueError(f"agent spec {spec!r}: cannot load the checkpoint ({type(err).__name__}: {err})") from None

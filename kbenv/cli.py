@@ -1,13 +1,24 @@
-"""The `kbenv` command line: play and score (bench, tournament and train come with later issues)."""
+"""The `kbenv` command line: play, score, tournament, train and bench.
+
+Exit codes: 0 success; 2 a user error (bad option, agent spec, file or setting: one line
+`kbenv <command>: error: ...` on stderr, or argparse's usage and error for a bad option value);
+130 interrupted by Ctrl-C (one line `kbenv <command>: interrupted`); 141 (128 + SIGPIPE, as a
+shell reports a program killed by a closed pipe) when stdout is closed early, e.g. `kbenv play | head`,
+with nothing printed on stderr. Internal errors (bugs) still show a traceback.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
 import sys
+from collections.abc import Callable
 
 import numpy as np
 
+from .colours import SEAT_COLOUR_NAMES, seat_name
 from .game import Game
 from .observation import action_mask, observation_planes
 from .position import load_position, score_position
@@ -16,37 +27,104 @@ from .render_text import board_text, legend, score_text
 from .setup import SetupError
 from .view import PlayerView
 
+MAX_SEED = 2**63 - 1
+EXIT_USER_ERROR = 2
+EXIT_INTERRUPTED = 130
+EXIT_BROKEN_PIPE = 141
 
+
+# ----- argparse value types (ArgumentTypeError: argparse prints usage and the option's name) -----------
+def _integer(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+
+
+def player_count(text: str) -> int:
+    """A player count 2..5."""
+    n = _integer(text)
+    if not 2 <= n <= 5:
+        raise argparse.ArgumentTypeError(f"expected a player count from 2 to 5, got {n}")
+    return n
+
+
+def player_counts(text: str) -> list[int]:
+    """Comma-separated player counts 2..5, each once: '2,3,4' -> [2, 3, 4]."""
+    parts = text.split(",")
+    if any(not p.strip() for p in parts):
+        raise argparse.ArgumentTypeError(f"expected comma-separated player counts such as 2,3,4, got {text!r}")
+    counts = [player_count(p.strip()) for p in parts]
+    if len(set(counts)) != len(counts):
+        raise argparse.ArgumentTypeError(f"expected each player count once, got {text!r}")
+    return counts
+
+
+def seed(text: str) -> int:
+    """A game seed 0 .. 2**63-1."""
+    value = _integer(text)
+    if not 0 <= value <= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"expected a seed from 0 to 2**63-1, got {value}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    """An integer >= 1."""
+    value = _integer(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
+    return value
+
+
+def _number(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}")
+    return value
+
+
+def positive_number(text: str) -> float:
+    """A finite number > 0."""
+    value = _number(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a number > 0, got {text}")
+    return value
+
+
+def non_negative_number(text: str) -> float:
+    """A finite number >= 0."""
+    value = _number(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {text}")
+    return value
+
+
+def batch_sizes(text: str) -> tuple[int, ...]:
+    """Comma-separated positive batch sizes: '1,16,256' -> (1, 16, 256)."""
+    parts = text.split(",")
+    if any(not p.strip() for p in parts):
+        raise argparse.ArgumentTypeError(f"expected comma-separated batch sizes such as 1,16,256, got {text!r}")
+    return tuple(positive_int(p.strip()) for p in parts)
+
+
+# ----- commands ---------------------------------------------------------------------------------------
 def cmd_play(args: argparse.Namespace) -> int:
+    specs = seat_specs(args.agents, args.players)
+    for path in (args.record, args.png, args.gif):
+        _check_writable(path)
     game = Game.new(args.players, seed=args.seed, preset=args.preset)
-    rng = np.random.default_rng(args.seed)
-    agents = _seat_agents(args.agents, args.players, args.seed) if args.agents else None
-    frames = []
-    turn = game.turn
-    while not game.done:
-        if agents:
-            p = game.current_player
-            game.step(agents[p].act(observation_planes(game.state, p), action_mask(game.state, p), PlayerView(game, p)))
-        else:
-            game.step(int(rng.choice(game.legal_actions())))
-        if args.gif and game.turn != turn:
-            frames.append(board_image(game))
-            turn = game.turn
+    agents = _seat_agents(specs, args.seed) if args.agents else None
+    frames = _play_out(game, agents, np.random.default_rng(args.seed), record_frames=bool(args.gif))
     if args.gif:
-        frames.append(board_image(game))
         save_gif(frames, args.gif)
     if args.png:
         save_png(board_image(game), args.png)
-    colour = not args.no_colour and sys.stdout.isatty() or args.colour
-    sections = ", ".join(f"{n}{' (turned)' if t else ''}" for n, t in game.setup.sections or [])
-    print(f"Kingdom Builder, {args.players} players, seed {args.seed}: {sections}")
-    print(f"cards: {', '.join(game.cards)}; start player {game.start_player}; {len(game.actions)} decisions")
-    print(board_text(game, colour=colour))
-    print(legend())
-    print(score_text(game.scores(), game.cards))
-    print("winner(s): " + ", ".join(f"player {p}" for p in game.winners()))
+    _print_game(game, args.seed, specs, colour=args.colour or (not args.no_colour and sys.stdout.isatty()))
     if args.record:
-        with open(args.record, "w") as f:
+        with open(args.record, "w", encoding="utf-8") as f:
             json.dump(game.to_record(), f)
         print(f"record written to {args.record}")
     for path in (args.png, args.gif):
@@ -55,12 +133,64 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
-def _seat_agents(specs: list[str], players: int, seed: int) -> list:
-    """Agents for the seats from spec strings (the last spec fills the remaining seats)."""
+def seat_specs(specs: list[str] | None, players: int) -> list[str]:
+    """One agent spec per seat: the last spec fills the remaining seats; more specs than seats is an error."""
+    if not specs:
+        return ["random"] * players
+    if len(specs) > players:
+        raise ValueError(f"--agents: {len(specs)} agent specs for {players} players; give at most one spec per seat")
+    return list(specs) + [specs[-1]] * (players - len(specs))
+
+
+def _check_writable(path: str | None) -> None:
+    """Refuse an output path in a folder that does not exist, or that is itself a folder, before playing."""
+    if not path:
+        return
+    if os.path.isdir(path):
+        raise IsADirectoryError(f"{path}: is a folder, expected a file name")
+    folder = os.path.dirname(path) or "."
+    if not os.path.isdir(folder):
+        raise FileNotFoundError(f"{path}: the folder {folder} does not exist")
+
+
+def _seat_agents(specs: list[str], game_seed: int) -> list:
+    """Agents for the seats from their spec strings, seeded from the game seed."""
     from agents import make_agent
 
-    specs = list(specs) + [specs[-1]] * (players - len(specs))
-    return [make_agent(spec, seed=seed * 31 + i) for i, spec in enumerate(specs[:players])]
+    return [make_agent(spec, seed=game_seed * 31 + i) for i, spec in enumerate(specs)]
+
+
+def _play_out(game: Game, agents: list | None, rng: np.random.Generator, record_frames: bool) -> list:
+    """Play the game to its end (agents, or uniformly random legal moves); frames after each turn if asked."""
+    frames = []
+    turn = game.turn
+    while not game.done:
+        if agents:
+            p = game.current_player
+            view = PlayerView(game, p)
+            game.step(agents[p].act(observation_planes(game.state, p), action_mask(game.state, p), view))
+        else:
+            game.step(int(rng.choice(game.legal_actions())))
+        if record_frames and game.turn != turn:
+            frames.append(board_image(game))
+            turn = game.turn
+    if record_frames:
+        frames.append(board_image(game))
+    return frames
+
+
+def _print_game(game: Game, game_seed: int, specs: list[str], colour: bool) -> None:
+    """Header, seat-to-agent map, board, legend, score table and winners."""
+    sections = ", ".join(f"{n}{' (turned)' if t else ''}" for n, t in game.setup.sections or [])
+    print(f"Kingdom Builder, {game.num_players} players, seed {game_seed}: {sections}")
+    for p, spec in enumerate(specs):
+        print(f"{seat_name(p)}: {spec} ({SEAT_COLOUR_NAMES[p]})")
+    print(f"cards: {', '.join(game.cards)}; start player: {seat_name(game.start_player)}; "
+          f"{len(game.actions)} decisions")
+    print(board_text(game, colour=colour))
+    print(legend(game.num_players))
+    print(score_text(game.scores(), game.cards))
+    print("winner(s): " + ", ".join(seat_name(p) for p in game.winners()))
 
 
 def cmd_train(args: argparse.Namespace) -> int:
@@ -99,10 +229,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     try:
         from benchmarks.suite import run_suite, table
     except ImportError:
-        print("kbenv bench: error: run it from a source checkout (the benchmarks/ folder)", file=sys.stderr)
-        return 2
-    sizes = tuple(int(b) for b in args.batch_sizes.split(","))
-    results = run_suite(seconds=args.seconds, players=args.players, out_dir=args.out, batch_sizes=sizes,
+        raise ValueError("run it from a source checkout (the benchmarks/ folder)") from None
+    results = run_suite(seconds=args.seconds, players=args.players, out_dir=args.out, batch_sizes=args.batch_sizes,
                         progress=lambda msg: print(f"[bench] {msg}", file=sys.stderr, flush=True))
     print(table(results))
     print(f"wrote {args.out}/bench.json and {args.out}/bench.png")
@@ -112,12 +240,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def cmd_tournament(args: argparse.Namespace) -> int:
     from agents.tournament import run_tournament, table_text
 
-    players = [int(n) for n in args.players.split(",")]
-    for n in players:
-        if not 2 <= n <= 5:
-            raise SetupError(f"--players: expected counts from 2 to 5, got {n}")
     setup = {"preset": args.preset} if args.preset else {}
-    summary = run_tournament(args.agents, players, args.games, seed=args.seed, out_dir=args.out,
+    summary = run_tournament(args.agents, args.players, args.games, seed=args.seed, out_dir=args.out,
                              workers=args.workers, backend=args.backend, setup=setup, progress=not args.quiet,
                              field=args.field)
     print(table_text(summary))
@@ -125,62 +249,151 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     return 0
 
 
+# ----- parser -----------------------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="kbenv", description="Kingdom Builder environment tools")
-    sub = parser.add_subparsers(dest="command", required=True)
-    play = sub.add_parser("play", help="play a full game between random agents and show the result")
-    play.add_argument("--players", type=int, default=4)
-    play.add_argument("--seed", type=int, default=0)
-    play.add_argument("--preset", choices=["first-game"], default=None)
-    play.add_argument("--record", help="write the game record (JSON) to this file")
-    play.add_argument("--png", help="write a picture of the final board (PNG)")
-    play.add_argument("--gif", help="write an animation, one frame per turn (GIF)")
-    play.add_argument("--agents", nargs="+", help="agent specs per seat (default: random), e.g. ppo:path=X greedy")
-    play.add_argument("--colour", action="store_true", help="force ANSI colours")
-    play.add_argument("--no-colour", action="store_true", help="plain text")
-    play.set_defaults(func=cmd_play)
-    score = sub.add_parser("score", help="score a position file (JSON)")
-    score.add_argument("file")
-    score.add_argument("--json", action="store_true", help="print the breakdown as JSON")
-    score.set_defaults(func=cmd_score)
-    tr = sub.add_parser("train", help="self-play MaskablePPO training from a YAML config")
-    tr.add_argument("--config", required=True)
-    tr.add_argument("--resume", action="store_true", help="continue from the run folder's last checkpoint")
-    tr.add_argument("--timesteps", type=int, help="override total_timesteps")
-    tr.add_argument("--out", help="override out_dir")
-    tr.add_argument("--max-minutes", type=float, help="override max_minutes (stop learning after this wall time)")
-    tr.add_argument("--quiet", action="store_true")
-    tr.set_defaults(func=cmd_train)
-    tour = sub.add_parser("tournament", help="seat-rotated games between agents, with ratings")
-    tour.add_argument("--agents", nargs="+", required=True,
-                      help="agent specs: random greedy lookahead mcts:sims=200 ppo:path=X")
-    tour.add_argument("--players", default="2", help="comma-separated player counts, e.g. 2,3,4")
-    tour.add_argument("--games", type=int, default=100, help="games per player count (whole rotation blocks)")
-    tour.add_argument("--workers", type=int, default=1)
-    tour.add_argument("--backend", choices=["process", "ray"], default="process")
-    tour.add_argument("--seed", type=int, default=0)
-    tour.add_argument("--preset", choices=["first-game"], default=None)
-    tour.add_argument("--out", default="results")
-    tour.add_argument("--quiet", action="store_true", help="no progress bar")
-    tour.add_argument("--field", action="store_true",
-                      help="seat the first agent alone against the others (ppo:path=X greedy: one ppo, n-1 greedy)")
-    tour.set_defaults(func=cmd_tournament)
-    bench = sub.add_parser("bench", help="throughput of every layer next to PettingZoo/pgx anchors")
-    bench.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
-    bench.add_argument("--players", type=int, default=2)
-    bench.add_argument("--batch-sizes", default="1,4,16,64,256,1024,4096")
-    bench.add_argument("--out", default="bench_results")
-    bench.set_defaults(func=cmd_bench)
+    """The `kbenv` argument parser: one subcommand per command, every option with its help text."""
+    parser = argparse.ArgumentParser(prog="kbenv", description="Kingdom Builder environment tools",
+                                     epilog="exit codes: 0 ok, 2 user error, 130 interrupted, 141 stdout closed")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="command",
+                                help="play, score, tournament, train or bench (kbenv <command> -h for its options)")
+    for add in (_add_play, _add_score, _add_train, _add_tournament, _add_bench):
+        add(sub)
     return parser
 
 
+def _command(sub, name: str, help_text: str, func: Callable[[argparse.Namespace], int]) -> argparse.ArgumentParser:
+    parser = sub.add_parser(name, help=help_text, description=help_text)
+    parser.set_defaults(func=func)
+    return parser
+
+
+def _add_play(sub) -> None:
+    play = _command(sub, "play", "play one full game (random agents unless --agents) and show the result", cmd_play)
+    play.add_argument("--players", type=player_count, default=4, help="number of players, 2 to 5 (default 4)")
+    play.add_argument("--seed", type=seed, default=0, help="game seed, 0 to 2**63-1 (default 0)")
+    play.add_argument("--preset", choices=["first-game"], default=None,
+                      help="a fixed set-up instead of a random one from the seed")
+    play.add_argument("--record", help="write the game record (JSON) to this file")
+    play.add_argument("--png", help="write a picture of the final board (PNG)")
+    play.add_argument("--gif", help="write an animation, one frame per turn (GIF)")
+    play.add_argument("--agents", nargs="+", metavar="SPEC",
+                      help="agent spec per seat, player_0 first (default: random for every seat); with fewer "
+                           "specs than players the last spec fills the remaining seats, more specs than players "
+                           "is an error; e.g. --agents ppo:path=runs/quick/model.zip greedy")
+    colours = play.add_mutually_exclusive_group()
+    colours.add_argument("--colour", action="store_true",
+                         help="force ANSI colours (default: colours when stdout is a terminal)")
+    colours.add_argument("--no-colour", action="store_true", help="plain text, no ANSI colours")
+
+
+def _add_score(sub) -> None:
+    score = _command(sub, "score", "score a position file (JSON)", cmd_score)
+    score.add_argument("file", help="position file: JSON with board or sections, cards and settlements")
+    score.add_argument("--json", action="store_true", help="print the breakdown as JSON")
+
+
+def _add_train(sub) -> None:
+    tr = _command(sub, "train", "self-play MaskablePPO training from a YAML config", cmd_train)
+    tr.add_argument("--config", required=True, help="training config (YAML), e.g. configs/quick.yaml")
+    tr.add_argument("--resume", action="store_true", help="continue from the run folder's last checkpoint")
+    tr.add_argument("--timesteps", type=positive_int, help="override total_timesteps")
+    tr.add_argument("--out", help="override out_dir")
+    tr.add_argument("--max-minutes", type=non_negative_number,
+                    help="override max_minutes (stop learning after this wall time; 0 = no limit)")
+    tr.add_argument("--quiet", action="store_true", help="no progress output")
+
+
+def _add_tournament(sub) -> None:
+    tour = _command(sub, "tournament", "seat-rotated games between agents, with ratings", cmd_tournament)
+    tour.add_argument("--agents", nargs="+", required=True, metavar="SPEC",
+                      help="agent specs, e.g. random greedy lookahead mcts:sims=200 ppo:path=runs/quick/model.zip")
+    tour.add_argument("--players", type=player_counts, default="2",
+                      help="comma-separated player counts from 2 to 5, e.g. 2,3,4 (default 2)")
+    tour.add_argument("--games", type=positive_int, default=100,
+                      help="games per player count, rounded up to whole rotation blocks (default 100)")
+    tour.add_argument("--workers", type=positive_int, default=1, help="parallel worker processes (default 1)")
+    tour.add_argument("--backend", choices=["process", "ray"], default="process",
+                      help="how workers run: local processes or a Ray cluster (default process)")
+    tour.add_argument("--seed", type=seed, default=0, help="tournament seed, 0 to 2**63-1 (default 0)")
+    tour.add_argument("--preset", choices=["first-game"], default=None,
+                      help="play every game on a fixed set-up instead of random ones")
+    tour.add_argument("--out", default="results", help="output folder; an interrupted run resumes from it")
+    tour.add_argument("--quiet", action="store_true", help="no progress bar")
+    tour.add_argument("--field", action="store_true",
+                      help="seat the first agent alone against the others (ppo:path=X greedy: one ppo, n-1 greedy)")
+
+
+def _add_bench(sub) -> None:
+    bench = _command(sub, "bench", "throughput of every layer next to PettingZoo/pgx anchors", cmd_bench)
+    bench.add_argument("--seconds", type=positive_number, default=2.0, help="time per measurement (default 2)")
+    bench.add_argument("--players", type=player_count, default=2, help="number of players, 2 to 5 (default 2)")
+    bench.add_argument("--batch-sizes", type=batch_sizes, default="1,4,16,64,256,1024,4096",
+                       help="comma-separated batch sizes of the batch-engine curve (default 1,4,16,64,256,1024,4096)")
+    bench.add_argument("--out", default="bench_results", help="output folder for bench.json and bench.png")
+
+
+# ----- entry point ------------------------------------------------------------------------------------
+USER_ERRORS = (SetupError, ValueError, OSError)  # OSError: missing, unreadable or unwritable files and folders
+
+
+def is_user_error(err: BaseException) -> bool:
+    """Errors caused by what the user gave (options, files, settings), shown as one line without a traceback."""
+    if isinstance(err, USER_ERRORS):
+        return True
+    yaml = sys.modules.get("yaml")  # only loaded (and only raised) when a YAML config was read
+    return yaml is not None and isinstance(err, yaml.YAMLError)
+
+
+def one_line(err: BaseException) -> str:
+    """The error's message on one line (file errors as 'path: reason')."""
+    if isinstance(err, OSError) and err.filename is not None and err.strerror:
+        return f"{err.filename}: {err.strerror}"
+    lines = [line.strip() for line in str(err).splitlines() if line.strip()]
+    return "; ".join(lines) or type(err).__name__
+
+
+def _stdout_closed() -> bool:
+    """Whether the reader of stdout has gone (a pipe with no reader polls as an error); True where unknown."""
+    try:
+        import select
+
+        poller = select.poll()
+        poller.register(sys.stdout.fileno(), select.POLLOUT)
+        return any(events & (select.POLLERR | select.POLLHUP) for _, events in poller.poll(0))
+    except (AttributeError, OSError, ValueError):  # no poll (Windows) or no file descriptor
+        return True
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so that the interpreter's final flush cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (AttributeError, OSError, ValueError):  # stdout without a file descriptor (e.g. captured)
+        pass
+
+
 def main(argv: list[str] | None = None) -> int:
+    """Run one command; user errors, Ctrl-C and a closed stdout end with one line (or none) and an exit code."""
     args = build_parser().parse_args(argv)
     try:
-        return args.func(args)
-    except (SetupError, FileNotFoundError, ValueError) as err:
-        print(f"kbenv {args.command}: error: {err}", file=sys.stderr)
-        return 2
+        code = args.func(args)
+        sys.stdout.flush()
+        return code
+    except BrokenPipeError:
+        if not _stdout_closed():  # a broken pipe elsewhere (e.g. to a worker) is not the reader leaving
+            raise
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
+    except KeyboardInterrupt:
+        print(f"kbenv {args.command}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except Exception as err:
+        if not is_user_error(err):
+            raise
+        print(f"kbenv {args.command}: error: {one_line(err)}", file=sys.stderr)
+        return EXIT_USER_ERROR
 
 
 if __name__ == "__main__":

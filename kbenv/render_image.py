@@ -9,6 +9,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from .board.codes import LOCATION_LETTERS, LOCATION_NAMES
+from .colours import LOCATION_RGB, SEAT_RGB, TERRAIN_RGB, UNKNOWN_RGB, seat_label, seat_name
 
 if TYPE_CHECKING:
     from .game import Game
@@ -17,15 +18,15 @@ RADIUS = 17
 HEX_W = math.sqrt(3) * RADIUS
 MARGIN = 12
 PANEL_W = 330
-TERRAIN_RGB = {
-    "G": (143, 196, 78), "C": (196, 120, 72), "D": (236, 214, 150), "F": (240, 206, 60),
-    "T": (46, 110, 52), "W": (70, 140, 212), "M": (140, 136, 132), "K": (215, 215, 222),
-    "N": (214, 190, 150), "S": (96, 120, 90), "A": (200, 180, 100), "P": (190, 160, 200), "O": (170, 150, 120),
-}
-LOCATION_RGB = (232, 186, 60)
-PLAYER_RGB = ((214, 40, 40), (40, 90, 220), (245, 245, 245), (30, 30, 30), (180, 60, 200))
-PLAYER_NAMES = ("red", "blue", "white", "black", "purple")
+LINE = 19
+BACKGROUND = (250, 247, 240)
 CARD_NAMES = {"G": "grass", "C": "canyon", "D": "desert", "F": "flower field", "T": "forest"}
+TERRAIN_KEY = (  # (name, colour) of the terrain colour key, in the order of the rulebook
+    ("grass", TERRAIN_RGB["G"]), ("canyon", TERRAIN_RGB["C"]), ("desert", TERRAIN_RGB["D"]),
+    ("flower field", TERRAIN_RGB["F"]), ("forest", TERRAIN_RGB["T"]), ("water", TERRAIN_RGB["W"]),
+    ("mountain", TERRAIN_RGB["M"]), ("castle", TERRAIN_RGB["K"]), ("location", LOCATION_RGB),
+    ("nomad space", TERRAIN_RGB["N"]),
+)
 
 
 def hex_centre(row: int, col: int) -> tuple[float, float]:
@@ -61,19 +62,30 @@ def _draw_settlement(draw: ImageDraw.ImageDraw, x: float, y: float, colour) -> N
 
 
 def board_image(game: Game, viewer: int | None = None) -> np.ndarray:
-    """An RGB uint8 image (H, W, 3) of the game; `viewer` sees their own hand (None: no hidden hands)."""
-    width = int(MARGIN * 2 + HEX_W * 20.5) + PANEL_W
-    height = int(MARGIN * 2 + RADIUS * 2 + 1.5 * RADIUS * 19)
-    img = Image.new("RGB", (width, height), (250, 247, 240))
-    draw = ImageDraw.Draw(img)
-    small, text_font = _font(11), _font(14)
+    """An RGB uint8 image (H, W, 3) of the game; `viewer` sees their own hand (None: no hidden hands).
+
+    The side panel names the seats `player_0 ..` with their colours and holds a terrain colour key;
+    the image grows taller when the panel needs more room than the board (5 players).
+    """
+    board_w = int(MARGIN * 2 + HEX_W * 20.5)
+    board_h = int(MARGIN * 2 + RADIUS * 2 + 1.5 * RADIUS * 19)
+    panel = _panel_image(game, viewer)
+    img = Image.new("RGB", (board_w + PANEL_W, max(board_h, panel.height)), BACKGROUND)
+    _draw_board(ImageDraw.Draw(img), game)
+    img.paste(panel, (board_w, 0))
+    return np.asarray(img, dtype=np.uint8)
+
+
+def _draw_board(draw: ImageDraw.ImageDraw, game: Game) -> None:
+    """The hexes, castles, locations with their tiles left, and settlements."""
+    text_font = _font(14)
     owners = {rc: p for p in range(game.num_players) for rc in game.settlements(p)}
     tiles_left = {rc: game.tiles_left(rc) for rc in game.location_hexes()}
     for r, row in enumerate(game.board):
         for c, ch in enumerate(row):
             x, y = hex_centre(r, c)
             is_location = ch in LOCATION_LETTERS
-            fill = LOCATION_RGB if is_location else TERRAIN_RGB.get(ch, (200, 200, 200))
+            fill = LOCATION_RGB if is_location else TERRAIN_RGB.get(ch, UNKNOWN_RGB)
             draw.polygon(hex_corners(x, y, RADIUS), fill=fill, outline=(60, 60, 60))
             if ch == "K":
                 _draw_castle(draw, x, y)
@@ -83,50 +95,81 @@ def board_image(game: Game, viewer: int | None = None) -> np.ndarray:
                 for k in range(tiles_left.get((r, c), 0)):
                     draw.ellipse([x - 6 + 8 * k, y + 6, x - 2 + 8 * k, y + 10], fill=(90, 40, 0))
             if (r, c) in owners:
-                _draw_settlement(draw, x, y, PLAYER_RGB[owners[(r, c)]])
-    _draw_panel(draw, game, int(MARGIN * 2 + HEX_W * 20.5), viewer, text_font, small)
-    return np.asarray(img, dtype=np.uint8)
+                _draw_settlement(draw, x, y, SEAT_RGB[owners[(r, c)]])
 
 
-def _draw_panel(draw, game: Game, x0: int, viewer, font, small) -> None:
-    y = MARGIN
-    line = 19
+class _Panel:
+    """A column of text lines and colour swatches drawn top to bottom; `y` is the next free line."""
 
-    def text(s: str, colour=(20, 20, 20), f=font, dx: int = 0) -> None:
-        nonlocal y
-        draw.text((x0 + 10 + dx, y), s, fill=colour, font=f)
-        y += line
+    def __init__(self, height: int = 1200):
+        self.image = Image.new("RGB", (PANEL_W, height), BACKGROUND)
+        self.draw = ImageDraw.Draw(self.image)
+        self.font, self.small = _font(14), _font(11)
+        self.y = MARGIN
 
-    text("Kingdom Builder", f=_font(18))
-    text("cards: " + ", ".join(game.cards))
-    if game.done:
-        text("game over - winner(s): " + ", ".join(PLAYER_NAMES[p] for p in game.winners()))
-    else:
-        mover = game.current_player
-        card = game.hand(mover)
-        text(f"to move: {PLAYER_NAMES[mover]} ({game.phase})")
-        text(f"played card: {CARD_NAMES.get(card, '-')}")
-    text(f"draw pile: {game.deck_size()}   discard: {len(game.discard_pile())}")
-    y += 6
+    def text(self, s: str, colour=(20, 20, 20), small: bool = False, dx: int = 0, swatch=None) -> None:
+        """One line of text, after a colour swatch when `swatch` is an RGB colour."""
+        if swatch is not None:
+            self.draw.rectangle([10 + dx, self.y + 2, 22 + dx, self.y + 14], fill=swatch, outline=(0, 0, 0))
+            dx += 18
+        self.draw.text((10 + dx, self.y), s, fill=colour, font=self.small if small else self.font)
+        self.y += LINE
+
+    def cropped(self) -> Image.Image:
+        return self.image.crop((0, 0, PANEL_W, self.y + MARGIN))
+
+
+def _panel_image(game: Game, viewer: int | None) -> Image.Image:
+    """The side panel: game status, one block per seat, the location letters and the terrain key."""
+    panel = _Panel()
+    panel.draw.text((10, panel.y), "Kingdom Builder", fill=(20, 20, 20), font=_font(18))
+    panel.y += LINE
+    _panel_status(panel, game)
+    panel.y += 6
     scores = game.scores()
     for p in range(game.num_players):
-        draw.rectangle([x0 + 10, y + 2, x0 + 22, y + 14], fill=PLAYER_RGB[p], outline=(0, 0, 0))
-        mark = " (start)" if p == game.start_player else ""
-        text(f"{PLAYER_NAMES[p]}{mark}: {scores[p]['total']} gold, supply {game.supply(p)}", dx=18)
-        hand = game.hand(p)
-        visible = not game.done and (p == game.current_player or viewer is None or p == viewer)
-        hand_text = CARD_NAMES.get(hand, "-") if visible else "hidden"
-        text(f"hand: {hand_text}", f=small, dx=18)
-        tiles = ", ".join(name for name, _ in game.tiles(p)) or "no tiles"
-        text(f"tiles: {tiles}", f=small, dx=18)
-        breakdown = ", ".join(f"{k} {v}" for k, v in scores[p]["cards"].items())
-        text(f"{breakdown}, castles {scores[p]['castles']}", f=small, dx=18)
-    y += 6
-    text("legend: letters = locations", f=small)
-    pairs = [f"{ch.upper()} {name}" for ch, name in zip(LOCATION_LETTERS[:8], LOCATION_NAMES[:8], strict=True)]
-    text("  " + " ".join(pairs[:4]), f=small)
-    text("  " + " ".join(pairs[4:]), f=small)
-    text("  dots = tiles left; grey towers = castles", f=small)
+        _panel_seat(panel, game, p, scores[p], viewer)
+    panel.y += 6
+    _panel_keys(panel)
+    return panel.cropped()
+
+
+def _panel_status(panel: _Panel, game: Game) -> None:
+    panel.text("cards: " + ", ".join(game.cards))
+    if game.done:
+        panel.text("game over - winner(s): " + ", ".join(seat_name(p) for p in game.winners()))
+    else:
+        mover = game.current_player
+        panel.text(f"to move: {seat_label(mover)} ({game.phase})")
+        panel.text(f"played card: {CARD_NAMES.get(game.hand(mover), '-')}")
+    panel.text(f"draw pile: {game.deck_size()}   discard: {len(game.discard_pile())}")
+
+
+def _panel_seat(panel: _Panel, game: Game, p: int, score: dict, viewer: int | None) -> None:
+    mark = " (start)" if p == game.start_player else ""
+    panel.text(f"{seat_label(p)}{mark}: {score['total']} gold, supply {game.supply(p)}", swatch=SEAT_RGB[p])
+    visible = not game.done and (p == game.current_player or viewer is None or p == viewer)
+    panel.text(f"hand: {CARD_NAMES.get(game.hand(p), '-') if visible else 'hidden'}", small=True, dx=18)
+    panel.text(f"tiles: {', '.join(name for name, _ in game.tiles(p)) or 'no tiles'}", small=True, dx=18)
+    breakdown = ", ".join(f"{k} {v}" for k, v in score["cards"].items())
+    panel.text(f"{breakdown}, castles {score['castles']}", small=True, dx=18)
+
+
+def _panel_keys(panel: _Panel) -> None:
+    """Location letters, tile dots and castles, then the terrain colours in two columns."""
+    panel.text("legend: letters = locations", small=True)
+    pairs = [f"{ch.upper()} {name}" for ch, name in zip(LOCATION_LETTERS, LOCATION_NAMES, strict=True)]
+    for k in range(0, len(pairs), 4):
+        panel.text("  " + " ".join(pairs[k:k + 4]), small=True)
+    panel.text("  dots = tiles left; grey towers = castles", small=True)
+    panel.text("terrain colours:", small=True)
+    half = (len(TERRAIN_KEY) + 1) // 2
+    top = panel.y
+    for column, entries in enumerate((TERRAIN_KEY[:half], TERRAIN_KEY[half:])):
+        panel.y = top
+        for name, rgb in entries:
+            panel.text(name, small=True, dx=10 + 150 * column, swatch=rgb)
+    panel.y = top + half * LINE
 
 
 def save_png(image: np.ndarray, path: str) -> None:

@@ -27,25 +27,38 @@ def parse_section(text: str, source: str = "section") -> list[str]:
     return rows
 
 
-_CACHE: dict[str, list[str]] = {}
+_BUILTIN_CACHE: dict[str, list[str]] = {}
 
 
 def load_section(name: str) -> list[str]:
-    """The grid of a named built-in section, or of a section file given by path."""
-    if name in _CACHE:
-        return _CACHE[name]
-    path = Path(name)
-    if path.suffix == ".txt" and path.exists():
-        rows = parse_section(path.read_text(), str(path))
-    else:
-        try:
-            text = resources.files("kbenv.data.sections").joinpath(f"{name}.txt").read_text()
-        except FileNotFoundError:
-            known = ", ".join(BASE_SECTIONS + NOMAD_SECTIONS)
-            raise ValueError(f"unknown section {name!r}; known sections: {known} (or a path to a .txt file)") from None
-        rows = parse_section(text, name)
-    _CACHE[name] = rows
-    return rows
+    """The grid of a named built-in section, or of a section file given by path (a name ending in .txt).
+
+    Built-in sections are read once. Files are read every time (a 10-line file costs microseconds), so
+    an edited file is never served from a stale cache, however quickly it was edited.
+    """
+    if name in _BUILTIN_CACHE:
+        return list(_BUILTIN_CACHE[name])
+    if name.endswith(".txt"):
+        return _load_file(Path(name))
+    if name not in BASE_SECTIONS + NOMAD_SECTIONS:
+        known = ", ".join(BASE_SECTIONS + NOMAD_SECTIONS)
+        raise ValueError(f"unknown section {name!r}; known sections: {known} (or a path to a .txt file)")
+    text = resources.files("kbenv.data.sections").joinpath(f"{name}.txt").read_text()
+    _BUILTIN_CACHE[name] = parse_section(text, name)
+    return list(_BUILTIN_CACHE[name])
+
+
+def _load_file(path: Path) -> list[str]:
+    """A section file's rows; ValueError naming the file if it is missing or unreadable."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ValueError(f"section file {str(path)!r}: no such file") from None
+    except IsADirectoryError:
+        raise ValueError(f"section file {str(path)!r}: is a folder, not a file") from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise ValueError(f"section file {str(path)!r}: cannot be read ({err})") from None
+    return parse_section(text, str(path))
 
 
 def turn_section(rows: list[str]) -> list[str]:
