@@ -69,6 +69,7 @@ def test_greedy_prefers_the_scoring_build():
     for c in range(2, 8):
         rows[5][c] = "G"
     rows[4][8] = "W"  # row 5 is odd: (5,7) touches (4,7) and (4,8); (5,6) only (4,6) and (4,7)
+    rows[19][19] = "T"  # player 1's settlement stands on forest, far away
     board = ["".join(r) for r in rows]
     game = Game.custom(board=board, num_players=2, cards=["fishermen", "hermits", "knights"],
                        settlements=[[], [(19, 19)]], hands=["G", "G"])
