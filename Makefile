@@ -17,6 +17,7 @@ $(STAMP): pyproject.toml
 
 demo: $(STAMP)
 	$(BIN)/kbenv train --config configs/quick.yaml
+	rm -rf results/demo  # a new model: a new tournament (kbenv refuses to mix results of different runs)
 	$(BIN)/kbenv tournament --agents ppo:path=runs/quick/model.zip random greedy --players 2 --games 60 \
 		--workers 2 --seed 1 --out results/demo
 	$(BIN)/kbenv play --players 2 --seed 1 --agents ppo:path=runs/quick/model.zip greedy \

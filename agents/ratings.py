@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from statistics import NormalDist
 
 from openskill.models import PlackettLuce
 
-Z95 = 1.96
+Z95 = NormalDist().inv_cdf(0.975)  # 1.95996...
 
 
 def agent_places(seats: list[str], places: list[float]) -> dict[str, float]:
@@ -33,6 +34,22 @@ def rate(games: list[dict], agents: list[str]) -> dict[str, dict]:
     return {a: {"mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal()} for a, r in ratings.items()}
 
 
+def wilson_interval(share: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a success share over n trials (95% by default); (0, 1) when n is 0.
+
+    Unlike the Wald interval it stays inside [0, 1] and is not empty at 0 or n successes. Shared wins
+    (ties) count as fractional successes, which makes the interval slightly conservative.
+    """
+    if n <= 0:
+        return 0.0, 1.0
+    share = min(1.0, max(0.0, share))
+    z2 = z * z
+    denom = 1.0 + z2 / n
+    centre = (share + z2 / (2 * n)) / denom
+    half = z / denom * math.sqrt(share * (1.0 - share) / n + z2 / (4 * n * n))
+    return max(0.0, min(share, centre - half)), min(1.0, max(share, centre + half))  # exact at 0 and n wins
+
+
 def seat_stats(games: list[dict], agents: list[str]) -> dict[str, dict]:
     """Per agent: seats played, win share (ties shared) with a 95% interval, fair share, mean gold."""
     wins: dict[str, list[float]] = defaultdict(list)
@@ -51,12 +68,10 @@ def seat_stats(games: list[dict], agents: list[str]) -> dict[str, dict]:
             out[a] = {"seats": 0}
             continue
         share = sum(wins[a]) / n
-        var = sum((w - share) ** 2 for w in wins[a]) / max(1, n - 1)
-        half = Z95 * math.sqrt(var / n)
         out[a] = {
             "seats": n,
             "win_share": share,
-            "win_share_ci95": [max(0.0, share - half), min(1.0, share + half)],
+            "win_share_ci95": list(wilson_interval(share, n)),
             "fair_share": sum(fair[a]) / n,
             "mean_gold": sum(gold[a]) / n,
         }

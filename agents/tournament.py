@@ -3,17 +3,26 @@
 Schedule: for each player count n, the tables are the sets of n distinct agents (or, with fewer
 agents than seats, every balanced multiset of them). Each deal (a set-up seed, so the same board,
 cards and terrain deck) is played once per cyclic rotation of the table, so every agent sits in
-every seat equally often on the same deals. Results stream to `games.csv` and `records.jsonl` as
-games finish, so an interrupted run resumes from its output folder.
+every seat equally often on the same deals.
+
+Output folder: `tournament.json` (the settings that identify the schedule, written before the first
+game), `games.csv` and `records.jsonl` (one line per finished game, streamed as games finish),
+`summary.json`, `ratings.csv` and `ratings.png`. An interrupted run resumes from its folder when the
+settings match; `tournament.lock` keeps two runs out of one folder at the same time.
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import hashlib
+import io
 import itertools
 import json
 import os
-from collections.abc import Callable, Iterable
+import signal
+import threading
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 
@@ -24,6 +33,12 @@ from .registry import make_agent, parse_spec
 GAMES_CSV = "games.csv"
 RECORDS = "records.jsonl"
 SUMMARY = "summary.json"
+CONFIG = "tournament.json"
+LOCK = "tournament.lock"
+CONFIG_VERSION = 1
+MAX_GAMES = 1_000_000
+MAX_SEED = (2**63 - 1 - 2 * MAX_GAMES) // 1_000_003
+IDENTITY_FIELDS = ("agents", "players", "games", "seed", "setup", "field", "models")
 
 
 @dataclass(frozen=True)
@@ -77,6 +92,168 @@ def schedule(agents: list[str], player_counts: list[int], games: int, seed: int,
     return tasks
 
 
+# ----- arguments and the identity of a tournament ----------------------------------------------
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_spec(spec: str) -> None:
+    """ValueError (FileNotFoundError for a missing model) for a spec that could not make an agent."""
+    if not isinstance(spec, str) or any(c in spec for c in "\r\n"):
+        raise ValueError(f"agents: expected one-line spec strings, got {spec!r}")
+    kind, _ = parse_spec(spec)  # checks every parameter, and that a ppo checkpoint exists
+    if kind != "ppo":
+        make_agent(spec)
+
+
+def check_arguments(agents: list[str], player_counts: list[int], games: int, seed: int, workers: int,
+                    backend: str) -> None:
+    """ValueError naming the argument at fault (agents, players, games, seed, workers or backend)."""
+    if not isinstance(agents, list | tuple) or not agents:
+        raise ValueError("agents: expected at least one agent spec")
+    for spec in agents:
+        check_spec(spec)
+    if len(set(agents)) != len(agents):
+        raise ValueError("agents: each agent spec may appear once")
+    if not isinstance(player_counts, list | tuple) or not player_counts:
+        raise ValueError("players: expected at least one player count")
+    for n in player_counts:
+        if not _is_int(n) or not 2 <= n <= 5:
+            raise ValueError(f"players: expected counts from 2 to 5, got {n!r}")
+    if len(set(player_counts)) != len(player_counts):
+        raise ValueError("players: each player count may appear once")
+    if not _is_int(games) or not 1 <= games <= MAX_GAMES:
+        raise ValueError(f"games: expected 1 to {MAX_GAMES} games per player count, got {games!r}")
+    if not _is_int(seed) or not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"seed: expected an integer from 0 to {MAX_SEED}, got {seed!r}")
+    if not _is_int(workers) or workers < 1:
+        raise ValueError(f"workers: expected at least 1 worker, got {workers!r}")
+    if backend not in ("process", "ray"):
+        raise ValueError(f"backend: expected 'process' or 'ray', got {backend!r}")
+
+
+def check_setup(setup: dict, tasks: list[GameTask]) -> dict:
+    """The set-up options as JSON values; ValueError (or SetupError) if a scheduled game could not start."""
+    from kbenv import Game
+
+    if not isinstance(setup, dict):
+        raise ValueError(f"setup: expected a dict of Game.new options, got {setup!r}")
+    try:
+        as_json = json.loads(json.dumps(setup, sort_keys=True))
+    except (TypeError, ValueError) as err:
+        raise ValueError(f"setup: expected JSON values only ({err})") from None
+    first = {}
+    for t in tasks:
+        first.setdefault(t.num_players, t)
+    for n, t in first.items():
+        try:
+            Game.new(n, seed=t.seed, **setup)
+        except TypeError as err:
+            raise ValueError(f"setup: {err}") from None
+    return as_json
+
+
+def _model_hashes(agents: list[str]) -> dict[str, str]:
+    """sha256 of each ppo agent's model file: the same spec with another model is another tournament."""
+    hashes = {}
+    for spec in agents:
+        kind, params = parse_spec(spec)
+        if kind == "ppo" and os.path.isfile(str(params.get("path", ""))):
+            digest = hashlib.sha256()
+            with open(str(params["path"]), "rb") as f:
+                for block in iter(lambda: f.read(1 << 20), b""):
+                    digest.update(block)
+            hashes[spec] = digest.hexdigest()
+    return hashes
+
+
+def tournament_identity(agents: list[str], player_counts: list[int], games: int, seed: int, setup: dict,
+                        field: bool) -> dict:
+    """The settings that fix the schedule and its games (not workers or backend), as JSON values."""
+    return {"agents": list(agents), "players": list(player_counts), "games": games, "seed": seed,
+            "setup": setup, "field": bool(field), "models": _model_hashes(agents)}
+
+
+def _show(name: str, value) -> str:
+    if name in ("agents", "players"):
+        return (" " if name == "agents" else ",").join(map(str, value or []))
+    if name == "setup":
+        return json.dumps(value, sort_keys=True)
+    if name == "field":
+        return "on" if value else "off"
+    return str(value)
+
+
+def _difference(name: str, stored, wanted) -> str:
+    """'seed 0, not 1': the stored setting, then the one asked for."""
+    if name == "models":
+        stored, wanted = stored or {}, wanted or {}
+        spec = next((s for s in sorted(set(stored) | set(wanted)) if stored.get(s) != wanted.get(s)), "")
+        return f"model {spec} of sha256 {str(stored.get(spec))[:16]}, not {str(wanted.get(spec))[:16]}"
+    return f"{name} {_show(name, stored)}, not {_show(name, wanted)}"
+
+
+def claim_out_dir(out_dir: str, identity: dict) -> None:
+    """Write `tournament.json` in a new folder, or check that the stored tournament is this one.
+
+    A folder with `games.csv` or `records.jsonl` but no `tournament.json` (written by kbenv before
+    tournaments stored their settings) is refused: nothing in it shows which settings its games were
+    played under, so resuming could silently mix two tournaments.
+    """
+    path = os.path.join(out_dir, CONFIG)
+    if not os.path.exists(path):
+        for name in (GAMES_CSV, RECORDS):
+            if os.path.exists(os.path.join(out_dir, name)):
+                raise ValueError(f"out folder {out_dir} holds {name} but no {CONFIG} (an older format), so its "
+                                 "settings cannot be checked: use another --out, or delete the folder to start over")
+        _write_atomic(path, json.dumps({"version": CONFIG_VERSION, **identity}, indent=2) + "\n")
+        return
+    try:
+        with open(path, encoding="utf-8") as f:
+            stored = json.load(f)
+    except (OSError, UnicodeDecodeError, ValueError) as err:
+        raise ValueError(f"out folder {out_dir}: {CONFIG} is unreadable ({err}): use another --out") from None
+    if not isinstance(stored, dict) or stored.get("version") != CONFIG_VERSION:
+        raise ValueError(f"out folder {out_dir}: {CONFIG} is not a version {CONFIG_VERSION} tournament file: "
+                         "use another --out")
+    for name in IDENTITY_FIELDS:
+        if stored.get(name) != identity[name]:
+            raise ValueError(f"out folder {out_dir} holds a tournament with "
+                             f"{_difference(name, stored.get(name), identity[name])}: "
+                             "use another --out or the same settings")
+
+
+@contextlib.contextmanager
+def _locked(out_dir: str) -> Iterator[None]:
+    """Create the folder and hold `tournament.lock` (an advisory lock): two runs never write one folder."""
+    try:
+        os.makedirs(out_dir, exist_ok=True)
+        lock = open(os.path.join(out_dir, LOCK), "a")
+    except OSError as err:
+        raise ValueError(f"out folder {out_dir}: cannot write there ({err.strerror or err})") from None
+    with lock:
+        _lock_or_refuse(lock, out_dir)
+        yield
+
+
+def _lock_or_refuse(lock, out_dir: str) -> None:
+    try:
+        import fcntl
+    except ImportError:  # no advisory locks on this platform
+        return
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise ValueError(f"out folder {out_dir} is in use by another tournament: use another --out") from None
+    except OSError:  # a file system without locks: go on unlocked
+        pass
+
+
+# ----- games.csv and records.jsonl ------------------------------------------------------------
+
+
 @lru_cache(maxsize=32)
 def _cached_agent(spec: str):
     return make_agent(spec)
@@ -119,35 +296,226 @@ CSV_FIELDS = list(_result_row({"game_id": 0, "num_players": 0, "seed": 0, "decis
                                "seats": [], "gold": [], "places": [], "seconds_per_decision": []}))
 
 
-def load_results(out_dir: str) -> list[dict]:
-    path = os.path.join(out_dir, GAMES_CSV)
+def _csv_line(values: list) -> str:
+    buffer = io.StringIO()
+    csv.writer(buffer).writerow(values)
+    return buffer.getvalue()
+
+
+CSV_HEADER = _csv_line(CSV_FIELDS)
+
+
+def _complete_lines(path: str) -> list[str]:
+    """The file's lines that end in a newline, without it (a last line cut short by a kill is left out)."""
     if not os.path.exists(path):
         return []
-    with open(path, newline="") as f:
-        return [_row_result(row) for row in csv.DictReader(f)]
+    with open(path, "rb") as f:
+        pieces = f.read().split(b"\n")[:-1]
+    lines = []
+    for piece in pieces:
+        try:
+            lines.append(piece.decode("utf-8"))
+        except UnicodeDecodeError:
+            continue
+    return lines
 
 
-def _execute(tasks: list[GameTask], setup: dict, workers: int, backend: str) -> Iterable[dict]:
-    if backend == "ray":
-        import ray
+def _parse_csv_line(line: str) -> dict | None:
+    """The result in one games.csv data line, or None for the header or a damaged line."""
+    try:
+        values = next(csv.reader([line]))
+        if len(values) != len(CSV_FIELDS) or values == CSV_FIELDS:
+            return None
+        result = _row_result(dict(zip(CSV_FIELDS, values, strict=True)))
+    except (csv.Error, ValueError, KeyError, IndexError, StopIteration):
+        return None
+    n = result["num_players"]
+    if not 2 <= n <= 5 or len(result["winners"]) == 0 or any(not 0 <= w < n for w in result["winners"]):
+        return None
+    return result
 
-        if not ray.is_initialized():
-            ray.init(num_cpus=max(1, workers), include_dashboard=False, log_to_driver=False)
-        remote = ray.remote(run_task)
-        pending = [remote.remote(t, setup) for t in tasks]
+
+def _parse_record_line(line: str) -> tuple[int, int | None] | None:
+    """(game id, set-up seed) of one records.jsonl line, or None for a damaged line."""
+    try:
+        entry = json.loads(line)
+    except ValueError:
+        return None
+    if not isinstance(entry, dict) or not _is_int(entry.get("game_id")) or not isinstance(entry.get("record"), dict):
+        return None
+    setup = entry["record"].get("setup")
+    return entry["game_id"], setup.get("seed") if isinstance(setup, dict) else None
+
+
+def load_results(out_dir: str) -> list[dict]:
+    """The results in games.csv, in file order (complete, readable lines only)."""
+    results = (_parse_csv_line(line) for line in _complete_lines(os.path.join(out_dir, GAMES_CSV)))
+    return [r for r in results if r is not None]
+
+
+def _write_atomic(path: str, text: str) -> None:
+    tmp = f"{path}.tmp"
+    with open(tmp, "w", encoding="utf-8", newline="") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def reconcile(out_dir: str, tasks: list[GameTask]) -> dict[int, dict]:
+    """Make games.csv and records.jsonl hold the same games, each once, in game id order; their results.
+
+    A game counts as played only when both files hold a complete, readable line for it that matches the
+    schedule (its seed and seats); partial last lines (a killed run), duplicates and games found in only
+    one of the files are dropped, so those games are played again.
+    """
+    by_id = {t.game_id: t for t in tasks}
+    rows: dict[int, tuple[str, dict]] = {}
+    for line in _complete_lines(os.path.join(out_dir, GAMES_CSV)):
+        r = _parse_csv_line(line)
+        t = by_id.get(r["game_id"]) if r else None
+        if t and r["seed"] == t.seed and tuple(r["seats"]) == t.seats and t.game_id not in rows:
+            rows[t.game_id] = (line, r)
+    records: dict[int, str] = {}
+    for line in _complete_lines(os.path.join(out_dir, RECORDS)):
+        game_id, seed = _parse_record_line(line) or (None, None)
+        if game_id in by_id and seed == by_id[game_id].seed and game_id not in records:
+            records[game_id] = line
+    done = sorted(rows.keys() & records.keys())
+    _rewrite_if_changed(os.path.join(out_dir, GAMES_CSV), CSV_HEADER + "".join(rows[i][0] + "\n" for i in done))
+    _rewrite_if_changed(os.path.join(out_dir, RECORDS), "".join(records[i] + "\n" for i in done))
+    return {i: rows[i][1] for i in done}
+
+
+def _rewrite_if_changed(path: str, text: str) -> None:
+    if os.path.exists(path):
+        with open(path, "rb") as f:
+            if f.read() == text.encode("utf-8"):
+                return
+    _write_atomic(path, text)
+
+
+# ----- running games, with clean interrupts ---------------------------------------------------
+
+
+def _worker_init() -> None:
+    """Pool workers leave Ctrl-C to the parent (which terminates them) and die on SIGTERM."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+@contextlib.contextmanager
+def _signals_ignored() -> Iterator[None]:
+    """Hold off Ctrl-C and SIGTERM (main thread only) while workers are being stopped."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {s: signal.signal(s, signal.SIG_IGN) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler if handler is not None else signal.SIG_DFL)
+
+
+def _raise_interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
+@contextlib.contextmanager
+def _sigterm_interrupts() -> Iterator[None]:
+    """While the tournament runs (main thread only), SIGTERM raises KeyboardInterrupt like Ctrl-C."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _raise_interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
+
+
+def _stop_pool(pool) -> None:
+    """Cancel pending games and terminate the worker processes now (not after the queued games)."""
+    with _signals_ignored():
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        manager = getattr(pool, "_executor_manager_thread", None)
+        pool.shutdown(wait=False, cancel_futures=True)
+        for p in processes:
+            p.terminate()
+        for p in processes:
+            p.join(timeout=5)
+            if p.is_alive():
+                p.kill()
+                p.join(timeout=5)
+        if manager is not None:
+            manager.join(timeout=5)
+
+
+def _execute_pool(tasks: list[GameTask], setup: dict, workers: int) -> Iterator[dict]:
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_init)
+    finished = False
+    try:
+        futures = [pool.submit(run_task, t, setup) for t in tasks]
+        for fut in as_completed(futures):
+            yield fut.result()
+        finished = True
+    finally:
+        if finished:
+            pool.shutdown(wait=True)
+        else:  # an interrupt, a failed game or the consumer stopped: no queued game may run on
+            _stop_pool(pool)
+
+
+def _execute_ray(tasks: list[GameTask], setup: dict, workers: int) -> Iterator[dict]:
+    import ray
+
+    if not ray.is_initialized():
+        ray.init(num_cpus=max(1, workers), include_dashboard=False, log_to_driver=False)
+    remote = ray.remote(run_task)
+    pending = [remote.remote(t, setup) for t in tasks]
+    try:
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
             yield ray.get(done[0])
-    elif workers <= 1:
-        for t in tasks:
-            yield run_task(t, setup)
-    else:
-        from concurrent.futures import ProcessPoolExecutor, as_completed
+    finally:
+        with _signals_ignored():
+            for ref in pending:
+                with contextlib.suppress(Exception):
+                    ray.cancel(ref, force=True)
 
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(run_task, t, setup) for t in tasks]
-            for fut in as_completed(futures):
-                yield fut.result()
+
+def _execute(tasks: list[GameTask], setup: dict, workers: int, backend: str) -> Iterator[dict]:
+    if backend == "ray":
+        return _execute_ray(tasks, setup, workers)
+    if workers <= 1 or len(tasks) <= 1:
+        return (run_task(t, setup) for t in tasks)
+    return _execute_pool(tasks, setup, workers)
+
+
+def _play(todo: list[GameTask], setup: dict, workers: int, backend: str, out_dir: str,
+          on_result: Callable[[dict], None] | None, bar) -> None:
+    """Play the games still to do, appending one complete line per game to both files as each finishes."""
+    results = _execute(todo, setup, workers, backend)
+    with open(os.path.join(out_dir, GAMES_CSV), "a", encoding="utf-8", newline="") as fcsv, \
+            open(os.path.join(out_dir, RECORDS), "a", encoding="utf-8", newline="") as frec:
+        writer = csv.DictWriter(fcsv, fieldnames=CSV_FIELDS)
+        try:
+            for result in results:
+                frec.write(json.dumps({"game_id": result["game_id"], "record": result["record"]}) + "\n")
+                writer.writerow(_result_row(result))
+                frec.flush()
+                fcsv.flush()
+                if bar:
+                    bar.update(1)
+                if on_result:
+                    on_result(result)
+        finally:
+            close = getattr(results, "close", None)
+            if close:
+                close()
 
 
 def run_tournament(
@@ -165,50 +533,38 @@ def run_tournament(
 ) -> dict:
     """Run (or resume) a tournament and write its files; returns the summary.
 
-    `field=True` seats the first agent alone against the others (see `tables_for`).
+    `field=True` seats the first agent alone against the others (see `tables_for`). A folder that holds
+    another tournament (other agents, player counts, games, seed, setup, field or ppo model files) is
+    refused with a ValueError naming the setting; `workers` and `backend` may change between runs.
+    Ctrl-C or SIGTERM stops the workers and leaves complete lines only, then raises KeyboardInterrupt.
     """
-    for spec in agents:
-        parse_spec(spec)
-    if len(set(agents)) != len(agents):
-        raise ValueError("agents: each agent spec may appear once")
-    if backend not in ("process", "ray"):
-        raise ValueError(f"backend: expected 'process' or 'ray', got {backend!r}")
+    check_arguments(agents, player_counts, games, seed, workers, backend)
     setup = setup or {}
-    os.makedirs(out_dir, exist_ok=True)
-    tasks = schedule(agents, player_counts, games, seed, field)
-    done_ids = {r["game_id"] for r in load_results(out_dir)}
-    todo = [t for t in tasks if t.game_id not in done_ids]
-    csv_path = os.path.join(out_dir, GAMES_CSV)
-    new_file = not os.path.exists(csv_path)
-    bar = None
-    if progress:
-        from tqdm import tqdm
+    tasks = schedule(list(agents), list(player_counts), games, seed, field)
+    identity = tournament_identity(agents, player_counts, games, seed, check_setup(setup, tasks), field)
+    with _locked(out_dir), _sigterm_interrupts():
+        claim_out_dir(out_dir, identity)
+        done = reconcile(out_dir, tasks)
+        todo = [t for t in tasks if t.game_id not in done]
+        bar = None
+        if progress:
+            from tqdm import tqdm
 
-        bar = tqdm(total=len(tasks), initial=len(tasks) - len(todo), desc="tournament", unit="game")
-    with open(csv_path, "a", newline="") as fcsv, open(os.path.join(out_dir, RECORDS), "a") as frec:
-        writer = csv.DictWriter(fcsv, fieldnames=CSV_FIELDS)
-        if new_file:
-            writer.writeheader()
-        for result in _execute(todo, setup, workers, backend):
-            writer.writerow(_result_row(result))
-            frec.write(json.dumps({"game_id": result["game_id"], "record": result["record"]}) + "\n")
-            fcsv.flush()
-            frec.flush()
+            bar = tqdm(total=len(tasks), initial=len(tasks) - len(todo), desc="tournament", unit="game")
+        try:
+            _play(todo, setup, workers, backend, out_dir, on_result, bar)
+        finally:
             if bar:
-                bar.update(1)
-            if on_result:
-                on_result(result)
-    if bar:
-        bar.close()
-    scheduled = {t.game_id for t in tasks}
-    results = [r for r in load_results(out_dir) if r["game_id"] in scheduled]
-    summary = summarize(results, agents, player_counts)
-    summary["config"] = {"agents": agents, "players": player_counts, "games": games, "seed": seed,
-                         "workers": workers, "backend": backend, "setup": setup, "field": field}
-    with open(os.path.join(out_dir, SUMMARY), "w") as f:
-        json.dump(summary, f, indent=2)
-    write_tables(summary, out_dir)
-    plot_summary(summary, out_dir)
+                bar.close()
+        results = reconcile(out_dir, tasks)
+        if len(results) != len(tasks):
+            raise RuntimeError(f"tournament: {len(tasks) - len(results)} scheduled games have no result")
+        summary = summarize([results[t.game_id] for t in tasks], list(agents), list(player_counts))
+        summary["config"] = {"agents": list(agents), "players": list(player_counts), "games": games, "seed": seed,
+                             "workers": workers, "backend": backend, "setup": identity["setup"], "field": field}
+        _write_atomic(os.path.join(out_dir, SUMMARY), json.dumps(summary, indent=2))
+        write_tables(summary, out_dir)
+        plot_summary(summary, out_dir)
     return summary
 
 
@@ -226,17 +582,19 @@ def summarize(results: list[dict], agents: list[str], player_counts: list[int]) 
 
 
 def write_tables(summary: dict, out_dir: str) -> None:
-    with open(os.path.join(out_dir, "ratings.csv"), "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(["players", "agent", "mu", "sigma", "ordinal", "seats", "win_share", "ci95_low", "ci95_high",
-                    "fair_share", "mean_gold"])
-        for n, block in summary["by_players"].items():
-            for agent, r in block["ratings"].items():
-                s = block["seats"].get(agent, {})
-                ci = s.get("win_share_ci95", ["", ""])
-                w.writerow([n, agent, round(r["mu"], 3), round(r["sigma"], 3), round(r["ordinal"], 3),
-                            s.get("seats", 0), s.get("win_share", ""), ci[0], ci[1], s.get("fair_share", ""),
-                            s.get("mean_gold", "")])
+    """ratings.csv: one row per player count and agent (written whole or not at all)."""
+    f = io.StringIO()
+    w = csv.writer(f)
+    w.writerow(["players", "agent", "mu", "sigma", "ordinal", "seats", "win_share", "ci95_low", "ci95_high",
+                "fair_share", "mean_gold"])
+    for n, block in summary["by_players"].items():
+        for agent, r in block["ratings"].items():
+            s = block["seats"].get(agent, {})
+            ci = s.get("win_share_ci95", ["", ""])
+            w.writerow([n, agent, round(r["mu"], 3), round(r["sigma"], 3), round(r["ordinal"], 3),
+                        s.get("seats", 0), s.get("win_share", ""), ci[0], ci[1], s.get("fair_share", ""),
+                        s.get("mean_gold", "")])
+    _write_atomic(os.path.join(out_dir, "ratings.csv"), f.getvalue())
 
 
 def table_text(summary: dict) -> str:
@@ -284,8 +642,10 @@ def plot_summary(summary: dict, out_dir: str) -> None:
         ax.set_title(title)
         ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(os.path.join(out_dir, "ratings.png"), dpi=110)
+    path = os.path.join(out_dir, "ratings.png")
+    fig.savefig(f"{path}.tmp", dpi=110, format="png")
     plt.close(fig)
+    os.replace(f"{path}.tmp", path)
 
 
 def task_seats(tasks: list[GameTask]) -> dict[tuple[str, int], int]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import json
 import re
+import shutil
 import time
 import warnings
 from pathlib import Path
@@ -155,8 +156,10 @@ def evaluate(model_path: str, config: TrainConfig, out_dir: Path, seed: int) -> 
     spec = f"ppo:path={model_path}"
     results = {}
     for opponent in config.eval_opponents:
+        folder = out_dir / f"vs_{opponent}"
+        shutil.rmtree(folder, ignore_errors=True)  # each evaluation is a fresh tournament of the current model
         summary = run_tournament([spec, opponent], [2], games=config.eval_games, seed=seed,
-                                 out_dir=str(out_dir / f"vs_{opponent}"), progress=False)
+                                 out_dir=str(folder), progress=False)
         block = summary["by_players"]["2"]
         results[opponent] = {"win_share": block["seats"][spec]["win_share"],
                              "ci95": block["seats"][spec]["win_share_ci95"],

@@ -17,6 +17,7 @@ import csv
 import json
 import multiprocessing
 import os
+import shutil
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -82,8 +83,10 @@ def run_variant(name: str, overrides: dict, args: argparse.Namespace, threads: i
     model.save(path)
     accuracy = held_out_accuracy(model, config.players, args.held_out, seed=10_000 + config.seed,
                                  teacher=config.teacher, hints=config.hints)
+    folder = out / f"vs_{args.opponent}"
+    shutil.rmtree(folder, ignore_errors=True)  # a fresh tournament for the newly trained model
     summary = run_tournament([f"ppo:path={path}", args.opponent], [args.players], games=args.games, seed=17,
-                             out_dir=str(out / f"vs_{args.opponent}"), progress=False, field=args.field)
+                             out_dir=str(folder), progress=False, field=args.field)
     seat = summary["by_players"][str(args.players)]["seats"][f"ppo:path={path}"]
     parameters = sum(p.numel() for p in model.policy.parameters())
     row = {"variant": name, "overrides": json.dumps(overrides), "parameters": parameters,

@@ -1,0 +1,141 @@
+"""Tournaments stopped by SIGTERM, Ctrl-C (SIGINT) or a failure: no worker left alive, no broken line, exact resume."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from agents.tournament import load_results, run_tournament, schedule
+
+ROOT = Path(__file__).resolve().parents[1]
+AGENTS = ["random", "greedy"]
+GAMES = 300  # about 2 s with 2 workers: still running when the first games arrive
+
+pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc")
+
+
+def _stat(pid: int) -> list[str] | None:
+    """Fields of /proc/<pid>/stat after the command name (state first), or None when gone."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return text.rsplit(")", 1)[1].split()
+
+
+def descendants(pid: int) -> dict[int, str]:
+    """Every process below pid, with its start time (to tell a reused pid apart)."""
+    children: dict[int, list[int]] = {}
+    starts: dict[int, str] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and (fields := _stat(int(entry))):
+            children.setdefault(int(fields[1]), []).append(int(entry))
+            starts[int(entry)] = fields[19]
+    found, todo = {}, [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found[child] = starts[child]
+            todo.append(child)
+    return found
+
+
+def still_running(processes: dict[int, str]) -> list[int]:
+    """The processes that are still alive (zombies and reused pids do not count)."""
+    alive = []
+    for pid, start in processes.items():
+        fields = _stat(pid)
+        if fields and fields[19] == start and fields[0] != "Z":
+            alive.append(pid)
+    return alive
+
+
+def game_rows(out: Path) -> int:
+    path = out / "games.csv"
+    return max(0, path.read_bytes().count(b"\n") - 1) if path.exists() else 0
+
+
+def interrupt_tournament(out: Path, send, stderr: Path) -> tuple[subprocess.Popen, dict[int, str]]:
+    """Start a 2-worker tournament in a subprocess; once games arrive, send the signal; its workers.
+
+    stderr goes to a file, not a pipe: a leaked worker would hold a pipe open and hang the test.
+    """
+    code = (f"from agents.tournament import run_tournament\n"
+            f"run_tournament({AGENTS!r}, [2], games={GAMES}, seed=5, out_dir={str(out)!r}, workers=2, progress=False)")
+    with open(stderr, "wb") as err:
+        proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, start_new_session=True,
+                                stdout=subprocess.DEVNULL, stderr=err)
+    try:
+        deadline = time.monotonic() + 60
+        while game_rows(out) < 1:
+            assert proc.poll() is None, stderr.read_text()
+            assert time.monotonic() < deadline, "no game finished within 60 s"
+            time.sleep(0.01)
+        workers = descendants(proc.pid)
+        send(proc)
+        proc.wait(timeout=20)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    return proc, workers
+
+
+def assert_clean_stop_and_exact_resume(out: Path, proc: subprocess.Popen, workers: dict[int, str],
+                                       stderr: Path) -> None:
+    assert len(workers) >= 2, workers
+    deadline = time.monotonic() + 5
+    while still_running(workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    leaked = still_running(workers)
+    for pid in leaked:  # do not leave them behind when the test fails
+        os.kill(pid, signal.SIGKILL)
+    assert leaked == [], "worker processes outlived the tournament"
+    assert proc.returncode != 0, "the tournament finished before it was interrupted"
+    assert "KeyboardInterrupt" in stderr.read_text(), stderr.read_text()
+    for name in ("games.csv", "records.jsonl"):
+        data = (out / name).read_bytes()
+        assert data.endswith(b"\n"), f"{name} ends in a partial line"
+    stopped_at = len(load_results(str(out)))
+    assert stopped_at < GAMES
+    played = []
+    summary = run_tournament(AGENTS, [2], games=GAMES, seed=5, out_dir=str(out), workers=2, progress=False,
+                             on_result=played.append)
+    assert summary["games"] == GAMES
+    ids = [r["game_id"] for r in load_results(str(out))]
+    assert ids == [t.game_id for t in schedule(AGENTS, [2], GAMES, 5)]
+    records = [line for line in (out / "records.jsonl").read_text().splitlines()]
+    assert [int(line.split(",", 1)[0].split(":")[1]) for line in records] == ids
+    assert len(played) <= GAMES - stopped_at + 2  # at most the lines cut off by the stop are played again
+
+
+def test_sigterm_stops_the_workers_and_the_run_resumes_exactly(tmp_path):
+    out = tmp_path / "t"
+    proc, workers = interrupt_tournament(out, lambda p: os.kill(p.pid, signal.SIGTERM), tmp_path / "stderr")
+    assert_clean_stop_and_exact_resume(out, proc, workers, tmp_path / "stderr")
+
+
+def test_ctrl_c_stops_the_workers_and_the_run_resumes_exactly(tmp_path):
+    out = tmp_path / "t"
+    # Ctrl-C in a terminal signals the whole process group: the parent and its workers.
+    proc, workers = interrupt_tournament(out, lambda p: os.killpg(p.pid, signal.SIGINT), tmp_path / "stderr")
+    assert_clean_stop_and_exact_resume(out, proc, workers, tmp_path / "stderr")
+
+
+def test_a_failure_during_the_run_stops_the_workers_at_once(tmp_path):
+    def fail(result):
+        raise RuntimeError("callback failed")
+
+    t0 = time.monotonic()
+    with pytest.raises(RuntimeError, match="callback failed"):  # 3000 queued games: about 15 s to play them all
+        run_tournament(AGENTS, [2], games=3000, seed=5, out_dir=str(tmp_path), workers=2, progress=False,
+                       on_result=fail)
+    assert time.monotonic() - t0 < 5  # the queued games were cancelled, not played
+    assert multiprocessing.active_children() == []
+    assert len(load_results(str(tmp_path))) == 1
