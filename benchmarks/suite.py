@@ -4,8 +4,10 @@ Runs, side by side: the single-game engine (one numba call per whole random game
 at batch sizes 1..4096 with observations off and on, whole batched random playouts in one parallel
 numba call, the AEC env (`raw_env`, observation built every step), and the anchors PettingZoo
 `connect_four_v3` and `chess_v6` (random masked play through `raw_env`) and pgx `connect_four` on
-the CPU when pgx is installed (`pip install -e ".[bench]"`). Writes JSON and a PNG plot and prints a
-table of decisions/s with ratios to the anchors.
+the CPU when pgx is installed (`pip install -e ".[bench]"`), and the batch engine (batch 1024) and the
+single-game engine again next to one spinning process per available core (benchmarks/busy_speed.py,
+where the full comparison lives). Writes JSON and a PNG plot and prints a table of decisions/s with
+ratios to the anchors.
 """
 
 from __future__ import annotations
@@ -164,6 +166,10 @@ def run_suite(seconds: float = 2.0, players: int = 2, out_dir: str = "bench_resu
     results["connect_four_v3_raw_env"] = aec_random(connect_four_v3.raw_env, seconds)
     results["chess_v6_raw_env"] = aec_random(chess_v6.raw_env, seconds)
     results["pgx_connect_four_1024"] = pgx_connect_four(1024, seconds)
+    from benchmarks.busy_speed import in_process
+
+    progress("batch and single-game engine next to busy processes")
+    results["under_load"] = in_process(seconds, players)
     write_outputs(results, out_dir)
     return results
 
@@ -191,6 +197,11 @@ def table(results: dict) -> str:
     rows.append(("PettingZoo chess_v6 raw_env", chess))
     if pgx:
         rows.append(("pgx connect_four, batch 1024, CPU", pgx["decisions_per_s"]))
+    load = results.get("under_load")
+    if load:
+        n = load["busy_processes"]
+        rows.append((f"batch engine, batch {load['batch_size']}, {n} busy processes", load["busy"]["step_random"]))
+        rows.append((f"single-game engine, {n} busy processes", load["busy"]["playout"]))
     header = f"{'run':<56}{'decisions/s':>14}{'x c4':>9}{'x chess':>10}" + (f"{'x pgx':>8}" if pgx else "")
     lines = [header, "-" * len(header)]
     for label, value in rows:
@@ -198,6 +209,12 @@ def table(results: dict) -> str:
         if pgx:
             line += f"{value / pgx['decisions_per_s']:>8.2f}"
         lines.append(line)
+    if load:
+        ratio = load["busy_over_idle"]
+        fair = load["fair_busy_over_idle"]
+        lines.append(f"next to {load['busy_processes']} busy processes, busy / idle decisions/s: batch engine "
+                     f"{ratio['step_random']:.2f} (CPU share {fair['step_random']:.2f}), single-game engine "
+                     f"{ratio['playout']:.2f} (CPU share {fair['playout']:.2f})")
     return "\n".join(lines)
 
 

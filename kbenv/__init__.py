@@ -1,5 +1,7 @@
 """kbenv: Kingdom Builder as a fast, exact reinforcement-learning environment."""
 
+from . import parallel  # noqa: F401,I001  (first: threading settings before numba loads OpenMP)
+from . import numba_cache  # noqa: F401,I001  (second: a numba cache folder per version of the engine sources)
 from . import kingdom_builder_v0  # noqa: E402
 from .board.codes import CARD_NAMES, LOCATION_NAMES
 from .engine.legal import ACTION_SIZE, END_TURN, TILE_ACTION_BASE

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import catalogue as CAT
 from .board.bitset import HEX_BIT, HEX_WORD, WORDS, hexes_of
 from .board.codes import CARD_LETTERS, LOCATION_NAMES, NUM_POWERS
 from .board.geometry import NUM_HEXES, hex_id, hex_rc
@@ -16,8 +17,17 @@ from .explain import explain_illegal
 from .setup import Setup, SetupError, build_state, make_setup, standard_setup
 
 RECORD_FORMAT = "kbenv-record"
-RECORD_VERSION = 1
+RECORD_VERSION = 1  # base games; games with expansions write version 2 (their set-up has a ruleset)
+RECORD_VERSION_RULESET = 2
+RECORD_VERSIONS = (RECORD_VERSION, RECORD_VERSION_RULESET)
 TILE_ACTION = {name: TILE_ACTION_BASE + k for k, name in enumerate(LOCATION_NAMES[:NUM_POWERS])}
+
+
+def record_version(setup: Setup) -> int:
+    """1 for base games (as always), 2 when the set-up carries a ruleset or expansion pieces."""
+    d = setup.to_dict()
+    extra = ("expansions", "rules", "walls", "capitols", "caves", "nomad_spaces", "gold", "nomad_tiles")
+    return RECORD_VERSION_RULESET if any(k in d for k in extra) else RECORD_VERSION
 
 
 class IllegalActionError(ValueError):
@@ -32,13 +42,16 @@ def hex_action(row: int, col: int) -> int:
 
 
 def describe_action(action: int) -> str:
-    """A short human description of an action number."""
+    """A short human description of an action number (v1 layout, of which v0 is the prefix)."""
     if 0 <= action < NUM_HEXES:
         return f"hex {hex_rc(action)}"
     if TILE_ACTION_BASE <= action < END_TURN:
         return f"activate {LOCATION_NAMES[action - TILE_ACTION_BASE]}"
     if action == END_TURN:
         return "end turn"
+    if END_TURN < action < CAT.ACTION_SIZE_V1:
+        name = CAT.ACTION_NAMES[action]
+        return name if name in ("done",) else f"activate {name}" if name in CAT.POWER_NAMES else name
     return "out of range"
 
 
@@ -70,10 +83,16 @@ class Game:
         cards=None,
         start_player: int | None = None,
         lords_count_zero: bool = False,
+        expansions=None,
+        rules=None,
     ) -> Game:
-        """A new game; whatever is not given (sections and turns, cards, start player) comes from the seed."""
+        """A new game; whatever is not given (sections and turns, cards, start player) comes from the seed.
+
+        `expansions` lists the expansions in play (kbenv.catalogue: nomads, capitol, caves) and `rules`
+        switches reading flags on ({"capitol_replaces_castle": True} or a list of names)."""
         return cls.from_setup(
-            standard_setup(num_players, seed, preset, sections, cards, start_player, lords_count_zero=lords_count_zero)
+            standard_setup(num_players, seed, preset, sections, cards, start_player, lords_count_zero=lords_count_zero,
+                           expansions=expansions, rules=rules)
         )
 
     @classmethod
@@ -93,12 +112,20 @@ class Game:
         seed: int = 0,
         lords_count_zero: bool = False,
         sections=None,
+        **expansion_fields,
     ) -> Game:
-        """A hand-built position; the current player's turn begins (see docs/api.md)."""
+        """A hand-built position; the current player's turn begins (see docs/api.md).
+
+        `expansion_fields`: expansions, rules, walls, capitols, caves, nomad_spaces, gold, nomad_tiles."""
+        unknown = set(expansion_fields) - {"expansions", "rules", "walls", "capitols", "caves", "nomad_spaces",
+                                           "gold", "nomad_tiles"}
+        if unknown:
+            raise SetupError(f"{sorted(unknown)[0]}: unknown field")
         if board is None:
             if sections is None:
                 raise SetupError("board: give either board (20 strings) or sections")
-            board = standard_setup(num_players, seed, sections=sections, cards=cards).board
+            board = standard_setup(num_players, seed, sections=sections, cards=cards,
+                                   expansions=expansion_fields.get("expansions")).board
         setup = make_setup(
             num_players=num_players,
             board=board,
@@ -114,6 +141,7 @@ class Game:
             supply=supply,
             deck=deck,
             current_player=current_player,
+            **expansion_fields,
         )
         return cls.from_setup(setup)
 
@@ -124,8 +152,8 @@ class Game:
             raise SetupError("record: expected a JSON object")
         if record.get("format") != RECORD_FORMAT:
             raise SetupError(f"format: expected {RECORD_FORMAT!r}")
-        if record.get("version") != RECORD_VERSION:
-            raise SetupError(f"version: expected {RECORD_VERSION}, got {record.get('version')!r}")
+        if record.get("version") not in RECORD_VERSIONS:
+            raise SetupError(f"version: expected one of {RECORD_VERSIONS}, got {record.get('version')!r}")
         if not isinstance(record.get("setup"), dict):
             raise SetupError("setup: missing or not an object")
         actions = record.get("actions")
@@ -145,7 +173,7 @@ class Game:
             raise ValueError("a determinized game has no faithful record")
         return {
             "format": RECORD_FORMAT,
-            "version": RECORD_VERSION,
+            "version": record_version(self.setup),
             "setup": self.setup.to_dict(),
             "actions": list(self.actions),
         }
@@ -188,8 +216,22 @@ class Game:
     def board(self) -> tuple[str, ...]:
         return self.setup.board
 
+    @property
+    def action_size(self) -> int:
+        """409 (layout v0) in base games, ACTION_SIZE_V1 with expansions (v0 is its prefix)."""
+        return CAT.ACTION_SIZE_V1 if self.state[S.EXPANSIONS] else ACTION_SIZE
+
+    @property
+    def expansions(self) -> tuple[str, ...]:
+        return CAT.expansion_names(int(self.state[S.EXPANSIONS]))
+
+    @property
+    def decider(self) -> int:
+        """The player who takes the next decision (in every implemented rule, the player whose turn it is)."""
+        return int(self.state[S.DECIDER])
+
     def legal_mask(self) -> np.ndarray:
-        mask = np.zeros(ACTION_SIZE, dtype=np.int8)
+        mask = np.zeros(self.action_size, dtype=np.int8)
         legal_mask_into(self.state, mask)
         return mask
 
@@ -261,6 +303,41 @@ class Game:
         """The letter of a terrain card id (G C D F T)."""
         return CARD_LETTERS[int(card)]
 
+    def walls(self) -> set[tuple[int, int]]:
+        return self._mask_hexes(S.WALLS)
+
+    def caves(self) -> set[tuple[int, int]]:
+        return self._mask_hexes(S.CAVES)
+
+    def capitols(self) -> set[tuple[int, int]]:
+        return {hex_rc(int(self.state[S.CAPITOL_HEX + k])) for k in range(int(self.state[S.NUM_CAPITOLS]))}
+
+    def gold(self, player: int) -> int:
+        """Gold banked during play (Treasure, red cards)."""
+        return int(self.state[S.GOLD + player])
+
+    def nomad_spaces(self) -> dict[tuple[int, int], str | None]:
+        """Each nomad space and the tile lying on it (None once taken or if it had none)."""
+        out = {}
+        for i in range(int(self.state[S.NUM_NOMADS])):
+            h = int(self.state[S.NOMAD_HEX + i])
+            if h >= 0:
+                lying = self.state[S.NOMAD_OWNER + i] == S.NOMAD_ON_SPACE and self.state[S.NOMAD_KIND + i] >= 0
+                out[hex_rc(h)] = CAT.NOMAD_KINDS[int(self.state[S.NOMAD_KIND + i])] if lying else None
+        return out
+
+    def nomad_tiles(self, player: int) -> list[dict]:
+        """The nomad tiles a player holds: kind, the round claimed, and whether usable now."""
+        from .engine.nomads import current_round
+
+        out = []
+        for i in range(int(self.state[S.NUM_NOMADS])):
+            if self.state[S.NOMAD_OWNER + i] == player:
+                claimed = int(self.state[S.NOMAD_ROUND + i])
+                out.append({"kind": CAT.NOMAD_KINDS[int(self.state[S.NOMAD_KIND + i])], "claimed_round": claimed,
+                            "usable": claimed + 1 == current_round(self.state)})
+        return out
+
     def _pile(self, off: int, count_off: int) -> list[str]:
         return [CARD_LETTERS[int(c)] for c in self.state[off : off + int(self.state[count_off])]]
 
@@ -278,21 +355,22 @@ class Game:
         return self._pile(S.REMOVED, S.REMOVED_COUNT)
 
     def score_table(self) -> np.ndarray:
-        """(num_players, 5) array: the three cards in play, castles, total."""
+        """(num_players, 7) array: the three cards in play, castles, capitols, gold banked during play, total."""
         table = np.zeros((S.MAX_PLAYERS, SCORE_COLUMNS), dtype=np.int64)
         score_table(self.state, table)
         return table[: self.num_players]
 
     def scores(self) -> list[dict]:
         """Per player: {"cards": {name: gold}, "castles": gold, "total": gold}."""
-        return [
-            {
-                "cards": {name: int(row[k]) for k, name in enumerate(self.cards)},
-                "castles": int(row[3]),
-                "total": int(row[4]),
-            }
-            for row in self.score_table()
-        ]
+        out = []
+        for row in self.score_table():
+            entry = {"cards": {name: int(row[k]) for k, name in enumerate(self.cards)}, "castles": int(row[3])}
+            if self.state[S.EXPANSIONS]:  # base games keep their three keys
+                entry["capitols"] = int(row[4])
+                entry["gold"] = int(row[5])
+            entry["total"] = int(row[-1])
+            out.append(entry)
+        return out
 
     def winners(self) -> list[int]:
         totals = self.score_table()[:, -1]

@@ -1,15 +1,26 @@
-"""Scoring a position file: board (or sections), cards in play and each player's settlements."""
+"""Position files: a hand-built game state as JSON, scored (`kbenv score`) or asked for its legal
+decisions (`kbenv legal`), optionally after a list of decisions ("then"). Format: docs/api.md."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from .game import Game
+from .board.codes import LOCATION_LETTERS, LOCATION_NAMES
+from .board.geometry import NUM_HEXES
+from .catalogue import ACTION_ID, ACTION_NAMES, POWER_NAMES, RULE_FLAGS
+from .game import Game, IllegalActionError
 from .setup import SetupError, check_flag, standard_setup
 
-POSITION_FIELDS = ("board", "sections", "cards", "settlements", "options")
-OPTION_FIELDS = ("lords_count_zero",)
+DECISION_IDS = {**{name: ACTION_ID[name] for name in POWER_NAMES}, "done": ACTION_ID["done"],
+                "end_turn": ACTION_ID["end_turn"]}
+
+POSITION_FIELDS = ("board", "sections", "locations", "cards", "settlements", "options", "expansions", "walls",
+                   "capitols", "caves", "nomad_spaces", "gold", "current_player", "start_player", "hands", "deck",
+                   "supply", "tiles", "tiles_left", "nomad_tiles", "then")
+OPTION_FIELDS = tuple(f.name for f in RULE_FLAGS)
+PASSED_THROUGH = ("walls", "capitols", "caves", "nomad_spaces", "gold", "nomad_tiles", "current_player",
+                  "start_player", "supply", "tiles")
 
 
 def parse_position(position: dict) -> dict:
@@ -33,10 +44,14 @@ def parse_position(position: dict) -> dict:
     n = len(settlements)
     if "board" in position and "sections" in position:
         raise SetupError("board: give either board or sections, not both")
+    expansions = position.get("expansions")
     if "board" in position:
-        board = position["board"]
+        board = with_locations(position["board"], position.get("locations"))
     elif "sections" in position:
-        board = standard_setup(n, 0, sections=position["sections"], cards=position["cards"]).board
+        if "locations" in position:
+            raise SetupError("locations: only with a board of letters (sections carry their own)")
+        board = standard_setup(n, 0, sections=position["sections"], cards=position["cards"],
+                               expansions=expansions).board
     else:
         raise SetupError("board: missing (give board or sections)")
     options = position.get("options", {})
@@ -46,23 +61,118 @@ def parse_position(position: dict) -> dict:
     if unknown:
         raise SetupError(f"options: unknown field(s) {', '.join(map(repr, unknown))}; "
                          f"known: {', '.join(OPTION_FIELDS)}")
-    return {
+    for name, value in options.items():
+        check_flag(value, f"options.{name}")
+    rules = {name: value for name, value in options.items() if name != "lords_count_zero"}
+    kwargs = {
         "board": board,
         "num_players": n,
         "cards": position["cards"],
         "settlements": settlements,
-        "hands": [None] * n,
-        "deck": [],
-        "lords_count_zero": check_flag(options.get("lords_count_zero", False), "options.lords_count_zero"),
+        "hands": position.get("hands", [None] * n),
+        "deck": position.get("deck", []),
+        "lords_count_zero": options.get("lords_count_zero", False),
+        "expansions": expansions,
+        "rules": rules or None,
     }
+    if "sections" in position:
+        kwargs["sections"] = position["sections"]
+    for name in PASSED_THROUGH:
+        if name in position:
+            kwargs[name] = position[name]
+    if "tiles_left" in position:
+        kwargs["tiles_left"] = tiles_left_pairs(position["tiles_left"])
+    return kwargs
+
+
+def with_locations(board, locations) -> list[str]:
+    """Board strings where `L` marks a location hex whose type is given in {"r,c": type name}."""
+    if locations is None:
+        return board
+    if not isinstance(locations, dict):
+        raise SetupError('locations: expected an object {"r,c": location type}')
+    if not isinstance(board, list) or not all(isinstance(row, str) for row in board):
+        return board  # validate_board names the problem
+    grid = [list(row) for row in board]
+    for key, name in locations.items():
+        r, c = parse_rc(key, "locations")
+        if name not in LOCATION_NAMES:
+            raise SetupError(f"locations: unknown location type {name!r}; known: {', '.join(LOCATION_NAMES)}")
+        if r >= len(grid) or c >= len(grid[r]) or grid[r][c] != "L":
+            raise SetupError(f"locations: hex {key!r} is not marked L on the board")
+        grid[r][c] = LOCATION_LETTERS[LOCATION_NAMES.index(name)]
+    if any("L" in row for row in grid):
+        raise SetupError("locations: every L on the board needs a type in locations")
+    return ["".join(row) for row in grid]
+
+
+def parse_rc(key, name: str) -> tuple[int, int]:
+    parts = key.split(",") if isinstance(key, str) else []
+    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+        raise SetupError(f"{name}: expected hexes as \"row,col\", got {key!r}")
+    r, c = int(parts[0]), int(parts[1])
+    if not (0 <= r < 20 and 0 <= c < 20):
+        raise SetupError(f"{name}: hex {key!r} is off the 20x20 board")
+    return r, c
+
+
+def tiles_left_pairs(value) -> list:
+    if not isinstance(value, dict):
+        raise SetupError('tiles_left: expected an object {"r,c": tiles}')
+    return [(parse_rc(key, "tiles_left"), k) for key, k in value.items()]
+
+
+def decision_id(decision, k: int) -> int:
+    """The action id of a decision named in a position file: [r, c], a power name, "done", "end_turn"."""
+    if isinstance(decision, list) and len(decision) == 2 and all(type(v) is int for v in decision):
+        r, c = decision
+        if not (0 <= r < 20 and 0 <= c < 20):
+            raise SetupError(f"then[{k}]: hex {decision} is off the board")
+        return r * 20 + c
+    if isinstance(decision, str) and decision in DECISION_IDS:
+        return DECISION_IDS[decision]
+    raise SetupError(f"then[{k}]: unknown decision {decision!r}; expected [row, col], a power name "
+                     f"({', '.join(POWER_NAMES)}), \"done\" or \"end_turn\"")
+
+
+def decision_name(action: int):
+    """The position-file name of an action id (the inverse of `decision_id`)."""
+    if action < NUM_HEXES:
+        return [action // 20, action % 20]
+    return ACTION_NAMES[action]
+
+
+def game_from_position(position: dict) -> Game:
+    """The game of a position file, after its "then" decisions; SetupError names the field at fault."""
+    kwargs = parse_position(position)
+    game = Game.custom(**kwargs)
+    then = position.get("then", [])
+    if not isinstance(then, list):
+        raise SetupError("then: expected a list of decisions")
+    for k, decision in enumerate(then):
+        action = decision_id(decision, k)
+        try:
+            game.step(action)
+        except IllegalActionError as err:
+            raise SetupError(f"then[{k}]: {err}") from None
+    return game
+
+
+def legal_position(position: dict) -> dict:
+    """{"player": who decides, "phase": ..., "legal": [[r, c], power names, "done", "end_turn"]}."""
+    game = game_from_position(position)
+    return {"player": game.decider, "phase": game.phase,
+            "legal": [decision_name(a) for a in game.legal_actions()]}
 
 
 def score_position(position: dict, lords_count_zero: bool | None = None) -> list[dict]:
-    """Per-player score breakdown of a position (see docs/api.md)."""
-    kwargs = parse_position(position)
+    """Per-player score breakdown of a position (see docs/api.md), after its "then" decisions."""
     if lords_count_zero is not None:
-        kwargs["lords_count_zero"] = lords_count_zero
-    return Game.custom(**kwargs).scores()
+        position = {**position, "options": {**position.get("options", {}), "lords_count_zero": lords_count_zero}}
+    game = game_from_position(position)
+    rows = game.score_table()
+    return [{**entry, "capitols": int(row[4]), "gold": int(row[5]), "total": entry["total"]}
+            for entry, row in zip(game.scores(), rows, strict=True)]
 
 
 def load_position(path: str | Path) -> dict:

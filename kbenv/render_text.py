@@ -48,12 +48,14 @@ def legend(num_players: int = 5) -> str:
 
 
 def score_text(scores: list[dict], cards: tuple[str, ...]) -> str:
-    """A table: one row per seat (player_0 ..), one column per card, castles and total."""
-    cols = list(cards) + ["castles", "total"]
+    """A table: one row per seat (player_0 ..), one column per card, castles (capitols and banked gold
+    when the scores have them) and total."""
+    extra = [k for k in ("castles", "capitols", "gold") if scores and k in scores[0]]
+    cols = list(cards) + extra + ["total"]
     width = max(len(c) for c in cols) + 2
     name_width = len(seat_name(max(len(scores) - 1, 0))) + 2
     lines = ["player".ljust(name_width) + "".join(c.rjust(width) for c in cols)]
     for p, s in enumerate(scores):
-        values = [s["cards"][c] for c in cards] + [s["castles"], s["total"]]
+        values = [s["cards"][c] for c in cards] + [s[k] for k in extra] + [s["total"]]
         lines.append(seat_name(p).ljust(name_width) + "".join(str(v).rjust(width) for v in values))
     return "\n".join(lines)

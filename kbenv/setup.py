@@ -13,13 +13,15 @@ from .board.codes import (
     CARD_NAMES,
     LOCATION_NAMES,
     TERRAIN_NAMES,
-    card_index,
     decode_hex_code,
     terrain_card_index,
 )
 from .board.geometry import hex_id
 from .board.sections import assemble
 from .board.tables import TABLE_SECTIONS, board_arrays
+from .catalogue import CARD_NAMES as ALL_CARD_NAMES
+from .catalogue import NOMADS as NOMADS_BIT
+from .catalogue import RULE_BIT, expansion_names, rule_names
 from .engine import state as S
 from .engine.init import (
     CARDS_PER_TERRAIN,
@@ -33,6 +35,7 @@ from .engine.init import (
     init_game,
     setup_draws,
 )
+from .setup_expansions import POSITION_PIECES, apply_pieces, apply_ruleset, ruleset_bits, validate_pieces
 
 PRESETS = {
     "first-game": {
@@ -103,6 +106,25 @@ class Setup:
     supply: tuple[int, ...] | None = None
     deck: tuple[str, ...] | None = None
     current_player: int | None = None
+    # The ruleset (None = the base game) and the expansion pieces of a hand-built position.
+    expansions: tuple[str, ...] | None = None
+    rules: tuple[str, ...] | None = None
+    walls: tuple[tuple[int, int], ...] | None = None
+    capitols: tuple[tuple[int, int], ...] | None = None
+    caves: tuple[tuple[int, int], ...] | None = None
+    nomad_spaces: tuple | None = None
+    gold: tuple[int, ...] | None = None
+    nomad_tiles: tuple[tuple[str, ...], ...] | None = None
+
+    @property
+    def ruleset(self) -> tuple[int, int]:
+        """(expansion bits, rule bits) of kbenv.catalogue."""
+        return ruleset_bits(self.expansions, self.rules)
+
+    @property
+    def standard_start(self) -> bool:
+        """A new game (random expansion parts dealt) rather than a hand-built position."""
+        return self.settlements is None and all(getattr(self, f) is None for f in POSITION_PIECES)
 
     def to_dict(self) -> dict:
         d = asdict(self)
@@ -167,18 +189,29 @@ def make_setup(
     supply=None,
     deck=None,
     current_player=None,
+    expansions=None,
+    rules=None,
+    walls=None,
+    capitols=None,
+    caves=None,
+    nomad_spaces=None,
+    gold=None,
+    nomad_tiles=None,
 ) -> Setup:
     """A validated Setup; SetupError names the field at fault."""
+    try:
+        bits, rule_bits = ruleset_bits(expansions, rules)
+    except ValueError as err:
+        raise SetupError(str(err)) from None
+    if rule_bits & RULE_BIT["lords_count_zero"]:
+        lords_count_zero = True
     if not is_int(num_players) or not 2 <= num_players <= 5:
         raise SetupError(f"num_players: expected 2 to 5, got {num_players!r}")
     n = int(num_players)
     board = validate_board(board)
     if not isinstance(cards, (list, tuple)) or len(cards) != 3:
         raise SetupError("cards: expected 3 Kingdom Builder card names")
-    try:
-        card_ids = [card_index(c) for c in cards]
-    except ValueError as err:
-        raise SetupError(f"cards: {err}") from None
+    card_ids = [card_id(c, bits) for c in cards]
     if len(set(card_ids)) != 3:
         raise SetupError("cards: the 3 cards must be different")
     for name, value in (("start_player", start_player), ("current_player", current_player)):
@@ -263,10 +296,23 @@ def make_setup(
             if deck.count(letter) + held.count(letter) > CARDS_PER_TERRAIN:
                 raise SetupError(f"deck: more than {CARDS_PER_TERRAIN} {letter} cards with the hands "
                                  f"(the game has {CARDS_PER_TERRAIN} of each terrain)")
+    occupied = {rc for own in (settlements or ()) for rc in own}
+    try:
+        pieces = validate_pieces(board, n, bits, {"walls": walls, "capitols": capitols, "caves": caves,
+                                                  "nomad_spaces": nomad_spaces, "gold": gold,
+                                                  "nomad_tiles": nomad_tiles}, occupied)
+    except ValueError as err:
+        raise SetupError(str(err)) from None
+    if sections is not None:
+        for r, c in pieces.get("capitols", ()):
+            name = sections[(r // 10) * 2 + c // 10][0]
+            if name not in ("oracle", "harbor"):
+                raise SetupError(f"capitols: hex {[r, c]} is a castle of the {name} section; capitols go on castles "
+                                 "of the Oracle and Harbor sections (QC-1)")
     return Setup(
         num_players=n,
         board=board,
-        cards=tuple(CARD_NAMES[i] for i in card_ids),
+        cards=tuple(ALL_CARD_NAMES[i] for i in card_ids),
         start_player=int(start_player),
         seed=int(seed),
         sections=sections,
@@ -278,7 +324,20 @@ def make_setup(
         supply=supply,
         deck=deck,
         current_player=None if current_player is None else int(current_player),
+        expansions=None if not bits else expansion_names(bits),
+        rules=None if not rule_bits else rule_names(rule_bits),
+        **pieces,
     )
+
+
+def card_id(name, expansion_bits: int) -> int:
+    """Index of a Kingdom Builder card (red Nomads cards only with Nomads); SetupError names it."""
+    allowed = ALL_CARD_NAMES if expansion_bits & NOMADS_BIT else CARD_NAMES
+    if isinstance(name, str) and name.lower() in allowed:
+        return ALL_CARD_NAMES.index(name.lower())
+    if isinstance(name, str) and name.lower() in ALL_CARD_NAMES:
+        raise SetupError(f"cards: {name!r} is a Nomads card; it needs the 'nomads' expansion")
+    raise SetupError(f"cards: unknown Kingdom Builder card {name!r}; expected one of {', '.join(allowed)}")
 
 
 def hex_name(code: str) -> str:
@@ -301,10 +360,10 @@ def check_tile_counts(tiles, tiles_left) -> None:
                              f"each location hex has {TILES_PER_LOCATION}")
 
 
-def seed_draws(seed: int, num_players: int) -> np.ndarray:
+def seed_draws(seed: int, num_players: int, expansion_bits: int = 0) -> np.ndarray:
     """Every random choice of a set-up from the seed (layout: kbenv.engine.init.DRAW_*)."""
     draws = np.zeros(NUM_DRAWS, dtype=np.int64)
-    setup_draws(seed, num_players, draws)
+    setup_draws(seed, num_players, draws, expansion_bits)
     return draws
 
 
@@ -317,12 +376,18 @@ def standard_setup(
     start_player: int | None = None,
     board=None,
     lords_count_zero: bool = False,
+    expansions=None,
+    rules=None,
 ) -> Setup:
     """A set-up for a new game: random from the seed where sections, cards or start player are not given."""
     if not is_int(num_players) or not 2 <= num_players <= 5:
         raise SetupError(f"num_players: expected 2 to 5, got {num_players!r}")
     seed = check_seed(seed)
-    draws = seed_draws(seed, int(num_players))
+    try:
+        bits, _ = ruleset_bits(expansions, rules)
+    except ValueError as err:
+        raise SetupError(str(err)) from None
+    draws = seed_draws(seed, int(num_players), bits)
     if preset is not None:
         if preset not in PRESETS:
             raise SetupError(f"preset: unknown preset {preset!r}; known: {', '.join(PRESETS)}")
@@ -341,11 +406,13 @@ def standard_setup(
     return make_setup(
         num_players=num_players,
         board=board,
-        cards=[CARD_NAMES[i] for i in draws[DRAW_CARDS : DRAW_CARDS + 3]] if cards is None else cards,
+        cards=[ALL_CARD_NAMES[i] for i in draws[DRAW_CARDS : DRAW_CARDS + 3]] if cards is None else cards,
         start_player=int(draws[DRAW_START]) if start_player is None else start_player,
         seed=seed,
         sections=sections,
         lords_count_zero=lords_count_zero,
+        expansions=expansions,
+        rules=rules,
     )
 
 
@@ -353,14 +420,16 @@ def build_state(setup: Setup) -> np.ndarray:
     """The state vector at the start of the set-up (before the first player's turn begins)."""
     st = np.zeros(S.STATE_SIZE, dtype=np.int64)
     n = setup.num_players
-    draws = seed_draws(setup.seed, n)
+    bits, rule_bits = setup.ruleset
+    draws = seed_draws(setup.seed, n, bits)
     for k, name in enumerate(setup.cards):
-        draws[DRAW_CARDS + k] = CARD_NAMES.index(name)
+        draws[DRAW_CARDS + k] = ALL_CARD_NAMES.index(name)
     draws[DRAW_START] = setup.start_player
     codes, locations = cached_board_arrays(setup.board)
     init_game(st, n, draws, codes, locations, setup.lords_count_zero)
+    apply_ruleset(st, bits, rule_bits, setup.seed, setup.standard_start)
     if setup.hands is None and setup.deck is None and setup.settlements is None and setup.supply is None \
-            and setup.tiles is None and setup.tiles_left is None:
+            and setup.tiles is None and setup.tiles_left is None and setup.standard_start:
         return st
     location_hexes = [int(st[S.LOC_HEX + i]) for i in range(int(st[S.NUM_LOCATIONS]))]
     full_deck = [int(c) for c in draws[DRAW_DECK : DRAW_DECK + S.DECK_SIZE]]  # shuffled, top first
@@ -406,9 +475,16 @@ def build_state(setup: Setup) -> np.ndarray:
     if setup.tiles_left is not None:
         for (r, c), k in setup.tiles_left:
             st[S.LOC_TILES + location_hexes.index(hex_id(r, c))] = k
+    if bits:
+        first = setup.start_player if setup.current_player is None else setup.current_player
+        apply_pieces(st, setup_pieces(setup), first, setup.start_player)
     if any(st[S.SUPPLY + p] == 0 for p in range(n)):
         st[S.ENDING] = 1
     return st
+
+
+def setup_pieces(setup: Setup) -> dict:
+    return {name: getattr(setup, name) for name in POSITION_PIECES if getattr(setup, name) is not None}
 
 
 @lru_cache(maxsize=4096)

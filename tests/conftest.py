@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
+import pytest
+from hypothesis import HealthCheck, settings
 
 from kbenv import Game
+
+# No per-example deadline: the first example of a test may compile numba kernels (a cold cache takes
+# seconds), and CI machines are shared. Examples stay few; the suite's time is watched as a whole.
+settings.register_profile("kbenv", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("kbenv")
 
 
 def play_random(game: Game, rng: np.random.Generator, max_decisions: int = 5000) -> Game:
@@ -14,3 +23,13 @@ def play_random(game: Game, rng: np.random.Generator, max_decisions: int = 5000)
             break
         game.step(int(rng.choice(game.legal_actions())))
     return game
+
+
+@pytest.fixture(autouse=True)
+def _restore_denormals():
+    """Trained networks flush denormal floats (a global CPU flag, agents.networks.flush_denormals); put it
+    back after each test, or hypothesis cannot draw subnormal floats in later tests of the same worker."""
+    yield
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        torch.set_flush_denormal(False)

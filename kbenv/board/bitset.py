@@ -56,6 +56,19 @@ SECTOR_MASK = _build_region_masks(SECTOR_OF, 4)  # (4, 7)
 ROW_MASK = _build_region_masks(ROW_OF, 20)  # (20, 7)
 
 
+def _build_ball2_masks() -> np.ndarray:
+    """Every hex within two steps of each hex (the hex itself included)."""
+    balls = []
+    for h in range(NUM_HEXES):
+        near = {h} | {n for n in STEP1[h] if n >= 0}
+        near |= {m for n in list(near) for m in STEP1[n] if m >= 0}
+        balls.append(mask_of(sorted(near)))
+    return np.stack(balls)
+
+
+BALL2_MASK = _build_ball2_masks()  # (400, 7): the Capitol's reach
+
+
 @njit(cache=True)
 def word_popcount(w: int) -> int:
     """Number of set bits in one 60-bit word (SWAR: shifts and adds only, no overflow, no tables)."""

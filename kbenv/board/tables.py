@@ -8,7 +8,8 @@ from .codes import decode_hex_code
 from .sections import BASE_SECTIONS, NOMAD_SECTIONS, load_section, turn_section
 
 TABLE_SECTIONS = BASE_SECTIONS + NOMAD_SECTIONS  # index = section id
-NUM_RANDOM_SECTIONS = len(BASE_SECTIONS)  # random set-ups draw from the base sections
+NUM_RANDOM_SECTIONS = len(BASE_SECTIONS)  # random base set-ups draw from the base sections
+NUM_NOMAD_SECTIONS = len(NOMAD_SECTIONS)  # with Nomads the pool is the first 12 table sections
 
 
 def board_arrays(board) -> tuple[np.ndarray, np.ndarray]:

@@ -6,14 +6,17 @@ from numba import njit
 
 from ..board.bitset import WORDS, add, dilate_into, has, intersects, remove
 from ..board.geometry import STEP1
+from .nomads_hooks import claim_nomads, red_cards_after_build
 from .state import (
     ADJACENT,
     ENDING,
+    EXPANSIONS,
     LOC_NEIGHBOURS,
     LOC_TILES,
     MANDATORY_DONE,
     NUM_LOCATIONS,
     OCCUPIED,
+    OUTPOST_ARMED,
     OWN,
     SUPPLY,
     TILES_FRESH,
@@ -76,6 +79,10 @@ def build_settlement(st, p: int, h: int) -> None:
         st[ENDING] = 1
         st[MANDATORY_DONE] = 1  # nothing left to build this turn
     seize_tiles(st, p, h)
+    if st[EXPANSIONS] != 0:
+        st[OUTPOST_ARMED] = 0  # an armed Outpost serves this one settlement (N-10)
+        claim_nomads(st, p, h)
+        red_cards_after_build(st, p, h)
 
 
 @njit(cache=True)
@@ -90,3 +97,18 @@ def move_settlement(st, p: int, src: int, dst: int) -> None:
     dilate_into(adjacent_view(st, p), own)
     seize_tiles(st, p, dst)
     drop_orphaned_tiles(st, p, src)
+    if st[EXPANSIONS] != 0:
+        claim_nomads(st, p, dst)
+
+
+@njit(cache=True)
+def remove_settlement(st, p: int, h: int) -> None:
+    """Take p's settlement off h back into p's supply; p loses the tiles it no longer touches (N-11/12).
+
+    The end of the game stays triggered once it was (A-N5)."""
+    remove(st[OCCUPIED : OCCUPIED + WORDS], h)
+    own = own_view(st, p)
+    remove(own, h)
+    dilate_into(adjacent_view(st, p), own)
+    st[SUPPLY + p] += 1
+    drop_orphaned_tiles(st, p, h)

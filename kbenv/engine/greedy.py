@@ -12,10 +12,11 @@ import numpy as np
 from numba import njit
 
 from .actions import apply_unchecked
-from .legal import ACTION_SIZE, END_TURN, TILE_ACTION_BASE, legal_action_list
+from .legal import ACTION_SIZE_V1, DONE, END_TURN, TILE_ACTION_BASE, legal_action_list
+from .queenies import score_capitols
 from .rng import rand_below
 from .scoring import score_card, score_castles
-from .state import CARDS, CURRENT, NUM_CARDS_IN_PLAY, NUM_LOCATIONS, TILES_HELD
+from .state import CARDS, CURRENT, EXPANSIONS, GOLD, NUM_CAPITOLS, NUM_CARDS_IN_PLAY, NUM_LOCATIONS, TILES_HELD
 
 TILE_VALUE = 2.0
 POWER_BONUS = 0.5
@@ -24,9 +25,12 @@ TIE = 1e-9
 
 @njit(cache=True)
 def own_gold(st, p: int) -> int:
+    """p's gold now: the cards in play and castles, plus capitols and gold banked during play."""
     total = score_castles(st, p)
     for k in range(NUM_CARDS_IN_PLAY):
         total += score_card(st, p, st[CARDS + k])
+    if st[EXPANSIONS] != 0:
+        total += st[GOLD + p] + (score_capitols(st, p) if st[NUM_CAPITOLS] > 0 else 0)
     return total
 
 
@@ -50,7 +54,7 @@ def decision_value(st, work, p: int, action: int) -> float:
     work[:] = st
     apply_unchecked(work, action)
     value = position_value(work, p)
-    if TILE_ACTION_BASE <= action < END_TURN:
+    if TILE_ACTION_BASE <= action and action != END_TURN and action != DONE:
         value += POWER_BONUS
     return value
 
@@ -87,8 +91,8 @@ def greedy_choice(st, work, actions, values, rng_state, rng_index: int) -> int:
 @njit(cache=True)
 def greedy_action(st, rng_state, rng_index: int) -> int:
     """The greedy decision for the player to move (-1 if there is none)."""
-    actions = np.empty(ACTION_SIZE, dtype=np.int64)
-    values = np.empty(ACTION_SIZE, dtype=np.float64)
+    actions = np.empty(ACTION_SIZE_V1, dtype=np.int64)
+    values = np.empty(ACTION_SIZE_V1, dtype=np.float64)
     return greedy_choice(st, np.empty_like(st), actions, values, rng_state, rng_index)
 
 
@@ -97,7 +101,8 @@ def greedy_values(st, values) -> None:
     """values[a] = greedy value of every legal action a, -inf for illegal ones."""
     p = st[CURRENT]
     work = np.empty_like(st)
-    actions = np.empty(ACTION_SIZE, dtype=np.int64)
+    actions = np.empty(ACTION_SIZE_V1, dtype=np.int64)
     values[:] = -np.inf
     for k in range(legal_action_list(st, actions)):
-        values[actions[k]] = decision_value(st, work, p, actions[k])
+        if actions[k] < len(values):  # a v0-sized table has no room for v1 ids (base games have none)
+            values[actions[k]] = decision_value(st, work, p, actions[k])

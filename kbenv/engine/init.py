@@ -11,37 +11,83 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..board.bitset import HEX_BIT, HEX_WORD, NEIGHBOUR_MASK, WORDS
-from ..board.codes import CASTLE, LOCATION, NUM_BUILDABLE, NUM_POWERS
-from ..board.tables import NUM_RANDOM_SECTIONS, SECTION_CODES, SECTION_LOCATIONS
+from ..board.bitset import HEX_BIT, HEX_WORD, NEIGHBOUR_MASK, WORDS, has
+from ..board.codes import CASTLE, HARBOR, LOCATION, MOUNTAIN, NOMAD, NUM_BUILDABLE, NUM_POWERS, ORACLE
+from ..board.geometry import SECTOR_OF, STEP1
+from ..board.tables import NUM_NOMAD_SECTIONS, NUM_RANDOM_SECTIONS, SECTION_CODES, SECTION_LOCATIONS
+from ..catalogue import (
+    CAPITOL as EXP_CAPITOL,
+)
+from ..catalogue import (
+    CAVES as EXP_CAVES,
+)
+from ..catalogue import (
+    NOMAD_KINDS,
+    NOMAD_LOCATIONS,
+    NOMAD_TILE_COUNTS,
+    RED_CARDS,
+    RULE_BIT,
+    WALLS_IN_GAME,
+)
+from ..catalogue import (
+    NOMADS as EXP_NOMADS,
+)
 from .rng import next_u32, seed_u32
 from .state import (
     BUILDABLE_MASK,
+    CAPITOL_HEX,
     CARDS,
+    CAVES,
+    CURRENT,
+    DECIDER,
     DECK,
     DECK_COUNT,
     DECK_SIZE,
+    EXPANSIONS,
     HAND,
     LOC_HEX,
     LOC_NEIGHBOURS,
     LOC_TILES,
     LOC_TYPE,
     LORDS_COUNT_ZERO,
+    MAX_CAPITOLS,
+    MAX_NOMADS,
     MAX_PLAYERS,
     NO_CARD,
+    NOMAD_HEX,
+    NOMAD_KIND,
+    NOMAD_MASK,
+    NOMAD_ON_SPACE,
+    NOMAD_OWNER,
+    NUM_CAPITOLS,
     NUM_LOCATIONS,
+    NUM_NOMADS,
     NUM_PLAYERS,
+    OCCUPIED,
     POWER,
     RNG,
+    RULE_FLAGS,
     SETTLEMENTS_PER_PLAYER,
     SOURCE,
     SPECIAL_MASK,
     START_PLAYER,
     SUPPLY,
     TERRAIN_MASKS,
+    WALLS_LEFT,
 )
 
 TILES_PER_LOCATION = 2
+NUM_NOMAD_LOCATIONS = len(NOMAD_LOCATIONS)
+NUM_RED_CARDS = len(RED_CARDS)
+NOMAD_TILE_MULTISET = np.array([NOMAD_TILE_COUNTS[k] for k in NOMAD_KINDS], dtype=np.int64)
+NUM_NOMAD_TILES = int(NOMAD_TILE_MULTISET.sum())
+RULE_LORDS_COUNT_ZERO = RULE_BIT["lords_count_zero"]
+RULE_NOMAD_SPACES_NOT_SPECIAL = RULE_BIT["nomad_spaces_not_special"]
+RULE_CAVES_ARE_PLAIN_MOUNTAIN = RULE_BIT["caves_are_plain_mountain"]
+# Entries of the `forced` array after the DRAW_* options: the ruleset of the batch.
+FORCED_EXPANSIONS = 12
+FORCED_RULES = 13
+FORCED_SIZE = 14
 NUM_CARD_TYPES = 10
 CARDS_PER_TERRAIN = 5
 # Layout of the draws array filled by `setup_draws`.
@@ -61,20 +107,26 @@ def _below(rng, n: int) -> int:
 
 
 @njit(cache=True)
-def setup_draws(seed: int, num_players: int, out) -> None:
-    """Every random choice of a set-up, from the seed, into out (see the DRAW_* layout)."""
+def setup_draws(seed: int, num_players: int, out, expansions: int = 0) -> None:
+    """Every random choice of a set-up, from the seed, into out (see the DRAW_* layout).
+
+    With Nomads the sections come from the 12-section pool and the cards from 13; the order of the
+    draws is the same, so base games (expansions 0) are exactly as they always were.
+    """
     rng = np.empty(1, dtype=np.int64)
     rng[0] = seed_u32(seed)
-    pool = np.arange(NUM_RANDOM_SECTIONS)
+    num_sections = NUM_RANDOM_SECTIONS + (NUM_NOMAD_SECTIONS if expansions & EXP_NOMADS else 0)
+    num_cards = NUM_CARD_TYPES + (NUM_RED_CARDS if expansions & EXP_NOMADS else 0)
+    pool = np.arange(num_sections)
     for k in range(4):
-        j = k + _below(rng, NUM_RANDOM_SECTIONS - k)
+        j = k + _below(rng, num_sections - k)
         pool[k], pool[j] = pool[j], pool[k]
         out[DRAW_SECTIONS + k] = pool[k]
     for k in range(4):
         out[DRAW_TURNED + k] = _below(rng, 2)
-    cards = np.arange(NUM_CARD_TYPES)
+    cards = np.arange(num_cards)
     for k in range(3):
-        j = k + _below(rng, NUM_CARD_TYPES - k)
+        j = k + _below(rng, num_cards - k)
         cards[k], cards[j] = cards[j], cards[k]
     chosen = np.sort(cards[:3])
     for k in range(3):
@@ -156,12 +208,128 @@ def init_game(st, num_players: int, draws, codes, locations, lords_count_zero: b
 def new_game(st, num_players: int, seed: int, forced, lords_count_zero: bool, draws, codes, locations) -> None:
     """A random or partly forced standard set-up from a seed, entirely inside numba.
 
-    `forced` has the DRAW_* layout for its first 12 entries: -1 = draw from the seed. `draws`,
-    `codes` and `locations` are work arrays (and hold the resolved set-up afterwards).
+    `forced` has the DRAW_* layout for its first 12 entries: -1 = draw from the seed; entries
+    FORCED_EXPANSIONS and FORCED_RULES (when present) hold the ruleset. `draws`, `codes` and
+    `locations` are work arrays (and hold the resolved set-up afterwards).
     """
-    setup_draws(seed, num_players, draws)
+    expansions = forced[FORCED_EXPANSIONS] if len(forced) > FORCED_RULES else 0
+    rules = forced[FORCED_RULES] if len(forced) > FORCED_RULES else 0
+    setup_draws(seed, num_players, draws, expansions)
     for k in range(DRAW_DECK):
         if forced[k] >= 0:
             draws[k] = forced[k]
     assemble_board(draws[DRAW_SECTIONS : DRAW_SECTIONS + 4], draws[DRAW_TURNED : DRAW_TURNED + 4], codes, locations)
     init_game(st, num_players, draws, codes, locations, lords_count_zero)
+    if expansions or rules:
+        init_ruleset(st, expansions, rules)
+        deal_expansions(st, seed)
+
+
+# ----- expansions ---------------------------------------------------------------------------------
+@njit(cache=True)
+def init_ruleset(st, expansions: int, rules: int) -> None:
+    """Rules of the enabled expansions that depend only on the board (call after init_game)."""
+    st[EXPANSIONS] = expansions
+    st[RULE_FLAGS] = rules
+    st[DECIDER] = st[CURRENT]
+    for i in range(WORDS):
+        st[NOMAD_MASK + i] = st[TERRAIN_MASKS + NOMAD * WORDS + i]
+    if expansions & EXP_NOMADS:
+        for i in range(st[NUM_LOCATIONS]):
+            if st[LOC_TYPE + i] < NUM_POWERS + NUM_NOMAD_LOCATIONS:
+                st[LOC_TILES + i] = TILES_PER_LOCATION
+        if not rules & RULE_NOMAD_SPACES_NOT_SPECIAL:
+            for i in range(WORDS):
+                st[SPECIAL_MASK + i] |= st[NOMAD_MASK + i]
+        st[WALLS_LEFT] = WALLS_IN_GAME
+        n = 0
+        for h in range(400):
+            if has(st[NOMAD_MASK : NOMAD_MASK + WORDS], h) and n < MAX_NOMADS:
+                st[NOMAD_HEX + n] = h
+                st[NOMAD_KIND + n] = -1
+                st[NOMAD_OWNER + n] = NOMAD_ON_SPACE
+                n += 1
+        st[NUM_NOMADS] = n
+    if rules & RULE_LORDS_COUNT_ZERO:
+        st[LORDS_COUNT_ZERO] = 1
+
+
+@njit(cache=True)
+def distance_at_least_3_from(mask, h: int) -> bool:
+    """No hex of mask within two steps of h."""
+    if has(mask, h):
+        return False
+    for d in range(6):
+        n = STEP1[h, d]
+        if n < 0:
+            continue
+        if has(mask, n):
+            return False
+        for e in range(6):
+            m = STEP1[n, e]
+            if m >= 0 and has(mask, m):
+                return False
+    return True
+
+
+@njit(cache=True)
+def deal_expansions(st, seed: int) -> None:
+    """The random parts of an expansion set-up, from their own generator (base draws untouched):
+    nomad tiles on the nomad spaces, a capitol on a castle of each Oracle/Harbor section, caves."""
+    rng = np.empty(1, dtype=np.int64)
+    rng[0] = seed_u32(seed ^ 0x2545F491)
+    if st[EXPANSIONS] & EXP_NOMADS:
+        tiles = np.empty(NUM_NOMAD_TILES, dtype=np.int64)
+        k = 0
+        for kind in range(len(NOMAD_TILE_MULTISET)):
+            for _ in range(NOMAD_TILE_MULTISET[kind]):
+                tiles[k] = kind
+                k += 1
+        for i in range(NUM_NOMAD_TILES - 1, 0, -1):
+            j = _below(rng, i + 1)
+            tiles[i], tiles[j] = tiles[j], tiles[i]
+        for i in range(st[NUM_NOMADS]):
+            st[NOMAD_KIND + i] = tiles[i]
+    special = np.zeros(WORDS, dtype=np.int64)
+    for i in range(WORDS):
+        special[i] = (st[TERRAIN_MASKS + CASTLE * WORDS + i] | st[TERRAIN_MASKS + LOCATION * WORDS + i]
+                      | st[NOMAD_MASK + i])
+    candidates = np.empty(100, dtype=np.int64)
+    castles = st[TERRAIN_MASKS + CASTLE * WORDS : TERRAIN_MASKS + (CASTLE + 1) * WORDS]
+    mountains = st[TERRAIN_MASKS + MOUNTAIN * WORDS : TERRAIN_MASKS + (MOUNTAIN + 1) * WORDS]
+    for q in range(4):
+        if st[EXPANSIONS] & EXP_CAPITOL and quadrant_has_location(st, q, ORACLE, HARBOR):
+            n = 0
+            for h in range(400):
+                if SECTOR_OF[h] == q and has(castles, h):
+                    candidates[n] = h
+                    n += 1
+            if n > 0 and st[NUM_CAPITOLS] < MAX_CAPITOLS:
+                st[CAPITOL_HEX + st[NUM_CAPITOLS]] = candidates[_below(rng, n)]
+                st[NUM_CAPITOLS] += 1
+    if st[EXPANSIONS] & EXP_CAVES:
+        for q in range(4):
+            n = 0
+            for h in range(400):
+                if SECTOR_OF[h] == q and has(mountains, h) and distance_at_least_3_from(special, h):
+                    candidates[n] = h
+                    n += 1
+            if n > 0:
+                place_cave(st, candidates[_below(rng, n)])
+
+
+@njit(cache=True)
+def quadrant_has_location(st, q: int, type_a: int, type_b: int) -> bool:
+    for i in range(st[NUM_LOCATIONS]):
+        t = st[LOC_TYPE + i]
+        if (t == type_a or t == type_b) and SECTOR_OF[st[LOC_HEX + i]] == q:
+            return True
+    return False
+
+
+@njit(cache=True)
+def place_cave(st, h: int) -> None:
+    """A cave on mountain h: occupied unless caves are plain mountains (A-QV2)."""
+    st[CAVES + HEX_WORD[h]] |= HEX_BIT[h]
+    if not st[RULE_FLAGS] & RULE_CAVES_ARE_PLAIN_MOUNTAIN:
+        st[OCCUPIED + HEX_WORD[h]] |= HEX_BIT[h]

@@ -2,26 +2,44 @@
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
+from .. import catalogue as CAT
 from ..board.bitset import BITS_PER_WORD, WORDS, clear, copy_into, has, word_lowest_bit
 from ..board.codes import BARN, HARBOR, NUM_POWERS, PADDOCK
 from ..board.geometry import NUM_HEXES
 from .board_ops import own_view
-from .powers import power_has_completion, power_targets, source_has_target, terrain_build_targets
+from .nomads import usable_nomad
+from .powers import (
+    CARAVAN_POWER,
+    OUTPOST_POWER,
+    QUARRY_POWER,
+    RESETTLEMENT_POWER,
+    builds_settlement,
+    power_has_completion,
+    power_targets,
+    source_has_target,
+    terrain_build_targets,
+)
 from .state import (
-    CURRENT,
+    CAVE_USED,
+    DECIDER,
+    EXPANSIONS,
     HAND,
     LOC_TYPE,
     MANDATORY_DONE,
     NUM_LOCATIONS,
+    OUTPOST_ARMED,
     PHASE,
     PHASE_IDLE,
     PHASE_MANDATORY,
     PHASE_SOURCE,
+    PHASE_STEP,
     PHASE_TARGET,
     POWER,
     SOURCE,
+    STEPS_TAKEN,
     TILES_FRESH,
     TILES_HELD,
     TILES_USED,
@@ -30,7 +48,21 @@ from .state import (
 
 TILE_ACTION_BASE = NUM_HEXES
 END_TURN = NUM_HEXES + NUM_POWERS
-ACTION_SIZE = END_TURN + 1
+ACTION_SIZE = END_TURN + 1  # the v0 layout (base game); v1 (expansions) extends it: kbenv.catalogue
+ACTION_SIZE_V1 = CAT.ACTION_SIZE_V1
+DONE = CAT.DONE
+NUM_POWER_CODES = CAT.NUM_POWER_CODES
+POWER_ACTION = np.array(CAT.POWER_ACTIONS, dtype=np.int64)  # action id of each power code
+ACTION_POWER = np.full(ACTION_SIZE_V1 - NUM_HEXES, -1, dtype=np.int64)  # power code of action 400 + k
+for _code, _action in enumerate(CAT.POWER_ACTIONS):
+    ACTION_POWER[_action - NUM_HEXES] = _code
+assert END_TURN == CAT.END_TURN and ACTION_SIZE == CAT.ACTION_SIZE_V0
+
+CAVE_POWER = CAT.CAVE_POWER
+FIRST_NOMAD_POWER = CAT.FIRST_NOMAD_POWER
+NUM_NOMAD_USABLE = len(CAT.NOMAD_USABLE_KINDS)
+OUTPOST_KIND = CAT.NOMAD_KINDS.index("outpost")
+EXP_CAVES = CAT.CAVES
 
 SCRATCH_LEGAL = scratch_off(0)  # legal hexes of the current decision
 SCRATCH_TMP = scratch_off(1)
@@ -38,7 +70,9 @@ SCRATCH_TMP = scratch_off(1)
 
 @njit(cache=True)
 def is_move_power(power: int) -> bool:
-    return power == BARN or power == HARBOR or power == PADDOCK
+    """Powers that move a settlement: choose the source first."""
+    return (power == BARN or power == HARBOR or power == PADDOCK or power == CARAVAN_POWER
+            or power == RESETTLEMENT_POWER or power == CAVE_POWER)
 
 
 @njit(cache=True)
@@ -53,31 +87,70 @@ def usable_tile(st, p: int, power: int) -> int:
 
 @njit(cache=True)
 def legal_powers(st) -> int:
-    """Bit k set = activating power k is legal now."""
+    """Bit k set = activating power code k is legal now (codes: kbenv.catalogue.POWER_NAMES)."""
     if st[PHASE] != PHASE_IDLE:
-        return 0
-    p = st[CURRENT]
+        return outpost_bit(st) if st[EXPANSIONS] != 0 else 0
+    p = st[DECIDER]
     tmp = st[SCRATCH_TMP : SCRATCH_TMP + WORDS]
     bits = 0
     for power in range(NUM_POWERS):
         if usable_tile(st, p, power) >= 0 and power_has_completion(st, p, power, tmp):
             bits |= 1 << power
+    if st[EXPANSIONS] != 0:
+        bits |= expansion_powers(st, p, tmp)
     return bits
+
+
+@njit(cache=True)
+def expansion_powers(st, p: int, tmp) -> int:
+    """Nomads location powers, nomad tiles and the cave move that p may activate now (idle phase)."""
+    bits = 0
+    for power in range(NUM_POWERS, FIRST_NOMAD_POWER):
+        if usable_tile(st, p, power) >= 0 and power_has_completion(st, p, power, tmp):
+            bits |= 1 << power
+    for kind in range(NUM_NOMAD_USABLE):
+        power = FIRST_NOMAD_POWER + kind
+        if usable_nomad(st, p, kind) >= 0 and (power != OUTPOST_POWER or st[OUTPOST_ARMED] == 0) \
+                and power_has_completion(st, p, power, tmp):
+            bits |= 1 << power
+    if st[EXPANSIONS] & EXP_CAVES and st[CAVE_USED] == 0 and power_has_completion(st, p, CAVE_POWER, tmp):
+        bits |= 1 << CAVE_POWER
+    return bits
+
+
+@njit(cache=True)
+def outpost_bit(st) -> int:
+    """The Outpost may also be armed between mandatory builds and inside a building power (N-10)."""
+    phase = st[PHASE]
+    p = st[DECIDER]
+    if st[OUTPOST_ARMED] != 0 or usable_nomad(st, p, OUTPOST_KIND) < 0:
+        return 0
+    if phase == PHASE_MANDATORY or ((phase == PHASE_TARGET or phase == PHASE_STEP) and builds_settlement(st[POWER])):
+        return 1 << OUTPOST_POWER
+    return 0
+
+
+@njit(cache=True)
+def done_legal(st) -> bool:
+    """DONE ends a power where stopping is allowed: after the first Quarry wall, after a Resettlement step."""
+    if st[PHASE] == PHASE_STEP:
+        return st[POWER] == QUARRY_POWER
+    return st[PHASE] == PHASE_SOURCE and st[POWER] == RESETTLEMENT_POWER and st[STEPS_TAKEN] > 0
 
 
 @njit(cache=True)
 def legal_hexes(st, out) -> None:
     """out = the hexes that are legal decisions now."""
-    p = st[CURRENT]
+    p = st[DECIDER]
     phase = st[PHASE]
     if (phase == PHASE_IDLE and st[MANDATORY_DONE] == 0) or phase == PHASE_MANDATORY:
         terrain_build_targets(st, p, st[HAND + p], out)
-    elif phase == PHASE_TARGET:
+    elif phase == PHASE_TARGET or phase == PHASE_STEP:
         power_targets(st, p, st[POWER], st[SOURCE], out)
     elif phase == PHASE_SOURCE:
         copy_into(out, own_view(st, p))
         power = st[POWER]
-        if power == PADDOCK:
+        if power != BARN and power != HARBOR:
             tmp = st[SCRATCH_TMP : SCRATCH_TMP + WORDS]
             for h in range(NUM_HEXES):
                 if has(out, h) and not source_has_target(st, p, power, h, tmp):
@@ -99,33 +172,42 @@ def only_end_turn_legal(st) -> bool:
 
 @njit(cache=True)
 def legal_mask_into(st, mask) -> None:
-    """Fill an int8 array of ACTION_SIZE with 1 for each legal action."""
+    """Fill an int8 array with 1 for each legal action: ACTION_SIZE (v0) or ACTION_SIZE_V1 entries."""
     out = st[SCRATCH_LEGAL : SCRATCH_LEGAL + WORDS]
     legal_hexes(st, out)
     for h in range(NUM_HEXES):
         mask[h] = 1 if has(out, h) else 0
+    mask[NUM_HEXES:] = 0
     bits = legal_powers(st)
-    for k in range(NUM_POWERS):
-        mask[TILE_ACTION_BASE + k] = (bits >> k) & 1
+    for k in range(NUM_POWER_CODES):
+        if (bits >> k) & 1 and POWER_ACTION[k] < len(mask):
+            mask[POWER_ACTION[k]] = 1
     mask[END_TURN] = 1 if end_turn_legal(st) else 0
+    if len(mask) > DONE and st[EXPANSIONS] != 0 and done_legal(st):
+        mask[DONE] = 1
 
 
 @njit(cache=True)
 def is_legal(st, action: int) -> bool:
-    if action < 0 or action >= ACTION_SIZE:
+    if action < 0 or action >= ACTION_SIZE_V1:
         return False
     if action < NUM_HEXES:
         out = st[SCRATCH_LEGAL : SCRATCH_LEGAL + WORDS]
         legal_hexes(st, out)
         return has(out, action)
-    if action < END_TURN:
-        return (legal_powers(st) >> (action - TILE_ACTION_BASE)) & 1 == 1
-    return end_turn_legal(st)
+    if action == END_TURN:
+        return end_turn_legal(st)
+    if action == DONE:
+        return st[EXPANSIONS] != 0 and done_legal(st)
+    code = ACTION_POWER[action - NUM_HEXES]
+    if code < 0:
+        return False
+    return (legal_powers(st) >> code) & 1 == 1
 
 
 @njit(cache=True)
 def legal_action_list(st, out) -> int:
-    """Write the legal actions into out (length ACTION_SIZE) in ascending order; return how many."""
+    """Write the legal actions into out (length ACTION_SIZE_V1) in ascending order; return how many."""
     hexes = st[SCRATCH_LEGAL : SCRATCH_LEGAL + WORDS]
     legal_hexes(st, hexes)
     n = 0
@@ -143,4 +225,12 @@ def legal_action_list(st, out) -> int:
     if end_turn_legal(st):
         out[n] = END_TURN
         n += 1
+    if st[EXPANSIONS] != 0:  # the v1 ids above END_TURN, ascending
+        for k in range(NUM_POWERS, NUM_POWER_CODES):
+            if (bits >> k) & 1:
+                out[n] = POWER_ACTION[k]
+                n += 1
+        if done_legal(st):
+            out[n] = DONE
+            n += 1
     return n

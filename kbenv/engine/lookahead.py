@@ -19,7 +19,7 @@ from numba import njit
 
 from .actions import apply_unchecked
 from .greedy import greedy_choice, pick_best, position_value
-from .legal import ACTION_SIZE, END_TURN, legal_action_list
+from .legal import ACTION_SIZE_V1, END_TURN, legal_action_list
 from .state import CURRENT, DECK_COUNT, PHASE, PHASE_OVER, REMOVED_COUNT
 
 MAX_TURN_DECISIONS = 64  # a safety bound; a turn has far fewer decisions
@@ -48,8 +48,8 @@ def lookahead_table(st, actions, values) -> int:
     p = st[CURRENT]
     work = np.empty_like(st)
     scratch = np.empty_like(st)
-    inner_actions = np.empty(ACTION_SIZE, dtype=np.int64)
-    inner_values = np.empty(ACTION_SIZE, dtype=np.float64)
+    inner_actions = np.empty(ACTION_SIZE_V1, dtype=np.int64)
+    inner_values = np.empty(ACTION_SIZE_V1, dtype=np.float64)
     no_rng = np.zeros(1, dtype=np.int64)
     n = legal_action_list(st, actions)
     for k in range(n):
@@ -60,8 +60,8 @@ def lookahead_table(st, actions, values) -> int:
 @njit(cache=True)
 def lookahead_action(st, rng_state, rng_index: int) -> int:
     """The lookahead decision for the player to move, ties at random (-1 if there is none)."""
-    actions = np.empty(ACTION_SIZE, dtype=np.int64)
-    values = np.empty(ACTION_SIZE, dtype=np.float64)
+    actions = np.empty(ACTION_SIZE_V1, dtype=np.int64)
+    values = np.empty(ACTION_SIZE_V1, dtype=np.float64)
     n = lookahead_table(st, actions, values)
     return pick_best(actions, values, n, rng_state, rng_index)
 
@@ -69,8 +69,9 @@ def lookahead_action(st, rng_state, rng_index: int) -> int:
 @njit(cache=True)
 def lookahead_values(st, out) -> None:
     """out[a] = lookahead value of every legal action a, -inf for illegal ones."""
-    actions = np.empty(ACTION_SIZE, dtype=np.int64)
-    values = np.empty(ACTION_SIZE, dtype=np.float64)
+    actions = np.empty(ACTION_SIZE_V1, dtype=np.int64)
+    values = np.empty(ACTION_SIZE_V1, dtype=np.float64)
     out[:] = -np.inf
     for k in range(lookahead_table(st, actions, values)):
-        out[actions[k]] = values[k]
+        if actions[k] < len(out):
+            out[actions[k]] = values[k]

@@ -6,11 +6,21 @@ import numpy as np
 from numba import njit, prange
 
 from ..board.bitset import WORDS, nth_hex, popcount
-from ..board.codes import NUM_POWERS
+from ..parallel import twin_kernels
 from .actions import apply_unchecked
-from .legal import END_TURN, SCRATCH_LEGAL, TILE_ACTION_BASE, end_turn_legal, legal_hexes, legal_powers
+from .legal import (
+    DONE,
+    END_TURN,
+    NUM_POWER_CODES,
+    POWER_ACTION,
+    SCRATCH_LEGAL,
+    done_legal,
+    end_turn_legal,
+    legal_hexes,
+    legal_powers,
+)
 from .rng import rand_below
-from .state import PHASE, PHASE_OVER
+from .state import EXPANSIONS, PHASE, PHASE_OVER
 
 
 @njit(cache=True)
@@ -21,10 +31,11 @@ def random_legal_action(st, rng_state, rng_index: int) -> int:
     n_hex = popcount(out)
     powers = legal_powers(st)
     n_pow = 0
-    for k in range(NUM_POWERS):
+    for k in range(NUM_POWER_CODES):
         n_pow += (powers >> k) & 1
     n_end = 1 if end_turn_legal(st) else 0
-    total = n_hex + n_pow + n_end
+    n_done = 1 if st[EXPANSIONS] != 0 and done_legal(st) else 0
+    total = n_hex + n_pow + n_end + n_done
     if total == 0:
         return -1
     k = rand_below(rng_state, rng_index, total)
@@ -32,12 +43,15 @@ def random_legal_action(st, rng_state, rng_index: int) -> int:
         return nth_hex(out, k)
     k -= n_hex
     if k < n_pow:
-        for power in range(NUM_POWERS):
+        for power in range(NUM_POWER_CODES):
             if (powers >> power) & 1:
                 if k == 0:
-                    return TILE_ACTION_BASE + power
+                    return POWER_ACTION[power]
                 k -= 1
-    return END_TURN
+    k -= n_pow
+    if k < n_end:
+        return END_TURN
+    return DONE
 
 
 @njit(cache=True)
@@ -53,9 +67,12 @@ def random_playout(st, rng_state, rng_index: int, max_decisions: int) -> int:
     return n
 
 
-@njit(cache=True, parallel=True)
+@twin_kernels(min_rows=2, rows_arg=0)
 def random_playouts_batch(states, rng_state, max_decisions: int):
-    """Random playouts of every game in a batch (one row each), in parallel; decisions per game."""
+    """Random playouts of every game in a batch (one row each), in parallel; decisions per game.
+
+    A whole game is about 100 microseconds, so two rows already pay for a parallel region.
+    """
     counts = np.zeros(states.shape[0], dtype=np.int64)
     for i in prange(states.shape[0]):
         counts[i] = random_playout(states[i], rng_state, i, max_decisions)

@@ -23,8 +23,40 @@ from ..board.bitset import (
 )
 from ..board.codes import BARN, DESERT, FARM, GRASS, HARBOR, OASIS, ORACLE, PADDOCK, TAVERN, TOWER, WATER
 from ..board.geometry import STEP1, STEP2
+from ..catalogue import CAVE_POWER, FIRST_NOMAD_POWER, POWER_CODE
 from .board_ops import adjacent_view, own_view
-from .state import BUILDABLE_MASK, HAND, NO_CARD, OCCUPIED, SUPPLY, TERRAIN_MASKS, scratch_off
+from .nomads import (
+    GARDEN_TERRAIN,
+    NUM_DONATIONS,
+    caravan_targets,
+    has_step,
+    next_victim,
+    quarry_targets,
+    step_targets,
+    village_targets,
+)
+from .queenies import cave_sources, cave_targets, next_to_cave
+from .state import (
+    BUILDABLE_MASK,
+    HAND,
+    NO_CARD,
+    OCCUPIED,
+    OUTPOST_ARMED,
+    OWN,
+    SUPPLY,
+    TERRAIN_MASKS,
+    VICTIM,
+    scratch_off,
+)
+
+FIRST_EXPANSION_POWER = POWER_CODE["caravan"]
+CARAVAN_POWER = POWER_CODE["caravan"]
+QUARRY_POWER = POWER_CODE["quarry"]
+VILLAGE_POWER = POWER_CODE["village"]
+GARDEN_POWER = POWER_CODE["garden"]
+RESETTLEMENT_POWER = POWER_CODE["resettlement"]
+OUTPOST_POWER = POWER_CODE["outpost"]
+SWORD_POWER = POWER_CODE["sword"]
 
 SCRATCH_LIFTED = scratch_off(5)  # adjacency of a player's settlements with one lifted
 
@@ -51,16 +83,19 @@ def free_of(st, allowed, out) -> None:
 
 @njit(cache=True)
 def terrain_build_targets(st, p: int, terrain: int, out) -> None:
-    """Hexes where p may build on `terrain` (mandatory action, Oracle, Farm, Oasis)."""
+    """Hexes where p may build on `terrain` (mandatory action, Oracle, Farm, Oasis, Garden, Donation);
+    an armed Outpost waives "adjacent if possible" for one settlement (N-10)."""
     free_of(st, terrain_view(st, terrain), out)
-    restrict_adjacent_if_possible(out, adjacent_view(st, p))
+    if st[OUTPOST_ARMED] == 0:
+        restrict_adjacent_if_possible(out, adjacent_view(st, p))
 
 
 @njit(cache=True)
 def tower_targets(st, p: int, out) -> None:
     for i in range(WORDS):
         out[i] = EDGE_MASK[i] & st[BUILDABLE_MASK + i] & ~st[OCCUPIED + i]
-    restrict_adjacent_if_possible(out, adjacent_view(st, p))
+    if st[OUTPOST_ARMED] == 0:
+        restrict_adjacent_if_possible(out, adjacent_view(st, p))
 
 
 @njit(cache=True)
@@ -117,7 +152,9 @@ def move_targets(st, p: int, src: int, terrain: int, out) -> None:
 @njit(cache=True)
 def power_targets(st, p: int, power: int, src: int, out) -> None:
     """Hexes the power may build on (or move src to)."""
-    if power == ORACLE:
+    if power >= FIRST_EXPANSION_POWER:
+        expansion_targets(st, p, power, src, out)
+    elif power == ORACLE:
         terrain_build_targets(st, p, st[HAND + p], out)
     elif power == FARM:
         terrain_build_targets(st, p, GRASS, out)
@@ -152,6 +189,8 @@ def has_paddock_move(st, p: int) -> bool:
 @njit(cache=True)
 def power_has_completion(st, p: int, power: int, tmp) -> bool:
     """Whether the power can be carried out now (so activating it is legal)."""
+    if power >= FIRST_EXPANSION_POWER:
+        return expansion_has_completion(st, p, power, tmp)
     if power <= TAVERN and st[SUPPLY + p] == 0:
         return False
     if (power == ORACLE or power == BARN) and st[HAND + p] == NO_CARD:
@@ -174,4 +213,77 @@ def source_has_target(st, p: int, power: int, src: int, tmp) -> bool:
     if power == PADDOCK:
         paddock_targets(st, src, tmp)
         return not is_empty(tmp)
+    if power == CARAVAN_POWER:
+        caravan_targets(st, src, tmp)
+        return not is_empty(tmp)
+    if power == RESETTLEMENT_POWER:
+        return has_step(st, src)
+    if power == CAVE_POWER:
+        return next_to_cave(st, src)
     return True
+
+
+# ----- expansion powers (codes of kbenv.catalogue.POWER_NAMES from 8 on) ---------------------------
+@njit(cache=True)
+def is_donation(power: int) -> bool:
+    return FIRST_NOMAD_POWER <= power < FIRST_NOMAD_POWER + NUM_DONATIONS
+
+
+@njit(cache=True)
+def builds_settlement(power: int) -> bool:
+    """Powers that build settlements from the supply (the ones an Outpost can serve)."""
+    return power <= TAVERN or power == VILLAGE_POWER or power == GARDEN_POWER or is_donation(power)
+
+
+@njit(cache=True)
+def expansion_targets(st, p: int, power: int, src: int, out) -> None:
+    if power == CARAVAN_POWER:
+        caravan_targets(st, src, out)
+    elif power == QUARRY_POWER:
+        quarry_targets(st, p, st[HAND + p], out)
+    elif power == VILLAGE_POWER:
+        village_targets(st, p, out)
+    elif power == GARDEN_POWER:
+        terrain_build_targets(st, p, GARDEN_TERRAIN, out)
+    elif is_donation(power):
+        terrain_build_targets(st, p, power - FIRST_NOMAD_POWER, out)  # donations G C D F T W M = codes 0..6
+    elif power == RESETTLEMENT_POWER:
+        step_targets(st, src, out)
+    elif power == SWORD_POWER:
+        for i in range(WORDS):
+            out[i] = st[OWN + st[VICTIM] * WORDS + i]
+    elif power == CAVE_POWER:
+        cave_targets(st, src, out)
+    else:
+        clear(out)
+
+
+@njit(cache=True)
+def has_movable(st, p: int, power: int, tmp) -> bool:
+    """Whether one of p's settlements can be moved by the power."""
+    own = own_view(st, p)
+    for i in range(WORDS):
+        w = own[i]
+        while w != 0:
+            s = i * BITS_PER_WORD + word_lowest_bit(w)
+            w &= w - 1
+            if source_has_target(st, p, power, s, tmp):
+                return True
+    return False
+
+
+@njit(cache=True)
+def expansion_has_completion(st, p: int, power: int, tmp) -> bool:
+    if builds_settlement(power) and st[SUPPLY + p] == 0:
+        return False
+    if power == CARAVAN_POWER or power == RESETTLEMENT_POWER:
+        return has_movable(st, p, power, tmp)
+    if power == CAVE_POWER:
+        cave_sources(st, p, tmp)
+        return not is_empty(tmp)
+    if power == SWORD_POWER:
+        return next_victim(st, p, p) >= 0
+    if power == OUTPOST_POWER:
+        return True
+    expansion_targets(st, p, power, -1, tmp)
+    return not is_empty(tmp)

@@ -35,12 +35,30 @@ from ..board.codes import (
     WORKERS,
 )
 from ..board.geometry import NUM_HEXES, STEP1
+from ..catalogue import RULE_BIT
 from .board_ops import own_view
 from .powers import terrain_view
-from .state import CARDS, LORDS_COUNT_ZERO, MAX_PLAYERS, NUM_CARDS_IN_PLAY, NUM_PLAYERS, SPECIAL_MASK
+from .queenies import score_capitols
+from .state import (
+    CAPITOL_HEX,
+    CARDS,
+    GOLD,
+    LORDS_COUNT_ZERO,
+    MAX_PLAYERS,
+    NUM_CAPITOLS,
+    NUM_CARDS_IN_PLAY,
+    NUM_PLAYERS,
+    RULE_FLAGS,
+    SPECIAL_MASK,
+)
 
-# Columns of a score table row: the three cards in play, castles, total.
-SCORE_COLUMNS = NUM_CARDS_IN_PLAY + 2
+CAPITOL_REPLACES_CASTLE = RULE_BIT["capitol_replaces_castle"]
+
+# Columns of a score table row: the three cards in play, castles, capitols, gold banked during play, total.
+COL_CASTLES = NUM_CARDS_IN_PLAY
+COL_CAPITOLS = NUM_CARDS_IN_PLAY + 1
+COL_GOLD = NUM_CARDS_IN_PLAY + 2
+SCORE_COLUMNS = NUM_CARDS_IN_PLAY + 4
 CASTLE_GOLD = 3
 
 
@@ -210,11 +228,20 @@ def score_castles(st, p: int) -> int:
     hexes = np.empty(NUM_HEXES, dtype=np.int64)
     n = to_hex_list(castles, hexes)
     own = own_view(st, p)
+    replaced = st[RULE_FLAGS] & CAPITOL_REPLACES_CASTLE != 0
     total = 0
     for k in range(n):
-        if intersects(NEIGHBOUR_MASK[hexes[k]], own):
+        if intersects(NEIGHBOUR_MASK[hexes[k]], own) and not (replaced and holds_capitol(st, hexes[k])):
             total += CASTLE_GOLD
     return total
+
+
+@njit(cache=True)
+def holds_capitol(st, h: int) -> bool:
+    for k in range(st[NUM_CAPITOLS]):
+        if st[CAPITOL_HEX + k] == h:
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -244,14 +271,18 @@ def score_card(st, p: int, card: int) -> int:
 
 @njit(cache=True)
 def score_table(st, out) -> None:
-    """out[p] = (card 1, card 2, card 3, castles, total) for every player."""
+    """out[p] = (card 1, card 2, card 3, castles, capitols, gold banked during play, total) for every player.
+
+    Red cards (Nomads) pay during play only: their column is 0 and their gold is in the banked column."""
     for p in range(st[NUM_PLAYERS]):
         total = 0
         for k in range(NUM_CARDS_IN_PLAY):
             out[p, k] = score_card(st, p, st[CARDS + k])
             total += out[p, k]
-        out[p, NUM_CARDS_IN_PLAY] = score_castles(st, p)
-        out[p, NUM_CARDS_IN_PLAY + 1] = total + out[p, NUM_CARDS_IN_PLAY]
+        out[p, COL_CASTLES] = score_castles(st, p)
+        out[p, COL_CAPITOLS] = score_capitols(st, p) if st[NUM_CAPITOLS] > 0 else 0
+        out[p, COL_GOLD] = st[GOLD + p]
+        out[p, SCORE_COLUMNS - 1] = total + out[p, COL_CASTLES] + out[p, COL_CAPITOLS] + out[p, COL_GOLD]
 
 
 @njit(cache=True)

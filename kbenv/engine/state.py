@@ -27,7 +27,8 @@ PHASE_MANDATORY = 1
 PHASE_SOURCE = 2
 PHASE_TARGET = 3
 PHASE_OVER = 4
-PHASE_NAMES = ("idle", "mandatory", "choose_source", "choose_target", "game_over")
+PHASE_STEP = 5  # the next step of a multi-step power (DONE ends it where stopping is allowed)
+PHASE_NAMES = ("idle", "mandatory", "choose_source", "choose_target", "game_over", "step")
 
 _offset = 0
 
@@ -88,6 +89,33 @@ BUILDABLE_MASK = _field(WORDS)  # grass, canyon, desert, flower field, forest
 OCCUPIED = _field(WORDS)
 OWN = _field(MAX_PLAYERS * WORDS)
 ADJACENT = _field(MAX_PLAYERS * WORDS)  # hexes next to each player's settlements
+
+# ----- the rules platform (expansions); all zero in base games --------------------------------------
+MAX_NOMADS = 12  # nomad tile slots: the spaces of a board (at most 6) and tiles held in a position
+MAX_CAPITOLS = 2
+NOMAD_ON_SPACE = -1  # NOMAD_OWNER: the tile still lies on its space (NOMAD_KIND -1: the space is empty)
+NOMAD_GONE = -2
+DECIDER = _field()  # the player who takes the next decision (the turn owner in every implemented rule)
+EXPANSIONS = _field()  # bits of kbenv.catalogue.EXPANSIONS
+RULE_FLAGS = _field()  # bits of kbenv.catalogue.RULE_FLAGS
+GOLD = _field(MAX_PLAYERS)  # gold banked during play (Treasure, red cards)
+STEPS_LEFT = _field()  # steps a multi-step power may still take
+STEPS_TAKEN = _field()
+VICTIM = _field()  # Sword: the player whose settlement is chosen next
+OUTPOST_ARMED = _field()
+CAVE_USED = _field()
+MANDATORY_HEXES = _field(3)  # the hexes of this turn's mandatory builds (Families)
+WALLS_LEFT = _field()
+NUM_NOMADS = _field()
+NOMAD_HEX = _field(MAX_NOMADS)
+NOMAD_KIND = _field(MAX_NOMADS)  # index into catalogue.NOMAD_KINDS, -1 = empty space
+NOMAD_OWNER = _field(MAX_NOMADS)  # NOMAD_ON_SPACE, a seat, or NOMAD_GONE
+NOMAD_ROUND = _field(MAX_NOMADS)  # the round in which the tile was claimed
+NUM_CAPITOLS = _field()
+CAPITOL_HEX = _field(MAX_CAPITOLS)
+WALLS = _field(WORDS)
+CAVES = _field(WORDS)
+NOMAD_MASK = _field(WORDS)  # nomad spaces
 
 SCRATCH = _field(SCRATCH_MASKS * WORDS)
 

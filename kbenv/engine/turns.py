@@ -7,16 +7,21 @@ from numba import njit
 from ..board.bitset import WORDS, is_empty
 from .deck import discard_card, draw_card, remove_card
 from .legal import only_end_turn_legal
+from .nomads import end_of_round
 from .powers import free_of, terrain_view
 from .state import (
     BUILT_THIS_TURN,
+    CAVE_USED,
     CURRENT,
+    DECIDER,
     ENDING,
+    EXPANSIONS,
     HAND,
     MANDATORY_BUILT,
     MANDATORY_DONE,
     NO_CARD,
     NUM_PLAYERS,
+    OUTPOST_ARMED,
     PHASE,
     PHASE_IDLE,
     PHASE_OVER,
@@ -60,6 +65,7 @@ def ensure_usable_card(st, p: int) -> None:
 @njit(cache=True)
 def begin_turn(st, p: int) -> None:
     st[CURRENT] = p
+    st[DECIDER] = p
     st[TURN] += 1
     st[PHASE] = PHASE_IDLE
     st[POWER] = -1
@@ -69,6 +75,9 @@ def begin_turn(st, p: int) -> None:
     if st[HAND + p] == NO_CARD:
         st[HAND + p] = draw_card(st)
     st[MANDATORY_DONE] = 1 if st[SUPPLY + p] == 0 else 0
+    if st[EXPANSIONS] != 0:
+        st[CAVE_USED] = 0
+        st[OUTPOST_ARMED] = 0
     ensure_usable_card(st, p)
 
 
@@ -91,6 +100,10 @@ def end_turn(st) -> None:
     else:
         st[TURNS_WITHOUT_BUILD] += 1
     stalled = st[TURNS_WITHOUT_BUILD] >= 2 * st[NUM_PLAYERS]
+    if st[EXPANSIONS] != 0:
+        st[OUTPOST_ARMED] = 0
+        if p == last_seat(st):
+            end_of_round(st)
     if (st[ENDING] == 1 and p == last_seat(st)) or stalled:
         st[PHASE] = PHASE_OVER
         st[POWER] = -1

@@ -1,0 +1,168 @@
+"""The content catalogue: every expansion, rule flag, location power, nomad tile, scoring card and
+decision of the engine, declared once as data. The numba tables and the layouts (action ids, rule
+bits) are derived from these rows; no code depends on the order of ids beyond what is stated here.
+
+Action layout v1. The ids of `kingdom_builder_v0` are a prefix of v1: hexes 0..399, the eight base
+powers 400..407 and END_TURN 408 mean the same in both, and every decision an expansion adds comes
+after 408. So base games never see an id above 408, v0 records are v1 records, and a network trained on
+v0 keeps its meaning for the first 409 logits. (The expansion spec's Appendix B moves END_TURN to the
+end; a prefix layout needs no index map and keeps v0 checkpoints usable, so kbenv keeps END_TURN at 408.)
+The v1 tail reserves ids for every expansion's decisions, implemented or not, so that the layout stays
+fixed as expansions arrive; an id whose rules are not implemented is never legal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .board.codes import CARD_NAMES as BASE_CARD_NAMES
+from .board.codes import LOCATION_NAMES
+from .board.geometry import NUM_HEXES
+
+
+@dataclass(frozen=True)
+class Expansion:
+    name: str
+    bit: int
+    description: str
+    implemented: bool
+
+
+EXPANSIONS = (
+    Expansion("nomads", 0, "Nomads: 4 sections, quarry/caravan/village/garden, nomad tiles, walls, red cards", True),
+    Expansion("capitol", 1, "Queenie 1 Capitol: capitols on castles of the Oracle and Harbor sections", True),
+    Expansion("caves", 2, "Queenie 2 Caves: one cave per quadrant, a once-per-turn move between caves", True),
+    Expansion("crossroads", 3, "Crossroads (not implemented yet)", False),
+    Expansion("marshlands", 4, "Marshlands (not implemented yet)", False),
+    Expansion("harvest", 5, "Harvest (not implemented yet)", False),
+)
+EXPANSION_BIT = {e.name: 1 << e.bit for e in EXPANSIONS}
+NOMADS, CAPITOL, CAVES = EXPANSION_BIT["nomads"], EXPANSION_BIT["capitol"], EXPANSION_BIT["caves"]
+
+
+@dataclass(frozen=True)
+class RuleFlag:
+    """A reading the rulebook leaves open: the flag switches on the alternative to the default."""
+
+    name: str
+    bit: int
+    expansion: str | None  # the expansion the flag belongs to (None: base game)
+    alternative: str
+
+
+RULE_FLAGS = (
+    RuleFlag("lords_count_zero", 0, None, "Lords ranks players with no settlement in a sector too (BGA reading)"),
+    RuleFlag("capitol_replaces_castle", 1, "capitol", "the castle under a capitol no longer scores 3 gold (A-QC1 b)"),
+    RuleFlag("caves_are_plain_mountain", 2, "caves", "a cave hex is a plain mountain, not occupied (A-QV2 b)"),
+    RuleFlag("nomad_spaces_not_special", 3, "nomads", "Workers and Merchants ignore nomad spaces (A-X2)"),
+    # A-N1 (b): a nomad tile is usable in its holder's next turn rather than in the next round. The two
+    # readings differ only for tiles claimed outside the holder's turn (Marshlands' canoe), so with the
+    # expansions implemented so far the flag changes nothing; it is accepted so that rulesets stay stable.
+    RuleFlag("nomad_tile_next_turn", 4, "nomads", "a nomad tile is usable in its holder's next turn (A-N1 b)"),
+)
+RULE_BIT = {f.name: 1 << f.bit for f in RULE_FLAGS}
+
+# Location types: index = type id (the board letters are in kbenv.board.codes). The first eight are the
+# base powers; their action ids are 400 + type.
+BASE_POWERS = 8
+NOMAD_LOCATIONS = LOCATION_NAMES[8:12]  # caravan, quarry, village, garden (type ids 8..11)
+MOVE_LOCATIONS = ("barn", "harbor", "paddock", "caravan")  # location powers that move a settlement
+# Nomad tile kinds, in deal order: donations by terrain, then the action tiles and treasure.
+DONATION_TERRAINS = "GCDFTWM"
+NOMAD_KINDS = tuple(f"donation-{t}" for t in DONATION_TERRAINS) + ("resettlement", "outpost", "sword", "treasure")
+NOMAD_TILE_COUNTS = {**{f"donation-{t}": 1 for t in DONATION_TERRAINS}, "resettlement": 2, "outpost": 2,
+                     "sword": 2, "treasure": 2}  # 15 tiles (EN 504)
+NOMAD_USABLE_KINDS = NOMAD_KINDS[:-1]  # treasure is cashed in when claimed
+WALLS_IN_GAME = 25
+RED_CARDS = ("families", "shepherds", "ambassadors")
+CARD_NAMES = BASE_CARD_NAMES + RED_CARDS
+NOMAD_CARDS = len(CARD_NAMES)  # 13 cards with Nomads
+TERRAIN_CHOICES = ("G", "C", "D", "F", "T", "S", "W")
+
+# ----- action layout v1 --------------------------------------------------------------------------
+END_TURN = NUM_HEXES + BASE_POWERS  # 408, as in v0
+ACTION_SIZE_V0 = END_TURN + 1
+V1_TAIL = (
+    *NOMAD_LOCATIONS,
+    "forester's lodge", "monastery", "fort", "city hall", "barracks", "wagon", "lighthouse",
+    "canoe", "fountain", "temple", "refuge",
+    "bazaar", "water mill", "mountain station", "scout cabin", "cathedral", "watchtower", "university",
+    "palisade", "rope bridge", "tree house", "canoe bonus", "refuge bonus",
+    *NOMAD_USABLE_KINDS,
+    "farm action", "cave",
+    *(f"terrain-{t}" for t in TERRAIN_CHOICES),
+    "option-1", "option-2", "done",
+)
+ACTION_NAMES = (
+    *(f"hex {h // 20},{h % 20}" for h in range(NUM_HEXES)),
+    *LOCATION_NAMES[:BASE_POWERS],
+    "end_turn",
+    *V1_TAIL,
+)
+ACTION_SIZE_V1 = len(ACTION_NAMES)
+ACTION_ID = {name: k for k, name in enumerate(ACTION_NAMES) if k >= NUM_HEXES}
+LOCATION_ACTION = {name: ACTION_ID[name] for name in LOCATION_NAMES}  # location type -> its power's action
+NOMAD_ACTION_BASE = ACTION_ID[NOMAD_USABLE_KINDS[0]]
+CAVE_ACTION = ACTION_ID["cave"]
+DONE = ACTION_ID["done"]
+
+
+def location_action(location_type: int) -> int:
+    """The action id that activates a location type's power."""
+    return LOCATION_ACTION[LOCATION_NAMES[location_type]]
+
+
+def parse_expansions(names) -> int:
+    """The expansion bits of a list of names; ValueError naming an unknown or unimplemented one."""
+    if names is None:
+        return 0
+    if isinstance(names, str) or not isinstance(names, (list, tuple)):
+        raise ValueError(f"expansions: expected a list of names, got {names!r}")
+    bits = 0
+    known = {e.name: e for e in EXPANSIONS}
+    for name in names:
+        if name not in known:
+            raise ValueError(f"expansions: unknown expansion {name!r}; known: "
+                             f"{', '.join(e.name for e in EXPANSIONS if e.implemented)}")
+        if not known[name].implemented:
+            raise ValueError(f"expansions: {name!r} is not implemented yet")
+        bits |= EXPANSION_BIT[name]
+    return bits
+
+
+def expansion_names(bits: int) -> tuple[str, ...]:
+    return tuple(e.name for e in EXPANSIONS if bits & (1 << e.bit))
+
+
+def parse_rules(flags, expansions: int) -> int:
+    """The rule bits of a {flag: bool} mapping (or a list of flag names that are on)."""
+    if flags is None:
+        return 0
+    items = flags.items() if isinstance(flags, dict) else ((name, True) for name in flags)
+    known = {f.name: f for f in RULE_FLAGS}
+    bits = 0
+    for name, value in items:
+        if name not in known:
+            raise ValueError(f"rules: unknown rule flag {name!r}; known: {', '.join(known)}")
+        if not isinstance(value, bool):
+            raise ValueError(f"rules.{name}: expected true or false, got {value!r}")
+        flag = known[name]
+        if value and flag.expansion is not None and not expansions & EXPANSION_BIT[flag.expansion]:
+            raise ValueError(f"rules.{name}: needs the {flag.expansion!r} expansion")
+        if value:
+            bits |= RULE_BIT[name]
+    return bits
+
+
+def rule_names(bits: int) -> tuple[str, ...]:
+    return tuple(f.name for f in RULE_FLAGS if bits & (1 << f.bit))
+
+
+# ----- power codes (the POWER field of the state) ----------------------------------------------------
+# 0..11: location types (base 0..7, Nomads 8..11); 12..21: usable nomad tiles; 22: the cave move.
+POWER_NAMES = (*LOCATION_NAMES, *NOMAD_USABLE_KINDS, "cave")
+NUM_POWER_CODES = len(POWER_NAMES)
+POWER_CODE = {name: k for k, name in enumerate(POWER_NAMES)}
+FIRST_NOMAD_POWER = len(LOCATION_NAMES)
+CAVE_POWER = POWER_CODE["cave"]
+POWER_ACTIONS = tuple(ACTION_ID[name] for name in POWER_NAMES)  # action id of each power code

@@ -1,0 +1,204 @@
+"""Nomads rules inside numba: nomad tiles (claim, timing, the four actions), walls and the Quarry,
+Caravan, Village and Garden, and the red Kingdom Builder cards scored during play.
+
+Rule ids (N-..., A-N...) are those of the expansion spec; docs/rules-readings.md lists the readings.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from ..board.bitset import (
+    BITS_PER_WORD,
+    HEX_BIT,
+    HEX_WORD,
+    NEIGHBOUR_MASK,
+    WORDS,
+    add,
+    clear,
+    count_and,
+    has,
+    intersects,
+    word_lowest_bit,
+)
+from ..board.codes import FLOWER
+from ..board.geometry import STEP1
+from ..catalogue import DONATION_TERRAINS, NOMAD_KINDS
+from .board_ops import own_view
+from .nomads_hooks import FAMILIES, RED_CARD_GOLD, card_in_play, current_round
+from .state import (
+    BUILDABLE_MASK,
+    CURRENT,
+    GOLD,
+    MANDATORY_HEXES,
+    NOMAD_GONE,
+    NOMAD_KIND,
+    NOMAD_OWNER,
+    NOMAD_ROUND,
+    NUM_NOMADS,
+    NUM_PLAYERS,
+    OCCUPIED,
+    OWN,
+    START_PLAYER,
+    TERRAIN_MASKS,
+    WALLS,
+    WALLS_LEFT,
+)
+
+# Nomad tile kinds (indices into catalogue.NOMAD_KINDS).
+NUM_DONATIONS = len(DONATION_TERRAINS)
+RESETTLEMENT = NOMAD_KINDS.index("resettlement")
+OUTPOST = NOMAD_KINDS.index("outpost")
+SWORD = NOMAD_KINDS.index("sword")
+RESETTLEMENT_STEPS = 4
+DONATION_BUILDS = 3
+assert DONATION_TERRAINS == "GCDFTWM"  # donation k builds on terrain code k (kbenv.board.codes)
+
+
+@njit(cache=True)
+def usable_nomad(st, p: int, kind: int) -> int:
+    """Index of a nomad tile of `kind` that p may use now (claimed in the previous round), or -1 (N-6)."""
+    r = current_round(st)
+    for i in range(st[NUM_NOMADS]):
+        if st[NOMAD_OWNER + i] == p and st[NOMAD_KIND + i] == kind and st[NOMAD_ROUND + i] + 1 == r:
+            return i
+    return -1
+
+
+@njit(cache=True)
+def end_of_round(st) -> None:
+    """At the end of a round, tiles claimed in the round before leave the game, used or not (N-6)."""
+    r = current_round(st)
+    for i in range(st[NUM_NOMADS]):
+        if st[NOMAD_OWNER + i] >= 0 and st[NOMAD_ROUND + i] + 1 <= r:
+            st[NOMAD_OWNER + i] = NOMAD_GONE
+
+
+@njit(cache=True)
+def is_last_seat(st, p: int) -> bool:
+    return p == (st[START_PLAYER] + st[NUM_PLAYERS] - 1) % st[NUM_PLAYERS]
+
+
+# ----- walls and the Quarry (N-18) -------------------------------------------------------------
+@njit(cache=True)
+def place_wall(st, h: int) -> None:
+    st[WALLS + HEX_WORD[h]] |= HEX_BIT[h]
+    st[OCCUPIED + HEX_WORD[h]] |= HEX_BIT[h]
+    st[WALLS_LEFT] -= 1
+
+
+@njit(cache=True)
+def quarry_targets(st, p: int, terrain: int, out) -> None:
+    """Free hexes of the played card's terrain next to p's settlements (no fallback); none without walls."""
+    clear(out)
+    if st[WALLS_LEFT] <= 0 or terrain < 0:
+        return
+    own = own_view(st, p)
+    for i in range(WORDS):
+        w = st[TERRAIN_MASKS + terrain * WORDS + i] & ~st[OCCUPIED + i]
+        out[i] = w
+    for i in range(WORDS):
+        w = out[i]
+        while w != 0:
+            h = i * BITS_PER_WORD + word_lowest_bit(w)
+            w &= w - 1
+            if not intersects(NEIGHBOUR_MASK[h], own):
+                out[i] &= ~(1 << (h % BITS_PER_WORD))
+
+
+# ----- Caravan, Village, Garden (N-19..21) -------------------------------------------------------
+@njit(cache=True)
+def passable(st, h: int) -> bool:
+    """A free buildable hex: the caravan slides over it (A-N8); anything else is an obstacle."""
+    return h >= 0 and has(st[BUILDABLE_MASK : BUILDABLE_MASK + WORDS], h) and not has(
+        st[OCCUPIED : OCCUPIED + WORDS], h)
+
+
+@njit(cache=True)
+def caravan_targets(st, src: int, out) -> None:
+    """For each direction: the last free buildable hex before the first obstacle or the board edge."""
+    clear(out)
+    for d in range(6):
+        h = src
+        n = STEP1[h, d]
+        while passable(st, n):
+            h = n
+            n = STEP1[h, d]
+        if h != src:
+            add(out, h)
+
+
+@njit(cache=True)
+def village_targets(st, p: int, out) -> None:
+    """Free buildable hexes next to at least 3 of p's settlements."""
+    own = own_view(st, p)
+    for i in range(WORDS):
+        out[i] = st[BUILDABLE_MASK + i] & ~st[OCCUPIED + i]
+    for i in range(WORDS):
+        w = out[i]
+        while w != 0:
+            h = i * BITS_PER_WORD + word_lowest_bit(w)
+            w &= w - 1
+            if count_and(NEIGHBOUR_MASK[h], own) < 3:
+                out[i] &= ~(1 << (h % BITS_PER_WORD))
+
+
+GARDEN_TERRAIN = FLOWER
+
+
+# ----- Resettlement and Sword (N-9, N-11) --------------------------------------------------------
+@njit(cache=True)
+def step_targets(st, src: int, out) -> None:
+    """Resettlement: the free buildable neighbours of src (one space per step)."""
+    clear(out)
+    for d in range(6):
+        n = STEP1[src, d]
+        if passable(st, n):
+            add(out, n)
+
+
+@njit(cache=True)
+def has_step(st, src: int) -> bool:
+    for d in range(6):
+        if passable(st, STEP1[src, d]):
+            return True
+    return False
+
+
+@njit(cache=True)
+def next_victim(st, p: int, after: int) -> int:
+    """The next player after seat `after` (in seat order from p) who has a settlement, or -1 (A-N5)."""
+    n = st[NUM_PLAYERS]
+    q = (after + 1) % n
+    while q != p:
+        for i in range(WORDS):
+            if st[OWN + q * WORDS + i] != 0:
+                return q
+        q = (q + 1) % n
+    return -1
+
+
+# ----- red Kingdom Builder cards (N-14..17) --------------------------------------------------------
+@njit(cache=True)
+def families_after_mandatory(st, p: int, built: int) -> None:
+    """Families: 2 gold when the 3 mandatory settlements lie next to each other in one straight line."""
+    if built != 3 or not card_in_play(st, FAMILIES):
+        return
+    a, b, c = st[MANDATORY_HEXES], st[MANDATORY_HEXES + 1], st[MANDATORY_HEXES + 2]
+    for first in (a, b, c):
+        for d in range(6):
+            second = STEP1[first, d]
+            if second < 0:
+                continue
+            third = STEP1[second, d]
+            if third < 0:
+                continue
+            if (second == a or second == b or second == c) and (third == a or third == b or third == c) \
+                    and second != first and third != first and third != second:
+                st[GOLD + p] += RED_CARD_GOLD
+                return
+
+
+@njit(cache=True)
+def mover(st) -> int:
+    return st[CURRENT]

@@ -1,0 +1,76 @@
+"""The Capitol and Caves mini-expansions inside numba (rules QC-1..2 and QV-1..2 of the expansion spec).
+
+Capitol: 1 gold per own settlement within two hexes of each capitol at the end (a settlement near both
+capitols counts twice, A-QC2). Caves: once per turn, outside the mandatory action, a settlement next to
+any cave may move to any free buildable hex next to any cave (A-QV3).
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from ..board.bitset import (
+    BALL2_MASK,
+    BITS_PER_WORD,
+    NEIGHBOUR_MASK,
+    WORDS,
+    clear,
+    count_and,
+    intersects,
+    word_lowest_bit,
+)
+from .board_ops import own_view
+from .state import BUILDABLE_MASK, CAPITOL_HEX, CAVES, NUM_CAPITOLS, OCCUPIED
+
+CAPITOL_GOLD = 1
+
+
+@njit(cache=True)
+def score_capitols(st, p: int) -> int:
+    own = own_view(st, p)
+    total = 0
+    for k in range(st[NUM_CAPITOLS]):
+        total += CAPITOL_GOLD * count_and(BALL2_MASK[st[CAPITOL_HEX + k]], own)
+    return total
+
+
+@njit(cache=True)
+def next_to_cave(st, h: int) -> bool:
+    return intersects(NEIGHBOUR_MASK[h], st[CAVES : CAVES + WORDS])
+
+
+@njit(cache=True)
+def cave_targets(st, src: int, out) -> None:
+    """Free buildable hexes next to any cave, other than the settlement's own hex."""
+    clear(out)
+    for i in range(WORDS):
+        w = st[BUILDABLE_MASK + i] & ~st[OCCUPIED + i]
+        while w != 0:
+            h = i * BITS_PER_WORD + word_lowest_bit(w)
+            w &= w - 1
+            if h != src and next_to_cave(st, h):
+                out[i] |= 1 << (h % BITS_PER_WORD)
+
+
+@njit(cache=True)
+def cave_sources(st, p: int, out) -> None:
+    """p's settlements next to a cave (each has a target as soon as one free hex next to a cave exists)."""
+    own = own_view(st, p)
+    clear(out)
+    has_target = False
+    for i in range(WORDS):
+        w = st[BUILDABLE_MASK + i] & ~st[OCCUPIED + i]
+        while w != 0 and not has_target:
+            h = i * BITS_PER_WORD + word_lowest_bit(w)
+            w &= w - 1
+            if next_to_cave(st, h):
+                has_target = True
+    if not has_target:
+        return
+    for i in range(WORDS):
+        w = own[i]
+        while w != 0:
+            h = i * BITS_PER_WORD + word_lowest_bit(w)
+            w &= w - 1
+            if next_to_cave(st, h):
+                out[i] |= 1 << (h % BITS_PER_WORD)

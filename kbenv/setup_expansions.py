@@ -1,0 +1,183 @@
+"""The expansion parts of a set-up: the ruleset (expansions and rule flags) and the pieces a hand-built
+position may hold (walls, capitols, caves, nomad tiles, banked gold), validated with the field named,
+and written into a state after the base set-up."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import catalogue as CAT
+from .board.bitset import HEX_BIT, HEX_WORD
+from .board.geometry import hex_id
+from .engine import state as S
+from .engine.init import deal_expansions, init_ruleset, place_cave
+from .engine.nomads import place_wall
+
+POSITION_PIECES = ("walls", "capitols", "caves", "nomad_spaces", "gold", "nomad_tiles")
+NEEDS = {"walls": "nomads", "nomad_spaces": "nomads", "nomad_tiles": "nomads", "capitols": "capitol",
+         "caves": "caves"}
+
+
+class ExpansionSetupError(ValueError):
+    """Raised as kbenv.setup.SetupError by the caller (kept apart to avoid an import cycle)."""
+
+
+def ruleset_bits(expansions, rules) -> tuple[int, int]:
+    """(expansion bits, rule bits); ValueError naming the field."""
+    bits = CAT.parse_expansions(expansions)
+    return bits, CAT.parse_rules(rules, bits)
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+
+
+def _hexes(value, name: str) -> tuple[tuple[int, int], ...]:
+    if not isinstance(value, (list, tuple)):
+        raise ExpansionSetupError(f"{name}: expected a list of [row, col] pairs, got {value!r}")
+    out = []
+    for rc in value:
+        if not isinstance(rc, (list, tuple)) or len(rc) != 2 or not all(_is_int(v) for v in rc) \
+                or not all(0 <= v < 20 for v in rc):
+            raise ExpansionSetupError(f"{name}: expected [row, col] pairs on the 20x20 board, got {rc!r}")
+        out.append((int(rc[0]), int(rc[1])))
+    if len(set(out)) != len(out):
+        raise ExpansionSetupError(f"{name}: a hex is listed twice")
+    return tuple(out)
+
+
+def validate_pieces(board, n: int, bits: int, fields: dict, occupied: set) -> dict:
+    """Normalised expansion pieces of a position; ExpansionSetupError names the field at fault."""
+    out: dict = {}
+    for name, value in fields.items():
+        if value is None:
+            continue
+        needed = NEEDS.get(name)
+        if needed and not bits & CAT.EXPANSION_BIT[needed]:
+            raise ExpansionSetupError(f"{name}: needs the {needed!r} expansion")
+        out[name] = value
+    if "walls" in out:
+        walls = _hexes(out["walls"], "walls")
+        if len(walls) > CAT.WALLS_IN_GAME:
+            raise ExpansionSetupError(f"walls: at most {CAT.WALLS_IN_GAME} walls, got {len(walls)}")
+        for r, c in walls:
+            if board[r][c] not in "GCDFT":
+                raise ExpansionSetupError(f"walls: hex {[r, c]} is not a buildable terrain hex")
+            if (r, c) in occupied:
+                raise ExpansionSetupError(f"walls: hex {[r, c]} already holds a settlement")
+        out["walls"] = walls
+    if "capitols" in out:
+        capitols = _hexes(out["capitols"], "capitols")
+        if len(capitols) > S.MAX_CAPITOLS:
+            raise ExpansionSetupError(f"capitols: at most {S.MAX_CAPITOLS}")
+        for r, c in capitols:
+            if board[r][c] != "K":
+                raise ExpansionSetupError(f"capitols: hex {[r, c]} is not a castle")
+        out["capitols"] = capitols
+    if "caves" in out:
+        caves = _hexes(out["caves"], "caves")
+        for r, c in caves:
+            if board[r][c] != "M":
+                raise ExpansionSetupError(f"caves: hex {[r, c]} is not a mountain")
+        out["caves"] = caves
+    if "nomad_spaces" in out:
+        out["nomad_spaces"] = _nomad_spaces(board, out["nomad_spaces"])
+    if "gold" in out:
+        gold = out["gold"]
+        if not isinstance(gold, (list, tuple)) or len(gold) != n or not all(_is_int(g) and g >= 0 for g in gold):
+            raise ExpansionSetupError(f"gold: expected {n} non-negative integers (one per player), got {gold!r}")
+        out["gold"] = tuple(int(g) for g in gold)
+    if "nomad_tiles" in out:
+        out["nomad_tiles"] = _nomad_tiles(out["nomad_tiles"], n)
+    spaces = sum(1 for row in board for ch in row if ch == "N")
+    held = sum(len(t) for t in out.get("nomad_tiles", ()))
+    if spaces + held > S.MAX_NOMADS:
+        raise ExpansionSetupError(f"nomad_tiles: {spaces} nomad spaces and {held} held tiles; at most {S.MAX_NOMADS}")
+    return out
+
+
+def _nomad_spaces(board, value) -> tuple:
+    items = value.items() if isinstance(value, dict) else value
+    out = []
+    try:
+        pairs = list(items)
+    except TypeError:
+        raise ExpansionSetupError(f"nomad_spaces: expected an object {{\"r,c\": kind}}, got {value!r}") from None
+    for key, kind in pairs:
+        rc = _parse_rc(key, "nomad_spaces")
+        if board[rc[0]][rc[1]] != "N":
+            raise ExpansionSetupError(f"nomad_spaces: hex {list(rc)} is not a nomad space")
+        if kind is not None and kind not in CAT.NOMAD_KINDS:
+            raise ExpansionSetupError(f"nomad_spaces: unknown nomad tile {kind!r}; known: {', '.join(CAT.NOMAD_KINDS)}")
+        out.append((rc, kind))
+    return tuple(sorted(out))
+
+
+def _nomad_tiles(value, n: int) -> tuple:
+    if not isinstance(value, (list, tuple)) or len(value) != n:
+        raise ExpansionSetupError(f"nomad_tiles: expected one list of tile kinds per player ({n})")
+    out = []
+    for p, kinds in enumerate(value):
+        if not isinstance(kinds, (list, tuple)):
+            raise ExpansionSetupError(f"nomad_tiles[{p}]: expected a list of tile kinds, got {kinds!r}")
+        for kind in kinds:
+            if kind not in CAT.NOMAD_USABLE_KINDS:
+                raise ExpansionSetupError(f"nomad_tiles[{p}]: unknown nomad tile {kind!r}; "
+                                          f"known: {', '.join(CAT.NOMAD_USABLE_KINDS)}")
+        out.append(tuple(kinds))
+    return tuple(out)
+
+
+def _parse_rc(key, name: str) -> tuple[int, int]:
+    """A hex from "r,c" (JSON object keys) or an (r, c) pair."""
+    if isinstance(key, str):
+        parts = key.split(",")
+        if len(parts) == 2 and all(p.strip().lstrip("-").isdigit() for p in parts):
+            key = (int(parts[0]), int(parts[1]))
+    if isinstance(key, (list, tuple)) and len(key) == 2 and all(_is_int(v) for v in key) \
+            and all(0 <= v < 20 for v in key):
+        return int(key[0]), int(key[1])
+    raise ExpansionSetupError(f"{name}: expected hexes as \"row,col\", got {key!r}")
+
+
+def apply_ruleset(st: np.ndarray, bits: int, rules: int, seed: int, standard_start: bool) -> None:
+    """Write the ruleset into a base state; a standard start also deals the random expansion parts."""
+    if not bits and not rules:
+        return
+    init_ruleset(st, bits, rules)
+    if standard_start:
+        deal_expansions(st, seed)
+
+
+def apply_pieces(st: np.ndarray, pieces: dict, current_player: int, start_player: int) -> None:
+    """The hand-built expansion pieces of a position."""
+    for r, c in pieces.get("walls", ()):
+        place_wall(st, hex_id(r, c))
+    for k, (r, c) in enumerate(pieces.get("capitols", ())):
+        st[S.CAPITOL_HEX + k] = hex_id(r, c)
+        st[S.NUM_CAPITOLS] = k + 1
+    for r, c in pieces.get("caves", ()):
+        place_cave(st, hex_id(r, c))
+    for (r, c), kind in pieces.get("nomad_spaces", ()):
+        h = hex_id(r, c)
+        for i in range(int(st[S.NUM_NOMADS])):
+            if st[S.NOMAD_HEX + i] == h:
+                st[S.NOMAD_KIND + i] = -1 if kind is None else CAT.NOMAD_KINDS.index(kind)
+    for p, g in enumerate(pieces.get("gold", ())):
+        st[S.GOLD + p] = g
+    n = int(st[S.NUM_PLAYERS])
+    this_round = 0
+    for p, kinds in enumerate(pieces.get("nomad_tiles", ())):
+        for kind in kinds:  # held since the previous round: usable now
+            i = int(st[S.NUM_NOMADS])
+            st[S.NOMAD_HEX + i] = -1
+            st[S.NOMAD_KIND + i] = CAT.NOMAD_KINDS.index(kind)
+            st[S.NOMAD_OWNER + i] = p
+            st[S.NOMAD_ROUND + i] = this_round - 1
+            st[S.NUM_NOMADS] = i + 1
+    # Rounds run from the start player: the position is in round 0, at current_player's turn.
+    st[S.TURN] = (current_player - start_player) % n
+
+
+def occupied_mask_has(st: np.ndarray, h: int) -> bool:
+    return bool(st[S.OCCUPIED + HEX_WORD[h]] & HEX_BIT[h])
