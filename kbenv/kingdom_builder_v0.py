@@ -162,13 +162,13 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
             raise SetupError(f"render_mode: expected one of {self.metadata['render_modes']}, got {render_mode!r}")
         self.num_players = num_players
         self.setup_options = {"preset": preset, "sections": sections, "cards": cards,
-                              "lords_count_zero": lords_count_zero}
+                              "lords_count_zero": lords_count_zero, **self._ruleset_options()}
         standard_setup(num_players, 0, **self.setup_options)  # validate the options now
         self.reward_scheme = reward
         self.render_mode = render_mode
         self.hints = hints
         try:
-            observation_box = observation_space(hints)
+            observation_box = self._observation_box()
         except ValueError as err:
             raise SetupError(str(err)) from None
         self.possible_agents = [f"player_{i}" for i in range(num_players)]
@@ -176,13 +176,31 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         obs_space = spaces.Dict(
             {
                 "observation": observation_box,
-                "action_mask": spaces.Box(0, 1, (ACTION_SIZE,), dtype=np.int8),
+                "action_mask": spaces.Box(0, 1, (self.ACTION_SIZE,), dtype=np.int8),
             }
         )
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(ACTION_SIZE) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self.ACTION_SIZE) for a in self.possible_agents}
         self.game: Game | None = None
         self._np_random: np.random.Generator | None = None
+
+    # ----- version hooks (kingdom_builder_v1 overrides them) -------------------------------------
+    ACTION_SIZE = ACTION_SIZE
+
+    def _ruleset_options(self) -> dict:
+        return {}
+
+    def _observation_box(self):
+        return observation_space(self.hints)
+
+    def _planes(self, player: int) -> np.ndarray:
+        return observation_planes(self.game.state, player, self.hints)
+
+    STATE_CHANNELS = OBSERVATION_SHAPE[0]
+
+    def _state_planes(self, player: int) -> np.ndarray:
+        """The planes at the head of `state()`: the standard observation of `player` (no hints)."""
+        return observation_planes(self.game.state, player)
 
     # ----- spaces -------------------------------------------------------------------------
     def observation_space(self, agent):
@@ -212,7 +230,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
         self._agent_selector = AgentSelector(self.agents)
-        self.agent_selection = self.possible_agents[self.game.current_player]
+        self.agent_selection = self.possible_agents[self.game.decider]
 
     def observe(self, agent: str) -> dict:
         self._require_game("observe")
@@ -220,8 +238,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
             raise ValueError(f"observe: unknown agent {agent!r}; agents are {', '.join(self.possible_agents)}")
         player = self.agent_name_mapping[agent]
         return {
-            "observation": observation_planes(self.game.state, player, self.hints),
-            "action_mask": action_mask(self.game.state, player),
+            "observation": self._planes(player),
+            "action_mask": action_mask(self.game.state, player, self.ACTION_SIZE),
         }
 
     def last(self, observe: bool = True):
@@ -248,7 +266,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
                 self.terminations[a] = True
                 self.infos[a] = {"gold": int(totals[self.agent_name_mapping[a]])}
         else:
-            self.agent_selection = self.possible_agents[self.game.current_player]
+            self.agent_selection = self.possible_agents[self.game.decider]
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
@@ -262,8 +280,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         """
         st = self._require_game("state").state
         n = self.num_players
-        mover = self.game.current_player
-        planes = observation_planes(st, mover)
+        mover = self.game.decider
+        planes = self._state_planes(mover)
         extra = np.zeros((5 * 5 + 5, 20, 20), dtype=np.float32)
         for k in range(n):
             card = int(st[HAND + (mover + k) % n])
@@ -275,7 +293,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
 
     @property
     def state_space(self) -> spaces.Box:
-        return spaces.Box(0.0, 1.0, (OBSERVATION_SHAPE[0] + 30, 20, 20), dtype=np.float32)
+        return spaces.Box(0.0, 1.0, (self.STATE_CHANNELS + 30, 20, 20), dtype=np.float32)
 
     def render(self):
         if self.render_mode is None:

@@ -15,7 +15,8 @@ from .engine.hints import (
 )
 from .engine.legal import ACTION_SIZE, legal_mask_into
 from .engine.observe import CH_FEATURES, NUM_CHANNELS, NUM_FEATURES, observe_into
-from .engine.state import CURRENT, PHASE, PHASE_OVER
+from .engine.observe_v1 import OBSERVATION_SHAPE_V1, observe_v1_into
+from .engine.state import DECIDER, PHASE, PHASE_OVER
 
 OBSERVATION_SHAPE = (NUM_CHANNELS, 20, 20)
 
@@ -52,12 +53,25 @@ def observation_planes(state: np.ndarray, player: int, hints: str = "none") -> n
     return out
 
 
-def action_mask(state: np.ndarray, player: int) -> np.ndarray:
-    """The legal actions of `player` (all zero unless it is that player's decision)."""
-    mask = np.zeros(ACTION_SIZE, dtype=np.int8)
-    if state[PHASE] != PHASE_OVER and state[CURRENT] == player:
+def action_mask(state: np.ndarray, player: int, size: int = ACTION_SIZE) -> np.ndarray:
+    """The legal actions of `player` (all zero unless it is that player's decision); `size` is 409 for the
+    v0 layout or ACTION_SIZE_V1."""
+    mask = np.zeros(size, dtype=np.int8)
+    if state[PHASE] != PHASE_OVER and state[DECIDER] == player:
         legal_mask_into(state, mask)
     return mask
+
+
+def observation_planes_v1(state: np.ndarray, player: int) -> np.ndarray:
+    """A fresh v1 observation (kbenv.engine.observe_v1) of `player`."""
+    out = np.empty(OBSERVATION_SHAPE_V1, dtype=np.float32)
+    observe_v1_into(state, player, out)
+    return out
+
+
+def observation_space_v1() -> spaces.Box:
+    """The Box of v1 observations: every value in [0, 1]."""
+    return spaces.Box(0.0, 1.0, OBSERVATION_SHAPE_V1, dtype=np.float32)
 
 
 def features(observation: np.ndarray) -> np.ndarray:

@@ -12,19 +12,29 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .board.codes import CARD_NAMES
 from .board.tables import TABLE_SECTIONS
+from .catalogue import expansion_names, rule_names
 from .engine import batch
 from .engine import state as S
 from .engine.greedy import TIE
-from .engine.init import DRAW_CARDS, DRAW_DECK, DRAW_SECTIONS, DRAW_START, DRAW_TURNED
-from .engine.legal import ACTION_SIZE
+from .engine.init import (
+    DRAW_CARDS,
+    DRAW_SECTIONS,
+    DRAW_START,
+    DRAW_TURNED,
+    FORCED_EXPANSIONS,
+    FORCED_RULES,
+    FORCED_SIZE,
+)
+from .engine.legal import ACTION_SIZE, ACTION_SIZE_V1
+from .engine.observe_v1 import OBSERVATION_SHAPE_V1
 from .engine.rng import seed_u32
 from .engine.scoring import SCORE_COLUMNS, score_table
-from .game import RECORD_FORMAT, RECORD_VERSION, Game, IllegalActionError, describe_action
+from .game import RECORD_FORMAT, Game, IllegalActionError, describe_action, record_version
 from .observation import OBSERVATION_SHAPE, hint_code, observation_shape
 from .rewards import REWARD_SCHEMES, terminal_rewards
-from .setup import PRESETS, SetupError, standard_setup
+from .setup import PRESETS, SetupError, card_id, standard_setup
+from .setup_expansions import ruleset_bits
 
 
 @dataclass
@@ -71,9 +81,12 @@ def int_array(value, name: str) -> np.ndarray:
     return arr.astype(np.int64)
 
 
-def forced_options(preset=None, sections=None, cards=None, start_player=None) -> np.ndarray:
-    """The `forced` array of the set-up kernels (-1 = draw from the seed)."""
-    forced = np.full(DRAW_DECK, -1, dtype=np.int64)
+def forced_options(preset=None, sections=None, cards=None, start_player=None, expansions: int = 0,
+                   rules: int = 0) -> np.ndarray:
+    """The `forced` array of the set-up kernels (-1 = draw from the seed), with the ruleset bits."""
+    forced = np.full(FORCED_SIZE, -1, dtype=np.int64)
+    forced[FORCED_EXPANSIONS] = expansions
+    forced[FORCED_RULES] = rules
     if preset is not None:
         if preset not in PRESETS:
             raise SetupError(f"preset: unknown preset {preset!r}; known: {', '.join(PRESETS)}")
@@ -91,9 +104,7 @@ def forced_options(preset=None, sections=None, cards=None, start_player=None) ->
         if len(cards) != 3 or len(set(cards)) != 3:
             raise SetupError("cards: expected 3 different Kingdom Builder card names")
         for k, name in enumerate(cards):
-            if name not in CARD_NAMES:
-                raise SetupError(f"cards: unknown card {name!r}")
-            forced[DRAW_CARDS + k] = CARD_NAMES.index(name)
+            forced[DRAW_CARDS + k] = card_id(name, expansions)
     if start_player is not None:
         forced[DRAW_START] = start_player
     return forced
@@ -114,6 +125,8 @@ class VectorGames:
         auto_reset: bool = True,
         record: bool = False,
         hints: str = "none",
+        expansions=None,
+        rules=None,
     ):
         if isinstance(num_games, (bool, np.bool_)) or not isinstance(num_games, (int, np.integer)) or num_games < 1:
             raise SetupError(f"num_games: expected a positive integer, got {num_games!r}")
@@ -133,12 +146,22 @@ class VectorGames:
         if reward not in REWARD_SCHEMES:
             raise SetupError(f"reward: unknown scheme {reward!r}; expected one of {', '.join(REWARD_SCHEMES)}")
         self.num_games = num_games
+        try:
+            self.expansion_bits, self.rule_bits = ruleset_bits(expansions, rules)
+        except ValueError as err:
+            raise SetupError(str(err)) from None
+        self.ruleset = {"expansions": expansion_names(self.expansion_bits) or None,
+                        "rules": rule_names(self.rule_bits) or None}
+        self.v1 = bool(self.expansion_bits or self.rule_bits)
+        if self.v1 and hints != "none":
+            raise SetupError("hints: hint planes exist for the base game (layout v0) only")
+        self.action_size = ACTION_SIZE_V1 if self.v1 else ACTION_SIZE
         self.hints = hints
         self.hint_code = hint_code(hints)
-        self.observation_shape = observation_shape(hints)
+        self.observation_shape = OBSERVATION_SHAPE_V1 if self.v1 else observation_shape(hints)
         self.num_players = players
         self.options = {"preset": preset, "sections": sections, "cards": cards}
-        self.forced = forced_options(preset, sections, cards)
+        self.forced = forced_options(preset, sections, cards, expansions=self.expansion_bits, rules=self.rule_bits)
         self.lords_count_zero = bool(lords_count_zero)
         self.reward_scheme = reward
         self.auto_reset = auto_reset
@@ -182,7 +205,8 @@ class VectorGames:
 
     # ----- queries ------------------------------------------------------------------------
     def current_players(self) -> np.ndarray:
-        return self.states[:, S.CURRENT].copy()
+        """The player who takes the next decision in each game (S.DECIDER)."""
+        return self.states[:, S.DECIDER].copy()
 
     def done(self) -> np.ndarray:
         return self.states[:, S.PHASE] == S.PHASE_OVER
@@ -223,7 +247,7 @@ class VectorGames:
     # ----- queries ------------------------------------------------------------------------
     def legal_masks(self, rows=None) -> np.ndarray:
         rows = self.check_rows(rows)
-        out = np.zeros((len(rows), ACTION_SIZE), dtype=np.int8)
+        out = np.zeros((len(rows), self.action_size), dtype=np.int8)
         batch.legal_masks(self.states, rows, out)
         return out
 
@@ -231,9 +255,12 @@ class VectorGames:
         """(len(rows), C, 20, 20) float32 observations (by default of the player to move), with hints
         when the batch was made with them."""
         rows = self.check_rows(rows)
-        players = self.states[rows, S.CURRENT] if players is None else self.check_players(players, rows)
+        players = self.states[rows, S.DECIDER] if players is None else self.check_players(players, rows)
         out = np.empty((len(rows), *self.observation_shape), dtype=np.float32)
-        batch.observations(self.states, rows, players, out, self.hint_code)
+        if self.v1:
+            batch.observations_v1(self.states, rows, players, out)
+        else:
+            batch.observations(self.states, rows, players, out, self.hint_code)
         return out
 
     def final_totals(self, i: int) -> np.ndarray:
@@ -259,6 +286,7 @@ class VectorGames:
     def setup_of(self, i: int):
         i = self._game_index(i)
         return standard_setup(int(self.num_players[i]), int(self.seeds[i]), lords_count_zero=self.lords_count_zero,
+                              **self.ruleset,
                               **self._setup_kwargs())
 
     def _setup_kwargs(self) -> dict:
@@ -273,10 +301,11 @@ class VectorGames:
 
     def record_of(self, i: int) -> dict:
         i = self._game_index(i)
+        setup = self.setup_of(i)
         return {
             "format": RECORD_FORMAT,
-            "version": RECORD_VERSION,
-            "setup": self.setup_of(i).to_dict(),
+            "version": record_version(setup),
+            "setup": setup.to_dict(),
             "actions": list(self.actions[i]),
         }
 
@@ -343,7 +372,7 @@ class VectorGames:
         actions = np.empty(n, dtype=np.int64)
         done = np.zeros(n, dtype=np.bool_)
         totals = np.zeros((n, S.MAX_PLAYERS), dtype=np.int64)
-        fused = observe and not self.hint_code  # the fused kernel writes the standard planes only
+        fused = observe and not self.hint_code and not self.v1  # the fused kernel writes the v0 planes only
         obs = np.empty((n, *OBSERVATION_SHAPE), dtype=np.float32) if fused else self._no_obs
         rewards = np.zeros((n, S.MAX_PLAYERS), dtype=np.float64)
         seeds_before = self.seeds.copy() if self.record else None
@@ -400,7 +429,7 @@ class VectorGames:
         if teacher not in TEACHERS:
             raise ValueError(f"teacher: expected one of {', '.join(TEACHERS)}, got {teacher!r}")
         rows = self.check_rows(rows)
-        out = np.empty((len(rows), ACTION_SIZE), dtype=np.float64)
+        out = np.empty((len(rows), self.action_size), dtype=np.float64)
         kernel = batch.greedy_value_table if teacher == "greedy" else batch.lookahead_value_table
         kernel(self.states, rows, out)
         return out

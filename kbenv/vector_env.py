@@ -13,9 +13,9 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
 
 from .engine import state as S
-from .engine.legal import ACTION_SIZE
 from .game import IllegalActionError
 from .observation import observation_space as kb_observation_space
+from .observation import observation_space_v1
 from .rewards import terminal_rewards
 from .setup import SetupError, is_int
 from .vector import VectorGames, best_sets
@@ -64,8 +64,8 @@ class SelfPlayVecEnv(VecEnv):
         self.seat_opponent = np.zeros((num_envs, 5), dtype=np.int64)  # index into opponents, per seat
         self._actions: np.ndarray | None = None
         self.render_mode = None
-        observation_space = kb_observation_space(hints)
-        super().__init__(num_envs, observation_space, spaces.Discrete(ACTION_SIZE))
+        observation_space = observation_space_v1() if self.games.v1 else kb_observation_space(hints)
+        super().__init__(num_envs, observation_space, spaces.Discrete(self.games.action_size))
 
     # ----- episode management ------------------------------------------------------------
     def _draw_seats(self, rows: np.ndarray) -> None:
@@ -80,10 +80,10 @@ class SelfPlayVecEnv(VecEnv):
         """Play the opponents in these games until the learner is to move or the game is over."""
         states = self.games.states
         while True:
-            waiting = rows[(states[rows, S.CURRENT] != self.learner[rows]) & (states[rows, S.PHASE] != S.PHASE_OVER)]
+            waiting = rows[(states[rows, S.DECIDER] != self.learner[rows]) & (states[rows, S.PHASE] != S.PHASE_OVER)]
             if len(waiting) == 0:
                 return
-            kinds = self.seat_opponent[waiting, states[waiting, S.CURRENT]]
+            kinds = self.seat_opponent[waiting, states[waiting, S.DECIDER]]
             for k in np.unique(kinds):
                 group = waiting[kinds == k]
                 opponent = self.opponents[k]

@@ -25,6 +25,7 @@ from .init import NUM_DRAWS, new_game
 from .legal import is_legal, legal_mask_into
 from .lookahead import lookahead_action, lookahead_values
 from .observe import observe_into
+from .observe_v1 import observe_v1_into
 from .playout import random_legal_action
 from .scoring import SCORE_COLUMNS, score_table
 from .state import CURRENT, MAX_PLAYERS, PHASE, PHASE_OVER, START_PLAYER
@@ -90,6 +91,13 @@ def observations(states, idx, players, out, hint_kind: int) -> None:
     for j in prange(len(idx)):
         observe_into(states[idx[j]], players[j], out[j])
         hints_into(states[idx[j]], players[j], out[j], hint_kind)
+
+
+@twin_kernels(min_rows=8)
+def observations_v1(states, idx, players, out) -> None:
+    """out[j] = v1 observation (kbenv.engine.observe_v1) of players[j] in game idx[j]."""
+    for j in prange(len(idx)):
+        observe_v1_into(states[idx[j]], players[j], out[j])
 
 
 @twin_kernels(min_rows=256)

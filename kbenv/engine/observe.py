@@ -85,6 +85,8 @@ F_SEAT = 72  # place in the turn order from the start player / 4
 F_NUM_PLAYERS = 73  # players / 5
 F_ROUND = 74  # completed rounds / 20 (at most 1)
 NUM_FEATURES = 75
+NUM_PHASES_V0 = 5
+NUM_BASE_CARDS = 10
 
 
 @njit(cache=True)
@@ -156,10 +158,11 @@ def observe_into(st, player: int, out) -> None:
         set_feature(out, F_OWN_CARD + own_card, 1.0)
     if st[PHASE] != PHASE_OVER and st[HAND + mover] >= 0:
         set_feature(out, F_MOVER_CARD + st[HAND + mover], 1.0)
-    set_feature(out, F_PHASE + st[PHASE], 1.0)
+    if st[PHASE] < NUM_PHASES_V0:  # the expansion phases are in the v1 features (kbenv.engine.observe_v1)
+        set_feature(out, F_PHASE + st[PHASE], 1.0)
     set_feature(out, F_MANDATORY_BUILT, st[MANDATORY_BUILT] / 3.0)
     set_feature(out, F_MANDATORY_DONE, float(st[MANDATORY_DONE]))
-    if st[POWER] >= 0:
+    if 0 <= st[POWER] < NUM_POWERS:
         set_feature(out, F_POWER + st[POWER], 1.0)
     held = st[TILES_HELD + player]
     ready = held & ~st[TILES_FRESH + player] & ~st[TILES_USED + player]
@@ -187,7 +190,8 @@ def observe_into(st, player: int, out) -> None:
     for k in range(n):
         set_feature(out, F_SUPPLY + k, st[SUPPLY + (player + k) % n] / SETTLEMENTS_PER_PLAYER)
     for k in range(NUM_CARDS_IN_PLAY):
-        set_feature(out, F_CARDS + st[CARDS + k], 1.0)
+        if st[CARDS + k] < NUM_BASE_CARDS:
+            set_feature(out, F_CARDS + st[CARDS + k], 1.0)
     if to_move:
         set_feature(out, F_TO_MOVE, 1.0)
     set_feature(out, F_LAST_ROUND, float(st[ENDING]))

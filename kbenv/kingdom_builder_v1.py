@@ -1,0 +1,71 @@
+"""Kingdom Builder with the expansions, as a PettingZoo AEC environment (`kingdom_builder_v1`).
+
+| Import             | `from kbenv import kingdom_builder_v1` (`kingdom_builder_v1.env(...)`)           |
+|--------------------|-----------------------------------------------------------------------------------|
+| Actions            | Discrete(ACTION_SIZE_V1): layout v1 of `kbenv.catalogue` (v0's 409 ids are its prefix) |
+| Agents             | `player_0 .. player_{n-1}` (2 to 5); `agent_selection` is the player who decides next |
+| Observation        | Dict(observation=Box(0, 1, (34, 20, 20), float32), action_mask=Box(0, 1, (A,), int8)) |
+| Rulesets           | `expansions=["nomads", "capitol", "caves"]` (any subset, or none), `rules={flag: bool}` |
+
+Everything of `kingdom_builder_v0` holds (decision model, rewards, wrappers, `state()`), with:
+
+- Actions: 0..399 hexes, 400..407 the base powers, 408 END_TURN (as in v0), then from 409 on the
+  expansion decisions in the order of `kbenv.catalogue.ACTION_NAMES` (Nomads location powers, nomad
+  tiles `donation-G` .. `sword`, `cave`, ..., `done`). Ids of expansions not implemented yet are never
+  legal; the layout is fixed so that trained networks keep their meaning as expansions arrive.
+- Observation: channels 0..27 are the v0 observation; channels 28..33 and the v1 features are listed by
+  `kbenv.engine.observe_v1.layout_table()` (walls, capitols, caves, nomad tiles on their spaces, and
+  features for the phase incl. `step`, the power being resolved, own nomad tiles usable now and
+  waiting, banked gold, walls left, outpost armed, cave used, steps left/taken, Nomads tiles, red
+  cards, expansions, the Sword's victim). 34 planes: 54 KB.
+- Random set-ups draw from the 12-section pool and 13 cards when Nomads is in play.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from . import kingdom_builder_v0 as v0
+from .catalogue import ACTION_SIZE_V1
+from .engine.observe_v1 import OBSERVATION_SHAPE_V1
+from .observation import observation_planes_v1, observation_space_v1
+from .setup import SetupError
+
+ENV_NAME = "kingdom_builder_v1"
+
+
+def env(**kwargs) -> AECEnv:
+    """The environment with PettingZoo's standard wrappers for classic games."""
+    wrapped = raw_env(**kwargs)
+    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    wrapped = wrappers.OrderEnforcingWrapper(wrapped)
+    return wrapped
+
+
+class raw_env(v0.raw_env):  # noqa: N801 - PettingZoo naming convention
+    """Kingdom Builder with a ruleset; one decision per step (see the module docstring)."""
+
+    metadata = {**v0.raw_env.metadata, "name": ENV_NAME}
+    ACTION_SIZE = ACTION_SIZE_V1
+    STATE_CHANNELS = OBSERVATION_SHAPE_V1[0]
+
+    def __init__(self, num_players: int = 2, expansions=None, rules=None, **kwargs):
+        if kwargs.get("hints", "none") != "none":
+            raise SetupError("hints: hint planes exist for kingdom_builder_v0 (the base game) only")
+        self._ruleset = {"expansions": expansions, "rules": rules}
+        super().__init__(num_players=num_players, **kwargs)
+
+    def _ruleset_options(self) -> dict:
+        return dict(self._ruleset)
+
+    def _observation_box(self):
+        return observation_space_v1()
+
+    def _planes(self, player: int) -> np.ndarray:
+        return observation_planes_v1(self.game.state, player)
+
+    def _state_planes(self, player: int) -> np.ndarray:
+        return observation_planes_v1(self.game.state, player)

@@ -1,0 +1,202 @@
+"""Every ruleset: the property suite (mask = accepted for every action id, replay, batch = single game,
+conservation of pieces, every game ends, compiled = pure Python) and the kingdom_builder_v1 env."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, render_test, seed_test
+
+from kbenv import Game, IllegalActionError, kingdom_builder_v0, kingdom_builder_v1
+from kbenv.catalogue import ACTION_NAMES, ACTION_SIZE_V0, ACTION_SIZE_V1, EXPANSIONS
+from kbenv.engine import state as S
+from kbenv.setup import SetupError
+from kbenv.vector import VectorGames
+
+RULESETS = [[], ["nomads"], ["capitol"], ["caves"], ["nomads", "capitol"], ["nomads", "caves"],
+            ["capitol", "caves"], ["nomads", "capitol", "caves"]]
+IDS = ["base" if not r else "+".join(r) for r in RULESETS]
+
+
+def random_game(players: int, seed: int, expansions, check_every_id: bool = False) -> Game:
+    game = Game.new(players, seed=seed, expansions=expansions)
+    rng = np.random.default_rng(seed)
+    decisions = 0
+    while not game.done:
+        mask = game.legal_mask()
+        legal = np.flatnonzero(mask)
+        assert len(legal), (seed, game.phase)
+        if check_every_id:
+            for a in range(game.action_size):
+                trial = game.clone()
+                try:
+                    trial.step(a)
+                    accepted = True
+                except IllegalActionError:
+                    accepted = False
+                    assert trial.state_key() == game.state_key()
+                assert accepted == bool(mask[a]), (a, ACTION_NAMES[a], game.phase)
+        game.step(int(rng.choice(legal)))
+        decisions += 1
+        assert decisions < 5000
+    return game
+
+
+@pytest.mark.parametrize("expansions", RULESETS, ids=IDS)
+def test_random_games_end_conserve_pieces_and_replay(expansions):
+    for seed in range(12):
+        players = 2 + seed % 4
+        game = random_game(players, seed, expansions)
+        for p in range(players):
+            assert game.supply(p) + len(game.settlements(p)) == 40
+        if "nomads" in expansions:
+            assert len(game.walls()) + int(game.state[S.WALLS_LEFT]) == 25
+        occupied = set().union(*(game.settlements(p) for p in range(players))) | game.walls()
+        if "caves" in expansions:
+            occupied |= game.caves()
+        assert game.occupied() == occupied
+        record = json.loads(json.dumps(game.to_record()))
+        assert record["version"] == (2 if expansions else 1)
+        assert Game.from_record(record).state_key() == game.state_key()
+        assert game.scores()[0]["total"] == sum(game.scores()[0]["cards"].values()) + game.scores()[0]["castles"] \
+            + game.scores()[0].get("capitols", 0) + game.scores()[0].get("gold", 0)
+
+
+@pytest.mark.parametrize("expansions", RULESETS[1:], ids=IDS[1:])
+def test_mask_equals_accepted_for_every_action_id(expansions):
+    random_game(3, 5, expansions, check_every_id=True)
+
+
+@pytest.mark.parametrize("expansions", RULESETS, ids=IDS)
+def test_batch_engine_equals_single_games(expansions):
+    v = VectorGames(8, num_players=[2, 3, 4, 5] * 2, record=True, expansions=expansions or None)
+    v.reset(40)
+    records = []
+    for _ in range(600):
+        masks = v.legal_masks()
+        assert masks.shape[1] == (ACTION_SIZE_V1 if expansions else ACTION_SIZE_V0)
+        records += v.step(v.random_actions()).records
+    assert records
+    for record in records:
+        replay = Game.from_record(json.loads(json.dumps(record)))
+        single = Game.new(record["setup"]["num_players"], seed=record["setup"]["seed"], expansions=expansions or None)
+        for a in record["actions"]:
+            single.step(a)
+        assert single.state_key() == replay.state_key() and single.done
+
+
+def test_nomads_games_really_use_the_nomads_rules():
+    """The random games above exercise the new decisions (not only the base ones)."""
+    seen = set()
+    for seed in range(30):
+        game = Game.new(4, seed=seed, expansions=["nomads", "capitol", "caves"])
+        rng = np.random.default_rng(seed)
+        while not game.done:
+            a = int(rng.choice(game.legal_actions()))
+            if a >= ACTION_SIZE_V0:
+                seen.add(ACTION_NAMES[a])
+            game.step(a)
+    assert {"caravan", "quarry", "village", "garden", "cave", "done"} <= seen
+    assert any(name.startswith("donation") for name in seen) and {"sword", "outpost", "resettlement"} & seen
+
+
+SCRIPT = textwrap.dedent(
+    """
+    import hashlib, json, sys
+    import numpy as np
+    from kbenv import Game
+    out = []
+    for seed, players in json.loads(sys.argv[1]):
+        game = Game.new(players, seed=seed, expansions=["nomads", "capitol", "caves"])
+        rng = np.random.default_rng(seed)
+        while not game.done:
+            game.step(int(rng.choice(game.legal_actions())))
+        out.append({"key": hashlib.sha256(game.state_key()).hexdigest(), "scores": game.scores()})
+    print(json.dumps(out))
+    """
+)
+
+
+def test_expansion_kernels_agree_compiled_and_interpreted():
+    results = []
+    for jit in (True, False):
+        env = dict(os.environ)
+        if not jit:
+            env["NUMBA_DISABLE_JIT"] = "1"
+        proc = subprocess.run([sys.executable, "-c", SCRIPT, json.dumps([[4, 3], [9, 2]])], env=env,
+                              capture_output=True, text=True, check=True)
+        results.append(json.loads(proc.stdout.strip().splitlines()[-1]))
+    assert results[0] == results[1]
+
+
+# ----- kingdom_builder_v1 ------------------------------------------------------------------------------
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+@pytest.mark.parametrize("expansions", [None, ["nomads", "capitol", "caves"]], ids=["base", "all"])
+def test_v1_pettingzoo_api_seed_and_render(players, expansions):
+    api_test(kingdom_builder_v1.env(num_players=players, expansions=expansions), num_cycles=400,
+             verbose_progress=False)
+    seed_test(lambda: kingdom_builder_v1.env(num_players=players, expansions=expansions), num_cycles=200)
+    render_test(lambda render_mode=None: kingdom_builder_v1.env(num_players=players, expansions=expansions,
+                                                                render_mode=render_mode))
+
+
+def test_v1_spaces_and_observation_size():
+    e = kingdom_builder_v1.raw_env(num_players=3, expansions=["nomads"])
+    e.reset(seed=1)
+    obs = e.observe(e.agent_selection)
+    assert e.action_space("player_0").n == ACTION_SIZE_V1
+    assert obs["observation"].shape == (34, 20, 20) and obs["observation"].nbytes <= 70_000
+    assert obs["action_mask"].shape == (ACTION_SIZE_V1,)
+    assert e.state().shape == e.state_space.shape
+
+
+def test_v1_base_games_have_v0_observations_and_masks_as_prefix():
+    """A base game in v1 is the v0 game: the first 28 channels and 409 mask entries are v0's."""
+    a = kingdom_builder_v0.raw_env(num_players=2)
+    b = kingdom_builder_v1.raw_env(num_players=2)
+    a.reset(seed=3)
+    b.reset(seed=3)
+    rng = np.random.default_rng(0)
+    for _ in range(60):
+        oa, ob = a.observe(a.agent_selection), b.observe(b.agent_selection)
+        np.testing.assert_array_equal(oa["observation"], ob["observation"][:28])
+        np.testing.assert_array_equal(oa["action_mask"], ob["action_mask"][:ACTION_SIZE_V0])
+        assert not ob["action_mask"][ACTION_SIZE_V0:].any()
+        action = int(rng.choice(np.flatnonzero(oa["action_mask"])))
+        a.step(action)
+        b.step(action)
+
+
+def test_v1_observation_hides_hidden_cards():
+    game = Game.new(3, seed=8, expansions=["nomads", "capitol", "caves"])
+    rng = np.random.default_rng(1)
+    for _ in range(40):
+        game.step(int(rng.choice(game.legal_actions())))
+    from kbenv.observation import observation_planes_v1
+
+    for p in range(3):
+        other = game.determinize(p, np.random.default_rng(5))
+        np.testing.assert_array_equal(observation_planes_v1(game.state, p), observation_planes_v1(other.state, p))
+
+
+@pytest.mark.parametrize("kwargs, field", [({"expansions": ["islands"]}, "expansions"),
+                                           ({"expansions": ["crossroads"]}, "not implemented"),
+                                           ({"expansions": "nomads"}, "expansions"),
+                                           ({"rules": {"capitol_replaces_castle": True}}, "capitol"),
+                                           ({"rules": {"no_such_flag": True}}, "rules"),
+                                           ({"expansions": ["nomads"], "rules": {"nomad_tile_next_turn": "yes"}},
+                                            "nomad_tile_next_turn"),
+                                           ({"expansions": ["nomads"], "hints": "greedy"}, "hints")])
+def test_bad_rulesets_name_the_field(kwargs, field):
+    with pytest.raises(SetupError, match=field):
+        kingdom_builder_v1.raw_env(num_players=2, **kwargs)
+
+
+def test_every_implemented_expansion_is_in_the_rulesets():
+    assert {e.name for e in EXPANSIONS if e.implemented} == {"nomads", "capitol", "caves"}
