@@ -17,7 +17,7 @@ import numpy as np
 from .engine import state as S
 from .engine.rng import seed_u32
 from .game import Game
-from .observation import action_mask, observation_planes
+from .observation import action_mask, observation_planes, observation_planes_v1
 
 
 def public_setup(setup):
@@ -102,6 +102,25 @@ class PlayerView:
     def location_hexes(self) -> list[tuple[int, int]]:
         return self._public.location_hexes()
 
+    def walls(self) -> set[tuple[int, int]]:
+        return self._public.walls()
+
+    def caves(self) -> set[tuple[int, int]]:
+        return self._public.caves()
+
+    def capitols(self) -> set[tuple[int, int]]:
+        return self._public.capitols()
+
+    def nomad_spaces(self) -> dict:
+        return self._public.nomad_spaces()
+
+    def nomad_tiles(self, player: int) -> list[dict]:
+        """Nomad tiles lie face up in front of their holder: public."""
+        return self._public.nomad_tiles(player)
+
+    def gold(self, player: int) -> int:
+        return self._public.gold(player)
+
     def deck_size(self) -> int:
         return self._public.deck_size()
 
@@ -118,14 +137,27 @@ class PlayerView:
     def scores(self) -> list[dict]:
         return self._public.scores()
 
+    @property
+    def expansions(self) -> tuple[str, ...]:
+        return self._public.expansions
+
+    @property
+    def action_size(self) -> int:
+        return self._public.action_size
+
     def legal_mask(self) -> np.ndarray:
-        return action_mask(self._public.state, self.player)
+        return action_mask(self._public.state, self.player, self._public.action_size)
 
     def legal_actions(self) -> list[int]:
         return [int(a) for a in np.flatnonzero(self.legal_mask())]
 
     def observation(self, hints: str = "none") -> np.ndarray:
+        """The v0 observation (base game layout), optionally with hint planes."""
         return observation_planes(self._public.state, self.player, hints)
+
+    def observation_v1(self) -> np.ndarray:
+        """The kingdom_builder_v1 observation (every ruleset)."""
+        return observation_planes_v1(self._public.state, self.player)
 
     def determinize(self, rng: np.random.Generator) -> Game:
         """A full game consistent with this player's information: the unseen cards dealt at random.
