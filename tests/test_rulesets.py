@@ -200,3 +200,17 @@ def test_bad_rulesets_name_the_field(kwargs, field):
 
 def test_every_implemented_expansion_is_in_the_rulesets():
     assert {e.name for e in EXPANSIONS if e.implemented} == {"nomads", "capitol", "caves"}
+
+
+def test_docs_show_the_declared_v1_layout():
+    """docs/api.md prints the v1 observation table generated from its declarations, and the action ids."""
+    from pathlib import Path
+
+    from kbenv.catalogue import ACTION_ID
+    from kbenv.engine.observe_v1 import layout_table
+
+    doc = (Path(__file__).parent.parent / "docs" / "api.md").read_text()
+    assert layout_table() in doc
+    assert f"ACTION_SIZE_V1 = {ACTION_SIZE_V1}" in doc
+    for name in ("caravan", "donation-G", "sword", "cave", "done"):
+        assert str(ACTION_ID[name]) in doc, name

@@ -1,0 +1,112 @@
+"""The rules platform's cost: this tree against a baseline tree (a git worktree of an earlier commit),
+measured side by side in one run, plus expansion games on one core.
+
+Run: `python -m benchmarks.platform_speed --baseline /tmp/preplatform [--rounds 3] [--out FILE.json]`
+(make the baseline with `git worktree add /tmp/preplatform <commit>`). Each measurement runs in a fresh
+subprocess with PYTHONPATH set to the tree, single-threaded (NUMBA_NUM_THREADS=1), after a warm-up
+that compiles the kernels; the two trees alternate, `--rounds` times, and the median of each is kept.
+
+Measured: (1) the single-game engine, one numba call per whole random game (`random_playout`), base
+games, 2 and 4 players; (2) the batch engine, `VectorGames(1024).step_random()` without observations;
+(3) for this tree only, the same two with Nomads + Capitol + Caves.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent.parent
+
+PROBE = textwrap.dedent(
+    """
+    import json, sys, time
+    import numpy as np
+    from kbenv.game import Game
+    from kbenv.engine.playout import random_playout
+    from kbenv.engine.rng import seed_u32
+    from kbenv.vector import VectorGames
+
+    kind, players, seconds = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+    extra = {"expansions": ["nomads", "capitol", "caves"]} if kind.endswith("+x") else {}
+
+    def playouts(budget):
+        starts = [Game.new(players, seed=i, **extra).state for i in range(200)]
+        rng = np.array([seed_u32(1)], dtype=np.int64)
+        random_playout(starts[0].copy(), rng, 0, 100000)  # compile
+        decisions, t0, k = 0, time.perf_counter(), 0
+        while time.perf_counter() - t0 < budget:
+            decisions += random_playout(starts[k % 200].copy(), rng, 0, 100000)
+            k += 1
+        return decisions / (time.perf_counter() - t0)
+
+    def batch(budget):
+        v = VectorGames(1024, num_players=players, **extra)
+        v.reset(0)
+        for _ in range(20):
+            v.step_random()
+        steps, t0 = 0, time.perf_counter()
+        while time.perf_counter() - t0 < budget:
+            v.step_random()
+            steps += 1
+        return steps * 1024 / (time.perf_counter() - t0)
+
+    fn = playouts if kind.startswith("engine") else batch
+    fn(0.5)
+    print(json.dumps({"decisions_per_s": fn(seconds)}))
+    """
+)
+
+
+def probe(tree: Path, kind: str, players: int, seconds: float) -> float:
+    env = dict(os.environ, PYTHONPATH=str(tree), NUMBA_NUM_THREADS="1")
+    env.pop("NUMBA_CACHE_DIR", None)
+    out = subprocess.run([sys.executable, "-c", PROBE, kind, str(players), str(seconds)], cwd=tree, env=env,
+                         capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])["decisions_per_s"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--baseline", type=Path, required=True, help="a worktree of the earlier commit")
+    parser.add_argument("--rounds", type=int, default=3, help="alternating runs of each tree (median kept)")
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
+    parser.add_argument("--out", type=Path, default=Path("bench_results/platform_speed.json"), help="JSON output")
+    args = parser.parse_args(argv)
+    cases = [("engine", 2), ("engine", 4), ("batch", 2)]
+    rows = []
+    for kind, players in cases:
+        ours, theirs = [], []
+        for r in range(args.rounds):
+            for tree, store in ((HERE, ours), (args.baseline, theirs)) if r % 2 == 0 else \
+                    ((args.baseline, theirs), (HERE, ours)):
+                store.append(probe(tree, kind, players, args.seconds))
+            print(f"[platform] {kind} {players}p round {r + 1}: this {ours[-1]:,.0f}  baseline {theirs[-1]:,.0f}",
+                  file=sys.stderr, flush=True)
+        rows.append({"case": f"{kind}, base game, {players} players", "this": statistics.median(ours),
+                     "baseline": statistics.median(theirs),
+                     "ratio": statistics.median(ours) / statistics.median(theirs), "runs_this": ours,
+                     "runs_baseline": theirs})
+    for kind, players in (("engine+x", 2), ("engine+x", 4), ("batch+x", 2)):
+        runs = [probe(HERE, kind, players, args.seconds) for _ in range(args.rounds)]
+        rows.append({"case": f"{kind[:-2]}, nomads+capitol+caves, {players} players", "this": statistics.median(runs),
+                     "runs_this": runs})
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps({"baseline": str(args.baseline), "rows": rows}, indent=2))
+    print(f"{'case':<44}{'this (dec/s)':>16}{'baseline':>16}{'ratio':>8}")
+    for row in rows:
+        base = f"{row['baseline']:,.0f}" if "baseline" in row else ""
+        ratio = f"{row['ratio']:.3f}" if "ratio" in row else ""
+        print(f"{row['case']:<44}{row['this']:>16,.0f}{base:>16}{ratio:>8}")
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
