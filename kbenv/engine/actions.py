@@ -40,6 +40,7 @@ from .state import (
     MANDATORY_BUILT,
     MANDATORY_DONE,
     MANDATORY_HEXES,
+    MANDATORY_TARGET,
     NOMAD_GONE,
     NOMAD_OWNER,
     OUTPOST_ARMED,
@@ -59,7 +60,7 @@ from .state import (
 )
 from .turns import end_turn, ensure_usable_card, settle
 
-MANDATORY_BUILDS = 3
+MANDATORY_BUILDS = 3  # the base rule; a turn's count is st[MANDATORY_TARGET]
 
 
 @njit(cache=True)
@@ -80,7 +81,7 @@ def apply_unchecked(st, action: int) -> None:
         if st[EXPANSIONS] != 0:
             mandatory_build_rules(st, p, action)
         st[MANDATORY_BUILT] += 1
-        if st[MANDATORY_BUILT] == MANDATORY_BUILDS or st[SUPPLY + p] == 0:
+        if st[MANDATORY_BUILT] >= st[MANDATORY_TARGET] or st[SUPPLY + p] == 0:
             st[MANDATORY_DONE] = 1
             st[PHASE] = PHASE_IDLE
             if st[EXPANSIONS] != 0:

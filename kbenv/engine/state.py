@@ -105,6 +105,13 @@ VICTIM = _field()  # Sword: the player whose settlement is chosen next
 OUTPOST_ARMED = _field()
 CAVE_USED = _field()
 MANDATORY_HEXES = _field(3)  # the hexes of this turn's mandatory builds (Families)
+MANDATORY_TARGET = _field()  # settlements the mandatory action builds this turn (3; rules may change it)
+# An interrupt stack (for decisions taken inside another player's decision, e.g. Marshlands' canoe):
+# push_frame saves the decision context, pop_frame restores it (kbenv.engine.frames).
+MAX_FRAMES = 8
+FRAME_FIELDS = 8  # phase, power, source, steps left, steps taken, decider, victim, mandatory built
+FRAME_DEPTH = _field()
+FRAMES = _field(MAX_FRAMES * FRAME_FIELDS)
 WALLS_LEFT = _field()
 NUM_NOMADS = _field()
 NOMAD_HEX = _field(MAX_NOMADS)

@@ -19,6 +19,7 @@ from .state import (
     HAND,
     MANDATORY_BUILT,
     MANDATORY_DONE,
+    MANDATORY_TARGET,
     NO_CARD,
     NUM_PLAYERS,
     OUTPOST_ARMED,
@@ -37,6 +38,7 @@ from .state import (
 )
 
 SCRATCH_CARD = scratch_off(2)
+MANDATORY_BUILDS = 3  # settlements of the base game's mandatory action
 
 
 @njit(cache=True)
@@ -71,6 +73,7 @@ def begin_turn(st, p: int) -> None:
     st[POWER] = -1
     st[SOURCE] = -1
     st[MANDATORY_BUILT] = 0
+    st[MANDATORY_TARGET] = MANDATORY_BUILDS
     st[BUILT_THIS_TURN] = 0
     if st[HAND + p] == NO_CARD:
         st[HAND + p] = draw_card(st)
