@@ -113,8 +113,8 @@ from .engine.state import DECK, DECK_COUNT, HAND, NO_CARD
 from .game import Game, IllegalActionError
 from .observation import OBSERVATION_SHAPE, action_mask, observation_planes, observation_space
 from .render_text import board_text, score_text
-from .rewards import REWARD_SCHEMES, terminal_rewards
-from .setup import SetupError, is_int, standard_setup
+from .rewards import terminal_rewards
+from .setup import SetupError, check_num_players, check_reward, is_int, standard_setup
 
 ENV_NAME = "kingdom_builder_v0"
 
@@ -154,10 +154,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         hints: str = "none",
     ):
         super().__init__()
-        if not is_int(num_players) or not 2 <= num_players <= 5:
-            raise SetupError(f"num_players: expected 2 to 5, got {num_players!r}")
-        if reward not in REWARD_SCHEMES:
-            raise SetupError(f"reward: unknown scheme {reward!r}; expected one of {', '.join(REWARD_SCHEMES)}")
+        check_num_players(num_players)
+        check_reward(reward)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise SetupError(f"render_mode: expected one of {self.metadata['render_modes']}, got {render_mode!r}")
         self.num_players = num_players

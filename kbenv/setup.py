@@ -62,6 +62,34 @@ def is_int(value) -> bool:
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
+MIN_PLAYERS, MAX_PLAYERS = 2, S.MAX_PLAYERS
+
+
+def check_num_players(value, name: str = "num_players") -> int:
+    """The one check of a player count (2 to 5); SetupError naming the field."""
+    if not is_int(value) or not MIN_PLAYERS <= value <= MAX_PLAYERS:
+        raise SetupError(f"{name}: expected {MIN_PLAYERS} to {MAX_PLAYERS}, got {value!r}")
+    return int(value)
+
+
+def check_reward(scheme) -> str:
+    """The one check of a reward scheme name."""
+    from .rewards import REWARD_SCHEMES
+
+    if scheme not in REWARD_SCHEMES:
+        raise SetupError(f"reward: unknown scheme {scheme!r}; expected one of {', '.join(REWARD_SCHEMES)}")
+    return scheme
+
+
+def resolve_preset(preset, sections, cards):
+    """The one place presets are read: (sections, cards) with the preset's filling what is not given."""
+    if preset is None:
+        return sections, cards
+    if preset not in PRESETS:
+        raise SetupError(f"preset: unknown preset {preset!r}; known: {', '.join(PRESETS)}")
+    return sections or PRESETS[preset]["sections"], cards or PRESETS[preset]["cards"]
+
+
 def check_seed(seed, name: str = "seed") -> int:
     """A seed as int; SetupError naming the field unless 0 <= seed <= 2**63 - 1."""
     if not is_int(seed) or not 0 <= seed <= MAX_SEED:
@@ -205,9 +233,7 @@ def make_setup(
         raise SetupError(str(err)) from None
     if rule_bits & RULE_BIT["lords_count_zero"]:
         lords_count_zero = True
-    if not is_int(num_players) or not 2 <= num_players <= 5:
-        raise SetupError(f"num_players: expected 2 to 5, got {num_players!r}")
-    n = int(num_players)
+    n = check_num_players(num_players)
     board = validate_board(board)
     if not isinstance(cards, (list, tuple)) or len(cards) != 3:
         raise SetupError("cards: expected 3 Kingdom Builder card names")
@@ -380,19 +406,14 @@ def standard_setup(
     rules=None,
 ) -> Setup:
     """A set-up for a new game: random from the seed where sections, cards or start player are not given."""
-    if not is_int(num_players) or not 2 <= num_players <= 5:
-        raise SetupError(f"num_players: expected 2 to 5, got {num_players!r}")
+    check_num_players(num_players)
     seed = check_seed(seed)
     try:
         bits, _ = ruleset_bits(expansions, rules)
     except ValueError as err:
         raise SetupError(str(err)) from None
     draws = seed_draws(seed, int(num_players), bits)
-    if preset is not None:
-        if preset not in PRESETS:
-            raise SetupError(f"preset: unknown preset {preset!r}; known: {', '.join(PRESETS)}")
-        sections = sections or PRESETS[preset]["sections"]
-        cards = cards or PRESETS[preset]["cards"]
+    sections, cards = resolve_preset(preset, sections, cards)
     if board is None:
         if sections is None:
             sections = [

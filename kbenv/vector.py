@@ -33,7 +33,7 @@ from .engine.scoring import SCORE_COLUMNS, score_table
 from .game import RECORD_FORMAT, Game, IllegalActionError, describe_action, record_version
 from .observation import OBSERVATION_SHAPE, hint_code, observation_shape
 from .rewards import REWARD_SCHEMES, terminal_rewards
-from .setup import PRESETS, SetupError, card_id, standard_setup
+from .setup import SetupError, card_id, check_reward, resolve_preset, standard_setup
 from .setup_expansions import ruleset_bits
 
 
@@ -87,11 +87,7 @@ def forced_options(preset=None, sections=None, cards=None, start_player=None, ex
     forced = np.full(FORCED_SIZE, -1, dtype=np.int64)
     forced[FORCED_EXPANSIONS] = expansions
     forced[FORCED_RULES] = rules
-    if preset is not None:
-        if preset not in PRESETS:
-            raise SetupError(f"preset: unknown preset {preset!r}; known: {', '.join(PRESETS)}")
-        sections = sections or PRESETS[preset]["sections"]
-        cards = cards or PRESETS[preset]["cards"]
+    sections, cards = resolve_preset(preset, sections, cards)
     if sections is not None:
         if len(sections) != 4:
             raise SetupError(f"sections: expected 4 (TL, TR, BL, BR), got {len(sections)}")
@@ -143,8 +139,7 @@ class VectorGames:
         for flag, value in (("auto_reset", auto_reset), ("record", record)):
             if not isinstance(value, (bool, np.bool_)):
                 raise SetupError(f"{flag}: expected true or false, got {value!r}")
-        if reward not in REWARD_SCHEMES:
-            raise SetupError(f"reward: unknown scheme {reward!r}; expected one of {', '.join(REWARD_SCHEMES)}")
+        check_reward(reward)
         self.num_games = num_games
         try:
             self.expansion_bits, self.rule_bits = ruleset_bits(expansions, rules)
@@ -291,12 +286,7 @@ class VectorGames:
 
     def _setup_kwargs(self) -> dict:
         opts = dict(self.options)
-        if opts["preset"] is not None:
-            preset = PRESETS[opts.pop("preset")]
-            opts["sections"] = opts["sections"] or preset["sections"]
-            opts["cards"] = opts["cards"] or preset["cards"]
-        else:
-            opts.pop("preset")
+        opts["sections"], opts["cards"] = resolve_preset(opts.pop("preset"), opts["sections"], opts["cards"])
         return opts
 
     def record_of(self, i: int) -> dict:

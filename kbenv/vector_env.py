@@ -17,7 +17,7 @@ from .game import IllegalActionError
 from .observation import observation_space as kb_observation_space
 from .observation import observation_space_v1
 from .rewards import terminal_rewards
-from .setup import SetupError, is_int
+from .setup import SetupError, check_num_players, is_int
 from .vector import VectorGames, best_sets
 
 BUILTIN_OPPONENTS = ("random", "greedy", "lookahead")
@@ -46,8 +46,10 @@ class SelfPlayVecEnv(VecEnv):
         if not is_int(num_envs) or num_envs < 1:
             raise SetupError(f"num_envs: expected a positive integer, got {num_envs!r}")
         counts = [num_players] if is_int(num_players) else list(num_players)
-        if not counts or not all(is_int(n) and 2 <= n <= 5 for n in counts):
-            raise SetupError(f"num_players: expected player counts from 2 to 5, got {num_players!r}")
+        if not counts:
+            raise SetupError("num_players: expected at least one player count")
+        for n in counts:
+            check_num_players(n)
         if not is_int(seed) or seed < 0:
             raise SetupError(f"seed: expected a non-negative integer, got {seed!r}")
         players = np.array([counts[i % len(counts)] for i in range(num_envs)], dtype=np.int64)

@@ -10,8 +10,8 @@ from .engine.legal import ACTION_SIZE
 from .game import Game
 from .observation import OBSERVATION_SHAPE, action_mask, observation_planes
 from .policies import RandomPolicy, as_policy
-from .rewards import REWARD_SCHEMES, terminal_rewards
-from .setup import SetupError, is_int, standard_setup
+from .rewards import terminal_rewards
+from .setup import SetupError, check_num_players, check_reward, is_int, standard_setup
 from .view import PlayerView
 
 ILLEGAL_REWARD = -1.0
@@ -43,12 +43,10 @@ class SelfPlayEnv(gymnasium.Env):
         lords_count_zero: bool = False,
     ):
         super().__init__()
-        if not is_int(num_players) or not 2 <= num_players <= 5:
-            raise SetupError(f"num_players: expected 2 to 5, got {num_players!r}")
+        check_num_players(num_players)
         if learner_seat is not None and (not is_int(learner_seat) or not 0 <= learner_seat < num_players):
             raise SetupError(f"learner_seat: expected 0..{num_players - 1}, got {learner_seat!r}")
-        if reward not in REWARD_SCHEMES:
-            raise SetupError(f"reward: unknown scheme {reward!r}; expected one of {', '.join(REWARD_SCHEMES)}")
+        check_reward(reward)
         if illegal_action not in ("terminate", "raise"):
             raise SetupError(f"illegal_action: expected 'terminate' or 'raise', got {illegal_action!r}")
         self.num_players = num_players
