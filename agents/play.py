@@ -6,7 +6,8 @@ import time
 from dataclasses import dataclass, field
 
 from kbenv import Game
-from kbenv.observation import action_mask, observation_planes
+from kbenv.engine import state as S
+from kbenv.observation import action_mask, observation_planes, observation_planes_v1
 from kbenv.view import PlayerView
 
 
@@ -33,8 +34,25 @@ def places_of(gold: list[int]) -> list[float]:
     return places
 
 
+def agent_inputs(game: Game, player: int) -> tuple:
+    """(observation, action mask, view) of `player` for the game's ruleset.
+
+    Base games: the v0 planes (kingdom_builder_v0) and the 409-action mask, as always. Games with
+    expansions: the v1 planes (kingdom_builder_v1) and the mask over the v1 layout (`game.action_size`).
+    """
+    if game.state[S.EXPANSIONS]:
+        observation = observation_planes_v1(game.state, player)
+    else:
+        observation = observation_planes(game.state, player)
+    return observation, action_mask(game.state, player, game.action_size), PlayerView(game, player)
+
+
 def play_game(game_id: int, seed: int, seats: list[str], agents: list, **setup) -> GameResult:
-    """Play one game; `agents[i]` sits in seat i and only ever sees that seat's view."""
+    """Play one game; `agents[i]` sits in seat i and only ever sees that seat's view.
+
+    `setup` holds `Game.new` options (preset, expansions, rules, ...); the player who decides next
+    (`game.decider`) acts, with the observation and mask of the ruleset (see `agent_inputs`).
+    """
     game = Game.new(len(seats), seed=seed, **setup)
     for i, agent in enumerate(agents):
         if hasattr(agent, "reset"):
@@ -42,9 +60,9 @@ def play_game(game_id: int, seed: int, seats: list[str], agents: list, **setup) 
     spent = [0.0] * len(seats)
     moves = [0] * len(seats)
     while not game.done:
-        p = game.current_player
+        p = game.decider
         t0 = time.perf_counter()
-        action = agents[p].act(observation_planes(game.state, p), action_mask(game.state, p), PlayerView(game, p))
+        action = agents[p].act(*agent_inputs(game, p))
         spent[p] += time.perf_counter() - t0
         moves[p] += 1
         game.step(action)

@@ -1,4 +1,4 @@
-"""The `kbenv` command line: play, score, tournament, train and bench.
+"""The `kbenv` command line: play, score, legal, tournament, train and bench.
 
 Exit codes: 0 success; 2 a user error (bad option, agent spec, file or setting: one line
 `kbenv <command>: error: ...` on stderr, or argparse's usage and error for a bad option value);
@@ -18,14 +18,13 @@ from collections.abc import Callable
 
 import numpy as np
 
+from . import catalogue as CAT
 from .colours import SEAT_COLOUR_NAMES, seat_name
 from .game import Game
-from .observation import action_mask, observation_planes
-from .position import load_position, score_position
+from .position import legal_position, load_position, score_position
 from .render_image import board_image, save_gif, save_png
 from .render_text import board_text, legend, score_text
 from .setup import SetupError
-from .view import PlayerView
 
 MAX_SEED = 2**63 - 1
 EXIT_USER_ERROR = 2
@@ -110,12 +109,65 @@ def batch_sizes(text: str) -> tuple[int, ...]:
     return tuple(positive_int(p.strip()) for p in parts)
 
 
+def _names(text: str, what: str, example: str) -> list[str]:
+    """Comma-separated names, each once: 'a, b' -> ['a', 'b']."""
+    parts = [p.strip() for p in text.split(",")]
+    if any(not p for p in parts):
+        raise argparse.ArgumentTypeError(f"expected comma-separated {what} such as {example}, got {text!r}")
+    if len(set(parts)) != len(parts):
+        raise argparse.ArgumentTypeError(f"expected each {what[:-1]} once, got {text!r}")
+    return parts
+
+
+IMPLEMENTED_EXPANSIONS = tuple(e.name for e in CAT.EXPANSIONS if e.implemented)
+RULE_FLAG_NAMES = tuple(f.name for f in CAT.RULE_FLAGS)
+
+
+def expansion_list(text: str) -> list[str]:
+    """Comma-separated expansions in play, each an implemented one: 'nomads,caves' -> ['nomads', 'caves']."""
+    names = _names(text, "expansions", "nomads,capitol,caves")
+    for name in names:
+        if name not in IMPLEMENTED_EXPANSIONS:
+            known = {e.name for e in CAT.EXPANSIONS}
+            why = "is not implemented yet" if name in known else "is not an expansion"
+            raise argparse.ArgumentTypeError(f"expected expansions from {', '.join(IMPLEMENTED_EXPANSIONS)}; "
+                                              f"{name!r} {why}")
+    return names
+
+
+def rule_list(text: str) -> list[str]:
+    """Comma-separated rule flags to switch on (kbenv.catalogue.RULE_FLAGS): 'lords_count_zero' -> [...]."""
+    names = _names(text, "rule flags", "lords_count_zero,capitol_replaces_castle")
+    for name in names:
+        if name not in RULE_FLAG_NAMES:
+            raise argparse.ArgumentTypeError(f"expected rule flags from {', '.join(RULE_FLAG_NAMES)}; "
+                                              f"{name!r} is not one")
+    return names
+
+
+def ruleset_options(args: argparse.Namespace) -> dict:
+    """`Game.new` options for --expansions and --rules (none for the base game); ValueError for a rule flag
+    whose expansion is not in play."""
+    expansions, rules = args.expansions or [], args.rules or []
+    for name in rules:
+        flag = next(f for f in CAT.RULE_FLAGS if f.name == name)
+        if flag.expansion is not None and flag.expansion not in expansions:
+            raise ValueError(f"--rules: {name} needs the {flag.expansion} expansion (--expansions {flag.expansion})")
+    options = {}
+    if expansions:
+        options["expansions"] = list(expansions)
+    if rules:
+        options["rules"] = list(rules)
+    return options
+
+
 # ----- commands ---------------------------------------------------------------------------------------
 def cmd_play(args: argparse.Namespace) -> int:
     specs = seat_specs(args.agents, args.players)
+    ruleset = ruleset_options(args)
     for path in (args.record, args.png, args.gif):
         _check_writable(path)
-    game = Game.new(args.players, seed=args.seed, preset=args.preset)
+    game = Game.new(args.players, seed=args.seed, preset=args.preset, **ruleset)
     agents = _seat_agents(specs, args.seed) if args.agents else None
     frames = _play_out(game, agents, np.random.default_rng(args.seed), record_frames=bool(args.gif))
     if args.gif:
@@ -161,14 +213,17 @@ def _seat_agents(specs: list[str], game_seed: int) -> list:
 
 
 def _play_out(game: Game, agents: list | None, rng: np.random.Generator, record_frames: bool) -> list:
-    """Play the game to its end (agents, or uniformly random legal moves); frames after each turn if asked."""
+    """Play the game to its end (agents, or uniformly random legal moves); frames after each turn if asked.
+
+    The agent of the player who decides next acts, with the observation and mask of the game's ruleset."""
     frames = []
     turn = game.turn
+    if agents:
+        from agents.play import agent_inputs
     while not game.done:
         if agents:
-            p = game.current_player
-            view = PlayerView(game, p)
-            game.step(agents[p].act(observation_planes(game.state, p), action_mask(game.state, p), view))
+            p = game.decider
+            game.step(agents[p].act(*agent_inputs(game, p)))
         else:
             game.step(int(rng.choice(game.legal_actions())))
         if record_frames and game.turn != turn:
@@ -183,12 +238,15 @@ def _print_game(game: Game, game_seed: int, specs: list[str], colour: bool) -> N
     """Header, seat-to-agent map, board, legend, score table and winners."""
     sections = ", ".join(f"{n}{' (turned)' if t else ''}" for n, t in game.setup.sections or [])
     print(f"Kingdom Builder, {game.num_players} players, seed {game_seed}: {sections}")
+    if game.expansions or game.setup.rules:
+        rules = ", ".join(game.setup.rules or ()) or "default"
+        print(f"expansions: {', '.join(game.expansions) or 'none'}; rules: {rules}")
     for p, spec in enumerate(specs):
         print(f"{seat_name(p)}: {spec} ({SEAT_COLOUR_NAMES[p]})")
     print(f"cards: {', '.join(game.cards)}; start player: {seat_name(game.start_player)}; "
           f"{len(game.actions)} decisions")
     print(board_text(game, colour=colour))
-    print(legend(game.num_players))
+    print(legend(game.num_players, game.expansions))
     print(score_text(game.scores(), game.cards))
     print("winner(s): " + ", ".join(seat_name(p) for p in game.winners()))
 
@@ -221,8 +279,38 @@ def cmd_score(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"players": scores}))
     else:
+        if not position.get("expansions"):  # a base-game position: its table keeps the base columns
+            scores = [{k: v for k, v in s.items() if k not in ("capitols", "gold")} for s in scores]
         print(score_text(scores, tuple(scores[0]["cards"])))
     return 0
+
+
+def cmd_legal(args: argparse.Namespace) -> int:
+    position = load_position(args.file)
+    legal = legal_position(position)
+    if args.json:
+        print(json.dumps(legal))
+    else:
+        print(legal_text(legal))
+    return 0
+
+
+def legal_text(legal: dict, per_line: int = 12) -> str:
+    """A readable table of `legal_position`'s answer: player, phase, then the hexes (as r,c), the powers
+    (by name) and done / end_turn."""
+    decisions = legal["legal"]
+    hexes = [f"{r},{c}".ljust(5) for r, c in (d for d in decisions if isinstance(d, list))]
+    powers = [d for d in decisions if isinstance(d, str) and d not in ("done", "end_turn")]
+    others = [d for d in decisions if d in ("done", "end_turn")]
+    rows = [("player", seat_name(legal["player"])), ("phase", legal["phase"]),
+            ("legal", f"{len(decisions)} decision{'' if len(decisions) == 1 else 's'}")]
+    for k in range(0, len(hexes), per_line):
+        rows.append(("hexes" if k == 0 else "", " ".join(hexes[k:k + per_line])))
+    if powers:
+        rows.append(("powers", ", ".join(powers)))
+    if others:
+        rows.append(("other", ", ".join(others)))
+    return "\n".join(f"{name:<8}{value}".rstrip() for name, value in rows)
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -241,6 +329,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     from agents.tournament import run_tournament, table_text
 
     setup = {"preset": args.preset} if args.preset else {}
+    setup.update(ruleset_options(args))
     summary = run_tournament(args.agents, args.players, args.games, seed=args.seed, out_dir=args.out,
                              workers=args.workers, backend=args.backend, setup=setup, progress=not args.quiet,
                              field=args.field)
@@ -255,8 +344,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="kbenv", description="Kingdom Builder environment tools",
                                      epilog="exit codes: 0 ok, 2 user error, 130 interrupted, 141 stdout closed")
     sub = parser.add_subparsers(dest="command", required=True, metavar="command",
-                                help="play, score, tournament, train or bench (kbenv <command> -h for its options)")
-    for add in (_add_play, _add_score, _add_train, _add_tournament, _add_bench):
+                                help="play, score, legal, tournament, train or bench "
+                                     "(kbenv <command> -h for its options)")
+    for add in (_add_play, _add_score, _add_legal, _add_train, _add_tournament, _add_bench):
         add(sub)
     return parser
 
@@ -273,6 +363,7 @@ def _add_play(sub) -> None:
     play.add_argument("--seed", type=seed, default=0, help="game seed, 0 to 2**63-1 (default 0)")
     play.add_argument("--preset", choices=["first-game"], default=None,
                       help="a fixed set-up instead of a random one from the seed")
+    _add_ruleset(play)
     play.add_argument("--record", help="write the game record (JSON) to this file")
     play.add_argument("--png", help="write a picture of the final board (PNG)")
     play.add_argument("--gif", help="write an animation, one frame per turn (GIF)")
@@ -286,10 +377,28 @@ def _add_play(sub) -> None:
     colours.add_argument("--no-colour", action="store_true", help="plain text, no ANSI colours")
 
 
+def _add_ruleset(parser: argparse.ArgumentParser, games: str = "the game") -> None:
+    """--expansions and --rules: the ruleset of `Game.new` (kbenv.catalogue)."""
+    parser.add_argument("--expansions", type=expansion_list, metavar="LIST",
+                        help=f"comma-separated expansions in play for {games}, from "
+                             f"{', '.join(IMPLEMENTED_EXPANSIONS)} (default: the base game)")
+    parser.add_argument("--rules", type=rule_list, metavar="LIST",
+                        help="comma-separated rule flags to switch on (alternative readings of the rulebook), "
+                             f"from {', '.join(RULE_FLAG_NAMES)}; a flag of an expansion needs that expansion")
+
+
 def _add_score(sub) -> None:
     score = _command(sub, "score", "score a position file (JSON)", cmd_score)
     score.add_argument("file", help="position file: JSON with board or sections, cards and settlements")
     score.add_argument("--json", action="store_true", help="print the breakdown as JSON")
+
+
+def _add_legal(sub) -> None:
+    legal = _command(sub, "legal", "list the legal decisions of a position file (JSON)", cmd_legal)
+    legal.add_argument("file", help="position file: JSON as for score, optionally with expansions and "
+                                    "\"then\" (decisions to take first)")
+    legal.add_argument("--json", action="store_true",
+                       help='print {"player": p, "phase": ..., "legal": [[r, c], power names, "done", "end_turn"]}')
 
 
 def _add_train(sub) -> None:
@@ -317,6 +426,7 @@ def _add_tournament(sub) -> None:
     tour.add_argument("--seed", type=seed, default=0, help="tournament seed, 0 to 2**63-1 (default 0)")
     tour.add_argument("--preset", choices=["first-game"], default=None,
                       help="play every game on a fixed set-up instead of random ones")
+    _add_ruleset(tour, "every game")
     tour.add_argument("--out", default="results", help="output folder; an interrupted run resumes from it")
     tour.add_argument("--quiet", action="store_true", help="no progress bar")
     tour.add_argument("--field", action="store_true",

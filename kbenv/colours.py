@@ -8,6 +8,8 @@ codes close to them in text.
 
 from __future__ import annotations
 
+from .catalogue import NOMAD_KINDS
+
 Rgb = tuple[int, int, int]
 
 SEAT_COLOURS: tuple[tuple[str, Rgb], ...] = (  # xterm 160, 26, 231, 234, 134
@@ -64,3 +66,24 @@ TERRAIN_ANSI: dict[str, int] = {  # background shades close to TERRAIN_RGB, chos
 }
 LOCATION_ANSI = 214
 UNKNOWN_ANSI = 250
+
+# ----- expansion pieces: stone walls and nomad tiles (Nomads), capitols (Capitol), caves (Caves) ---------
+# Text: one character a hex (the hex's terrain stays the background colour); pictures: a drawn piece
+# with a key swatch of its main colour.
+WALL_MARK, CAPITOL_MARK, CAVE_MARK = "#", "*", "@"
+NOMAD_TILE_MARKS: dict[str, str] = {  # a nomad tile lying on its nomad space
+    **{kind: "+" for kind in NOMAD_KINDS if kind.startswith("donation-")},
+    "resettlement": "~", "outpost": ">", "sword": "!", "treasure": "$",
+}
+NOMAD_TILE_LABELS: dict[str, str] = {  # short labels: D-G = donation of grass, Res, Out, Swd, Tre
+    **{kind: f"D-{kind[-1]}" for kind in NOMAD_KINDS if kind.startswith("donation-")},
+    "resettlement": "Res", "outpost": "Out", "sword": "Swd", "treasure": "Tre",
+}
+WALL_RGB: Rgb = (110, 104, 98)
+WALL_MORTAR_RGB: Rgb = (222, 214, 200)
+CAVE_RGB: Rgb = (36, 26, 20)
+CAPITOL_RGB: Rgb = (176, 48, 96)
+NOMAD_TILE_RGB: Rgb = (252, 244, 222)
+WALL_ANSI = 240  # stone grey background, white mark
+CAPITOL_ANSI = 125  # the capitol's mark on the castle background
+CAVE_ANSI = 232  # the cave's mark on the mountain background

@@ -1,4 +1,5 @@
-"""Picture of the board as a person would draw it (Pillow): hexes, specials, settlements, side panel."""
+"""Picture of the board as a person would draw it (Pillow): hexes, specials, expansion pieces, settlements,
+side panel."""
 
 from __future__ import annotations
 
@@ -9,7 +10,20 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from .board.codes import LOCATION_LETTERS, LOCATION_NAMES
-from .colours import LOCATION_RGB, SEAT_RGB, TERRAIN_RGB, UNKNOWN_RGB, seat_label, seat_name
+from .colours import (
+    CAPITOL_RGB,
+    CAVE_RGB,
+    LOCATION_RGB,
+    NOMAD_TILE_LABELS,
+    NOMAD_TILE_RGB,
+    SEAT_RGB,
+    TERRAIN_RGB,
+    UNKNOWN_RGB,
+    WALL_MORTAR_RGB,
+    WALL_RGB,
+    seat_label,
+    seat_name,
+)
 
 if TYPE_CHECKING:
     from .game import Game
@@ -27,6 +41,15 @@ TERRAIN_KEY = (  # (name, colour) of the terrain colour key, in the order of the
     ("mountain", TERRAIN_RGB["M"]), ("castle", TERRAIN_RGB["K"]), ("location", LOCATION_RGB),
     ("nomad space", TERRAIN_RGB["N"]),
 )
+PIECE_KEY = (  # (name, colour, expansion) of the expansion pieces' key, shown for the expansions in play
+    ("stone wall", WALL_RGB, "nomads"), ("nomad tile", NOMAD_TILE_RGB, "nomads"),
+    ("capitol (on a castle)", CAPITOL_RGB, "capitol"), ("cave (on a mountain)", CAVE_RGB, "caves"),
+)
+
+
+def piece_key(expansions) -> list[tuple[str, tuple[int, int, int]]]:
+    """The (name, colour) entries of the pieces' key for the expansions in play (none for the base game)."""
+    return [(name, rgb) for name, rgb, expansion in PIECE_KEY if expansion in expansions]
 
 
 def hex_centre(row: int, col: int) -> tuple[float, float]:
@@ -55,6 +78,52 @@ def _draw_castle(draw: ImageDraw.ImageDraw, x: float, y: float) -> None:
         draw.rectangle([cx, y - h / 1.2, cx + w / 5, y - h / 3], fill=(120, 120, 130), outline=(40, 40, 40))
 
 
+def _draw_wall(draw: ImageDraw.ImageDraw, x: float, y: float) -> None:
+    """A stone wall: three courses of grey stones with light mortar."""
+    w, h = RADIUS * 1.1, RADIUS * 0.8
+    left, top = x - w / 2, y - h / 2
+    draw.rectangle([left, top, left + w, top + h], fill=WALL_RGB, outline=(40, 40, 40))
+    for k in (1, 2):
+        draw.line([left, top + k * h / 3, left + w, top + k * h / 3], fill=WALL_MORTAR_RGB)
+    for k in range(3):
+        offset = w / 4 if k % 2 else w / 2
+        while offset < w:
+            draw.line([left + offset, top + k * h / 3, left + offset, top + (k + 1) * h / 3], fill=WALL_MORTAR_RGB)
+            offset += w / 2
+
+
+def _draw_capitol(draw: ImageDraw.ImageDraw, x: float, y: float) -> None:
+    """A capitol on its castle: a domed hall in the capitol colour in front of the castle."""
+    w, h = RADIUS * 0.95, RADIUS * 0.4
+    outline = (40, 40, 40)
+    draw.rectangle([x - w / 2, y - h / 4, x + w / 2, y + h * 1.1], fill=CAPITOL_RGB, outline=outline)
+    dome = w * 0.36
+    draw.pieslice([x - dome, y - h / 4 - dome, x + dome, y - h / 4 + dome], 180, 360, fill=CAPITOL_RGB,
+                  outline=outline)
+    draw.line([x, y - h / 4 - dome, x, y - h / 4 - dome - 4], fill=outline)
+    for k in (-1, 0, 1):  # columns
+        draw.line([x + k * w / 4, y + h * 0.15, x + k * w / 4, y + h * 0.9], fill=WALL_MORTAR_RGB)
+
+
+def _draw_cave(draw: ImageDraw.ImageDraw, x: float, y: float) -> None:
+    """A cave on its mountain: a dark arched mouth."""
+    w = RADIUS * 0.95
+    draw.chord([x - w / 2, y - w * 0.45, x + w / 2, y + w * 0.75], 180, 360, fill=CAVE_RGB)
+    draw.rectangle([x - w / 2, y + w * 0.15, x + w / 2, y + w * 0.3], fill=CAVE_RGB)
+
+
+def _draw_nomad_tile(draw: ImageDraw.ImageDraw, x: float, y: float, kind: str, font) -> None:
+    """A nomad tile lying on its space: a light tile with its short label (D-G, Res, Out, Swd, Tre); a
+    donation tile has a stripe of the terrain it gives."""
+    w, h = RADIUS * 1.3, RADIUS * 0.95
+    box = [x - w / 2, y - h / 2, x + w / 2, y + h / 2]
+    draw.rounded_rectangle(box, radius=3, fill=NOMAD_TILE_RGB, outline=(110, 70, 30))
+    if kind.startswith("donation-"):
+        stripe = TERRAIN_RGB.get(kind[-1], UNKNOWN_RGB)
+        draw.rectangle([box[0] + 2, box[3] - 4, box[2] - 2, box[3] - 2], fill=stripe)
+    draw.text((x, y - 2), NOMAD_TILE_LABELS[kind], fill=(70, 35, 10), font=font, anchor="mm")
+
+
 def _draw_settlement(draw: ImageDraw.ImageDraw, x: float, y: float, colour) -> None:
     s = RADIUS * 0.55
     house = [(x - s, y + s * 0.8), (x - s, y - s * 0.1), (x, y - s), (x + s, y - s * 0.1), (x + s, y + s * 0.8)]
@@ -77,10 +146,12 @@ def board_image(game: Game, viewer: int | None = None) -> np.ndarray:
 
 
 def _draw_board(draw: ImageDraw.ImageDraw, game: Game) -> None:
-    """The hexes, castles, locations with their tiles left, and settlements."""
-    text_font = _font(14)
+    """The hexes, castles, locations with their tiles left, expansion pieces and settlements."""
+    text_font, tile_font = _font(14), _font(10)
     owners = {rc: p for p in range(game.num_players) for rc in game.settlements(p)}
     tiles_left = {rc: game.tiles_left(rc) for rc in game.location_hexes()}
+    walls, caves, capitols = game.walls(), game.caves(), game.capitols()
+    nomad_tiles = {rc: kind for rc, kind in game.nomad_spaces().items() if kind is not None}
     for r, row in enumerate(game.board):
         for c, ch in enumerate(row):
             x, y = hex_centre(r, c)
@@ -94,6 +165,14 @@ def _draw_board(draw: ImageDraw.ImageDraw, game: Game) -> None:
                 draw.text((x, y - 3), ch.upper(), fill=(90, 40, 0), font=text_font, anchor="mm")
                 for k in range(tiles_left.get((r, c), 0)):
                     draw.ellipse([x - 6 + 8 * k, y + 6, x - 2 + 8 * k, y + 10], fill=(90, 40, 0))
+            if (r, c) in capitols:
+                _draw_capitol(draw, x, y)
+            if (r, c) in caves:
+                _draw_cave(draw, x, y)
+            if (r, c) in walls:
+                _draw_wall(draw, x, y)
+            if (r, c) in nomad_tiles:
+                _draw_nomad_tile(draw, x, y, nomad_tiles[(r, c)], tile_font)
             if (r, c) in owners:
                 _draw_settlement(draw, x, y, SEAT_RGB[owners[(r, c)]])
 
@@ -130,7 +209,7 @@ def _panel_image(game: Game, viewer: int | None) -> Image.Image:
     for p in range(game.num_players):
         _panel_seat(panel, game, p, scores[p], viewer)
     panel.y += 6
-    _panel_keys(panel)
+    _panel_keys(panel, game.expansions)
     return panel.cropped()
 
 
@@ -153,10 +232,15 @@ def _panel_seat(panel: _Panel, game: Game, p: int, score: dict, viewer: int | No
     panel.text(f"tiles: {', '.join(name for name, _ in game.tiles(p)) or 'no tiles'}", small=True, dx=18)
     breakdown = ", ".join(f"{k} {v}" for k, v in score["cards"].items())
     panel.text(f"{breakdown}, castles {score['castles']}", small=True, dx=18)
+    if game.expansions:
+        held = ", ".join(NOMAD_TILE_LABELS[t["kind"]] for t in game.nomad_tiles(p)) or "none"
+        panel.text(f"capitols {score.get('capitols', 0)}, banked gold {score.get('gold', 0)}; nomad tiles: {held}",
+                   small=True, dx=18)
 
 
-def _panel_keys(panel: _Panel) -> None:
-    """Location letters, tile dots and castles, then the terrain colours in two columns."""
+def _panel_keys(panel: _Panel, expansions=()) -> None:
+    """Location letters, tile dots and castles, the terrain colours in two columns, then the expansion
+    pieces in play and the labels of the nomad tiles."""
     panel.text("legend: letters = locations", small=True)
     pairs = [f"{ch.upper()} {name}" for ch, name in zip(LOCATION_LETTERS, LOCATION_NAMES, strict=True)]
     for k in range(0, len(pairs), 4):
@@ -170,6 +254,19 @@ def _panel_keys(panel: _Panel) -> None:
         for name, rgb in entries:
             panel.text(name, small=True, dx=10 + 150 * column, swatch=rgb)
     panel.y = top + half * LINE
+    pieces = piece_key(expansions)
+    if pieces:
+        panel.text("expansion pieces:", small=True)
+        half = (len(pieces) + 1) // 2
+        top = panel.y
+        for column, entries in enumerate((pieces[:half], pieces[half:])):
+            panel.y = top
+            for name, rgb in entries:
+                panel.text(name, small=True, dx=10 + 150 * column, swatch=rgb)
+        panel.y = top + half * LINE
+    if "nomads" in expansions:
+        panel.text("  nomad tiles: D-G .. D-M donation (stripe = terrain),", small=True)
+        panel.text("  Res resettlement, Out outpost, Swd sword, Tre treasure", small=True)
 
 
 def save_png(image: np.ndarray, path: str) -> None:
