@@ -16,17 +16,20 @@ from kbenv.vector import VectorGames, best_sets
 
 
 def imitation_batches(num_games: int, players: list[int], samples: int, random_share: float, seed: int,
-                      reward: str = "score", teacher: str = "greedy", hints: str = "none"):
+                      reward: str = "score", teacher: str = "greedy", hints: str = "none", expansions=None,
+                      rules=None):
     """Yield (observations, legal masks, best masks, outcomes, teacher values) per chunk of games.
 
     The best mask marks every action the teacher values highest, so ties are not noise in the
     labels; the values (float32, -inf for illegal actions) rank all the other actions too; the
     outcome is the mover's terminal reward in that game (a target for the value head). Each chunk
     plays `num_games` complete games, so every sample has its outcome. The teacher's move played is
-    drawn among the best set (one kernel call gives labels and moves).
+    drawn among the best set (one kernel call gives labels and moves). With `expansions` or `rules` the
+    games play that ruleset (observation v1 and the v1 action layout; no hints).
     """
     counts = np.array([players[i % len(players)] for i in range(num_games)], dtype=np.int64)
-    games = VectorGames(num_games, counts, auto_reset=False, reward=reward, hints=hints)
+    games = VectorGames(num_games, counts, auto_reset=False, reward=reward, hints=hints, expansions=expansions,
+                        rules=rules)
     rng = np.random.default_rng(seed)
     produced = 0
     round_ = 0
@@ -97,12 +100,13 @@ def logits_and_values(policy, observations):
 def imitate(model, samples: int, players: list[int], num_games: int = 64, epochs: int = 2,
             batch_size: int = 256, random_share: float = 0.2, lr: float = 1e-3, seed: int = 0, reward: str = "score",
             value_coef: float = 0.5, temperature: float = 0.0, teacher: str = "greedy", hints: str = "none",
-            log=print) -> dict:
+            log=print, expansions=None, rules=None) -> dict:
     """Maximise the policy's probability of the teacher's best set and fit the value head to the outcomes.
 
     The loss is the set cross-entropy (or, with `temperature` > 0, the cross-entropy to
     softmax(teacher values / temperature), which also ranks the non-best actions) plus `value_coef`
-    times the value MSE. Returns the final accuracy (argmax inside the best set) and value loss.
+    times the value MSE. The games play the ruleset of `expansions` and `rules` (the model's spaces must
+    match it). Returns the final accuracy (argmax inside the best set) and value loss.
     """
     import torch
 
@@ -116,7 +120,11 @@ def imitate(model, samples: int, players: list[int], num_games: int = 64, epochs
     seen = 0
     value_loss = 0.0
     for obs, masks, labels, outcomes, values in imitation_batches(num_games, players, samples, random_share, seed,
-                                                                  reward, teacher, hints):
+                                                                  reward, teacher, hints, expansions, rules):
+        if obs.shape[1:] != policy.observation_space.shape or masks.shape[1] != policy.action_space.n:
+            raise ValueError(f"imitation: the games give observations {obs.shape[1:]} and {masks.shape[1]} actions, "
+                             f"the policy takes {policy.observation_space.shape} and {policy.action_space.n}; "
+                             f"pass the ruleset (expansions, rules) and hints the model was made for")
         for _ in range(epochs):
             order = np.random.default_rng(seen).permutation(len(labels))
             correct = 0

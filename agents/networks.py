@@ -8,8 +8,13 @@ block the trunk adds back its own row means and sector means, so scoring that co
 (Knights, Discoverers) or per sector (Lords, Farmers) is visible to every hex in one layer.
 
 The 400 hex logits are a 1x1 convolution of the trunk (a fully convolutional policy head, as in
-AlphaZero-style board-game networks); the 9 other actions (tile powers, END_TURN) and the value come
-from pooled features. See kbenv.kingdom_builder_v0 for the observation layout.
+AlphaZero-style board-game networks); the other actions (tile powers, END_TURN, and with expansions the
+v1 tail: n - 400 of them for an action space of n) and the value come from pooled features.
+
+The layout follows the observation space: v0 (kbenv.kingdom_builder_v0, 28 channels, or 30 with hint
+planes) or v1 (kbenv.engine.observe_v1, 34 channels: the v0 planes, five expansion planes and a second
+features plane). Every features plane is read as scalars and every other channel goes to the
+convolutions, in channel order; the action head has as many logits as the action space.
 """
 
 from __future__ import annotations
@@ -21,8 +26,8 @@ from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
 from kbenv.engine.hints import HINTED_NUM_FEATURES
-from kbenv.engine.legal import ACTION_SIZE
 from kbenv.engine.observe import CH_FEATURES, NUM_FEATURES
+from kbenv.engine.observe_v1 import CH_FEATURES_V1, NUM_CHANNELS_V1, NUM_FEATURES_V1
 from kbenv.observation import observation_shape
 
 NUM_HEX_ACTIONS = 400
@@ -34,6 +39,37 @@ def flush_denormals() -> None:
     """Treat denormal floats as zero on the CPU (a trained network's tiny weights and activations
     otherwise run many times slower on x86; measured 62 -> 14 ms for one decision of the quick net)."""
     torch.set_flush_denormal(True)
+
+
+def observation_layout(observation_space: spaces.Box, hints: str = "none") -> tuple[list, list]:
+    """([(features channel, number of scalars)], [(first, stop) ranges of the spatial channels]).
+
+    The v1 layout (kbenv.engine.observe_v1) is recognised by its channel count; v0 observations must
+    have the channels of their hint kind. The spatial ranges keep the channel order (for v0: the planes
+    before the features, then the hint planes), so v0 checkpoints keep their meaning.
+    """
+    channels = observation_space.shape[0]
+    if channels == NUM_CHANNELS_V1:
+        if hints != "none":
+            raise ValueError(f"hints: {hints!r} hint planes exist for the base game only; the observation "
+                             f"space is the v1 layout ({channels} channels)")
+        features = [(CH_FEATURES, NUM_FEATURES), (CH_FEATURES_V1, NUM_FEATURES_V1)]
+    else:
+        expected = observation_shape(hints)[0]
+        if channels != expected:
+            raise ValueError(f"hints: {hints!r} observations have {expected} channels, "
+                             f"the observation space has {channels}")
+        features = [(CH_FEATURES, NUM_FEATURES if hints == "none" else HINTED_NUM_FEATURES)]
+    skip = {ch for ch, _ in features}
+    ranges: list[tuple[int, int]] = []
+    for ch in range(channels):
+        if ch in skip:
+            continue
+        if ranges and ranges[-1][1] == ch:
+            ranges[-1] = (ranges[-1][0], ch + 1)
+        else:
+            ranges.append((ch, ch + 1))
+    return features, ranges
 
 
 def make_board_planes() -> torch.Tensor:
@@ -74,13 +110,17 @@ class KingdomBuilderExtractor(BaseFeaturesExtractor):
     """Observation -> [head_channels x 400 feature map (flattened), pooled trunk, scalar embedding]."""
 
     def __init__(self, observation_space: spaces.Box, channels: int = 32, blocks: int = 2, head_channels: int = 4,
-                 scalar_dim: int = 64, board_planes: bool = True, context: bool = True, hints: str = "none"):
-        expected = observation_shape(hints)[0]
-        if observation_space.shape[0] != expected:
-            raise ValueError(f"hints: {hints!r} observations have {expected} channels, "
-                             f"the observation space has {observation_space.shape[0]}")
-        self.num_features = NUM_FEATURES if hints == "none" else HINTED_NUM_FEATURES
-        planes = observation_space.shape[0] - 1  # every plane but the packed features
+                 scalar_dim: int = 64, board_planes: bool = True, context: bool = True, hints: str = "none",
+                 expansions=(), rules=()):
+        """`expansions` and `rules` record the ruleset the network is trained on (saved with the policy
+        kwargs, read back by agents.ppo); a ruleset needs the v1 observation space."""
+        self.feature_planes, self.spatial_ranges = observation_layout(observation_space, hints)
+        if (expansions or rules) and observation_space.shape[0] != NUM_CHANNELS_V1:
+            raise ValueError(f"expansions: a ruleset ({', '.join([*expansions, *rules])}) has v1 observations of "
+                             f"{NUM_CHANNELS_V1} channels, the observation space has {observation_space.shape[0]}")
+        self.expansions, self.rules = list(expansions), list(rules)
+        self.num_features = sum(k for _, k in self.feature_planes)
+        planes = sum(stop - first for first, stop in self.spatial_ranges)
         super().__init__(observation_space, head_channels * NUM_HEX_ACTIONS + channels + scalar_dim)
         self.head_channels = head_channels
         self.scalars = nn.Sequential(nn.Linear(self.num_features, scalar_dim), nn.ReLU())
@@ -97,9 +137,10 @@ class KingdomBuilderExtractor(BaseFeaturesExtractor):
 
     def forward(self, obs: torch.Tensor) -> torch.Tensor:
         n = obs.shape[0]
-        scalars = self.scalars(obs[:, CH_FEATURES].reshape(n, NUM_HEX_ACTIONS)[:, :self.num_features])
+        packed = [obs[:, ch].reshape(n, NUM_HEX_ACTIONS)[:, :k] for ch, k in self.feature_planes]
+        scalars = self.scalars(packed[0] if len(packed) == 1 else torch.cat(packed, dim=1))
         planes = self.broadcast(scalars)[:, :, None, None].expand(n, SCALAR_PLANES, 20, 20)
-        inputs = [obs[:, :CH_FEATURES], obs[:, CH_FEATURES + 1 :], planes]  # hint planes follow the features
+        inputs = [obs[:, first:stop] for first, stop in self.spatial_ranges] + [planes]
         if self.use_board:
             inputs.append(self.board.unsqueeze(0).expand(n, BOARD_PLANES, 20, 20))
         x = self.trunk(self.stem(torch.cat(inputs, dim=1)))
@@ -108,13 +149,16 @@ class KingdomBuilderExtractor(BaseFeaturesExtractor):
 
 
 class SpatialActionHead(nn.Module):
-    """Hex logits from the feature map (1x1 conv); the other 9 logits from pooled and scalar features."""
+    """Hex logits from the feature map (1x1 conv); the other `num_actions - 400` logits (9 in layout v0,
+    58 in v1) from pooled and scalar features."""
 
-    def __init__(self, head_channels: int, rest_dim: int):
+    def __init__(self, head_channels: int, rest_dim: int, num_actions: int):
         super().__init__()
+        if num_actions <= NUM_HEX_ACTIONS:
+            raise ValueError(f"action space: expected more than {NUM_HEX_ACTIONS} actions, got {num_actions}")
         self.head_channels = head_channels
         self.hex_logit = nn.Conv2d(head_channels, 1, 1)
-        self.other = nn.Linear(rest_dim, ACTION_SIZE - NUM_HEX_ACTIONS)
+        self.other = nn.Linear(rest_dim, num_actions - NUM_HEX_ACTIONS)
 
     def forward(self, latent: torch.Tensor) -> torch.Tensor:
         n = latent.shape[0]
@@ -131,5 +175,5 @@ class KingdomBuilderPolicy(MaskableActorCriticPolicy):
         extractor = self.pi_features_extractor if not self.share_features_extractor else self.features_extractor
         head_channels = extractor.head_channels
         rest = self.features_dim - head_channels * NUM_HEX_ACTIONS
-        self.action_net = SpatialActionHead(head_channels, rest)
+        self.action_net = SpatialActionHead(head_channels, rest, int(self.action_space.n))
         self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)

@@ -1,4 +1,12 @@
-"""A trained MaskablePPO policy (sb3-contrib checkpoint) as an agent."""
+"""A trained MaskablePPO policy (sb3-contrib checkpoint) as an agent.
+
+A network trained on a ruleset (TrainConfig `expansions`, `rules`) reads observation v1 (34 channels) and
+has the v1 action layout (458 actions); its policy kwargs record the ruleset (`agent.expansions`,
+`agent.rules`). At play time the agent takes the observation and mask it is given when they have its
+network's shapes, and otherwise builds them from the player's view: v1 planes with `view.observation_v1()`,
+the game's own legal mask with `view.legal_mask()`, padded to the network's actions (v0 ids are a prefix of
+v1, so a v1 network also plays base games). A v0 network cannot play an expansion game and says so.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+from kbenv.engine.observe_v1 import NUM_CHANNELS_V1
 from kbenv.view import PlayerView
 
 
@@ -21,22 +30,53 @@ class PPOAgent:
         if not Path(path).exists():
             raise FileNotFoundError(f"ppo: no checkpoint at {path}")
         self.model = MaskablePPO.load(path, device=device)
-        self.hints = self.model.policy_kwargs.get("features_extractor_kwargs", {}).get("hints", "none")
+        extractor = (self.model.policy_kwargs or {}).get("features_extractor_kwargs", {})
+        self.hints = extractor.get("hints", "none")
+        self.expansions = tuple(extractor.get("expansions", ()))
+        self.rules = tuple(extractor.get("rules", ()))
+        self.observation_shape = tuple(self.model.observation_space.shape)
+        self.action_size = int(self.model.action_space.n)
+        self.v1 = self.observation_shape[0] == NUM_CHANNELS_V1
         self.deterministic = deterministic
         self.name = f"ppo:path={path}"
+
+    @property
+    def ruleset(self) -> dict:
+        """The ruleset the network was trained on (empty lists: the base game)."""
+        return {"expansions": list(self.expansions), "rules": list(self.rules)}
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
             self.model.set_random_seed(seed % 2**32)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, view: PlayerView | None = None) -> int:
+        mask = self.network_mask(action_mask, view)
         if self.hints != "none":  # the network reads hint planes: build its observation from the view
             if view is None:
                 raise ValueError(f"ppo: this network reads {self.hints!r} hints, which need the player's view")
             observation = view.observation(self.hints)
-        action, _ = self.model.predict(observation, action_masks=action_mask.astype(bool),
-                                       deterministic=self.deterministic)
+        elif np.shape(observation) != self.observation_shape:
+            if view is None:
+                raise ValueError(f"ppo: this network reads observations of shape {self.observation_shape}, got "
+                                 f"{np.shape(observation)} and no view to build them from")
+            observation = view.observation_v1() if self.v1 else view.observation()
+        action, _ = self.model.predict(observation, action_masks=mask, deterministic=self.deterministic)
         return int(action)
+
+    def network_mask(self, action_mask: np.ndarray, view: PlayerView | None = None) -> np.ndarray:
+        """The legal mask as the network's actions (boolean): the given one if it has their number, else the
+        view's, zero-padded from the v0 prefix to the v1 layout."""
+        mask = np.asarray(action_mask)
+        if mask.shape == (self.action_size,):
+            return mask.astype(bool)
+        if view is not None:
+            mask = view.legal_mask()
+        if len(mask) > self.action_size:
+            raise ValueError(f"ppo: this network was trained on the base game ({self.action_size} actions); this "
+                             f"game has {len(mask)} (expansions): train one with the ruleset's `expansions`")
+        padded = np.zeros(self.action_size, dtype=bool)
+        padded[: len(mask)] = mask
+        return padded
 
     def batch_policy(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """One batched call for many games (the batch engine's neural-opponent hook)."""

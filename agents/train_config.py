@@ -16,6 +16,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from kbenv.catalogue import EXPANSIONS, RULE_FLAGS
 from kbenv.engine.hints import HINT_KINDS
 from kbenv.vector import TEACHERS
 from kbenv.vector_env import BUILTIN_OPPONENTS as BASELINES
@@ -30,6 +31,10 @@ Share = Annotated[float, Field(gt=0, le=1)]
 NonNegative = Annotated[float, Field(ge=0)]
 PlayerCount = Annotated[int, Field(ge=2, le=5)]
 Baseline = Literal[BASELINES]
+EXPANSION_NAMES = tuple(e.name for e in EXPANSIONS if e.implemented)  # the expansions the engine plays
+RULE_NAMES = tuple(f.name for f in RULE_FLAGS)
+ExpansionName = Literal[EXPANSION_NAMES]
+RuleName = Literal[RULE_NAMES]
 
 
 def _field(default: Any, rule: str, **constraints: Any) -> Any:
@@ -62,6 +67,8 @@ class TrainConfig(BaseModel):
     board_planes: bool = _field(True, "true or false")  # row-parity, sector and position planes into the network
     context: bool = _field(True, "true or false")  # row and sector means added back after each residual block
     vf_layers: list[Count] = _field([128], "a non-empty list of positive integers", min_length=1)
+    expansions: list[ExpansionName] = _field([], f"a list of distinct expansions ({', '.join(EXPANSION_NAMES)})")
+    rules: list[RuleName] = _field([], f"a list of distinct rule flags ({', '.join(RULE_NAMES)})")
     hints: Literal[HINT_KINDS] = _field("none", f"one of {', '.join(HINT_KINDS)}")  # observation hint planes
     teacher: Literal[TEACHERS] = _field("greedy", f"one of {', '.join(TEACHERS)}")  # imitated, and the guide
     imitation_samples: Steps = _field(0, "an integer >= 0")  # warm start on this many decisions (0 = off)
@@ -89,6 +96,13 @@ class TrainConfig(BaseModel):
             raise ValueError("'.' and '..' are not folder names")
         return name
 
+    @field_validator("expansions", "rules")
+    @classmethod
+    def _distinct(cls, names: list[str]) -> list[str]:
+        if len(set(names)) != len(names):
+            raise ValueError("a name is given twice")
+        return names
+
     @model_validator(mode="after")
     def _consistent(self) -> TrainConfig:
         problems = cross_field_problems(self)
@@ -115,6 +129,13 @@ class TrainConfig(BaseModel):
         """Plain fields (lists copied), as `from_dict` takes them."""
         return self.model_dump()
 
+    def ruleset(self) -> dict:
+        """The ruleset as set-up options ({"expansions": [...], "rules": [...]}), the empty ones left out.
+
+        Empty for the base game, so base runs pass exactly the options they passed before rulesets.
+        """
+        return {key: list(value) for key, value in (("expansions", self.expansions), ("rules", self.rules)) if value}
+
 
 def cross_field_problems(config: TrainConfig) -> list[str]:
     """Rules between fields, each naming the field to change."""
@@ -126,6 +147,14 @@ def cross_field_problems(config: TrainConfig) -> list[str]:
     if config.guide_coef_final > config.guide_coef:
         problems.append(f"field 'guide_coef_final' must be at most guide_coef = {config.guide_coef} "
                         f"(the guide weight decays; got {config.guide_coef_final})")
+    enabled = set(config.expansions)
+    for flag in RULE_FLAGS:
+        if flag.name in config.rules and flag.expansion is not None and flag.expansion not in enabled:
+            problems.append(f"field 'rules': flag {flag.name!r} needs the {flag.expansion!r} expansion "
+                            f"in field 'expansions'")
+    if config.hints != "none" and (config.expansions or config.rules):
+        problems.append(f"field 'hints' must be none with expansions or rules (hint planes exist for the base "
+                        f"game only; got {config.hints!r})")
     if not config.opponents and not config.snapshot_every:
         problems.append("field 'opponents' must not be empty unless snapshot_every > 0 fills the pool")
     return problems

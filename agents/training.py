@@ -4,6 +4,10 @@
 `model.zip` (final), `checkpoints/step_N.zip`, `snapshots/` (frozen opponents), `tb/` (TensorBoard),
 `eval.csv` and `eval.png` (win rates and rating against the evaluation baselines over training),
 `progress.json` (for `--resume`), and `model_card.json` / `model_card.md`.
+
+A config with `expansions` or `rules` trains on that ruleset: the self-play env, the imitation games, the
+guide and the evaluation tournaments all play it, the network reads observation v1 and has the v1 action
+layout, the policy kwargs record the ruleset (agents.ppo reads it back) and the model card names it.
 """
 
 from __future__ import annotations
@@ -116,7 +120,7 @@ def make_env(config: TrainConfig, seed: int):
     from kbenv.vector_env import SelfPlayVecEnv
 
     return SelfPlayVecEnv(config.n_envs, num_players=config.players, opponents=list(config.opponents),
-                          reward=config.reward, seed=seed, hints=config.hints)
+                          reward=config.reward, seed=seed, hints=config.hints, **config.ruleset())
 
 
 def make_model(config: TrainConfig, env, run_dir: Path, device: str):
@@ -128,7 +132,8 @@ def make_model(config: TrainConfig, env, run_dir: Path, device: str):
         "features_extractor_kwargs": {"channels": config.channels, "blocks": config.blocks,
                                       "head_channels": config.head_channels,
                                       "board_planes": config.board_planes, "context": config.context,
-                                      "hints": config.hints},
+                                      "hints": config.hints, "expansions": list(config.expansions),
+                                      "rules": list(config.rules)},
         "net_arch": {"pi": [], "vf": list(config.vf_layers)},
     }
     tensorboard = str(run_dir / "tb") if _has_tensorboard() else None
@@ -150,16 +155,18 @@ def _has_tensorboard() -> bool:
 
 
 def evaluate(model_path: str, config: TrainConfig, out_dir: Path, seed: int) -> dict:
-    """2-player games of the model against each evaluation baseline (tournament code, seats rotated)."""
+    """2-player games of the model against each evaluation baseline (tournament code, seats rotated), in the
+    config's ruleset (no set-up options for the base game)."""
     from .tournament import run_tournament
 
     spec = f"ppo:path={model_path}"
+    setup = config.ruleset() or None
     results = {}
     for opponent in config.eval_opponents:
         folder = out_dir / f"vs_{opponent}"
         shutil.rmtree(folder, ignore_errors=True)  # each evaluation is a fresh tournament of the current model
         summary = run_tournament([spec, opponent], [2], games=config.eval_games, seed=seed,
-                                 out_dir=str(folder), progress=False)
+                                 out_dir=str(folder), setup=setup, progress=False)
         block = summary["by_players"]["2"]
         results[opponent] = {"win_share": block["seats"][spec]["win_share"],
                              "ci95": block["seats"][spec]["win_share_ci95"],
@@ -236,6 +243,7 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True, log=
         state = load_progress(progress_path)
         state["wall_before"] = state["wall_seconds"]
         model = load_model(GuidedMaskablePPO.load, state["checkpoint"], "checkpoint", env=env, device=device)
+        check_ruleset(model, config, state["checkpoint"])
         for snap in state["snapshots"]:
             env.venv.opponents.append(SnapshotPolicy(snap, device))
         log(f"resuming {config.name} at {state['timesteps']} steps from {state['checkpoint']}")
@@ -248,10 +256,12 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True, log=
             t0 = time.perf_counter()
             with ImitationProgress(config.imitation_samples, log, progress) as on_line:
                 state["imitation"] = imitate(model, config.imitation_samples, config.players,
+                                             num_games=imitation_games(config.imitation_samples),
                                              epochs=config.imitation_epochs, lr=config.imitation_lr,
                                              seed=config.seed, reward=config.reward,
                                              temperature=config.imitation_temperature,
-                                             teacher=config.teacher, hints=config.hints, log=on_line)
+                                             teacher=config.teacher, hints=config.hints, log=on_line,
+                                             **config.ruleset())
             state["imitation"]["seconds"] = round(time.perf_counter() - t0, 1)
             if config.eval_every:
                 path = str(run_dir / "checkpoints" / "step_0.zip")
@@ -319,6 +329,7 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True, log=
         "name": config.name,
         "model": final,
         "config": config.to_dict(),
+        "ruleset": {"expansions": list(config.expansions), "rules": list(config.rules)},
         "timesteps": final_steps,
         "stopped_early": bool(state.get("stopped_early")),
         "wall_seconds": round(state["wall_seconds"], 1),
@@ -333,6 +344,31 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True, log=
     (run_dir / "model_card.json").write_text(json.dumps(card, indent=2))
     (run_dir / "model_card.md").write_text(model_card_markdown(card))
     return card
+
+
+IMITATION_GAMES = 64  # games per chunk of imitation samples
+DECISIONS_PER_GAME = 100  # about the fewest decisions of a game (2 players, base game)
+
+
+def imitation_games(samples: int) -> int:
+    """Games per imitation chunk: 64, or fewer for a few hundred samples (a chunk plays whole games)."""
+    return max(1, min(IMITATION_GAMES, -(-samples // DECISIONS_PER_GAME)))
+
+
+def model_ruleset(model) -> dict:
+    """The ruleset a saved model was trained on, from its policy kwargs (empty lists: the base game)."""
+    kwargs = (getattr(model, "policy_kwargs", None) or {}).get("features_extractor_kwargs", {})
+    return {"expansions": list(kwargs.get("expansions", [])), "rules": list(kwargs.get("rules", []))}
+
+
+def check_ruleset(model, config: TrainConfig, path: str) -> None:
+    """Refuse to resume a checkpoint of another ruleset (same observation shapes would not catch it)."""
+    trained = model_ruleset(model)
+    for key in ("expansions", "rules"):
+        if set(trained[key]) != set(getattr(config, key)):
+            raise ValueError(f"field {key!r}: the checkpoint {path} was trained with {key} {trained[key]}, "
+                             f"the config asks for {list(getattr(config, key))}; resume with the same ruleset "
+                             f"or start a new run")
 
 
 def make_run_dir(config: TrainConfig) -> Path:
@@ -398,6 +434,12 @@ class ImitationProgress:
                 self.log(self.last)
 
 
+def ruleset_text(ruleset: dict) -> str:
+    """'base game', or 'expansions nomads, caves; rules ...' for the model card."""
+    parts = [f"{key} {', '.join(ruleset[key])}" for key in ("expansions", "rules") if ruleset.get(key)]
+    return "; ".join(parts) if parts else "base game"
+
+
 def model_card_markdown(card: dict) -> str:
     c = card["config"]
     lines = [
@@ -410,8 +452,9 @@ def model_card_markdown(card: dict) -> str:
         f"- Players: {c['players']}; opponents: {c['opponents']}"
         + (f" plus snapshots every {c['snapshot_every']:,} steps" if c["snapshot_every"] else ""),
         f"- Reward: {c['reward']}; seed {c['seed']}",
+        f"- Ruleset: {ruleset_text(card.get('ruleset') or {})}",
         "",
-        "## Evaluation (2-player games, seats rotated, `kbenv tournament` code)",
+        "## Evaluation (2-player games in this ruleset, seats rotated, `kbenv tournament` code)",
         "",
         "| opponent | win share | 95% CI | mean gold | rating |",
         "|---|---|---|---|---|",

@@ -147,7 +147,7 @@ class VectorGames:
             raise SetupError(str(err)) from None
         self.ruleset = {"expansions": expansion_names(self.expansion_bits) or None,
                         "rules": rule_names(self.rule_bits) or None}
-        self.v1 = bool(self.expansion_bits or self.rule_bits)
+        self.v1 = bool(self.expansion_bits)  # layout v1 with expansions; base rule flags keep v0
         if self.v1 and hints != "none":
             raise SetupError("hints: hint planes exist for the base game (layout v0) only")
         self.action_size = ACTION_SIZE_V1 if self.v1 else ACTION_SIZE
