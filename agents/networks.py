@@ -113,9 +113,9 @@ class KingdomBuilderExtractor(BaseFeaturesExtractor):
                  scalar_dim: int = 64, board_planes: bool = True, context: bool = True, hints: str = "none",
                  expansions=(), rules=()):
         """`expansions` and `rules` record the ruleset the network is trained on (saved with the policy
-        kwargs, read back by agents.ppo); a ruleset needs the v1 observation space."""
+        kwargs, read back by agents.ppo); expansions need the v1 observation space (base rule flags keep v0)."""
         self.feature_planes, self.spatial_ranges = observation_layout(observation_space, hints)
-        if (expansions or rules) and observation_space.shape[0] != NUM_CHANNELS_V1:
+        if expansions and observation_space.shape[0] != NUM_CHANNELS_V1:
             raise ValueError(f"expansions: a ruleset ({', '.join([*expansions, *rules])}) has v1 observations of "
                              f"{NUM_CHANNELS_V1} channels, the observation space has {observation_space.shape[0]}")
         self.expansions, self.rules = list(expansions), list(rules)

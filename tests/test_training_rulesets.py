@@ -70,9 +70,10 @@ def test_network_input_and_action_head_follow_the_env_spaces(tmp_path, ruleset):
     env = make_env(config, 0)
     model = make_model(config, env, tmp_path, "cpu")
     channels, actions = env.observation_space.shape[0], env.action_space.n
-    assert (channels, actions) == ((NUM_CHANNELS_V1, ACTION_SIZE_V1) if ruleset else (28, ACTION_SIZE_V0))
+    v1 = bool(ruleset.get("expansions"))  # base rule flags (lords_count_zero) keep the v0 layout
+    assert (channels, actions) == ((NUM_CHANNELS_V1, ACTION_SIZE_V1) if v1 else (28, ACTION_SIZE_V0))
     extractor = model.policy.features_extractor
-    features = 2 if ruleset else 1  # v1 has a second packed features plane
+    features = 2 if v1 else 1  # v1 has a second packed features plane
     assert extractor.stem[0].in_channels == channels - features + SCALAR_PLANES + BOARD_PLANES
     assert model.policy.action_net.other.out_features == actions - 400
     kwargs = model.policy_kwargs["features_extractor_kwargs"]
