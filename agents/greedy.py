@@ -1,4 +1,4 @@
-"""Greedy: the decision that most improves its own current score (numba kernel, kbenv.engine.greedy).
+"""Greedy: the decision that most improves its own current score (numba kernel, kbenv.policies.greedy).
 
 Value of a decision = own gold on the three cards in play and castles right after it, + 2 per location
 tile held, + 0.5 for activating a power; ties broken uniformly at random by the agent's seeded
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from kbenv.engine.greedy import greedy_action
 from kbenv.engine.rng import seed_u32
+from kbenv.policies.greedy import greedy_action
 from kbenv.view import PlayerView
 
 

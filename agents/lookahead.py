@@ -1,4 +1,4 @@
-"""Lookahead: greedy over the rest of its own turn (numba kernel, kbenv.engine.lookahead).
+"""Lookahead: greedy over the rest of its own turn (numba kernel, kbenv.policies.lookahead).
 
 Each decision is valued by the agent's gold (+ 2 per tile, as for greedy) once the decision is made
 and the rest of the turn is finished greedily, so a build that opens up better builds later in the
@@ -8,7 +8,7 @@ nothing beyond its own turn and evaluates a determinized copy, so hidden cards p
 
 from __future__ import annotations
 
-from kbenv.engine.lookahead import lookahead_action
+from kbenv.policies.lookahead import lookahead_action
 
 from .greedy import KernelAgent
 

@@ -16,7 +16,7 @@ import math
 import numpy as np
 
 from kbenv.engine.rng import seed_u32
-from kbenv.engine.search import ROLLOUT_GREEDY, ROLLOUT_MIXED, ROLLOUT_RANDOM, rollout
+from kbenv.policies.search import ROLLOUT_GREEDY, ROLLOUT_MIXED, ROLLOUT_RANDOM, rollout
 from kbenv.view import PlayerView
 
 ROLLOUTS = {"random": ROLLOUT_RANDOM, "greedy": ROLLOUT_GREEDY, "mixed": ROLLOUT_MIXED}

@@ -24,7 +24,7 @@ class PPOAgent:
     def __init__(self, path: str, deterministic: bool = True, device: str = "cpu", seed: int | None = None):
         from sb3_contrib import MaskablePPO
 
-        from .networks import flush_denormals
+        from .training.networks import flush_denormals
 
         flush_denormals()
         if not Path(path).exists():

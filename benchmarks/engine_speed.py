@@ -17,9 +17,9 @@ os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
 import numpy as np  # noqa: E402
 
-from kbenv.engine.playout import random_playout  # noqa: E402
 from kbenv.engine.rng import seed_u32  # noqa: E402
 from kbenv.game import Game  # noqa: E402
+from kbenv.policies.playout import random_playout  # noqa: E402
 
 
 def all_powers_board() -> list[str]:

@@ -29,7 +29,10 @@ PROBE = textwrap.dedent(
     import json, sys, time
     import numpy as np
     from kbenv.game import Game
-    from kbenv.engine.playout import random_playout
+    try:
+        from kbenv.policies.playout import random_playout
+    except ImportError:  # a tree from before the policies left kbenv/engine
+        from kbenv.engine.playout import random_playout
     from kbenv.engine.rng import seed_u32
     from kbenv.vector import VectorGames
 

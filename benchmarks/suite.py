@@ -21,9 +21,9 @@ from collections.abc import Callable
 import numpy as np
 
 from kbenv.engine.batch import new_games
-from kbenv.engine.playout import random_playout, random_playouts_batch
 from kbenv.engine.rng import seed_u32
 from kbenv.game import Game
+from kbenv.policies.playout import random_playout, random_playouts_batch
 from kbenv.vector import VectorGames
 
 BATCH_SIZES = (1, 4, 16, 64, 256, 1024, 4096)

@@ -219,7 +219,7 @@ def _play_out(game: Game, agents: list | None, rng: np.random.Generator, record_
     frames = []
     turn = game.turn
     if agents:
-        from agents.play import agent_inputs
+        from agents.evaluation.play import agent_inputs
     while not game.done:
         if agents:
             p = game.decider
@@ -252,8 +252,8 @@ def _print_game(game: Game, game_seed: int, specs: list[str], colour: bool) -> N
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    from agents.train_config import TrainConfig
-    from agents.training import train
+    from agents.training.config import TrainConfig
+    from agents.training.training import train
 
     config = TrainConfig.load(args.config)
     overrides = {}
@@ -326,7 +326,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
-    from agents.tournament import run_tournament, table_text
+    from agents.evaluation.tournament import run_tournament, table_text
 
     setup = {"preset": args.preset} if args.preset else {}
     setup.update(ruleset_options(args))

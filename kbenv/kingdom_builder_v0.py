@@ -64,7 +64,7 @@ an observation at 45 KB, which is what lets the batch engine build hundreds of t
 Two more planes and 18 more features: the value a built-in policy gives each legal decision, as a
 hint a learner may use or ignore (like the liberty and ladder planes of AlphaGo's policy network).
 The value is greedy's (own gold + 2 per tile right after the decision) or lookahead's (the same
-after greedily finishing the own turn; `kbenv.engine.lookahead`). The observation is then
+after greedily finishing the own turn; `kbenv.policies.lookahead`). The observation is then
 (30, 20, 20), and its Box is [-1, 1] on the signed cells. All hint cells are 0 when the observer is
 not to move. Hints cost time: in the batch VecEnv (16 envs, 2 cores, `python -m
 benchmarks.vecenv_speed`) greedy hints give 0.83x and lookahead hints 0.20x the learner steps/s.

@@ -5,7 +5,11 @@ from __future__ import annotations
 import numpy as np
 from gymnasium import spaces
 
-from .engine.hints import (
+from .engine.legal import ACTION_SIZE, legal_mask_into
+from .engine.observe import CH_FEATURES, NUM_CHANNELS, NUM_FEATURES, observe_into
+from .engine.observe_v1 import OBSERVATION_SHAPE_V1, observe_v1_into
+from .engine.state import DECIDER, PHASE, PHASE_OVER
+from .policies.hints import (
     CH_HINT_VALUE,
     F_HINT_BEST,
     F_HINT_VALUE,
@@ -13,10 +17,6 @@ from .engine.hints import (
     HINT_KINDS,
     hints_into,
 )
-from .engine.legal import ACTION_SIZE, legal_mask_into
-from .engine.observe import CH_FEATURES, NUM_CHANNELS, NUM_FEATURES, observe_into
-from .engine.observe_v1 import OBSERVATION_SHAPE_V1, observe_v1_into
-from .engine.state import DECIDER, PHASE, PHASE_OVER
 
 OBSERVATION_SHAPE = (NUM_CHANNELS, 20, 20)
 

@@ -16,7 +16,6 @@ from .board.tables import TABLE_SECTIONS
 from .catalogue import expansion_names, rule_names
 from .engine import batch
 from .engine import state as S
-from .engine.greedy import TIE
 from .engine.init import (
     DRAW_CARDS,
     DRAW_SECTIONS,
@@ -32,6 +31,9 @@ from .engine.rng import seed_u32
 from .engine.scoring import SCORE_COLUMNS, score_table
 from .game import RECORD_FORMAT, Game, IllegalActionError, describe_action, record_version
 from .observation import OBSERVATION_SHAPE, hint_code, observation_shape
+from .policies import TEACHERS
+from .policies import batch as policy_batch
+from .policies.greedy import TIE
 from .rewards import REWARD_SCHEMES, terminal_rewards
 from .setup import SetupError, card_id, check_reward, resolve_preset, standard_setup
 from .setup_expansions import ruleset_bits
@@ -52,7 +54,6 @@ class StepResult:
     records: list[dict]
 
 
-TEACHERS = ("greedy", "lookahead")  # built-in policies whose action values label imitation and guidance
 
 
 def best_sets(values: np.ndarray) -> np.ndarray:
@@ -255,7 +256,7 @@ class VectorGames:
         if self.v1:
             batch.observations_v1(self.states, rows, players, out)
         else:
-            batch.observations(self.states, rows, players, out, self.hint_code)
+            policy_batch.observations(self.states, rows, players, out, self.hint_code)
         return out
 
     def final_totals(self, i: int) -> np.ndarray:
@@ -366,7 +367,7 @@ class VectorGames:
         obs = np.empty((n, *OBSERVATION_SHAPE), dtype=np.float32) if fused else self._no_obs
         rewards = np.zeros((n, S.MAX_PLAYERS), dtype=np.float64)
         seeds_before = self.seeds.copy() if self.record else None
-        batch.random_steps(self.states, rows, self.rng_state, self.num_players, self.seeds, n, self.forced,
+        policy_batch.random_steps(self.states, rows, self.rng_state, self.num_players, self.seeds, n, self.forced,
                            self.lords_count_zero, self.auto_reset, REWARD_SCHEMES.index(self.reward_scheme),
                            actions, done, totals, rewards, fused, obs)
         if self.auto_reset:
@@ -407,7 +408,7 @@ class VectorGames:
     def random_actions(self, rows=None) -> np.ndarray:
         rows = self.check_rows(rows)
         out = np.empty(len(rows), dtype=np.int64)
-        batch.random_actions(self.states, rows, self.rng_state, out)
+        policy_batch.random_actions(self.states, rows, self.rng_state, out)
         return out
 
     def greedy_best_masks(self, rows=None) -> np.ndarray:
@@ -420,7 +421,7 @@ class VectorGames:
             raise ValueError(f"teacher: expected one of {', '.join(TEACHERS)}, got {teacher!r}")
         rows = self.check_rows(rows)
         out = np.empty((len(rows), self.action_size), dtype=np.float64)
-        kernel = batch.greedy_value_table if teacher == "greedy" else batch.lookahead_value_table
+        kernel = policy_batch.greedy_value_table if teacher == "greedy" else policy_batch.lookahead_value_table
         kernel(self.states, rows, out)
         return out
 
@@ -431,12 +432,12 @@ class VectorGames:
     def greedy_actions(self, rows=None) -> np.ndarray:
         rows = self.check_rows(rows)
         out = np.empty(len(rows), dtype=np.int64)
-        batch.greedy_actions(self.states, rows, self.rng_state, out)
+        policy_batch.greedy_actions(self.states, rows, self.rng_state, out)
         return out
 
     def lookahead_actions(self, rows=None) -> np.ndarray:
         """The lookahead policy's decisions (greedy over the rest of the mover's turn), ties at random."""
         rows = self.check_rows(rows)
         out = np.empty(len(rows), dtype=np.int64)
-        batch.lookahead_actions(self.states, rows, self.rng_state, out)
+        policy_batch.lookahead_actions(self.states, rows, self.rng_state, out)
         return out

@@ -16,11 +16,12 @@ from .engine import state as S
 from .game import IllegalActionError
 from .observation import observation_space as kb_observation_space
 from .observation import observation_space_v1
+from .policies import BUILTIN_POLICIES
 from .rewards import terminal_rewards
 from .setup import SetupError, check_num_players, is_int
 from .vector import VectorGames, best_sets
 
-BUILTIN_OPPONENTS = ("random", "greedy", "lookahead")
+BUILTIN_OPPONENTS = BUILTIN_POLICIES  # played inside the batch
 
 
 class SelfPlayVecEnv(VecEnv):

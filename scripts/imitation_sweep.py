@@ -41,7 +41,7 @@ def held_out_accuracy(model, players: list[int], samples: int, seed: int, teache
     """Share of held-out decisions where the policy's argmax lies in the teacher's best set."""
     import torch
 
-    from agents.imitation import action_logits, imitation_batches, set_cross_entropy
+    from agents.training.imitation import action_logits, imitation_batches, set_cross_entropy
 
     hits, total = 0.0, 0
     with torch.no_grad():
@@ -61,10 +61,10 @@ def held_out_accuracy(model, players: list[int], samples: int, seed: int, teache
 def run_variant(name: str, overrides: dict, args: argparse.Namespace, threads: int) -> dict:
     import torch
 
-    from agents.imitation import imitate
-    from agents.tournament import run_tournament
-    from agents.train_config import TrainConfig
-    from agents.training import make_env, make_model, pick_device
+    from agents.evaluation.tournament import run_tournament
+    from agents.training.config import TrainConfig
+    from agents.training.imitation import imitate
+    from agents.training.training import make_env, make_model, pick_device
 
     torch.set_num_threads(threads)
     base = TrainConfig.load(args.config).to_dict()

@@ -27,7 +27,7 @@ def play_random(game: Game, rng: np.random.Generator, max_decisions: int = 5000)
 
 @pytest.fixture(autouse=True)
 def _restore_denormals():
-    """Trained networks flush denormal floats (a global CPU flag, agents.networks.flush_denormals); put it
+    """Trained networks flush denormal floats (a global CPU flag, agents.training.networks.flush_denormals); put it
     back after each test, or hypothesis cannot draw subnormal floats in later tests of the same worker."""
     yield
     torch = sys.modules.get("torch")

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from agents import GreedyAgent, MCTSAgent, RandomAgent, make_agent, parse_spec
-from agents.play import play_game
+from agents.evaluation.play import play_game
 from kbenv import Game
 from kbenv.observation import action_mask, observation_planes
 from kbenv.view import PlayerView

@@ -1,5 +1,5 @@
 """The command line with expansions: `kbenv legal`, `kbenv score` of expansion positions, --expansions and
---rules for play and tournament, and agents playing expansion games through `agents.play.play_game`."""
+--rules for play and tournament, and agents playing expansion games through `agents.evaluation.play.play_game`."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from agents import make_agent
-from agents.play import agent_inputs, play_game
+from agents.evaluation.play import agent_inputs, play_game
 from kbenv import Game
 from kbenv.catalogue import ACTION_SIZE_V0, ACTION_SIZE_V1, EXPANSIONS, RULE_FLAGS
 from kbenv.cli import build_parser, legal_text, main

@@ -9,10 +9,10 @@ import pytest
 import torch
 from gymnasium import spaces
 
-from agents.guide import GuidedMaskablePPO, TeacherLabels
-from agents.networks import BOARD_PLANES, KingdomBuilderExtractor, make_board_planes
-from agents.train_config import TrainConfig
-from agents.training import train
+from agents.training.config import TrainConfig
+from agents.training.guide import GuidedMaskablePPO, TeacherLabels
+from agents.training.networks import BOARD_PLANES, KingdomBuilderExtractor, make_board_planes
+from agents.training.training import train
 from kbenv.board.geometry import neighbours
 from kbenv.observation import OBSERVATION_SHAPE
 from kbenv.vector_env import SelfPlayVecEnv

@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 from agents import make_agent
 from kbenv import Game, hex_action
 from kbenv.engine import state as S
-from kbenv.engine.greedy import greedy_values
-from kbenv.engine.lookahead import lookahead_values
 from kbenv.observation import action_mask, observation_planes
+from kbenv.policies.greedy import greedy_values
+from kbenv.policies.lookahead import lookahead_values
 from kbenv.view import PlayerView
 
 POLICIES = ("greedy", "lookahead", "mcts:sims=12,rollout=greedy")

@@ -7,12 +7,12 @@ import pytest
 from pettingzoo.test import api_test
 
 from kbenv import Game, env, raw_env
-from kbenv.engine.greedy import greedy_values, position_value
-from kbenv.engine.hints import CH_HINT_BEST, CH_HINT_VALUE, F_HINT_BEST, F_HINT_VALUE, HINT_SCALE
 from kbenv.engine.legal import ACTION_SIZE
-from kbenv.engine.lookahead import lookahead_values
 from kbenv.engine.observe import CH_FEATURES, NUM_CHANNELS
 from kbenv.observation import observation_planes
+from kbenv.policies.greedy import greedy_values, position_value
+from kbenv.policies.hints import CH_HINT_BEST, CH_HINT_VALUE, F_HINT_BEST, F_HINT_VALUE, HINT_SCALE
+from kbenv.policies.lookahead import lookahead_values
 from kbenv.vector import VectorGames
 from kbenv.vector_env import SelfPlayVecEnv
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from agents.imitation import imitation_batches, set_cross_entropy, soft_cross_entropy
-from kbenv.engine.greedy import greedy_action
+from agents.training.imitation import imitation_batches, set_cross_entropy, soft_cross_entropy
+from kbenv.policies.greedy import greedy_action
 from kbenv.vector import VectorGames
 
 

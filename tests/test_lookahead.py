@@ -1,4 +1,4 @@
-"""The lookahead policy: greedy over the rest of the mover's own turn (kbenv.engine.lookahead)."""
+"""The lookahead policy: greedy over the rest of the mover's own turn (kbenv.policies.lookahead)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import numpy as np
 
 from agents import make_agent
 from kbenv import Game
-from kbenv.engine.greedy import greedy_values, position_value
 from kbenv.engine.legal import ACTION_SIZE, END_TURN
-from kbenv.engine.lookahead import lookahead_values
+from kbenv.policies.greedy import greedy_values, position_value
+from kbenv.policies.lookahead import lookahead_values
 from kbenv.vector import VectorGames, best_sets
 from kbenv.vector_env import SelfPlayVecEnv
 
@@ -76,7 +76,7 @@ def test_lookahead_builds_towards_the_castle_that_greedy_cannot_see():
 
 
 def test_lookahead_beats_greedy_in_2_player_games(tmp_path):
-    from agents.tournament import run_tournament
+    from agents.evaluation.tournament import run_tournament
 
     summary = run_tournament(["lookahead", "greedy"], [2], games=40, seed=3, out_dir=str(tmp_path),
                              progress=False)

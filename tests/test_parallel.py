@@ -16,10 +16,11 @@ import pytest
 from kbenv import parallel
 from kbenv.engine import batch
 from kbenv.engine.legal import ACTION_SIZE
-from kbenv.engine.playout import random_playouts_batch
 from kbenv.engine.rng import seed_u32
 from kbenv.engine.state import CURRENT
 from kbenv.observation import observation_shape
+from kbenv.policies import batch as policy_batch
+from kbenv.policies.playout import random_playouts_batch
 from kbenv.vector import VectorGames
 
 KERNELS = ("new_games", "legal_masks", "check_legal", "apply_actions", "observations", "random_actions",
@@ -46,7 +47,7 @@ def kernel_args(name: str, g: VectorGames, idx: np.ndarray, hint_kind: int = 0, 
         return (states, idx, np.arange(n, dtype=np.int64) * 37 % ACTION_SIZE, np.zeros(n, np.bool_))
     if name == "apply_actions":
         actions = np.empty(n, np.int64)
-        batch.random_actions.serial(g.states.copy(), idx, g.rng_state.copy(), actions)
+        policy_batch.random_actions.serial(g.states.copy(), idx, g.rng_state.copy(), actions)
         return (states, idx, actions, np.zeros(n, np.bool_), np.zeros((n, 5), np.int64))
     if name == "observations":
         players = g.states[idx, CURRENT].copy()  # the players to move, so that hint planes are written
@@ -74,7 +75,7 @@ def assert_same(a: tuple, b: tuple) -> None:
 def test_twins_give_identical_results(name):
     """Every array a kernel writes (states, actions, masks, values, rng streams) is the same from both twins."""
     g = mid_game_batch()
-    kernel = getattr(batch, name)
+    kernel = getattr(batch, name, None) or getattr(policy_batch, name)
     for idx in (g.all_rows, np.array([3, 17, 0, 9, 22], dtype=np.int64)):
         variants = [{}]
         if name == "observations":
@@ -94,8 +95,8 @@ def test_random_steps_until_games_end_both_twins():
     a, b = kernel_args("random_steps", g, g.all_rows), kernel_args("random_steps", g, g.all_rows)
     ended = 0
     for _ in range(150):
-        batch.random_steps.serial(*a)
-        batch.random_steps.parallel(*b)
+        policy_batch.random_steps.serial(*a)
+        policy_batch.random_steps.parallel(*b)
         assert_same(a, b)
         ended += int(a[11].sum())
     assert ended > 0
@@ -167,7 +168,8 @@ def test_dispatch_picks_by_batch_size(monkeypatch):
     assert not parallel.use_parallel(10**6, 1)
     monkeypatch.setattr(parallel, "_MODE", "numba")
     assert parallel.use_parallel(1, 128)
-    assert batch.random_steps.min_rows((None,) * 14 + (True,)) < batch.random_steps.min_rows((None,) * 14 + (False,))
+    min_rows = policy_batch.random_steps.min_rows
+    assert min_rows((None,) * 14 + (True,)) < min_rows((None,) * 14 + (False,))
 
 
 # ----- settings ---------------------------------------------------------------------------------
@@ -255,12 +257,13 @@ def test_import_sets_short_spinning_unless_told_otherwise():
 
 def test_twins_run_as_plain_python():
     """With NUMBA_DISABLE_JIT=1 the twins are plain Python functions and still agree."""
-    code = ("import numpy as np; from kbenv.engine import batch; from kbenv.vector import VectorGames; "
+    code = ("import numpy as np; from kbenv.policies import batch as policy_batch; "
+            "from kbenv.vector import VectorGames; "
             "g = VectorGames(4, num_players=3); g.reset(0); g.step_random(); g.step(g.greedy_actions()); "
             "a = np.empty(4, np.int64); b = np.empty(4, np.int64); "
-            "batch.random_actions.serial(g.states, g.all_rows, g.rng_state.copy(), a); "
-            "batch.random_actions.parallel(g.states, g.all_rows, g.rng_state.copy(), b); "
-            "print(type(batch.random_actions.parallel).__name__, bool((a == b).all()))")
+            "policy_batch.random_actions.serial(g.states, g.all_rows, g.rng_state.copy(), a); "
+            "policy_batch.random_actions.parallel(g.states, g.all_rows, g.rng_state.copy(), b); "
+            "print(type(policy_batch.random_actions.parallel).__name__, bool((a == b).all()))")
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip().splitlines()[-1] == "function True"
@@ -324,3 +327,14 @@ def test_chooser_skips_the_first_call_of_each_twin():
         chooser.call(kernels, ([0] * 64,), 64)
     assert calls == ["parallel"] * (1 + parallel.TwinChooser.TRY_CALLS)
     assert chooser.buckets[7][:2] == [None, 0.5]
+
+
+def test_dispatcher_takes_keywords_and_keeps_the_signature():
+    import inspect
+
+    g = mid_game_batch(n=8, steps=3)
+    a, b = np.empty(8, np.int64), np.empty(8, np.int64)
+    policy_batch.random_actions(g.states, g.all_rows, g.rng_state.copy(), a)
+    policy_batch.random_actions(g.states, idx=g.all_rows, rng_state=g.rng_state.copy(), out=b)
+    np.testing.assert_array_equal(a, b)
+    assert list(inspect.signature(policy_batch.random_steps).parameters)[:2] == ["states", "idx"]

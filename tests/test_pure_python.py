@@ -17,7 +17,7 @@ SCRIPT = textwrap.dedent(
     import hashlib, json, sys
     import numpy as np
     from kbenv import Game
-    from kbenv.engine.playout import random_playout
+    from kbenv.policies.playout import random_playout
     from kbenv.engine.rng import seed_u32
     out = []
     for seed, players in json.loads(sys.argv[1]):

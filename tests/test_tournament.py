@@ -12,9 +12,9 @@ import zipfile
 
 import pytest
 
-from agents.play import places_of
-from agents.ratings import Z95, agent_places, head_to_head, rate, seat_stats, wilson_interval
-from agents.tournament import (
+from agents.evaluation.play import places_of
+from agents.evaluation.ratings import Z95, agent_places, head_to_head, rate, seat_stats, wilson_interval
+from agents.evaluation.tournament import (
     claim_out_dir,
     load_results,
     run_tournament,
@@ -302,7 +302,7 @@ def without_timing(results):
 
 
 def load_results_from_text(text):
-    from agents.tournament import _row_result
+    from agents.evaluation.tournament import _row_result
 
     return [_row_result(row) for row in csv.DictReader(text.splitlines())]
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.tournament import load_results, run_tournament, schedule
+from agents.evaluation.tournament import load_results, run_tournament, schedule
 
 ROOT = Path(__file__).resolve().parents[1]
 AGENTS = ["random", "greedy"]
@@ -66,7 +66,7 @@ def interrupt_tournament(out: Path, send, stderr: Path) -> tuple[subprocess.Pope
 
     stderr goes to a file, not a pipe: a leaked worker would hold a pipe open and hang the test.
     """
-    code = (f"from agents.tournament import run_tournament\n"
+    code = (f"from agents.evaluation.tournament import run_tournament\n"
             f"run_tournament({AGENTS!r}, [2], games={GAMES}, seed=5, out_dir={str(out)!r}, workers=2, progress=False)")
     with open(stderr, "wb") as err:
         proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, start_new_session=True,

@@ -12,8 +12,8 @@ import torch
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agents.train_config import TrainConfig
-from agents.training import (
+from agents.training.config import TrainConfig
+from agents.training.training import (
     ImitationProgress,
     device_name,
     load_progress,
@@ -207,7 +207,7 @@ def test_device_names_resolve_the_cuda_index():
 def test_progress_bars(monkeypatch):
     logs = []
     assert progress_bar(True, logs.append) and not progress_bar(False, logs.append) and not logs
-    monkeypatch.setattr("agents.training._has_rich", lambda: False)
+    monkeypatch.setattr("agents.training.training._has_rich", lambda: False)
     assert not progress_bar(True, logs.append) and "rich" in logs[0]
 
     lines = []

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from agents.train_config import TrainConfig
-from agents.training import train
+from agents.training.config import TrainConfig
+from agents.training.training import train
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = {
@@ -72,7 +72,7 @@ def test_training_run_checkpoints_resumes_evaluates_and_writes_a_card(tmp_path):
 
 def test_training_with_hints_and_the_lookahead_teacher_gives_an_agent_that_reads_hints(tmp_path):
     from agents import make_agent
-    from agents.play import play_game
+    from agents.evaluation.play import play_game
 
     config = TrainConfig.from_dict({**TINY, "out_dir": str(tmp_path), "hints": "greedy", "teacher": "lookahead",
                                     "guide_coef": 1.0, "snapshot_every": 0, "eval_every": 0,

@@ -10,10 +10,10 @@ import pytest
 import torch
 from gymnasium import spaces
 
-from agents.imitation import imitation_batches
-from agents.networks import BOARD_PLANES, SCALAR_PLANES, KingdomBuilderExtractor
-from agents.train_config import TrainConfig
-from agents.training import evaluate, make_env, make_model, train
+from agents.training.config import TrainConfig
+from agents.training.imitation import imitation_batches
+from agents.training.networks import BOARD_PLANES, SCALAR_PLANES, KingdomBuilderExtractor
+from agents.training.training import evaluate, make_env, make_model, train
 from kbenv.catalogue import ACTION_SIZE_V0, ACTION_SIZE_V1
 from kbenv.engine.observe_v1 import NUM_CHANNELS_V1
 from kbenv.observation import OBSERVATION_SHAPE, observation_space_v1
@@ -104,7 +104,7 @@ def test_imitation_batches_play_the_ruleset():
 
 
 def test_evaluation_passes_the_ruleset_only_when_there_is_one(tmp_path, monkeypatch):
-    import agents.tournament
+    import agents.evaluation.tournament
 
     calls = []
 
@@ -113,7 +113,7 @@ def test_evaluation_passes_the_ruleset_only_when_there_is_one(tmp_path, monkeypa
         seat = {"win_share": 0.5, "win_share_ci95": [0.0, 1.0], "mean_gold": 1.0}
         return {"by_players": {"2": {"seats": {agents[0]: seat}, "ratings": {agents[0]: {"mu": 25.0}}}}}
 
-    monkeypatch.setattr(agents.tournament, "run_tournament", fake_tournament)
+    monkeypatch.setattr(agents.evaluation.tournament, "run_tournament", fake_tournament)
     for change in ({"expansions": []}, {"expansions": ["caves"]}, {"expansions": [], "rules": ["lords_count_zero"]}):
         evaluate("model.zip", TrainConfig.from_dict({**TINY_NOMADS, **change}), tmp_path, seed=0)
     assert calls == [None, {"expansions": ["caves"]}, {"rules": ["lords_count_zero"]}]
@@ -122,8 +122,8 @@ def test_evaluation_passes_the_ruleset_only_when_there_is_one(tmp_path, monkeypa
 # ----- a tiny Nomads run, then its model plays --------------------------------------------------------------
 def test_a_tiny_nomads_run_gives_a_model_that_plays_nomads_games(tmp_path):
     from agents import make_agent
-    from agents.play import play_game
-    from agents.tournament import run_tournament
+    from agents.evaluation.play import play_game
+    from agents.evaluation.tournament import run_tournament
     from kbenv import Game
     from kbenv.view import PlayerView
 

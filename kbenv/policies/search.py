@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from numba import njit
 
-from .actions import apply_unchecked
+from ..engine.actions import apply_unchecked
+from ..engine.rng import rand_below
+from ..engine.state import PHASE, PHASE_OVER
 from .greedy import greedy_action
 from .playout import random_legal_action
-from .rng import rand_below
-from .state import PHASE, PHASE_OVER
 
 ROLLOUT_RANDOM = 0
 ROLLOUT_GREEDY = 1

@@ -1,6 +1,6 @@
 """Warm start by imitation: train the policy's action logits to copy a built-in teacher.
 
-The teacher is greedy or lookahead (greedy over the rest of the own turn; kbenv.engine.lookahead).
+The teacher is greedy or lookahead (greedy over the rest of the own turn; kbenv.policies.lookahead).
 Samples are generated on the fly by the batch engine: games where every seat plays the teacher (with a
 share of random moves for state diversity), labelled by the teacher's numba kernel; the value head is
 fitted to each game's outcome at the same time, so PPO does not start with an untrained critic. A policy that already

@@ -1,6 +1,6 @@
 """Teacher guidance during PPO: an auxiliary imitation loss on the learner's own states (DAgger-style).
 
-The warm start (agents.imitation) copies a built-in teacher (greedy or lookahead) on states the
+The warm start (agents.training.imitation) copies a built-in teacher (greedy or lookahead) on states the
 teacher reaches. Once PPO takes over, the learner visits other states, and a policy-gradient signal
 from a few thousand games is noisy enough to undo much of the warm start. The guide keeps an anchor:
 for every state in each rollout it asks the teacher's numba kernel for its best-action set (cheap,

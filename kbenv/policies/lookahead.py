@@ -17,10 +17,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .actions import apply_unchecked
+from ..engine.actions import apply_unchecked
+from ..engine.legal import ACTION_SIZE_V1, END_TURN, legal_action_list
+from ..engine.state import CURRENT, DECK_COUNT, PHASE, PHASE_OVER, REMOVED_COUNT
 from .greedy import greedy_choice, pick_best, position_value
-from .legal import ACTION_SIZE_V1, END_TURN, legal_action_list
-from .state import CURRENT, DECK_COUNT, PHASE, PHASE_OVER, REMOVED_COUNT
 
 MAX_TURN_DECISIONS = 64  # a safety bound; a turn has far fewer decisions
 

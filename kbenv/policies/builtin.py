@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .setup import SetupError
+from ..setup import SetupError
 
 
 class RandomPolicy:

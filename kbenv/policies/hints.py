@@ -5,7 +5,7 @@ scalar features in the features plane:
 
 - CH_HINT_VALUE: for each legal hex decision, (its value - the mover's position value now) / HINT_SCALE,
   clipped to [-1, 1]; the value is greedy's (gold + 2 per tile after the decision) or lookahead's
-  (the same after greedily finishing the turn), see kbenv.engine.greedy and kbenv.engine.lookahead.
+  (the same after greedily finishing the turn), see kbenv.policies.greedy and kbenv.policies.lookahead.
 - CH_HINT_BEST: 1 on the legal hexes with the highest value (all ties).
 - F_HINT_VALUE (9: the 8 powers, then end turn) and F_HINT_BEST (9): the same for those decisions.
 
@@ -19,13 +19,13 @@ import numpy as np
 from numba import njit
 
 from ..board.geometry import NUM_HEXES
+from ..engine.legal import ACTION_SIZE
+from ..engine.observe import NUM_CHANNELS, NUM_FEATURES, set_feature
+from ..engine.state import CURRENT, PHASE, PHASE_OVER
+from . import HINT_KINDS  # noqa: F401 (re-exported: the hint kinds are declared with the policies)
 from .greedy import TIE, greedy_values, position_value
-from .legal import ACTION_SIZE
 from .lookahead import lookahead_values
-from .observe import NUM_CHANNELS, NUM_FEATURES, set_feature
-from .state import CURRENT, PHASE, PHASE_OVER
 
-HINT_KINDS = ("none", "greedy", "lookahead")
 CH_HINT_VALUE = NUM_CHANNELS
 CH_HINT_BEST = NUM_CHANNELS + 1
 HINT_CHANNELS = 2

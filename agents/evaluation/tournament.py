@@ -26,9 +26,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 
+from ..registry import make_agent, parse_spec
 from .play import play_game
 from .ratings import head_to_head, rate, seat_stats
-from .registry import make_agent, parse_spec
 
 GAMES_CSV = "games.csv"
 RECORDS = "records.jsonl"

@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from .train_config import TrainConfig
+from .config import TrainConfig
 
 PROGRESS = "progress.json"
 
@@ -157,7 +157,7 @@ def _has_tensorboard() -> bool:
 def evaluate(model_path: str, config: TrainConfig, out_dir: Path, seed: int) -> dict:
     """2-player games of the model against each evaluation baseline (tournament code, seats rotated), in the
     config's ruleset (no set-up options for the base game)."""
-    from .tournament import run_tournament
+    from ..evaluation.tournament import run_tournament
 
     spec = f"ppo:path={model_path}"
     setup = config.ruleset() or None

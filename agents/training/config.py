@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from kbenv.catalogue import EXPANSIONS, RULE_FLAGS
-from kbenv.engine.hints import HINT_KINDS
+from kbenv.policies.hints import HINT_KINDS
 from kbenv.vector import TEACHERS
 from kbenv.vector_env import BUILTIN_OPPONENTS as BASELINES
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .actions import apply_unchecked
-from .legal import ACTION_SIZE_V1, DONE, END_TURN, TILE_ACTION_BASE, legal_action_list
-from .queenies import score_capitols
-from .rng import rand_below
-from .scoring import score_card, score_castles
-from .state import CARDS, CURRENT, EXPANSIONS, GOLD, NUM_CAPITOLS, NUM_CARDS_IN_PLAY, NUM_LOCATIONS, TILES_HELD
+from ..engine.actions import apply_unchecked
+from ..engine.legal import ACTION_SIZE_V1, DONE, END_TURN, TILE_ACTION_BASE, legal_action_list
+from ..engine.queenies import score_capitols
+from ..engine.rng import rand_below
+from ..engine.scoring import score_card, score_castles
+from ..engine.state import CARDS, CURRENT, EXPANSIONS, GOLD, NUM_CAPITOLS, NUM_CARDS_IN_PLAY, NUM_LOCATIONS, TILES_HELD
 
 TILE_VALUE = 2.0
 POWER_BONUS = 0.5

@@ -6,9 +6,8 @@ import numpy as np
 from numba import njit, prange
 
 from ..board.bitset import WORDS, nth_hex, popcount
-from ..parallel import twin_kernels
-from .actions import apply_unchecked
-from .legal import (
+from ..engine.actions import apply_unchecked
+from ..engine.legal import (
     DONE,
     END_TURN,
     NUM_POWER_CODES,
@@ -19,8 +18,9 @@ from .legal import (
     legal_hexes,
     legal_powers,
 )
-from .rng import rand_below
-from .state import EXPANSIONS, PHASE, PHASE_OVER
+from ..engine.rng import rand_below
+from ..engine.state import EXPANSIONS, PHASE, PHASE_OVER
+from ..parallel import twin_kernels
 
 
 @njit(cache=True)

@@ -25,10 +25,10 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
-from kbenv.engine.hints import HINTED_NUM_FEATURES
 from kbenv.engine.observe import CH_FEATURES, NUM_FEATURES
 from kbenv.engine.observe_v1 import CH_FEATURES_V1, NUM_CHANNELS_V1, NUM_FEATURES_V1
 from kbenv.observation import observation_shape
+from kbenv.policies.hints import HINTED_NUM_FEATURES
 
 NUM_HEX_ACTIONS = 400
 SCALAR_PLANES = 8

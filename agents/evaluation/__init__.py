@@ -1,0 +1,1 @@
+"""Evaluation: playing games between agents, tournaments with seat rotation, and ratings."""
