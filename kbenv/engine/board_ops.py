@@ -6,6 +6,7 @@ from numba import njit
 
 from ..board.bitset import WORDS, add, dilate_into, has, intersects, remove
 from ..board.geometry import STEP1
+from ..catalogue import NOMADS as EXP_NOMADS
 from .nomads_hooks import claim_nomads, red_cards_after_build
 from .state import (
     ADJACENT,
@@ -79,7 +80,7 @@ def build_settlement(st, p: int, h: int) -> None:
         st[ENDING] = 1
         st[MANDATORY_DONE] = 1  # nothing left to build this turn
     seize_tiles(st, p, h)
-    if st[EXPANSIONS] != 0:
+    if st[EXPANSIONS] & EXP_NOMADS:
         st[OUTPOST_ARMED] = 0  # an armed Outpost serves this one settlement (N-10)
         claim_nomads(st, p, h)
         red_cards_after_build(st, p, h)
@@ -97,7 +98,7 @@ def move_settlement(st, p: int, src: int, dst: int) -> None:
     dilate_into(adjacent_view(st, p), own)
     seize_tiles(st, p, dst)
     drop_orphaned_tiles(st, p, src)
-    if st[EXPANSIONS] != 0:
+    if st[EXPANSIONS] & EXP_NOMADS:
         claim_nomads(st, p, dst)
 
 

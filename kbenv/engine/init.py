@@ -37,6 +37,7 @@ from .state import (
     BUILDABLE_MASK,
     CAPITOL_HEX,
     CARDS,
+    CAVE_NEAR,
     CAVES,
     CURRENT,
     DECIDER,
@@ -331,5 +332,7 @@ def quadrant_has_location(st, q: int, type_a: int, type_b: int) -> bool:
 def place_cave(st, h: int) -> None:
     """A cave on mountain h: occupied unless caves are plain mountains (A-QV2)."""
     st[CAVES + HEX_WORD[h]] |= HEX_BIT[h]
+    for i in range(WORDS):
+        st[CAVE_NEAR + i] |= NEIGHBOUR_MASK[h, i]
     if not st[RULE_FLAGS] & RULE_CAVES_ARE_PLAIN_MOUNTAIN:
         st[OCCUPIED + HEX_WORD[h]] |= HEX_BIT[h]

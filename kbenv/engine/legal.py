@@ -63,6 +63,7 @@ FIRST_NOMAD_POWER = CAT.FIRST_NOMAD_POWER
 NUM_NOMAD_USABLE = len(CAT.NOMAD_USABLE_KINDS)
 OUTPOST_KIND = CAT.NOMAD_KINDS.index("outpost")
 EXP_CAVES = CAT.CAVES
+EXP_NOMADS = CAT.NOMADS
 
 SCRATCH_LEGAL = scratch_off(0)  # legal hexes of the current decision
 SCRATCH_TMP = scratch_off(1)
@@ -89,7 +90,7 @@ def usable_tile(st, p: int, power: int) -> int:
 def legal_powers(st) -> int:
     """Bit k set = activating power code k is legal now (codes: kbenv.catalogue.POWER_NAMES)."""
     if st[PHASE] != PHASE_IDLE:
-        return outpost_bit(st) if st[EXPANSIONS] != 0 else 0
+        return outpost_bit(st) if st[EXPANSIONS] & EXP_NOMADS else 0
     p = st[DECIDER]
     tmp = st[SCRATCH_TMP : SCRATCH_TMP + WORDS]
     bits = 0
@@ -105,6 +106,17 @@ def legal_powers(st) -> int:
 def expansion_powers(st, p: int, tmp) -> int:
     """Nomads location powers, nomad tiles and the cave move that p may activate now (idle phase)."""
     bits = 0
+    if st[EXPANSIONS] & EXP_NOMADS:
+        bits |= nomad_powers(st, p, tmp)
+    if st[EXPANSIONS] & EXP_CAVES and st[CAVE_USED] == 0 and power_has_completion(st, p, CAVE_POWER, tmp):
+        bits |= 1 << CAVE_POWER
+    return bits
+
+
+@njit(cache=True)
+def nomad_powers(st, p: int, tmp) -> int:
+    """The Nomads location powers and nomad tiles p may activate now (idle phase)."""
+    bits = 0
     for power in range(NUM_POWERS, FIRST_NOMAD_POWER):
         if usable_tile(st, p, power) >= 0 and power_has_completion(st, p, power, tmp):
             bits |= 1 << power
@@ -113,8 +125,6 @@ def expansion_powers(st, p: int, tmp) -> int:
         if usable_nomad(st, p, kind) >= 0 and (power != OUTPOST_POWER or st[OUTPOST_ARMED] == 0) \
                 and power_has_completion(st, p, power, tmp):
             bits |= 1 << power
-    if st[EXPANSIONS] & EXP_CAVES and st[CAVE_USED] == 0 and power_has_completion(st, p, CAVE_POWER, tmp):
-        bits |= 1 << CAVE_POWER
     return bits
 
 

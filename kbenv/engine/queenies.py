@@ -9,18 +9,9 @@ from __future__ import annotations
 
 from numba import njit
 
-from ..board.bitset import (
-    BALL2_MASK,
-    BITS_PER_WORD,
-    NEIGHBOUR_MASK,
-    WORDS,
-    clear,
-    count_and,
-    intersects,
-    word_lowest_bit,
-)
+from ..board.bitset import BALL2_MASK, WORDS, count_and, has, remove
 from .board_ops import own_view
-from .state import BUILDABLE_MASK, CAPITOL_HEX, CAVES, NUM_CAPITOLS, OCCUPIED
+from .state import BUILDABLE_MASK, CAPITOL_HEX, CAVE_NEAR, NUM_CAPITOLS, OCCUPIED
 
 CAPITOL_GOLD = 1
 
@@ -36,41 +27,25 @@ def score_capitols(st, p: int) -> int:
 
 @njit(cache=True)
 def next_to_cave(st, h: int) -> bool:
-    return intersects(NEIGHBOUR_MASK[h], st[CAVES : CAVES + WORDS])
+    return has(st[CAVE_NEAR : CAVE_NEAR + WORDS], h)
 
 
 @njit(cache=True)
 def cave_targets(st, src: int, out) -> None:
     """Free buildable hexes next to any cave, other than the settlement's own hex."""
-    clear(out)
     for i in range(WORDS):
-        w = st[BUILDABLE_MASK + i] & ~st[OCCUPIED + i]
-        while w != 0:
-            h = i * BITS_PER_WORD + word_lowest_bit(w)
-            w &= w - 1
-            if h != src and next_to_cave(st, h):
-                out[i] |= 1 << (h % BITS_PER_WORD)
+        out[i] = st[BUILDABLE_MASK + i] & ~st[OCCUPIED + i] & st[CAVE_NEAR + i]
+    if src >= 0:
+        remove(out, src)
 
 
 @njit(cache=True)
 def cave_sources(st, p: int, out) -> None:
     """p's settlements next to a cave (each has a target as soon as one free hex next to a cave exists)."""
     own = own_view(st, p)
-    clear(out)
     has_target = False
     for i in range(WORDS):
-        w = st[BUILDABLE_MASK + i] & ~st[OCCUPIED + i]
-        while w != 0 and not has_target:
-            h = i * BITS_PER_WORD + word_lowest_bit(w)
-            w &= w - 1
-            if next_to_cave(st, h):
-                has_target = True
-    if not has_target:
-        return
+        if st[BUILDABLE_MASK + i] & ~st[OCCUPIED + i] & st[CAVE_NEAR + i]:
+            has_target = True
     for i in range(WORDS):
-        w = own[i]
-        while w != 0:
-            h = i * BITS_PER_WORD + word_lowest_bit(w)
-            w &= w - 1
-            if next_to_cave(st, h):
-                out[i] |= 1 << (h % BITS_PER_WORD)
+        out[i] = own[i] & st[CAVE_NEAR + i] if has_target else 0

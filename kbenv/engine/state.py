@@ -122,6 +122,7 @@ NUM_CAPITOLS = _field()
 CAPITOL_HEX = _field(MAX_CAPITOLS)
 WALLS = _field(WORDS)
 CAVES = _field(WORDS)
+CAVE_NEAR = _field(WORDS)  # hexes next to a cave (caves never move: kept with them)
 NOMAD_MASK = _field(WORDS)  # nomad spaces
 
 SCRATCH = _field(SCRATCH_MASKS * WORDS)
