@@ -1,6 +1,6 @@
 """A trained MaskablePPO policy (sb3-contrib checkpoint) as an agent.
 
-A network trained with expansions (TrainConfig `expansions`) reads observation v1 (34 channels) and
+A network trained with expansions (TrainConfig `expansions`) reads observation v1 (35 channels) and
 has the v1 action layout (458 actions); its policy kwargs record the ruleset (`agent.expansions`,
 `agent.rules`). At play time the agent takes the observation and mask it is given when they have its
 network's shapes, and otherwise builds them from the player's view: v1 planes with `view.observation_v1()`,

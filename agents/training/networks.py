@@ -12,7 +12,7 @@ AlphaZero-style board-game networks); the other actions (tile powers, END_TURN, 
 v1 tail: n - 400 of them for an action space of n) and the value come from pooled features.
 
 The layout follows the observation space: v0 (kbenv.kingdom_builder_v0, 28 channels, or 30 with hint
-planes) or v1 (kbenv.engine.observe_v1, 34 channels: the v0 planes, five expansion planes and a second
+planes) or v1 (kbenv.engine.observe_v1, 35 channels: the v0 planes, six expansion planes and a second
 features plane). Every features plane is read as scalars and every other channel goes to the
 convolutions, in channel order; the action head has as many logits as the action space.
 """

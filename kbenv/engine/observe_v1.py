@@ -22,6 +22,7 @@ from .state import (
     CAVES,
     EXPANSIONS,
     GOLD,
+    LOC_HEX,
     LOC_TYPE,
     NOMAD_HEX,
     NOMAD_KIND,
@@ -53,6 +54,7 @@ V1_CHANNELS = (
     ("caves", 1, "cave hexes"),
     ("nomad_tile", 1, "nomad spaces with a tile lying on them"),
     ("nomad_kind", 1, "the kind of that tile: (index in catalogue.NOMAD_KINDS + 1) / 11"),
+    ("nomad_location", 1, "Nomads location hexes by type: caravan 0.25, quarry 0.5, village 0.75, garden 1"),
     ("features_v1", 1, "the v1 scalar features below, packed row-major"),
 )
 V1_FEATURES = (
@@ -90,6 +92,7 @@ NUM_FEATURES_V1 = sum(size for _, size, _ in V1_FEATURES)
 OBSERVATION_SHAPE_V1 = (NUM_CHANNELS_V1, 20, 20)
 CH_WALLS, CH_CAPITOLS, CH_CAVES = CH1["walls"], CH1["capitols"], CH1["caves"]
 CH_NOMAD_TILE, CH_NOMAD_KIND, CH_FEATURES_V1 = CH1["nomad_tile"], CH1["nomad_kind"], CH1["features_v1"]
+CH_NOMAD_LOCATION = CH1["nomad_location"]
 F_PHASE1, F_POWER1 = F1["phase"], F1["power"]
 F_USABLE, F_WAITING, F_OTHERS = F1["own_nomad_usable"], F1["own_nomad_waiting"], F1["others_nomad_tiles"]
 F_GOLD, F_WALLS_LEFT, F_OUTPOST, F_CAVE_USED = F1["gold"], F1["walls_left"], F1["outpost_armed"], F1["cave_used"]
@@ -157,6 +160,8 @@ def observe_v1_into(st, player: int, out) -> None:
     for i in range(st[NUM_LOCATIONS]):
         t = st[LOC_TYPE + i] - FIRST_NOMAD_LOCATION
         if 0 <= t < 4:
+            h = st[LOC_HEX + i]
+            out[CH_NOMAD_LOCATION, h // 20, h % 20] = (t + 1) / 4.0
             if (held >> i) & 1:
                 out[CH_FEATURES_V1, (F_NLOC_TILES + t) // 20, (F_NLOC_TILES + t) % 20] += 0.5
             if (ready >> i) & 1:

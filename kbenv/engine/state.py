@@ -108,7 +108,7 @@ MANDATORY_HEXES = _field(3)  # the hexes of this turn's mandatory builds (Famili
 MANDATORY_TARGET = _field()  # settlements the mandatory action builds this turn (3; rules may change it)
 # An interrupt stack (for decisions taken inside another player's decision, e.g. Marshlands' canoe):
 # push_frame saves the decision context, pop_frame restores it (kbenv.engine.frames).
-MAX_FRAMES = 8
+MAX_FRAMES = 4
 FRAME_FIELDS = 8  # phase, power, source, steps left, steps taken, decider, victim, mandatory built
 FRAME_DEPTH = _field()
 FRAMES = _field(MAX_FRAMES * FRAME_FIELDS)

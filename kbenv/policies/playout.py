@@ -10,7 +10,6 @@ from ..engine.actions import apply_unchecked
 from ..engine.legal import (
     DONE,
     END_TURN,
-    NUM_POWER_CODES,
     POWER_ACTION,
     SCRATCH_LEGAL,
     done_legal,
@@ -31,8 +30,10 @@ def random_legal_action(st, rng_state, rng_index: int) -> int:
     n_hex = popcount(out)
     powers = legal_powers(st)
     n_pow = 0
-    for k in range(NUM_POWER_CODES):
-        n_pow += (powers >> k) & 1
+    rest = powers
+    while rest != 0:  # count the set bits
+        rest &= rest - 1
+        n_pow += 1
     n_end = 1 if end_turn_legal(st) else 0
     n_done = 1 if st[EXPANSIONS] != 0 and done_legal(st) else 0
     total = n_hex + n_pow + n_end + n_done
@@ -43,11 +44,13 @@ def random_legal_action(st, rng_state, rng_index: int) -> int:
         return nth_hex(out, k)
     k -= n_hex
     if k < n_pow:
-        for power in range(NUM_POWER_CODES):
+        power = 0
+        while True:
             if (powers >> power) & 1:
                 if k == 0:
                     return POWER_ACTION[power]
                 k -= 1
+            power += 1
     k -= n_pow
     if k < n_end:
         return END_TURN
