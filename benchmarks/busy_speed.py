@@ -179,7 +179,7 @@ def run(seconds: float = 1.0, repeats: int = 3, batch_sizes=(16, 256, 1024), bus
 def table(results: dict) -> str:
     lines = [f"{results['busy_processes']} busy processes, {results['machine']['available_cpus']} available cpus, "
              f"{results['repeats']} repeats of {results['seconds_per_run']} s; decisions/s, median [min-max]"]
-    header = f"{'config':<22}{'run':<22}{'idle':>30}{'busy':>30}{'busy/idle':>11}{'fair':>6}"
+    header = f"{'config':<30}{'run':<22}{'idle':>30}{'busy':>30}{'busy/idle':>11}{'fair':>6}"
     lines += [header, "-" * len(header)]
 
     def cell(s: dict) -> str:
@@ -188,7 +188,7 @@ def table(results: dict) -> str:
     for name, c in results["configs"].items():
         label = f"{name} ({c['threading_layer']}, {c['numba_threads']}t)"
         for k in c["idle"]:
-            lines.append(f"{label:<22.22}{k:<22}{cell(c['idle'][k]):>30}{cell(c['busy'][k]):>30}"
+            lines.append(f"{label:<30.30}{k:<22}{cell(c['idle'][k]):>30}{cell(c['busy'][k]):>30}"
                          f"{c['busy_over_idle'][k]:>11.3f}{c['fair_busy_over_idle'][k]:>6.2f}")
             label = ""
     return "\n".join(lines)

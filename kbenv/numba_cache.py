@@ -21,7 +21,8 @@ import time
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
-SOURCES = ("engine/*.py", "board/*.py", "data/sections/*.txt", "rewards.py", "parallel.py", "numba_cache.py")
+SOURCES = ("engine/*.py", "policies/*.py", "board/*.py", "data/sections/*.txt", "catalogue.py", "rewards.py", "parallel.py",
+           "numba_cache.py")
 PREFIX = "numba-"
 STALE_SECONDS = 24 * 3600
 

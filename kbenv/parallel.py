@@ -1,15 +1,19 @@
 """Threading settings for kbenv's parallel numba kernels, applied when `kbenv` is imported.
 
-The batch kernels (`kbenv.engine.batch`) are short parallel regions, from microseconds to a few
+The batch kernels (`kbenv.engine.batch`, `kbenv.policies.batch`) are short parallel regions, from microseconds to a few
 milliseconds each, called in a loop. Numba runs them on its OpenMP layer here (TBB is not installed,
 `numba -s`; workqueue is not thread-safe), and GNU OpenMP by default lets a thread spin 300,000 times
 after a region before it sleeps: about 9 ms of CPU per call on the reference machine (2-core AMD
 EPYC VM, about 50 ns a spin). On an idle machine that saves a wake-up; next to other busy processes
 it is ruinous: a thread spins at the barrier while its partner waits for a core that the spinner or
-the other process holds, so each call costs scheduler time slices. Before this module,
-`python -m benchmarks.busy_speed` (2 spinning processes on 2 cores) measured
-`VectorGames(1024).step_random()` at 0.02-0.2 of its idle rate (32,000 decisions/s at batch 256,
-2,000 at batch 16), where NUMBA_NUM_THREADS=1 kept 1.2-1.3 M. So kbenv, unless told otherwise:
+the other process holds, so each call costs scheduler time slices. With numba's defaults,
+`python -m benchmarks.busy_speed` (2 spinning processes on 2 cores; medians of 11 runs on a machine
+shared with other work) measured `VectorGames(b).step_random()` at 1,000-245,000 decisions/s at
+batch 16, 16,000-920,000 at 256 and 62,000-1.3 M at 1024, where NUMBA_NUM_THREADS=1 kept 0.29-1.4 M
+in the same runs. With the settings below, 5 runs gave 0.39-1.1 M at each of these batch sizes, as
+much as NUMBA_NUM_THREADS=1 in the same runs (0.35-1.2 M), and idle 1.2-1.5 M, 1.6-2.5 M and
+1.1-3.1 M (numba's defaults: 3.0-3.5 M at 256-1024 when the machine was really idle). So kbenv,
+unless told otherwise:
 
 - sets GOMP_SPINCOUNT=3000 (GNU OpenMP: about 150 us of spinning, long enough to catch the next call
   of a loop and short enough never to hold a core through a time slice) and KMP_BLOCKTIME=0 (LLVM and
@@ -20,8 +24,9 @@ the other process holds, so each call costs scheduler time slices. Before this m
   variables are read when the OpenMP library loads, so they go into `os.environ` before numba loads
   its threading layer; a user who set any of OMP_WAIT_POLICY, GOMP_SPINCOUNT or KMP_BLOCKTIME keeps
   exactly their own settings. They also reach torch's OpenMP threads when kbenv is imported before
-  torch (no measurable effect on a small CNN's training step); if torch loaded OpenMP first, the
-  default spinning stays, and only the twin choice below protects kbenv.
+  torch: on a quiet machine no measurable change to a small CNN's training step, on a loaded one a
+  batch-1 forward pass took 2.4-5.6 ms instead of 18-47 ms. If torch loaded OpenMP first, the default
+  spinning stays, and only the twin choice below protects kbenv.
 - caps numba's thread count at the cores the process may really use: its CPU affinity (numba's own
   default) and a cgroup CPU quota (a container run with `--cpus`), by setting NUMBA_NUM_THREADS when
   it is unset and numba's threads have not started.
@@ -42,6 +47,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import inspect
 import math
 import os
 import sys
@@ -212,7 +218,7 @@ def twin_kernels(min_rows, rows_arg: int = 1):
     positional arguments), and otherwise whichever twin a `TwinChooser` finds faster at the moment
     (with KBENV_THREADING=numba always the parallel one, with serial always the serial one). The
     twins give identical results; they are its attributes `.parallel` and `.serial`, the chooser is
-    `.chooser`. Call it with positional arguments.
+    `.chooser`.
     """
     from numba import njit
 
@@ -225,9 +231,12 @@ def twin_kernels(min_rows, rows_arg: int = 1):
         serial_kernel = njit(cache=True)(serial_fn)
         kernels = (serial_kernel, parallel_kernel)
         chooser = TwinChooser()
+        signature = inspect.signature(fn)
 
         @functools.wraps(fn)
-        def dispatch(*args):
+        def dispatch(*args, **kwargs):
+            if kwargs:
+                args = signature.bind(*args, **kwargs).args
             rows = len(args[rows_arg])
             if _MODE != "auto":
                 return (parallel_kernel if _MODE == "numba" else serial_kernel)(*args)
