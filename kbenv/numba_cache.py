@@ -6,7 +6,8 @@ from kbenv/data), keeps its old machine code when only that other file changes: 
 update of kbenv, `hints_into` could go on running an old `lookahead_values`, a silently wrong result.
 kbenv therefore points numba's cache at `kbenv/__pycache__/numba-<digest>`, where the digest covers
 every file whose code or data can end up inside a compiled kernel; a change to any of them starts a
-fresh cache. Folders of other digests older than a day are removed. A user's own NUMBA_CACHE_DIR is
+fresh cache (the rules in engine/, the built-in policies in policies/, the board tables, the
+catalogue's ids). Folders of other digests older than a day are removed. A user's own NUMBA_CACHE_DIR is
 left alone (the folder chosen here is also put into NUMBA_CACHE_DIR, so that worker processes and
 numba's own re-reading of the environment agree). Where the package folder cannot be written (a
 read-only install), the cache goes to `$XDG_CACHE_HOME/kbenv` (default `~/.cache/kbenv`).
@@ -21,8 +22,8 @@ import time
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
-SOURCES = ("engine/*.py", "policies/*.py", "board/*.py", "data/sections/*.txt", "catalogue.py", "rewards.py", "parallel.py",
-           "numba_cache.py")
+SOURCES = ("engine/*.py", "policies/*.py", "board/*.py", "data/sections/*.txt", "catalogue.py", "rewards.py",
+           "parallel.py", "numba_cache.py")
 PREFIX = "numba-"
 STALE_SECONDS = 24 * 3600
 
