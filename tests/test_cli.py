@@ -262,11 +262,13 @@ def test_sigint_during_a_tournament_ends_it_with_one_line(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "kbenv.cli", "tournament", "--agents", "mcts:sims=100", "greedy",
                              "--games", "1000", "--workers", "1", "--quiet", "--out", str(out)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
-    deadline = time.monotonic() + 120
-    while not out.exists() and proc.poll() is None and time.monotonic() < deadline:
+    deadline = time.monotonic() + 300  # a cold numba cache compiles the kernels first (a minute or more)
+    games = out / "games.csv"
+    while proc.poll() is None and time.monotonic() < deadline and (
+            not games.exists() or games.read_text().count("\n") < 2):
         time.sleep(0.1)
-    time.sleep(1.0)  # inside the games
-    proc.send_signal(signal.SIGINT)
+    assert proc.poll() is None, "the tournament ended before it could be interrupted"
+    proc.send_signal(signal.SIGINT)  # inside the games: the first one is written, the kernels are compiled
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err
     assert err.splitlines()[-1] == "kbenv tournament: interrupted" and "Traceback" not in err
