@@ -257,11 +257,18 @@ def test_ctrl_c_is_one_line_and_exit_130(monkeypatch, capsys):
     assert capsys.readouterr().err == "kbenv tournament: interrupted\n"
 
 
+def default_sigint() -> None:
+    """In the child before exec: SIGINT back to its default. A test runner's worker process may ignore
+    SIGINT, and an ignored SIGINT is inherited, so Python would never raise KeyboardInterrupt."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_sigint_during_a_tournament_ends_it_with_one_line(tmp_path):
     out = tmp_path / "t"
     proc = subprocess.Popen([sys.executable, "-m", "kbenv.cli", "tournament", "--agents", "mcts:sims=100", "greedy",
                              "--games", "1000", "--workers", "1", "--quiet", "--out", str(out)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                            preexec_fn=default_sigint)
     deadline = time.monotonic() + 300  # a cold numba cache compiles the kernels first (a minute or more)
     games = out / "games.csv"
     while proc.poll() is None and time.monotonic() < deadline and (

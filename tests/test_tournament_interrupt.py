@@ -71,6 +71,7 @@ def interrupt_tournament(out: Path, send, stderr: Path) -> tuple[subprocess.Pope
             f"run_tournament({AGENTS!r}, [2], games={GAMES}, seed=5, out_dir={str(out)!r}, workers=2, progress=False)")
     with open(stderr, "wb") as err:
         proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, start_new_session=True,
+                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # not inherited
                                 stdout=subprocess.DEVNULL, stderr=err)
     try:
         deadline = time.monotonic() + 300  # a cold numba cache compiles the kernels first
