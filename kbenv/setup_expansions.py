@@ -7,7 +7,6 @@ from __future__ import annotations
 import numpy as np
 
 from . import catalogue as CAT
-from .board.bitset import HEX_BIT, HEX_WORD
 from .board.geometry import hex_id
 from .engine import state as S
 from .engine.init import deal_expansions, init_ruleset, place_cave
@@ -177,7 +176,3 @@ def apply_pieces(st: np.ndarray, pieces: dict, current_player: int, start_player
             st[S.NUM_NOMADS] = i + 1
     # Rounds run from the start player: the position is in round 0, at current_player's turn.
     st[S.TURN] = (current_player - start_player) % n
-
-
-def occupied_mask_has(st: np.ndarray, h: int) -> bool:
-    return bool(st[S.OCCUPIED + HEX_WORD[h]] & HEX_BIT[h])

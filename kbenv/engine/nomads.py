@@ -28,7 +28,6 @@ from .board_ops import own_view
 from .nomads_hooks import FAMILIES, RED_CARD_GOLD, card_in_play, current_round
 from .state import (
     BUILDABLE_MASK,
-    CURRENT,
     GOLD,
     MANDATORY_HEXES,
     NOMAD_GONE,
@@ -39,7 +38,6 @@ from .state import (
     NUM_PLAYERS,
     OCCUPIED,
     OWN,
-    START_PLAYER,
     TERRAIN_MASKS,
     WALLS,
     WALLS_LEFT,
@@ -72,11 +70,6 @@ def end_of_round(st) -> None:
     for i in range(st[NUM_NOMADS]):
         if st[NOMAD_OWNER + i] >= 0 and st[NOMAD_ROUND + i] + 1 <= r:
             st[NOMAD_OWNER + i] = NOMAD_GONE
-
-
-@njit(cache=True)
-def is_last_seat(st, p: int) -> bool:
-    return p == (st[START_PLAYER] + st[NUM_PLAYERS] - 1) % st[NUM_PLAYERS]
 
 
 # ----- walls and the Quarry (N-18) -------------------------------------------------------------
@@ -197,8 +190,3 @@ def families_after_mandatory(st, p: int, built: int) -> None:
                     and second != first and third != first and third != second:
                 st[GOLD + p] += RED_CARD_GOLD
                 return
-
-
-@njit(cache=True)
-def mover(st) -> int:
-    return st[CURRENT]
