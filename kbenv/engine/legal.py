@@ -16,6 +16,8 @@ from .powers import (
     OUTPOST_POWER,
     QUARRY_POWER,
     RESETTLEMENT_POWER,
+    base_power_has_completion,
+    base_power_targets,
     builds_settlement,
     power_has_completion,
     power_targets,
@@ -95,7 +97,7 @@ def legal_powers(st) -> int:
     tmp = st[SCRATCH_TMP : SCRATCH_TMP + WORDS]
     bits = 0
     for power in range(NUM_POWERS):
-        if usable_tile(st, p, power) >= 0 and power_has_completion(st, p, power, tmp):
+        if usable_tile(st, p, power) >= 0 and base_power_has_completion(st, p, power, tmp):
             bits |= 1 << power
     if st[EXPANSIONS] != 0:
         bits |= expansion_powers(st, p, tmp)
@@ -156,7 +158,10 @@ def legal_hexes(st, out) -> None:
     if (phase == PHASE_IDLE and st[MANDATORY_DONE] == 0) or phase == PHASE_MANDATORY:
         terrain_build_targets(st, p, st[HAND + p], out)
     elif phase == PHASE_TARGET or phase == PHASE_STEP:
-        power_targets(st, p, st[POWER], st[SOURCE], out)
+        if st[POWER] < NUM_POWERS:
+            base_power_targets(st, p, st[POWER], st[SOURCE], out)
+        else:
+            power_targets(st, p, st[POWER], st[SOURCE], out)
     elif phase == PHASE_SOURCE:
         copy_into(out, own_view(st, p))
         power = st[POWER]

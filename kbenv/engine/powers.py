@@ -154,7 +154,14 @@ def power_targets(st, p: int, power: int, src: int, out) -> None:
     """Hexes the power may build on (or move src to)."""
     if power >= FIRST_EXPANSION_POWER:
         expansion_targets(st, p, power, src, out)
-    elif power == ORACLE:
+    else:
+        base_power_targets(st, p, power, src, out)
+
+
+@njit(cache=True)
+def base_power_targets(st, p: int, power: int, src: int, out) -> None:
+    """power_targets of the eight base powers (kept apart: the base game's hot path stays small)."""
+    if power == ORACLE:
         terrain_build_targets(st, p, st[HAND + p], out)
     elif power == FARM:
         terrain_build_targets(st, p, GRASS, out)
@@ -191,6 +198,12 @@ def power_has_completion(st, p: int, power: int, tmp) -> bool:
     """Whether the power can be carried out now (so activating it is legal)."""
     if power >= FIRST_EXPANSION_POWER:
         return expansion_has_completion(st, p, power, tmp)
+    return base_power_has_completion(st, p, power, tmp)
+
+
+@njit(cache=True)
+def base_power_has_completion(st, p: int, power: int, tmp) -> bool:
+    """power_has_completion of the eight base powers."""
     if power <= TAVERN and st[SUPPLY + p] == 0:
         return False
     if (power == ORACLE or power == BARN) and st[HAND + p] == NO_CARD:
@@ -203,7 +216,7 @@ def power_has_completion(st, p: int, power: int, tmp) -> bool:
         return not is_empty(tmp)
     if power == PADDOCK:
         return has_paddock_move(st, p)
-    power_targets(st, p, power, -1, tmp)
+    base_power_targets(st, p, power, -1, tmp)
     return not is_empty(tmp)
 
 
