@@ -125,7 +125,11 @@ class EnvStateError(RuntimeError):
 
 def env(**kwargs) -> AECEnv:
     """The environment with PettingZoo's standard wrappers for classic games."""
-    wrapped = raw_env(**kwargs)
+    return wrap(raw_env(**kwargs))
+
+
+def wrap(wrapped: AECEnv) -> AECEnv:
+    """PettingZoo's standard wrappers for classic games around a raw env (v0 or v1)."""
     wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     wrapped = wrappers.OrderEnforcingWrapper(wrapped)

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import numpy as np
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
 from . import kingdom_builder_v0 as v0
 from .catalogue import ACTION_SIZE_V1
@@ -38,11 +37,7 @@ ENV_NAME = "kingdom_builder_v1"
 
 def env(**kwargs) -> AECEnv:
     """The environment with PettingZoo's standard wrappers for classic games."""
-    wrapped = raw_env(**kwargs)
-    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    wrapped = wrappers.OrderEnforcingWrapper(wrapped)
-    return wrapped
+    return v0.wrap(raw_env(**kwargs))
 
 
 class raw_env(v0.raw_env):  # noqa: N801 - PettingZoo naming convention
