@@ -41,6 +41,37 @@ NOMADS, CAPITOL, CAVES = EXPANSION_BIT["nomads"], EXPANSION_BIT["capitol"], EXPA
 
 
 @dataclass(frozen=True)
+class Section:
+    """A board section: its expansion (None = base game) and where its grid was checked (kb-data)."""
+
+    name: str
+    expansion: str | None
+    provenance: str
+
+
+_CHECKED = "kb-data: BGA array and BGA artwork agree"
+SECTIONS = (
+    Section("tavern", None, f"{_CHECKED}; 5 of 6 sources (one has canyon at (3,8),(3,9))"),
+    Section("paddock", None, f"{_CHECKED}; all sources agree"),
+    Section("oasis", None, f"{_CHECKED}; all sources agree"),
+    Section("farm", None, f"{_CHECKED}; 4 of 5 sources"),
+    Section("tower", None, f"{_CHECKED}; all sources agree"),
+    Section("harbor", None, f"{_CHECKED}; all sources agree"),
+    Section("oracle", None, f"{_CHECKED}; 5 of 6 sources"),
+    Section("barn", None, f"{_CHECKED}; 3 of 4 sources (one has forest at (6,4))"),
+    Section("caravan", "nomads", "kb-data: BGA artwork and torgoton (flower at (3,8),(3,9), against the BGA array)"),
+    Section("quarry", "nomads", f"{_CHECKED}; torgoton agrees"),
+    Section("garden", "nomads", f"{_CHECKED}; torgoton agrees"),
+    Section("village", "nomads", f"{_CHECKED}; torgoton agrees"),
+)
+
+
+def sections_of(expansion: str | None) -> tuple[str, ...]:
+    """The names of the sections an expansion brings (None: the base game's), in table order."""
+    return tuple(sec.name for sec in SECTIONS if sec.expansion == expansion)
+
+
+@dataclass(frozen=True)
 class RuleFlag:
     """A reading the rulebook leaves open: the flag switches on the alternative to the default."""
 

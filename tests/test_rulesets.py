@@ -214,3 +214,14 @@ def test_docs_show_the_declared_v1_layout():
     assert f"ACTION_SIZE_V1 = {ACTION_SIZE_V1}" in doc
     for name in ("caravan", "donation-G", "sword", "cave", "done"):
         assert str(ACTION_ID[name]) in doc, name
+
+
+def test_sections_are_catalogue_rows_in_their_fixed_order():
+    """Section ids of seeded set-ups come from the catalogue's order, which must never change."""
+    from kbenv.board.tables import TABLE_SECTIONS
+    from kbenv.catalogue import SECTIONS
+
+    assert TABLE_SECTIONS == ("tavern", "paddock", "oasis", "farm", "tower", "harbor", "oracle", "barn",
+                              "caravan", "quarry", "garden", "village")
+    assert all(sec.provenance.startswith("kb-data") for sec in SECTIONS)
+    assert {sec.expansion for sec in SECTIONS} == {None, "nomads"}

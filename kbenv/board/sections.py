@@ -5,11 +5,13 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
+from ..catalogue import sections_of
 from .codes import LOCATION_LETTERS, TERRAIN_LETTERS
 
 SECTION_SIZE = 10
-BASE_SECTIONS = ("tavern", "paddock", "oasis", "farm", "tower", "harbor", "oracle", "barn")
-NOMAD_SECTIONS = ("caravan", "quarry", "garden", "village")
+# From the catalogue's section rows; their order is the section ids of seeded set-ups (never reorder).
+BASE_SECTIONS = sections_of(None)
+NOMAD_SECTIONS = sections_of("nomads")
 VALID_CODES = set(TERRAIN_LETTERS) | set(LOCATION_LETTERS)
 
 
