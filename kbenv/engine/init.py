@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..board.bitset import HEX_BIT, HEX_WORD, NEIGHBOUR_MASK, WORDS, has
+from ..board.bitset import BALL2_MASK, HEX_BIT, HEX_WORD, NEIGHBOUR_MASK, WORDS, has, intersects
 from ..board.codes import CASTLE, HARBOR, LOCATION, MOUNTAIN, NOMAD, NUM_BUILDABLE, NUM_POWERS, ORACLE
-from ..board.geometry import SECTOR_OF, STEP1
+from ..board.geometry import SECTOR_OF
 from ..board.tables import NUM_NOMAD_SECTIONS, NUM_RANDOM_SECTIONS, SECTION_CODES, SECTION_LOCATIONS
 from ..catalogue import (
     CAPITOL as EXP_CAPITOL,
@@ -258,19 +258,7 @@ def init_ruleset(st, expansions: int, rules: int) -> None:
 @njit(cache=True)
 def distance_at_least_3_from(mask, h: int) -> bool:
     """No hex of mask within two steps of h."""
-    if has(mask, h):
-        return False
-    for d in range(6):
-        n = STEP1[h, d]
-        if n < 0:
-            continue
-        if has(mask, n):
-            return False
-        for e in range(6):
-            m = STEP1[n, e]
-            if m >= 0 and has(mask, m):
-                return False
-    return True
+    return not intersects(BALL2_MASK[h], mask)
 
 
 @njit(cache=True)

@@ -18,13 +18,12 @@ from ..board.bitset import (
     clear,
     count_and,
     has,
-    intersects,
     word_lowest_bit,
 )
 from ..board.codes import FLOWER
 from ..board.geometry import STEP1
 from ..catalogue import DONATION_TERRAINS, NOMAD_KINDS
-from .board_ops import own_view
+from .board_ops import adjacent_view, own_view
 from .nomads_hooks import FAMILIES, RED_CARD_GOLD, card_in_play, current_round
 from .state import (
     BUILDABLE_MASK,
@@ -86,17 +85,9 @@ def quarry_targets(st, p: int, terrain: int, out) -> None:
     clear(out)
     if st[WALLS_LEFT] <= 0 or terrain < 0:
         return
-    own = own_view(st, p)
+    adjacent = adjacent_view(st, p)  # hexes next to p's settlements, kept up to date by board_ops
     for i in range(WORDS):
-        w = st[TERRAIN_MASKS + terrain * WORDS + i] & ~st[OCCUPIED + i]
-        out[i] = w
-    for i in range(WORDS):
-        w = out[i]
-        while w != 0:
-            h = i * BITS_PER_WORD + word_lowest_bit(w)
-            w &= w - 1
-            if not intersects(NEIGHBOUR_MASK[h], own):
-                out[i] &= ~(1 << (h % BITS_PER_WORD))
+        out[i] = st[TERRAIN_MASKS + terrain * WORDS + i] & ~st[OCCUPIED + i] & adjacent[i]
 
 
 # ----- Caravan, Village, Garden (N-19..21) -------------------------------------------------------
