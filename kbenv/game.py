@@ -15,6 +15,7 @@ from .engine.scoring import SCORE_COLUMNS, score_table
 from .engine.turns import begin_turn, settle
 from .explain import explain_illegal
 from .setup import Setup, SetupError, build_state, make_setup, standard_setup
+from .setup_expansions import RULESET_FIELDS
 
 RECORD_FORMAT = "kbenv-record"
 RECORD_VERSION = 1  # base games; games with expansions write version 2 (their set-up has a ruleset)
@@ -26,8 +27,7 @@ TILE_ACTION = {name: TILE_ACTION_BASE + k for k, name in enumerate(LOCATION_NAME
 def record_version(setup: Setup) -> int:
     """1 for base games (as always), 2 when the set-up carries a ruleset or expansion pieces."""
     d = setup.to_dict()
-    extra = ("expansions", "rules", "walls", "capitols", "caves", "nomad_spaces", "gold", "nomad_tiles")
-    return RECORD_VERSION_RULESET if any(k in d for k in extra) else RECORD_VERSION
+    return RECORD_VERSION_RULESET if any(k in d for k in RULESET_FIELDS) else RECORD_VERSION
 
 
 class IllegalActionError(ValueError):
@@ -117,8 +117,7 @@ class Game:
         """A hand-built position; the current player's turn begins (see docs/api.md).
 
         `expansion_fields`: expansions, rules, walls, capitols, caves, nomad_spaces, gold, nomad_tiles."""
-        unknown = set(expansion_fields) - {"expansions", "rules", "walls", "capitols", "caves", "nomad_spaces",
-                                           "gold", "nomad_tiles"}
+        unknown = set(expansion_fields) - set(RULESET_FIELDS)
         if unknown:
             raise SetupError(f"{sorted(unknown)[0]}: unknown field")
         if board is None:

@@ -238,6 +238,17 @@ def _panel_seat(panel: _Panel, game: Game, p: int, score: dict, viewer: int | No
                    small=True, dx=18)
 
 
+def _swatch_columns(panel: _Panel, entries) -> None:
+    """(name, colour) entries as swatches in two columns."""
+    half = (len(entries) + 1) // 2
+    top = panel.y
+    for column, part in enumerate((entries[:half], entries[half:])):
+        panel.y = top
+        for name, rgb in part:
+            panel.text(name, small=True, dx=10 + 150 * column, swatch=rgb)
+    panel.y = top + half * LINE
+
+
 def _panel_keys(panel: _Panel, expansions=()) -> None:
     """Location letters, tile dots and castles, the terrain colours in two columns, then the expansion
     pieces in play and the labels of the nomad tiles."""
@@ -247,23 +258,11 @@ def _panel_keys(panel: _Panel, expansions=()) -> None:
         panel.text("  " + " ".join(pairs[k:k + 4]), small=True)
     panel.text("  dots = tiles left; grey towers = castles", small=True)
     panel.text("terrain colours:", small=True)
-    half = (len(TERRAIN_KEY) + 1) // 2
-    top = panel.y
-    for column, entries in enumerate((TERRAIN_KEY[:half], TERRAIN_KEY[half:])):
-        panel.y = top
-        for name, rgb in entries:
-            panel.text(name, small=True, dx=10 + 150 * column, swatch=rgb)
-    panel.y = top + half * LINE
+    _swatch_columns(panel, TERRAIN_KEY)
     pieces = piece_key(expansions)
     if pieces:
         panel.text("expansion pieces:", small=True)
-        half = (len(pieces) + 1) // 2
-        top = panel.y
-        for column, entries in enumerate((pieces[:half], pieces[half:])):
-            panel.y = top
-            for name, rgb in entries:
-                panel.text(name, small=True, dx=10 + 150 * column, swatch=rgb)
-        panel.y = top + half * LINE
+        _swatch_columns(panel, pieces)
     if "nomads" in expansions:
         panel.text("  nomad tiles: D-G .. D-M donation (stripe = terrain),", small=True)
         panel.text("  Res resettlement, Out outpost, Swd sword, Tre treasure", small=True)

@@ -35,7 +35,7 @@ from .engine.init import (
     init_game,
     setup_draws,
 )
-from .setup_expansions import POSITION_PIECES, apply_pieces, apply_ruleset, ruleset_bits, validate_pieces
+from .setup_expansions import POSITION_PIECES, apply_pieces, apply_ruleset, is_int, ruleset_bits, validate_pieces
 
 PRESETS = {
     "first-game": {
@@ -55,11 +55,6 @@ MAX_SEED = 2**63 - 1
 SEED_PERIOD = 2**32
 # Terrains a settlement may stand on: the five buildable ones and water (reached with the Harbor).
 SETTLEMENT_TERRAINS = "GCDFTW"
-
-
-def is_int(value) -> bool:
-    """An integer that is not a bool."""
-    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
 MIN_PLAYERS, MAX_PLAYERS = 2, S.MAX_PLAYERS

@@ -13,6 +13,7 @@ from .engine.init import deal_expansions, init_ruleset, place_cave
 from .engine.nomads import place_wall
 
 POSITION_PIECES = ("walls", "capitols", "caves", "nomad_spaces", "gold", "nomad_tiles")
+RULESET_FIELDS = ("expansions", "rules", *POSITION_PIECES)  # what makes a set-up more than a base game
 NEEDS = {"walls": "nomads", "nomad_spaces": "nomads", "nomad_tiles": "nomads", "capitols": "capitol",
          "caves": "caves"}
 
@@ -27,8 +28,9 @@ def ruleset_bits(expansions, rules) -> tuple[int, int]:
     return bits, CAT.parse_rules(rules, bits)
 
 
-def _is_int(v) -> bool:
-    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+def is_int(value) -> bool:
+    """An integer that is not a bool."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
 def _hexes(value, name: str) -> tuple[tuple[int, int], ...]:
@@ -36,7 +38,7 @@ def _hexes(value, name: str) -> tuple[tuple[int, int], ...]:
         raise ExpansionSetupError(f"{name}: expected a list of [row, col] pairs, got {value!r}")
     out = []
     for rc in value:
-        if not isinstance(rc, (list, tuple)) or len(rc) != 2 or not all(_is_int(v) for v in rc) \
+        if not isinstance(rc, (list, tuple)) or len(rc) != 2 or not all(is_int(v) for v in rc) \
                 or not all(0 <= v < 20 for v in rc):
             raise ExpansionSetupError(f"{name}: expected [row, col] pairs on the 20x20 board, got {rc!r}")
         out.append((int(rc[0]), int(rc[1])))
@@ -83,7 +85,7 @@ def validate_pieces(board, n: int, bits: int, fields: dict, occupied: set) -> di
         out["nomad_spaces"] = _nomad_spaces(board, out["nomad_spaces"])
     if "gold" in out:
         gold = out["gold"]
-        if not isinstance(gold, (list, tuple)) or len(gold) != n or not all(_is_int(g) and g >= 0 for g in gold):
+        if not isinstance(gold, (list, tuple)) or len(gold) != n or not all(is_int(g) and g >= 0 for g in gold):
             raise ExpansionSetupError(f"gold: expected {n} non-negative integers (one per player), got {gold!r}")
         out["gold"] = tuple(int(g) for g in gold)
     if "nomad_tiles" in out:
@@ -133,7 +135,7 @@ def _parse_rc(key, name: str) -> tuple[int, int]:
         parts = key.split(",")
         if len(parts) == 2 and all(p.strip().lstrip("-").isdigit() for p in parts):
             key = (int(parts[0]), int(parts[1]))
-    if isinstance(key, (list, tuple)) and len(key) == 2 and all(_is_int(v) for v in key) \
+    if isinstance(key, (list, tuple)) and len(key) == 2 and all(is_int(v) for v in key) \
             and all(0 <= v < 20 for v in key):
         return int(key[0]), int(key[1])
     raise ExpansionSetupError(f"{name}: expected hexes as \"row,col\", got {key!r}")
