@@ -7,6 +7,7 @@ from numba import njit
 from ..board.bitset import WORDS, is_empty
 from ..board.codes import NUM_POWERS
 from ..board.geometry import NUM_HEXES
+from ..catalogue import NOMADS as EXP_NOMADS
 from .board_ops import build_settlement, move_settlement, remove_settlement
 from .legal import (
     ACTION_POWER,
@@ -34,7 +35,6 @@ from .powers import (
 from .state import (
     BUILT_THIS_TURN,
     CAVE_USED,
-    CURRENT,
     DECIDER,
     DECISIONS,
     EXPANSIONS,
@@ -66,54 +66,7 @@ MANDATORY_BUILDS = 3  # the base rule; a turn's count is st[MANDATORY_TARGET]
 
 @njit(cache=True)
 def apply_unchecked(st, action: int) -> None:
-    """Apply a decision known to be legal.
-
-    Base games take the base game's own path (kept as it was before the expansions, so that the
-    platform costs base games nothing); games with a ruleset take `apply_ruleset_action`."""
-    if st[EXPANSIONS] != 0:
-        apply_ruleset_action(st, action)
-        return
-    p = st[CURRENT]
-    phase = st[PHASE]
-    st[DECISIONS] += 1
-    if action == END_TURN:
-        end_turn(st)
-    elif action >= TILE_ACTION_BASE:
-        power = action - TILE_ACTION_BASE
-        st[TILES_USED + p] |= 1 << usable_tile(st, p, power)
-        st[POWER] = power
-        st[PHASE] = PHASE_SOURCE if is_move_power(power) else PHASE_TARGET
-    elif phase == PHASE_IDLE or phase == PHASE_MANDATORY:
-        build_settlement(st, p, action)
-        st[BUILT_THIS_TURN] = 1
-        st[MANDATORY_BUILT] += 1
-        if st[MANDATORY_BUILT] >= st[MANDATORY_TARGET] or st[SUPPLY + p] == 0:
-            st[MANDATORY_DONE] = 1
-            st[PHASE] = PHASE_IDLE
-        else:
-            st[PHASE] = PHASE_MANDATORY
-            ensure_usable_card(st, p)
-            if st[MANDATORY_DONE] == 1:
-                st[PHASE] = PHASE_IDLE
-    elif phase == PHASE_SOURCE:
-        st[SOURCE] = action
-        st[PHASE] = PHASE_TARGET
-    else:
-        if is_move_power(st[POWER]):
-            move_settlement(st, p, st[SOURCE], action)
-        else:
-            build_settlement(st, p, action)
-            st[BUILT_THIS_TURN] = 1
-        st[POWER] = -1
-        st[SOURCE] = -1
-        st[PHASE] = PHASE_IDLE
-        ensure_usable_card(st, p)
-    settle(st)
-
-
-@njit(cache=True)
-def apply_ruleset_action(st, action: int) -> None:
-    """Apply a decision known to be legal in a game with expansions (the general decision machine)."""
+    """Apply a decision known to be legal."""
     p = st[DECIDER]
     phase = st[PHASE]
     st[DECISIONS] += 1
@@ -126,12 +79,14 @@ def apply_ruleset_action(st, action: int) -> None:
     elif phase == PHASE_IDLE or phase == PHASE_MANDATORY:
         build_settlement(st, p, action)
         st[BUILT_THIS_TURN] = 1
-        mandatory_build_rules(st, p, action)
+        if st[EXPANSIONS] & EXP_NOMADS:
+            mandatory_build_rules(st, p, action)
         st[MANDATORY_BUILT] += 1
         if st[MANDATORY_BUILT] >= st[MANDATORY_TARGET] or st[SUPPLY + p] == 0:
             st[MANDATORY_DONE] = 1
             st[PHASE] = PHASE_IDLE
-            families_after_mandatory(st, p, st[MANDATORY_BUILT])
+            if st[EXPANSIONS] & EXP_NOMADS:
+                families_after_mandatory(st, p, st[MANDATORY_BUILT])
         else:
             st[PHASE] = PHASE_MANDATORY
             ensure_usable_card(st, p)

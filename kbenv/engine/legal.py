@@ -17,7 +17,6 @@ from .powers import (
     QUARRY_POWER,
     RESETTLEMENT_POWER,
     base_power_has_completion,
-    base_power_targets,
     builds_settlement,
     power_has_completion,
     power_targets,
@@ -158,10 +157,7 @@ def legal_hexes(st, out) -> None:
     if (phase == PHASE_IDLE and st[MANDATORY_DONE] == 0) or phase == PHASE_MANDATORY:
         terrain_build_targets(st, p, st[HAND + p], out)
     elif phase == PHASE_TARGET or phase == PHASE_STEP:
-        if st[POWER] < NUM_POWERS:
-            base_power_targets(st, p, st[POWER], st[SOURCE], out)
-        else:
-            power_targets(st, p, st[POWER], st[SOURCE], out)
+        power_targets(st, p, st[POWER], st[SOURCE], out)
     elif phase == PHASE_SOURCE:
         copy_into(out, own_view(st, p))
         power = st[POWER]
