@@ -359,12 +359,15 @@ class Game:
         score_table(self.state, table)
         return table[: self.num_players]
 
-    def scores(self) -> list[dict]:
-        """Per player: {"cards": {name: gold}, "castles": gold, "total": gold}."""
+    def scores(self, expansion_columns: bool | None = None) -> list[dict]:
+        """Per player: {"cards": {name: gold}, "castles": gold, "total": gold}, with "capitols" and "gold"
+        (banked during play) before "total" in expansion games, or always with `expansion_columns=True`."""
+        if expansion_columns is None:
+            expansion_columns = bool(self.state[S.EXPANSIONS])  # base games keep their three keys
         out = []
         for row in self.score_table():
             entry = {"cards": {name: int(row[k]) for k, name in enumerate(self.cards)}, "castles": int(row[3])}
-            if self.state[S.EXPANSIONS]:  # base games keep their three keys
+            if expansion_columns:
                 entry["capitols"] = int(row[4])
                 entry["gold"] = int(row[5])
             entry["total"] = int(row[-1])

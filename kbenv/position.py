@@ -169,10 +169,7 @@ def score_position(position: dict, lords_count_zero: bool | None = None) -> list
     """Per-player score breakdown of a position (see docs/api.md), after its "then" decisions."""
     if lords_count_zero is not None:
         position = {**position, "options": {**position.get("options", {}), "lords_count_zero": lords_count_zero}}
-    game = game_from_position(position)
-    rows = game.score_table()
-    return [{**entry, "capitols": int(row[4]), "gold": int(row[5]), "total": entry["total"]}
-            for entry, row in zip(game.scores(), rows, strict=True)]
+    return game_from_position(position).scores(expansion_columns=True)
 
 
 def load_position(path: str | Path) -> dict:
