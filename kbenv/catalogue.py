@@ -152,7 +152,7 @@ def parse_expansions(names) -> int:
     bits = 0
     known = {e.name: e for e in EXPANSIONS}
     for name in names:
-        if name not in known:
+        if not isinstance(name, str) or name not in known:
             raise ValueError(f"expansions: unknown expansion {name!r}; known: "
                              f"{', '.join(e.name for e in EXPANSIONS if e.implemented)}")
         if not known[name].implemented:
@@ -169,11 +169,13 @@ def parse_rules(flags, expansions: int) -> int:
     """The rule bits of a {flag: bool} mapping (or a list of flag names that are on)."""
     if flags is None:
         return 0
+    if not isinstance(flags, (dict, list, tuple)):
+        raise ValueError(f"rules: expected {{flag: true/false}} or a list of flag names, got {flags!r}")
     items = flags.items() if isinstance(flags, dict) else ((name, True) for name in flags)
     known = {f.name: f for f in RULE_FLAGS}
     bits = 0
     for name, value in items:
-        if name not in known:
+        if not isinstance(name, str) or name not in known:
             raise ValueError(f"rules: unknown rule flag {name!r}; known: {', '.join(known)}")
         if not isinstance(value, bool):
             raise ValueError(f"rules.{name}: expected true or false, got {value!r}")

@@ -98,12 +98,13 @@ def validate_pieces(board, n: int, bits: int, fields: dict, occupied: set) -> di
 
 
 def _nomad_spaces(board, value) -> tuple:
-    items = value.items() if isinstance(value, dict) else value
+    if isinstance(value, dict):
+        pairs = list(value.items())
+    elif isinstance(value, (list, tuple)) and all(isinstance(x, (list, tuple)) and len(x) == 2 for x in value):
+        pairs = list(value)  # [[r, c], kind] pairs, as a record's set-up stores them
+    else:
+        raise ExpansionSetupError(f"nomad_spaces: expected an object {{\"r,c\": kind}}, got {value!r}")
     out = []
-    try:
-        pairs = list(items)
-    except TypeError:
-        raise ExpansionSetupError(f"nomad_spaces: expected an object {{\"r,c\": kind}}, got {value!r}") from None
     for key, kind in pairs:
         rc = _parse_rc(key, "nomad_spaces")
         if board[rc[0]][rc[1]] != "N":

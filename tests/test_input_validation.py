@@ -325,3 +325,40 @@ def test_selfplay_vecenv_refuses_bad_actions():
         venv.step_async(np.array([0.5, 1.0]))
     with pytest.raises(IllegalActionError, match="actions"):
         venv.step_async(np.array([1, 2, 3]))
+
+
+# ----- position files with expansions: garbage in every new key -------------------------------------------
+EXPANSION_POSITION = {
+    "expansions": ["nomads", "capitol", "caves"],
+    "board": board_with({(5, 5): "G", (5, 6): "G", (5, 7): "K", (6, 6): "N", (8, 8): "M", (5, 9): "L"}),
+    "locations": {"5,9": "quarry"},
+    "cards": ["fishermen", "families", "merchants"],
+    "settlements": [[[5, 5]], []],
+    "walls": [[5, 6]], "capitols": [[5, 7]], "caves": [[8, 8]], "nomad_spaces": {"6,6": "sword"},
+    "gold": [1, 2], "current_player": 0, "start_player": 0, "hands": ["G", "G"], "deck": ["C"],
+    "supply": [39, 40], "tiles": [[], []], "tiles_left": {"5,9": 2}, "nomad_tiles": [["outpost"], []],
+    "options": {"capitol_replaces_castle": True}, "then": [],
+}
+NEW_KEYS = ["expansions", "locations", "walls", "capitols", "caves", "nomad_spaces", "gold", "current_player",
+            "start_player", "hands", "deck", "supply", "tiles", "tiles_left", "nomad_tiles", "then", "options"]
+
+
+def test_the_expansion_reference_position_is_valid():
+    from kbenv.position import legal_position
+
+    assert score_position(EXPANSION_POSITION)[0]["gold"] == 1
+    assert legal_position(EXPANSION_POSITION)["player"] == 0
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(key=st.sampled_from(NEW_KEYS), value=json_values)
+def test_any_garbage_in_a_new_position_key_gives_a_named_error(key, value):
+    """Every key a position file gained with the expansions: a result or a SetupError naming a field."""
+    from kbenv.position import legal_position
+
+    position = {**copy.deepcopy(EXPANSION_POSITION), key: value}
+    try:
+        legal_position(position)
+    except SetupError as err:
+        field = str(err).split(":")[0].split("[")[0].split(".")[0]
+        assert field in (*NEW_KEYS, *FIELDS, "position", "rules", "tiles", "seed"), err

@@ -225,3 +225,13 @@ def test_sections_are_catalogue_rows_in_their_fixed_order():
                               "caravan", "quarry", "garden", "village")
     assert all(sec.provenance.startswith("kb-data") for sec in SECTIONS)
     assert {sec.expansion for sec in SECTIONS} == {None, "nomads"}
+
+
+GARBAGE_RULESETS = [({"expansions": [["nomads"]]}, "expansions"), ({"expansions": [5]}, "expansions"),
+                    ({"rules": 5}, "rules"), ({"rules": [["x"]]}, "rules"), ({"rules": {5: True}}, "rules")]
+
+
+@pytest.mark.parametrize("kwargs, field", GARBAGE_RULESETS)
+def test_garbage_rulesets_name_the_field(kwargs, field):
+    with pytest.raises(SetupError, match=field):
+        Game.new(2, seed=0, **kwargs)
