@@ -15,9 +15,123 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .board.codes import CARD_NAMES as BASE_CARD_NAMES
-from .board.codes import LOCATION_NAMES
 from .board.geometry import NUM_HEXES
+
+
+# ----- terrains, terrain cards, location types, scoring cards, nomad tiles ---------------------------
+# The row index is the code the engine stores (terrain code, location type, card id); every name and
+# letter table in kbenv.board.codes is derived from these rows. What the kernels assume of the order is
+# checked below, next to the rows: the terrain cards are the first terrain codes (a card is stored as
+# its terrain code) and the base location types come first (their action ids are 400 + type).
+@dataclass(frozen=True)
+class Terrain:
+    """A terrain code. `buildable`: settlements may be built on it with a matching terrain card in
+    every implemented ruleset; `cards`: copies in the terrain-card deck (0: no card of its own)."""
+
+    name: str
+    letter: str  # the board character ("" for location hexes: the location type's letter is used)
+    expansion: str | None
+    buildable: bool
+    cards: int
+
+
+TERRAINS = (
+    Terrain("grass", "G", None, True, 5),
+    Terrain("canyon", "C", None, True, 5),
+    Terrain("desert", "D", None, True, 5),
+    Terrain("flower field", "F", None, True, 5),
+    Terrain("forest", "T", None, True, 5),
+    Terrain("water", "W", None, False, 0),
+    Terrain("mountain", "M", None, False, 0),
+    Terrain("castle", "K", None, False, 0),
+    Terrain("nomad space", "N", "nomads", False, 0),
+    # Swamp and farmland become buildable with their expansions' cards (not implemented yet).
+    Terrain("swamp", "S", "marshlands", False, 0),
+    Terrain("farmland", "A", "harvest", False, 0),
+    Terrain("palace", "P", "marshlands", False, 0),
+    Terrain("silo", "O", "harvest", False, 0),
+    Terrain("location", "", None, False, 0),
+)
+TERRAIN_CODE = {t.name: k for k, t in enumerate(TERRAINS)}
+# Terrain-card kinds: the terrains that have cards, by letter (G C D F T); card id = terrain code.
+TERRAIN_CARDS = tuple(t for t in TERRAINS if t.cards)
+assert all(TERRAINS[k] is card for k, card in enumerate(TERRAIN_CARDS)), "card ids must equal terrain codes"
+assert all(t.buildable for t in TERRAIN_CARDS) and sum(t.buildable for t in TERRAINS) == len(TERRAIN_CARDS)
+
+
+@dataclass(frozen=True)
+class LocationType:
+    """A location type and its power. `power`: "build" (a settlement from the supply), "move" (one of
+    the player's settlements), or "walls" (Quarry: walls, no settlement)."""
+
+    name: str
+    letter: str
+    expansion: str | None
+    power: str
+    tiles: int = 2  # tiles per location hex
+
+
+LOCATION_TYPES = (
+    LocationType("oracle", "o", None, "build"),
+    LocationType("farm", "f", None, "build"),
+    LocationType("oasis", "a", None, "build"),
+    LocationType("tower", "w", None, "build"),
+    LocationType("tavern", "t", None, "build"),
+    LocationType("barn", "b", None, "move"),
+    LocationType("harbor", "h", None, "move"),
+    LocationType("paddock", "p", None, "move"),
+    LocationType("caravan", "c", "nomads", "move"),
+    LocationType("quarry", "q", "nomads", "walls"),
+    LocationType("village", "v", "nomads", "build"),
+    LocationType("garden", "g", "nomads", "build"),
+)
+LOCATION_NAMES = tuple(loc.name for loc in LOCATION_TYPES)
+BASE_POWERS = sum(loc.expansion is None for loc in LOCATION_TYPES)
+assert all(loc.expansion is None for loc in LOCATION_TYPES[:BASE_POWERS]), "base location types come first"
+
+
+@dataclass(frozen=True)
+class ScoringCard:
+    """A Kingdom Builder card. `scored`: "end" (at the end of the game) or "play" (gold during play)."""
+
+    name: str
+    expansion: str | None
+    scored: str
+
+
+SCORING_CARDS = (
+    *(ScoringCard(name, None, "end") for name in (
+        "fishermen", "miners", "workers", "merchants", "discoverers",
+        "hermits", "citizens", "knights", "lords", "farmers")),
+    ScoringCard("families", "nomads", "play"),
+    ScoringCard("shepherds", "nomads", "play"),
+    ScoringCard("ambassadors", "nomads", "play"),
+)
+CARD_NAMES = tuple(card.name for card in SCORING_CARDS)
+BASE_CARD_NAMES = tuple(card.name for card in SCORING_CARDS if card.expansion is None)
+RED_CARDS = tuple(card.name for card in SCORING_CARDS if card.expansion == "nomads")
+assert CARD_NAMES[: len(BASE_CARD_NAMES)] == BASE_CARD_NAMES, "base cards come first"
+
+
+@dataclass(frozen=True)
+class NomadTile:
+    """A Nomads tile kind. `builds`: its power builds settlements from the supply; `usable`: it is kept
+    as a power (treasure is cashed in when claimed)."""
+
+    kind: str
+    count: int
+    builds: bool = False
+    usable: bool = True
+
+
+DONATION_TERRAINS = "GCDFTWM"  # Donation tiles: the five card terrains, water and mountain (EN 504)
+NOMAD_TILES = (
+    *(NomadTile(f"donation-{t}", 1, builds=True) for t in DONATION_TERRAINS),
+    NomadTile("resettlement", 2),
+    NomadTile("outpost", 2),
+    NomadTile("sword", 2),
+    NomadTile("treasure", 2, usable=False),
+)  # 15 tiles, in deal order
 
 
 @dataclass(frozen=True)
@@ -93,20 +207,13 @@ RULE_FLAGS = (
 )
 RULE_BIT = {f.name: 1 << f.bit for f in RULE_FLAGS}
 
-# Location types: index = type id (the board letters are in kbenv.board.codes). The first eight are the
-# base powers; their action ids are 400 + type.
-BASE_POWERS = 8
-NOMAD_LOCATIONS = LOCATION_NAMES[8:12]  # caravan, quarry, village, garden (type ids 8..11)
-MOVE_LOCATIONS = ("barn", "harbor", "paddock", "caravan")  # location powers that move a settlement
-# Nomad tile kinds, in deal order: donations by terrain, then the action tiles and treasure.
-DONATION_TERRAINS = "GCDFTWM"
-NOMAD_KINDS = tuple(f"donation-{t}" for t in DONATION_TERRAINS) + ("resettlement", "outpost", "sword", "treasure")
-NOMAD_TILE_COUNTS = {**{f"donation-{t}": 1 for t in DONATION_TERRAINS}, "resettlement": 2, "outpost": 2,
-                     "sword": 2, "treasure": 2}  # 15 tiles (EN 504)
-NOMAD_USABLE_KINDS = NOMAD_KINDS[:-1]  # treasure is cashed in when claimed
+NOMAD_LOCATIONS = tuple(loc.name for loc in LOCATION_TYPES if loc.expansion == "nomads")
+MOVE_LOCATIONS = tuple(loc.name for loc in LOCATION_TYPES if loc.power == "move")
+NOMAD_KINDS = tuple(tile.kind for tile in NOMAD_TILES)
+NOMAD_TILE_COUNTS = {tile.kind: tile.count for tile in NOMAD_TILES}
+NOMAD_USABLE_KINDS = tuple(tile.kind for tile in NOMAD_TILES if tile.usable)
+assert NOMAD_KINDS[: len(NOMAD_USABLE_KINDS)] == NOMAD_USABLE_KINDS, "usable tile kinds come first"
 WALLS_IN_GAME = 25
-RED_CARDS = ("families", "shepherds", "ambassadors")
-CARD_NAMES = BASE_CARD_NAMES + RED_CARDS
 NOMAD_CARDS = len(CARD_NAMES)  # 13 cards with Nomads
 TERRAIN_CHOICES = ("G", "C", "D", "F", "T", "S", "W")
 
@@ -197,5 +304,12 @@ POWER_NAMES = (*LOCATION_NAMES, *NOMAD_USABLE_KINDS, "cave")
 NUM_POWER_CODES = len(POWER_NAMES)
 POWER_CODE = {name: k for k, name in enumerate(POWER_NAMES)}
 FIRST_NOMAD_POWER = len(LOCATION_NAMES)
+# Powers that build settlements from the supply (an Outpost serves them; an empty supply disables them).
+BUILD_POWERS = tuple(
+    [loc.power == "build" for loc in LOCATION_TYPES]
+    + [tile.builds for tile in NOMAD_TILES if tile.usable]
+    + [False]  # cave
+)
+assert len(BUILD_POWERS) == NUM_POWER_CODES
 CAVE_POWER = POWER_CODE["cave"]
 POWER_ACTIONS = tuple(ACTION_ID[name] for name in POWER_NAMES)  # action id of each power code

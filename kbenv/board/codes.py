@@ -1,36 +1,46 @@
-"""Terrain, location and card codes shared by the board loader, the engine and the renderers."""
+"""Terrain, location and card codes shared by the board loader, the engine and the renderers.
+
+Every name, letter and code here is derived from the rows of kbenv.catalogue (TERRAINS, TERRAIN_CARDS,
+LOCATION_TYPES, SCORING_CARDS); the named constants are looked up by name, not by position.
+"""
 
 from __future__ import annotations
 
-# Terrain code ids (index into per-terrain masks).  0..4 are the buildable terrains and the terrain
-# card types, in the order of the card letters G C D F T.
-GRASS, CANYON, DESERT, FLOWER, FOREST = 0, 1, 2, 3, 4
-WATER, MOUNTAIN, CASTLE, NOMAD, SWAMP, FARMLAND, PALACE, SILO, LOCATION = 5, 6, 7, 8, 9, 10, 11, 12, 13
-NUM_TERRAIN_CODES = 14
-NUM_BUILDABLE = 5
-
-TERRAIN_LETTERS = "GCDFTWMKNSAPO"  # index = code id (LOCATION has no letter: its type letter is used)
-TERRAIN_NAMES = (
-    "grass", "canyon", "desert", "flower field", "forest", "water", "mountain", "castle",
-    "nomad space", "swamp", "farmland", "palace", "silo", "location",
+from ..catalogue import (
+    BASE_CARD_NAMES,
+    BASE_POWERS,
+    LOCATION_NAMES,
+    LOCATION_TYPES,
+    TERRAIN_CARDS,
+    TERRAIN_CODE,
+    TERRAINS,
 )
-CARD_LETTERS = "GCDFT"
 
-# Location types.  The first eight are the base game's powers, in action order.
-LOCATION_LETTERS = "ofawtbhpcqvg"
-LOCATION_NAMES = (
-    "oracle", "farm", "oasis", "tower", "tavern", "barn", "harbor", "paddock",
-    "caravan", "quarry", "village", "garden",
-)
-ORACLE, FARM, OASIS, TOWER, TAVERN, BARN, HARBOR, PADDOCK = range(8)
-NUM_POWERS = 8
+# Terrain code ids (index into per-terrain masks).  The terrain cards are the first codes (card id =
+# terrain code; checked in the catalogue).
+GRASS, CANYON, DESERT, FLOWER, FOREST = (
+    TERRAIN_CODE[n] for n in ("grass", "canyon", "desert", "flower field", "forest"))
+WATER, MOUNTAIN, CASTLE, NOMAD = (TERRAIN_CODE[n] for n in ("water", "mountain", "castle", "nomad space"))
+SWAMP, FARMLAND, PALACE, SILO, LOCATION = (TERRAIN_CODE[n] for n in ("swamp", "farmland", "palace", "silo", "location"))
+NUM_TERRAIN_CODES = len(TERRAINS)
+NUM_BUILDABLE = len(TERRAIN_CARDS)  # the buildable terrains = the terrain-card kinds
 
-# Kingdom Builder (scoring) cards.
-CARD_NAMES = (
-    "fishermen", "miners", "workers", "merchants", "discoverers",
-    "hermits", "citizens", "knights", "lords", "farmers",
-)
-FISHERMEN, MINERS, WORKERS, MERCHANTS, DISCOVERERS, HERMITS, CITIZENS, KNIGHTS, LORDS, FARMERS = range(10)
+TERRAIN_LETTERS = "".join(t.letter for t in TERRAINS)  # index = code id (LOCATION has no letter)
+TERRAIN_NAMES = tuple(t.name for t in TERRAINS)
+CARD_LETTERS = "".join(t.letter for t in TERRAIN_CARDS)
+
+# Location types.  The base game's powers come first, in action order.
+LOCATION_LETTERS = "".join(loc.letter for loc in LOCATION_TYPES)
+ORACLE, FARM, OASIS, TOWER, TAVERN, BARN, HARBOR, PADDOCK = (
+    LOCATION_NAMES.index(n) for n in ("oracle", "farm", "oasis", "tower", "tavern", "barn", "harbor", "paddock"))
+NUM_POWERS = BASE_POWERS
+
+# Kingdom Builder (scoring) cards of the base game (the expansions' cards follow: catalogue.CARD_NAMES).
+CARD_NAMES = BASE_CARD_NAMES
+FISHERMEN, MINERS, WORKERS, MERCHANTS, DISCOVERERS, HERMITS, CITIZENS, KNIGHTS, LORDS, FARMERS = (
+    CARD_NAMES.index(n) for n in (
+        "fishermen", "miners", "workers", "merchants", "discoverers",
+        "hermits", "citizens", "knights", "lords", "farmers"))
 
 
 def card_index(name: str) -> int:
@@ -42,9 +52,9 @@ def card_index(name: str) -> int:
 
 
 def terrain_card_index(letter: str) -> int:
-    """Index 0..4 of a terrain card letter (G C D F T)."""
+    """Index of a terrain card letter (G C D F T)."""
     if not isinstance(letter, str) or len(letter) != 1 or letter.upper() not in CARD_LETTERS:
-        raise ValueError(f"unknown terrain card {letter!r}; expected one of G C D F T")
+        raise ValueError(f"unknown terrain card {letter!r}; expected one of {' '.join(CARD_LETTERS)}")
     return CARD_LETTERS.index(letter.upper())
 
 
@@ -52,7 +62,7 @@ def decode_hex_code(ch: str) -> tuple[int, int]:
     """(terrain code id, location type or -1) of one board character."""
     if ch in LOCATION_LETTERS:
         return LOCATION, LOCATION_LETTERS.index(ch)
-    if ch in TERRAIN_LETTERS:
+    if ch and ch in TERRAIN_LETTERS:
         return TERRAIN_LETTERS.index(ch), -1
     raise ValueError(f"unknown board code {ch!r}")
 

@@ -66,8 +66,8 @@ OUTPOST_KIND = CAT.NOMAD_KINDS.index("outpost")
 EXP_CAVES = CAT.CAVES
 EXP_NOMADS = CAT.NOMADS
 
-SCRATCH_LEGAL = scratch_off(0)  # legal hexes of the current decision
-SCRATCH_TMP = scratch_off(1)
+SCRATCH_LEGAL = scratch_off("legal")  # legal hexes of the current decision
+SCRATCH_TMP = scratch_off("tmp")
 
 
 @njit(cache=True)

@@ -3,13 +3,13 @@ board_ops can call them without an import cycle): claiming nomad tiles, Ambassad
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from ..board.bitset import NEIGHBOUR_MASK, WORDS, has, intersects
-from ..board.codes import CARD_NAMES as BASE_CARDS
-from ..board.codes import NUM_BUILDABLE
+from ..board.codes import TERRAIN_LETTERS
 from ..board.geometry import STEP1
-from ..catalogue import NOMAD_KINDS, RED_CARDS
+from ..catalogue import CARD_NAMES, DONATION_TERRAINS, NOMAD_KINDS
 from .state import (
     CARDS,
     GOLD,
@@ -30,9 +30,11 @@ from .state import (
 
 TREASURE = NOMAD_KINDS.index("treasure")
 TREASURE_GOLD = 3
-FAMILIES = len(BASE_CARDS) + RED_CARDS.index("families")
-SHEPHERDS = len(BASE_CARDS) + RED_CARDS.index("shepherds")
-AMBASSADORS = len(BASE_CARDS) + RED_CARDS.index("ambassadors")
+FAMILIES = CARD_NAMES.index("families")
+SHEPHERDS = CARD_NAMES.index("shepherds")
+AMBASSADORS = CARD_NAMES.index("ambassadors")
+# The terrains a settlement may stand on: the card terrains, and water and mountain (Donation tiles).
+SETTLEMENT_TERRAINS = np.array([TERRAIN_LETTERS.index(t) for t in DONATION_TERRAINS], dtype=np.int64)
 RED_CARD_GOLD = 2  # Families and Shepherds; Ambassadors pays 1
 
 
@@ -66,7 +68,7 @@ def card_in_play(st, card: int) -> bool:
 
 @njit(cache=True)
 def terrain_code_at(st, h: int) -> int:
-    for t in range(NUM_BUILDABLE + 2):  # buildable terrains, water, mountain
+    for t in SETTLEMENT_TERRAINS:
         if has(st[TERRAIN_MASKS + t * WORDS : TERRAIN_MASKS + (t + 1) * WORDS], h):
             return t
     return -1

@@ -6,6 +6,7 @@ hexes next to the player's own settlements if that leaves any ("build adjacent i
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from ..board.bitset import (
@@ -23,7 +24,7 @@ from ..board.bitset import (
 )
 from ..board.codes import BARN, DESERT, FARM, GRASS, HARBOR, OASIS, ORACLE, PADDOCK, TAVERN, TOWER, WATER
 from ..board.geometry import STEP1, STEP2
-from ..catalogue import CAVE_POWER, FIRST_NOMAD_POWER, POWER_CODE
+from ..catalogue import BUILD_POWERS, CAVE_POWER, FIRST_NOMAD_POWER, POWER_CODE
 from .board_ops import adjacent_view, own_view
 from .nomads import (
     GARDEN_TERRAIN,
@@ -49,6 +50,7 @@ from .state import (
     scratch_off,
 )
 
+BUILD_POWER = np.array(BUILD_POWERS, dtype=np.bool_)  # by power code: builds from the supply
 FIRST_EXPANSION_POWER = POWER_CODE["caravan"]
 CARAVAN_POWER = POWER_CODE["caravan"]
 QUARRY_POWER = POWER_CODE["quarry"]
@@ -58,7 +60,7 @@ RESETTLEMENT_POWER = POWER_CODE["resettlement"]
 OUTPOST_POWER = POWER_CODE["outpost"]
 SWORD_POWER = POWER_CODE["sword"]
 
-SCRATCH_LIFTED = scratch_off(5)  # adjacency of a player's settlements with one lifted
+SCRATCH_LIFTED = scratch_off("lifted")  # adjacency of a player's settlements with one lifted
 
 
 @njit(cache=True)
@@ -204,7 +206,7 @@ def power_has_completion(st, p: int, power: int, tmp) -> bool:
 @njit(cache=True)
 def base_power_has_completion(st, p: int, power: int, tmp) -> bool:
     """power_has_completion of the eight base powers."""
-    if power <= TAVERN and st[SUPPLY + p] == 0:
+    if BUILD_POWER[power] and st[SUPPLY + p] == 0:
         return False
     if (power == ORACLE or power == BARN) and st[HAND + p] == NO_CARD:
         return False
@@ -245,7 +247,7 @@ def is_donation(power: int) -> bool:
 @njit(cache=True)
 def builds_settlement(power: int) -> bool:
     """Powers that build settlements from the supply (the ones an Outpost can serve)."""
-    return power <= TAVERN or power == VILLAGE_POWER or power == GARDEN_POWER or is_donation(power)
+    return BUILD_POWER[power]
 
 
 @njit(cache=True)

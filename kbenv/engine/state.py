@@ -18,7 +18,6 @@ MAX_LOCATIONS = 8
 DECK_SIZE = 25
 SETTLEMENTS_PER_PLAYER = 40
 NUM_CARDS_IN_PLAY = 3
-SCRATCH_MASKS = 6
 NO_CARD = -1
 
 # Phases.
@@ -125,6 +124,15 @@ CAVES = _field(WORDS)
 CAVE_NEAR = _field(WORDS)  # hexes next to a cave (caves never move: kept with them)
 NOMAD_MASK = _field(WORDS)  # nomad spaces
 
+# Scratch masks: work space of the kernels, one declared slot each. Not part of the game: views clear
+# it, and comparisons and records ignore it.
+SCRATCH_SLOTS = (
+    "legal",  # legal hexes of the current decision (kbenv.engine.legal)
+    "tmp",  # a temporary mask of legal/actions
+    "card",  # hexes of the drawn card's terrain (kbenv.engine.turns)
+    "lifted",  # a player's adjacency with one settlement lifted (kbenv.engine.powers)
+)
+SCRATCH_MASKS = len(SCRATCH_SLOTS)
 SCRATCH = _field(SCRATCH_MASKS * WORDS)
 
 STATE_SIZE = _offset
@@ -143,5 +151,6 @@ def adjacent_off(player: int) -> int:
     return ADJACENT + player * WORDS
 
 
-def scratch_off(k: int) -> int:
-    return SCRATCH + k * WORDS
+def scratch_off(slot: str) -> int:
+    """Offset of a declared scratch slot (SCRATCH_SLOTS)."""
+    return SCRATCH + SCRATCH_SLOTS.index(slot) * WORDS

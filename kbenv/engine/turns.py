@@ -37,7 +37,7 @@ from .state import (
     scratch_off,
 )
 
-SCRATCH_CARD = scratch_off(2)
+SCRATCH_CARD = scratch_off("card")
 MANDATORY_BUILDS = 3  # settlements of the base game's mandatory action
 
 

@@ -1,0 +1,59 @@
+"""The content catalogue: every table the engine uses is derived from its rows, and what the kernels
+assume of the order of ids is what the rows say."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import kbenv.board.codes as codes
+import kbenv.catalogue as CAT
+from kbenv.engine import state as S
+from kbenv.engine.powers import BUILD_POWER
+
+
+def test_terrain_tables_come_from_the_rows():
+    assert codes.TERRAIN_NAMES == tuple(t.name for t in CAT.TERRAINS)
+    assert codes.TERRAIN_LETTERS == "GCDFTWMKNSAPO"  # the board characters of the kb-data grids
+    assert codes.CARD_LETTERS == "GCDFT"
+    # a terrain card is stored as its terrain's code
+    for k, letter in enumerate(codes.CARD_LETTERS):
+        assert codes.TERRAIN_LETTERS.index(letter) == k
+    assert sum(t.cards for t in CAT.TERRAINS) == S.DECK_SIZE  # 5 cards of each of the 5 terrains
+
+
+def test_named_constants_are_looked_up_by_name():
+    assert codes.TERRAIN_NAMES[codes.FLOWER] == "flower field"
+    assert codes.TERRAIN_NAMES[codes.CASTLE] == "castle"
+    assert codes.TERRAIN_NAMES[codes.LOCATION] == "location"
+    assert codes.LOCATION_NAMES[codes.TAVERN] == "tavern"
+    assert codes.CARD_NAMES[codes.FARMERS] == "farmers"
+    assert CAT.CARD_NAMES.index("ambassadors") == len(codes.CARD_NAMES) + 2
+
+
+def test_location_rows():
+    assert codes.LOCATION_LETTERS == "ofawtbhpcqvg"
+    assert CAT.BASE_POWERS == 8
+    assert CAT.MOVE_LOCATIONS == ("barn", "harbor", "paddock", "caravan")
+    assert CAT.NOMAD_LOCATIONS == ("caravan", "quarry", "village", "garden")
+    assert all(loc.tiles == 2 for loc in CAT.LOCATION_TYPES)
+
+
+def test_build_powers_follow_the_rules_text():
+    builds = {name for name, b in zip(CAT.POWER_NAMES, BUILD_POWER) if b}
+    # "build one settlement" powers (EN: oracle, farm, oasis, tower, tavern; village, garden; donations)
+    assert builds == {"oracle", "farm", "oasis", "tower", "tavern", "village", "garden",
+                      *(f"donation-{t}" for t in "GCDFTWM")}
+
+
+def test_nomad_tiles():
+    assert sum(tile.count for tile in CAT.NOMAD_TILES) == 15  # EN 504
+    assert CAT.NOMAD_USABLE_KINDS == CAT.NOMAD_KINDS[:-1] and CAT.NOMAD_KINDS[-1] == "treasure"
+
+
+def test_scratch_slots_are_declared_and_each_one_is_used():
+    assert len(set(S.SCRATCH_SLOTS)) == len(S.SCRATCH_SLOTS)
+    assert S.STATE_SIZE == S.SCRATCH + len(S.SCRATCH_SLOTS) * 7
+    engine = Path(S.__file__).parent
+    source = "".join(p.read_text() for p in engine.glob("*.py") if p.name != "state.py")
+    for slot in S.SCRATCH_SLOTS:
+        assert f'scratch_off("{slot}")' in source, slot
