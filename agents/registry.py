@@ -1,4 +1,6 @@
-"""Agents by spec string: `random`, `greedy`, `lookahead`, `mcts:sims=400,rollout=random`, `ppo:path=X.zip`.
+"""Agents by spec string: `random`, `greedy`, `lookahead`, `mcts:sims=400,rollout=random`, `ppo:path=X.zip`,
+`az:path=X.pt,sims=16` (network + Gumbel search), `aznet:path=X.pt` (raw network), `trained:2p` /
+`trained:4p` (shipped models, optionally `trained:2p,sims=32`) and `human` (a person at the terminal).
 
 A spec is `kind[:key=value,key=value...]`. Every kind accepts a fixed set of parameters, each with a
 type and range (`PARAMETERS`); `parse_spec` checks them all and names the spec, the parameter and the
@@ -18,7 +20,7 @@ from .lookahead import LookaheadAgent
 from .mcts import ROLLOUTS, MCTSAgent
 from .random_agent import RandomAgent
 
-KINDS = ("random", "greedy", "lookahead", "mcts", "ppo")
+KINDS = ("random", "greedy", "lookahead", "mcts", "ppo", "az", "aznet", "trained", "human")
 
 
 def _integer(text: str, minimum: int) -> int:
@@ -90,6 +92,27 @@ def _checkpoint(text: str) -> str:
     return text
 
 
+def _network_file(text: str) -> str:
+    """A path to an existing search-network file (agents.training.alphazero), checked without torch."""
+    path = Path(text)
+    if not text:
+        raise ValueError("must name a model file, got ''")
+    if not path.exists():
+        raise FileNotFoundError(f"{text}: no model there (no such file)")
+    if path.is_dir():
+        raise ValueError(f"{text} is a folder, not a model file (expected e.g. {path / 'model.pt'})")
+    if not zipfile.is_zipfile(path):
+        raise ValueError(f"{text} is not a model file (expected a model.pt saved by kbenv train)")
+    return text
+
+
+def _shipped(text: str) -> str:
+    from .az import shipped_model
+
+    shipped_model(text)
+    return text
+
+
 Converter = Callable[[str], object]
 PARAMETERS: dict[str, dict[str, Converter]] = {
     "random": {"seed": _seed},
@@ -98,8 +121,13 @@ PARAMETERS: dict[str, dict[str, Converter]] = {
     "mcts": {"sims": _positive_int, "rollout": _rollout, "c": _non_negative_float, "max_rollout": _positive_int,
              "seed": _seed},
     "ppo": {"path": _checkpoint, "deterministic": _boolean, "device": _device},
+    "az": {"path": _network_file, "sims": _positive_int, "considered": _positive_int, "device": _device,
+           "seed": _seed},
+    "aznet": {"path": _network_file, "device": _device, "seed": _seed},
+    "trained": {"model": _shipped, "sims": _positive_int, "seed": _seed},
+    "human": {},
 }
-REQUIRED = {"ppo": ("path",)}
+REQUIRED = {"ppo": ("path",), "az": ("path",), "aznet": ("path",), "trained": ("model",)}
 
 
 def parse_spec(spec: str) -> tuple[str, dict]:
@@ -114,14 +142,19 @@ def parse_spec(spec: str) -> tuple[str, dict]:
     if kind not in KINDS:
         raise ValueError(f"agent spec {spec!r}: unknown agent {kind!r}; expected one of {', '.join(KINDS)}")
     params: dict = {}
-    for item in filter(None, rest.split(",")):
+    items = list(filter(None, rest.split(",")))
+    if kind == "trained" and items and "=" not in items[0]:
+        items[0] = f"model={items[0]}"  # trained:2p is trained:model=2p
+    for item in items:
         key, value = _split_item(spec, item)
         if key in params:
             raise ValueError(f"agent spec {spec!r}: {key} is given twice")
         params[key] = _convert(spec, kind, key, value)
     missing = [key for key in REQUIRED.get(kind, ()) if key not in params]
     if missing:
-        raise ValueError(f"agent spec {spec!r}: {missing[0]} is required, e.g. ppo:path=runs/quick/model.zip")
+        examples = {"ppo": "ppo:path=runs/strong/model.zip", "trained": "trained:2p"}
+        example = examples.get(kind, f"{kind}:path=runs/quick/model.pt")
+        raise ValueError(f"agent spec {spec!r}: {missing[0]} is required, e.g. {example}")
     return kind, params
 
 
@@ -156,8 +189,14 @@ def make_agent(spec: str, seed: int | None = None):
         agent = LookaheadAgent(seed=seed)
     elif kind == "mcts":
         agent = MCTSAgent(seed=seed, **params)
-    else:
+    elif kind == "ppo":
         agent = _load_ppo(spec, seed, params)
+    elif kind == "human":
+        from .human import HumanAgent
+
+        agent = HumanAgent()
+    else:
+        agent = _load_network_agent(spec, kind, seed, params)
     agent.spec = spec
     return agent
 
@@ -172,3 +211,20 @@ def _load_ppo(spec: str, seed: int | None, params: dict):
         raise
     except Exception as err:  # any failure to load a user's file is that file's problem
         raise ValueError(f"agent spec {spec!r}: cannot load the checkpoint ({type(err).__name__}: {err})") from None
+
+
+def _load_network_agent(spec: str, kind: str, seed: int | None, params: dict):
+    """az / aznet / trained agents; a file torch cannot read is reported as the spec's error."""
+    from .az import DEFAULT_SIMS, AZNetAgent, AZSearchAgent, shipped_model
+
+    try:
+        if kind == "aznet":
+            return AZNetAgent(seed=seed, **params)
+        if kind == "trained":
+            path = shipped_model(params.pop("model"))
+            return AZSearchAgent(path, sims=params.get("sims", DEFAULT_SIMS), seed=seed)
+        return AZSearchAgent(seed=seed, **params)
+    except ImportError:
+        raise
+    except Exception as err:
+        raise ValueError(f"agent spec {spec!r}: cannot load the model ({type(err).__name__}: {err})") from None

@@ -15,6 +15,7 @@ import math
 import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 
@@ -185,6 +186,31 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def _train_alphazero(args: argparse.Namespace) -> int:
+    from agents.training.alphazero import train_alphazero
+    from agents.training.az_config import AlphaZeroConfig
+
+    config = AlphaZeroConfig.load(args.config)
+    overrides = {}
+    if args.timesteps:
+        overrides["iterations"] = args.timesteps
+    if args.out:
+        overrides["out_dir"] = args.out
+    if args.max_minutes is not None:
+        overrides["max_minutes"] = args.max_minutes
+    if overrides:
+        config = AlphaZeroConfig.from_dict({**config.to_dict(), **overrides}, source=args.config)
+    card = train_alphazero(config, resume=args.resume, progress=not args.quiet)
+    print(f"trained {card['name']}: {card['rounds']} rounds, {card['self_play_positions']:,} self-play positions "
+          f"in {card['wall_seconds']} s ({card['positions_per_second']} positions/s, "
+          f"{card['evaluations_per_second']} network evaluations/s in self-play) -> "
+          f"{Path(config.out_dir) / config.name / 'model.pt'}")
+    for r in card["evaluation"]:
+        print(f"  {r['agent']} vs {r['opponent']}: win share {r['win_share']:.3f} "
+              f"[{r['ci95'][0]:.3f}, {r['ci95'][1]:.3f}] over {r['games']} games")
+    return 0
+
+
 def seat_specs(specs: list[str] | None, players: int) -> list[str]:
     """One agent spec per seat: the last spec fills the remaining seats; more specs than seats is an error."""
     if not specs:
@@ -252,9 +278,12 @@ def _print_game(game: Game, game_seed: int, specs: list[str], colour: bool) -> N
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    from agents.training.config import TrainConfig
+    from agents.training.az_config import config_method
+    from agents.training.config import TrainConfig, read_yaml
     from agents.training.training import train
 
+    if config_method(read_yaml(args.config)) == "alphazero":
+        return _train_alphazero(args)
     config = TrainConfig.load(args.config)
     overrides = {}
     if args.timesteps:
@@ -405,7 +434,8 @@ def _add_train(sub) -> None:
     tr = _command(sub, "train", "self-play MaskablePPO training from a YAML config", cmd_train)
     tr.add_argument("--config", required=True, help="training config (YAML), e.g. configs/quick.yaml")
     tr.add_argument("--resume", action="store_true", help="continue from the run folder's last checkpoint")
-    tr.add_argument("--timesteps", type=positive_int, help="override total_timesteps")
+    tr.add_argument("--timesteps", type=positive_int,
+                    help="override total_timesteps (PPO) or iterations (method: alphazero)")
     tr.add_argument("--out", help="override out_dir")
     tr.add_argument("--max-minutes", type=non_negative_number,
                     help="override max_minutes (stop learning after this wall time; 0 = no limit)")

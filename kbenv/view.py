@@ -151,6 +151,10 @@ class PlayerView:
     def legal_actions(self) -> list[int]:
         return [int(a) for a in np.flatnonzero(self.legal_mask())]
 
+    def public_game(self) -> Game:
+        """A copy of the public game (hidden hands and deck removed), e.g. for rendering."""
+        return self._public.clone()
+
     def observation(self, hints: str = "none") -> np.ndarray:
         """The v0 observation (base game layout), optionally with hint planes."""
         return observation_planes(self._public.state, self.player, hints)

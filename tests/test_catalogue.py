@@ -39,7 +39,7 @@ def test_location_rows():
 
 
 def test_build_powers_follow_the_rules_text():
-    builds = {name for name, b in zip(CAT.POWER_NAMES, BUILD_POWER) if b}
+    builds = {name for name, b in zip(CAT.POWER_NAMES, BUILD_POWER, strict=True) if b}
     # "build one settlement" powers (EN: oracle, farm, oasis, tower, tavern; village, garden; donations)
     assert builds == {"oracle", "farm", "oasis", "tower", "tavern", "village", "garden",
                       *(f"donation-{t}" for t in "GCDFTWM")}

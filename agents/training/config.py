@@ -160,8 +160,10 @@ def cross_field_problems(config: TrainConfig) -> list[str]:
     return problems
 
 
-def error_lines(err: ValidationError, data: dict, source: str) -> list[str]:
-    """One readable line per bad field: `source: field 'x' must be <rule> (got <value>)`."""
+def error_lines(err: ValidationError, data: dict, source: str, model: type[BaseModel] | None = None) -> list[str]:
+    """One readable line per bad field: `source: field 'x' must be <rule> (got <value>)` (`model`: the
+    config class whose fields are named; TrainConfig by default)."""
+    fields = (model or TrainConfig).model_fields
     lines: list[str] = []
     named: set[str] = set()
     for error in err.errors():
@@ -174,16 +176,16 @@ def error_lines(err: ValidationError, data: dict, source: str) -> list[str]:
         if key in named:
             continue
         named.add(key)
-        info = TrainConfig.model_fields.get(key) if isinstance(key, str) else None
+        info = fields.get(key) if isinstance(key, str) else None
         if info is None:
-            lines.append(f"{source}: unknown field {key!r}{_suggestion(key)}")
+            lines.append(f"{source}: unknown field {key!r}{_suggestion(key, fields)}")
         else:
             lines.append(f"{source}: field {key!r} must be {info.description} (got {reprlib.repr(data.get(key))})")
     return lines
 
 
-def _suggestion(key: object) -> str:
-    close = difflib.get_close_matches(str(key), TrainConfig.model_fields, n=1)
+def _suggestion(key: object, fields) -> str:
+    close = difflib.get_close_matches(str(key), fields, n=1)
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 

@@ -1,0 +1,113 @@
+"""The policy-value network of the search agents, and the evaluator that feeds it game states.
+
+The trunk is the PPO agents' residual CNN (agents.training.networks: spatial hex logits, the other
+actions from pooled features). The value head predicts, for every seat relative to the observer (the
+player deciding), the value `agents.alphazero.search.outcome` gives the final scores: a vector, so the
+same network serves 2-5 players. The network reads the standard observation only (no hint planes).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+from torch import nn
+
+from agents.training.networks import KingdomBuilderExtractor, SpatialActionHead
+from kbenv.catalogue import ACTION_SIZE_V0, ACTION_SIZE_V1
+from kbenv.engine import state as S
+from kbenv.engine.legal import legal_mask_into
+from kbenv.engine.observe import observe_into
+from kbenv.engine.observe_v1 import observe_v1_into
+from kbenv.observation import observation_shape, observation_space, observation_space_v1
+
+VALUE_HIDDEN = 64
+
+
+class PolicyValueNet(nn.Module):
+    """obs (B, C, 20, 20) -> (logits (B, A), seat values (B, 5) in [-1, 1], seat 0 = the observer)."""
+
+    def __init__(self, v1: bool = False, channels: int = 32, blocks: int = 2, head_channels: int = 4):
+        super().__init__()
+        self.config = {"v1": v1, "channels": channels, "blocks": blocks, "head_channels": head_channels}
+        space = observation_space_v1() if v1 else observation_space("none")
+        self.action_size = ACTION_SIZE_V1 if v1 else ACTION_SIZE_V0
+        self.extractor = KingdomBuilderExtractor(space, channels=channels, blocks=blocks,
+                                                 head_channels=head_channels)
+        rest = self.extractor.features_dim - head_channels * 400
+        self.policy = SpatialActionHead(head_channels, rest, self.action_size)
+        self.value = nn.Sequential(nn.Linear(rest, VALUE_HIDDEN), nn.ReLU(), nn.Linear(VALUE_HIDDEN, S.MAX_PLAYERS),
+                                   nn.Tanh())
+        self.rest = rest
+
+    def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        latent = self.extractor(obs)
+        return self.policy(latent), self.value(latent[:, -self.rest:])
+
+
+def save_network(net: PolicyValueNet, path, extra: dict | None = None) -> None:
+    torch.save({"config": net.config, "state_dict": net.state_dict(), **(extra or {})}, path)
+
+
+def load_network(path, device: str = "cpu") -> tuple[PolicyValueNet, dict]:
+    """(network in eval mode, the saved dict without the weights); ValueError naming a bad file."""
+    try:
+        saved = torch.load(path, map_location=device, weights_only=False)
+        net = PolicyValueNet(**saved["config"])
+        net.load_state_dict(saved["state_dict"])
+    except (OSError, KeyError, RuntimeError, TypeError, EOFError) as exc:
+        raise ValueError(f"model file {path}: not a kbenv search network ({exc})") from None
+    net.to(device).eval()
+    info = {k: v for k, v in saved.items() if k != "state_dict"}
+    return net, info
+
+
+def observations(states: list[np.ndarray], v1: bool) -> np.ndarray:
+    """The decider's observation of each state, stacked."""
+    shape = observation_space_v1().shape if v1 else observation_shape("none")
+    out = np.empty((len(states), *shape), dtype=np.float32)
+    for k, st in enumerate(states):
+        if v1:
+            observe_v1_into(st, int(st[S.DECIDER]), out[k])
+        else:
+            observe_into(st, int(st[S.DECIDER]), out[k])
+    return out
+
+
+def legal_masks(states: list[np.ndarray], action_size: int) -> np.ndarray:
+    masks = np.zeros((len(states), action_size), dtype=np.int8)
+    for k, st in enumerate(states):
+        if st[S.PHASE] != S.PHASE_OVER:
+            legal_mask_into(st, masks[k])
+    return masks.astype(bool)
+
+
+def seat_values(relative: np.ndarray, states: list[np.ndarray]) -> list[np.ndarray]:
+    """Observer-relative value vectors -> absolute seats (seat q's value at index q)."""
+    out = []
+    for rel, st in zip(relative, states, strict=True):
+        n = int(st[S.NUM_PLAYERS])
+        observer = int(st[S.DECIDER])
+        out.append(np.array([rel[(q - observer) % n] for q in range(n)], dtype=np.float64))
+    return out
+
+
+class NetworkEvaluator:
+    """The search's evaluate(): observations, legal masks and one forward pass for a list of states."""
+
+    def __init__(self, net: PolicyValueNet, device: str = "cpu"):
+        self.net = net
+        self.device = device
+        self.v1 = bool(net.config["v1"])
+        self.action_size = net.action_size
+        self.calls = 0
+        self.positions = 0
+
+    @torch.no_grad()
+    def __call__(self, states: list[np.ndarray]):
+        obs = torch.from_numpy(observations(states, self.v1)).to(self.device)
+        self.net.eval()
+        logits, values = self.net(obs)
+        masks = legal_masks(states, self.action_size)
+        self.calls += 1
+        self.positions += len(states)
+        return masks, logits.float().cpu().numpy(), seat_values(values.float().cpu().numpy(), states)

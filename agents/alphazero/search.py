@@ -1,0 +1,226 @@
+"""Gumbel AlphaZero search (Danihelka et al., "Policy improvement by planning with Gumbel", ICLR 2022)
+over the numba engine, batched across games.
+
+One call searches the root of every game in a batch. All roots follow the same simulation schedule
+(sequential halving over the top-m actions sampled by Gumbel-top-k), so each simulation step yields one
+leaf per game and the network evaluates all the leaves in one forward pass.
+
+- Root: the m actions with the largest `gumbel + logit` are considered; sequential halving spends the
+  simulations on them and keeps the better half by `gumbel + logit + sigma(q)` after each round. The
+  action chosen is the survivor with the largest score.
+- Inside the tree: the deterministic selection of the paper, argmax of `pi'(a) - N(a) / (1 + sum N)`,
+  where pi' = softmax(logits + sigma(completed q)).
+- Values are vectors over seats (each node's q is read for the seat that decides there), so the same
+  search serves 2-5 players. A finished game is valued by `outcome` of its final scores.
+- The policy target is pi' at the root: the improved policy, defined for every legal action.
+
+The search sees only the states it is given: callers pass a determinized root (other hands and the
+deck order re-dealt from what the deciding player knows), so hidden cards never reach it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from kbenv.engine import state as S
+from kbenv.engine.actions import apply_unchecked
+from kbenv.engine.scoring import SCORE_COLUMNS, score_table
+
+# evaluate(states) -> (legal masks (B, A) bool, logits (B, A) float, values (B, num_players) float)
+Evaluator = Callable[[list[np.ndarray]], tuple[np.ndarray, np.ndarray, np.ndarray]]
+WIN_WEIGHT = 0.5
+MARGIN_SCALE = 20.0
+
+
+def outcome(totals: np.ndarray) -> np.ndarray:
+    """Per-seat value of final scores in [-1, 1]: half win (+1, ties shared as +1) / loss (-1), half
+    tanh of the gold margin over the best other player / 20, so that bigger wins are better."""
+    totals = np.asarray(totals, dtype=np.float64)
+    n = len(totals)
+    values = np.empty(n)
+    for p in range(n):
+        best_other = max(totals[q] for q in range(n) if q != p)
+        won = 1.0 if totals[p] >= best_other else -1.0
+        values[p] = WIN_WEIGHT * won + (1 - WIN_WEIGHT) * math.tanh((totals[p] - best_other) / MARGIN_SCALE)
+    return values
+
+
+def final_values(st: np.ndarray) -> np.ndarray:
+    table = np.zeros((S.MAX_PLAYERS, SCORE_COLUMNS), dtype=np.int64)
+    score_table(st, table)
+    return outcome(table[: int(st[S.NUM_PLAYERS]), -1])
+
+
+def considered_visits(max_considered: int, num_simulations: int) -> tuple[int, ...]:
+    """For each simulation, the visit count a root action must have to be chosen (sequential halving)."""
+    if max_considered <= 1:
+        return tuple(range(num_simulations))
+    log2max = int(math.ceil(math.log2(max_considered)))
+    sequence: list[int] = []
+    visits = [0] * max_considered
+    considered = max_considered
+    while len(sequence) < num_simulations:
+        extra = max(1, int(num_simulations / (log2max * considered)))
+        for _ in range(extra):
+            sequence.extend(visits[:considered])
+            for i in range(considered):
+                visits[i] += 1
+        considered = max(2, considered // 2)
+    return tuple(sequence[:num_simulations])
+
+
+class Node:
+    """A position in the tree: its state, the decider, the legal actions with their logits and the
+    network's value; per child the visit count and summed value vector."""
+
+    __slots__ = ("state", "player", "terminal", "actions", "logits", "value", "children", "visits", "value_sum")
+
+    def __init__(self, state: np.ndarray):
+        self.state = state
+        self.player = int(state[S.DECIDER])
+        self.terminal = bool(state[S.PHASE] == S.PHASE_OVER)
+        self.actions: np.ndarray | None = None  # None until evaluated
+        self.logits: np.ndarray | None = None
+        self.value: np.ndarray | None = None
+        self.children: list[Node | None] = []
+        self.visits: np.ndarray | None = None
+        self.value_sum: np.ndarray | None = None
+
+    @property
+    def expanded(self) -> bool:
+        return self.value is not None
+
+    def expand(self, mask: np.ndarray, logits: np.ndarray, value: np.ndarray) -> None:
+        self.actions = np.flatnonzero(mask)
+        self.logits = logits[self.actions].astype(np.float64)
+        self.value = np.asarray(value, dtype=np.float64)
+        self.children = [None] * len(self.actions)
+        self.visits = np.zeros(len(self.actions), dtype=np.int64)
+        self.value_sum = np.zeros((len(self.actions), len(self.value)))
+
+    def child(self, k: int) -> Node:
+        node = self.children[k]
+        if node is None:
+            st = self.state.copy()
+            apply_unchecked(st, int(self.actions[k]))
+            node = self.children[k] = Node(st)
+            if node.terminal:
+                node.value = final_values(st)
+        return node
+
+    def completed_q(self) -> np.ndarray:
+        """q of each action for the decider; unvisited actions get the mixed value (paper, eq. 33)."""
+        own = self.value[self.player]
+        total = self.visits.sum()
+        if total == 0:
+            return np.full(len(self.actions), own)
+        visited = self.visits > 0
+        q = np.zeros(len(self.actions))
+        q[visited] = self.value_sum[visited, self.player] / self.visits[visited]
+        prior = softmax(self.logits)
+        weight = prior[visited].sum()
+        mixed = (own + total * (prior[visited] * q[visited]).sum() / max(weight, 1e-12)) / (1 + total)
+        q[~visited] = mixed
+        return q
+
+
+def softmax(x: np.ndarray) -> np.ndarray:
+    z = np.exp(x - x.max())
+    return z / z.sum()
+
+
+@dataclass
+class SearchResult:
+    action: int
+    policy: np.ndarray  # improved policy over the whole action space (zeros off the legal actions)
+    value: np.ndarray  # the root's searched value per seat
+    visits: dict[int, int]  # visits of each root action (for tests and analysis)
+    legal: int  # number of legal actions at the root (1: nothing was searched)
+
+
+class GumbelSearch:
+    """Batched Gumbel MCTS. `evaluate` maps a list of states to (masks, logits, seat values)."""
+
+    def __init__(self, evaluate: Evaluator, action_size: int, num_simulations: int = 16, max_considered: int = 16,
+                 c_visit: float = 50.0, c_scale: float = 0.1, gumbel_scale: float = 1.0):
+        if num_simulations < 1:
+            raise ValueError(f"sims: expected at least 1, got {num_simulations}")
+        if max_considered < 1:
+            raise ValueError(f"considered: expected at least 1, got {max_considered}")
+        self.evaluate = evaluate
+        self.action_size = action_size
+        self.num_simulations = num_simulations
+        self.max_considered = max_considered
+        self.c_visit = c_visit
+        self.c_scale = c_scale
+        self.gumbel_scale = gumbel_scale
+
+    def sigma(self, node: Node, q: np.ndarray) -> np.ndarray:
+        """The monotone transform of q: min-max rescaled, times (c_visit + max visits) * c_scale."""
+        lo, hi = q.min(), q.max()
+        scaled = (q - lo) / (hi - lo) if hi > lo else np.zeros_like(q)
+        return (self.c_visit + node.visits.max()) * self.c_scale * scaled
+
+    def improved_policy(self, node: Node) -> np.ndarray:
+        return softmax(node.logits + self.sigma(node, node.completed_q()))
+
+    def _select_inner(self, node: Node) -> int:
+        pi = self.improved_policy(node)
+        return int(np.argmax(pi - node.visits / (1 + node.visits.sum())))
+
+    def run(self, roots: list[np.ndarray], rngs: list[np.random.Generator]) -> list[SearchResult]:
+        """Search each root state (not modified) and return its chosen action and policy target."""
+        nodes = [Node(st.copy()) for st in roots]
+        masks, logits, values = self.evaluate([n.state for n in nodes])
+        for node, mask, lg, v in zip(nodes, masks, logits, values, strict=True):
+            node.expand(mask, lg, v)
+        gumbels = [self.gumbel_scale * rng.gumbel(size=len(n.actions)) for n, rng in zip(nodes, rngs, strict=True)]
+        schedules = [considered_visits(min(self.max_considered, len(n.actions)), self.num_simulations)
+                     for n in nodes]
+        searching = [k for k, n in enumerate(nodes) if len(n.actions) > 1]
+        for sim in range(self.num_simulations):
+            pending: list[tuple[int, list[tuple[Node, int]], Node]] = []
+            for k in searching:
+                root = nodes[k]
+                path = [(root, self._select_root(root, gumbels[k], schedules[k][sim]))]
+                leaf = root.child(path[0][1])
+                while leaf.expanded and not leaf.terminal:
+                    a = self._select_inner(leaf)
+                    path.append((leaf, a))
+                    leaf = leaf.child(a)
+                pending.append((k, path, leaf))
+            fresh = [leaf for _, _, leaf in pending if not leaf.expanded]
+            if fresh:
+                unique = list({id(leaf): leaf for leaf in fresh}.values())
+                masks, logits, values = self.evaluate([leaf.state for leaf in unique])
+                for leaf, mask, lg, v in zip(unique, masks, logits, values, strict=True):
+                    leaf.expand(mask, lg, v)
+            for _, path, leaf in pending:
+                for node, a in path:
+                    node.visits[a] += 1
+                    node.value_sum[a] += leaf.value
+        return [self._result(node, g) for node, g in zip(nodes, gumbels, strict=True)]
+
+    def _select_root(self, root: Node, gumbel: np.ndarray, considered: int) -> int:
+        q = root.completed_q()
+        score = gumbel + root.logits + self.sigma(root, q)
+        score = np.where(root.visits == considered, score, -np.inf)
+        return int(np.argmax(score))
+
+    def _result(self, root: Node, gumbel: np.ndarray) -> SearchResult:
+        policy = np.zeros(self.action_size, dtype=np.float32)
+        if len(root.actions) == 1:
+            policy[root.actions[0]] = 1.0
+            return SearchResult(int(root.actions[0]), policy, root.value, {}, 1)
+        q = root.completed_q()
+        policy[root.actions] = softmax(root.logits + self.sigma(root, q))
+        score = np.where(root.visits == root.visits.max(), gumbel + root.logits + self.sigma(root, q), -np.inf)
+        best = int(np.argmax(score))
+        total = root.visits.sum()
+        value = (root.value + root.value_sum.sum(axis=0)) / (1 + total)
+        visits = {int(a): int(n) for a, n in zip(root.actions, root.visits, strict=True) if n}
+        return SearchResult(int(root.actions[best]), policy, value, visits, len(root.actions))

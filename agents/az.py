@@ -1,0 +1,89 @@
+"""Agents from a search-trained network (agents.training.alphazero):
+
+- `az:path=FILE,sims=N`: the network plus N simulations of Gumbel search from a root determinized
+  for the agent's player (other hands and the deck re-dealt from what it can see);
+- `aznet:path=FILE`: the raw network, one forward pass per decision (the most likely legal action);
+- `trained:2p`, `trained:4p`: the models shipped in agents/models (model cards beside them), as `az`
+  agents with the simulations recorded in their card.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from kbenv.view import PlayerView
+
+MODELS = Path(__file__).parent / "models"
+SHIPPED = {"2p": "trained_2p.pt", "4p": "trained_4p.pt"}
+DEFAULT_SIMS = 16
+
+
+def shipped_model(name: str) -> Path:
+    """The file of a shipped model (`2p`, `4p`); ValueError naming the choices if unknown or missing."""
+    if name not in SHIPPED:
+        raise ValueError(f"must be one of {', '.join(SHIPPED)}, got {name!r}")
+    path = MODELS / SHIPPED[name]
+    if not path.exists():
+        raise ValueError(f"the model {name!r} is not shipped in this copy ({path} is missing)")
+    return path
+
+
+class _NetworkAgent:
+    def __init__(self, path: str | Path, device: str = "cpu", seed: int | None = None):
+        import torch
+
+        from .alphazero.network import NetworkEvaluator, load_network
+        from .training.networks import flush_denormals
+
+        flush_denormals()
+        torch.set_num_threads(1)  # one decision at a time: threads cost more than they give
+        self.net, self.info = load_network(path, device)
+        self.evaluator = NetworkEvaluator(self.net, device)
+        self.v1 = bool(self.net.config["v1"])
+        self.path = str(path)
+        self.reset(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(0 if seed is None else seed)
+
+    def _check(self, view: PlayerView) -> None:
+        if view is None:
+            raise ValueError(f"{self.name}: needs the player's view")
+        if view.expansions and not self.v1:
+            raise ValueError(f"{self.name}: this network was trained on the base game and cannot play "
+                             f"{', '.join(view.expansions)}")
+
+
+class AZNetAgent(_NetworkAgent):
+    """The raw policy network: the legal action with the largest logit."""
+
+    def __init__(self, path: str | Path, device: str = "cpu", seed: int | None = None):
+        self.name = f"aznet:path={path}"
+        super().__init__(path, device, seed)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: PlayerView) -> int:
+        self._check(view)
+        state = view.determinize(self.rng).state  # the decider's observation has no hidden card in it
+        masks, logits, _ = self.evaluator([state])
+        legal = np.flatnonzero(masks[0])
+        return int(legal[np.argmax(logits[0][legal])])
+
+
+class AZSearchAgent(_NetworkAgent):
+    """Network + Gumbel search (no Gumbel noise at play time: the best action by logits and q)."""
+
+    def __init__(self, path: str | Path, sims: int = DEFAULT_SIMS, considered: int = 16, device: str = "cpu",
+                 seed: int | None = None):
+        from .alphazero.search import GumbelSearch
+
+        self.name = f"az:path={path},sims={sims}"
+        super().__init__(path, device, seed)
+        self.search = GumbelSearch(self.evaluator, self.net.action_size, num_simulations=sims,
+                                   max_considered=considered, gumbel_scale=0.0)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: PlayerView) -> int:
+        self._check(view)
+        root = view.determinize(self.rng).state
+        return self.search.run([root], [self.rng])[0].action

@@ -1,0 +1,438 @@
+"""Search-based self-play (Gumbel AlphaZero) over the numba engine.
+
+One round (an "iteration"):
+1. Self-play: `games` games advance side by side, `steps_per_iteration` decisions each. Every decision
+   is a Gumbel search (agents.alphazero.search) from a root determinized for the deciding player, with
+   all games' leaves evaluated in one forward pass. The position (its state), the improved policy and
+   the decider are kept until the game ends; then each gets the final outcome per seat as its value
+   target and joins the replay buffer. A finished game is replaced by a new one at once.
+2. Training: `train_batches` gradient steps on batches drawn from the buffer: cross-entropy of the
+   network's masked policy against the improved policy, plus `value_weight` x mean squared error of the
+   seat values.
+
+The network sees the standard observation only (no hints, no built-in policy anywhere). Everything
+random comes from the config seed; a checkpoint holds the network, the optimizer, the buffer, the live
+games and every random generator, so a resumed run continues bit for bit (tests/test_alphazero.py).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import time
+from pathlib import Path
+
+import numpy as np
+
+from kbenv.engine import state as S
+from kbenv.game import Game
+from kbenv.view import PlayerView
+
+from .az_config import AlphaZeroConfig
+
+CHECKPOINT = "checkpoint.pt"
+MODEL = "model.pt"
+
+
+class ReplayBuffer:
+    """The most recent positions: state vectors, policy targets, observer-relative values."""
+
+    def __init__(self, capacity: int, action_size: int):
+        self.states = np.zeros((capacity, S.STATE_SIZE), dtype=np.int64)
+        self.policies = np.zeros((capacity, action_size), dtype=np.float32)
+        self.values = np.zeros((capacity, S.MAX_PLAYERS), dtype=np.float32)
+        self.seats = np.zeros(capacity, dtype=np.int8)  # players in the game (value entries that count)
+        self.size = 0
+        self.next = 0
+
+    def add(self, state: np.ndarray, policy: np.ndarray, values: np.ndarray, seats: int) -> None:
+        k = self.next
+        self.states[k] = state
+        self.policies[k] = policy
+        self.values[k] = values
+        self.seats[k] = seats
+        self.next = (k + 1) % len(self.states)
+        self.size = min(self.size + 1, len(self.states))
+
+    def sample(self, rng: np.random.Generator, n: int) -> np.ndarray:
+        return rng.integers(0, self.size, size=n)
+
+    def to_dict(self) -> dict:
+        return {"states": self.states[: self.size].copy(), "policies": self.policies[: self.size].copy(),
+                "values": self.values[: self.size].copy(), "seats": self.seats[: self.size].copy(),
+                "next": self.next, "size": self.size}
+
+    def load(self, data: dict) -> None:
+        n = data["size"]
+        self.states[:n], self.policies[:n] = data["states"], data["policies"]
+        self.values[:n], self.seats[:n] = data["values"], data["seats"]
+        self.size, self.next = n, data["next"]
+
+
+def relative_values(values: np.ndarray, observer: int) -> np.ndarray:
+    """Seat values -> observer-relative (index 0 = the observer), padded with zeros to MAX_PLAYERS."""
+    n = len(values)
+    out = np.zeros(S.MAX_PLAYERS, dtype=np.float32)
+    for k in range(n):
+        out[k] = values[(observer + k) % n]
+    return out
+
+
+class SelfPlay:
+    """The live games of a run, their random generators and their positions awaiting an outcome."""
+
+    def __init__(self, config: AlphaZeroConfig):
+        self.config = config
+        self.games: list[Game] = []
+        self.rngs: list[np.random.Generator] = []
+        self.pending: list[list[tuple[np.ndarray, np.ndarray, int]]] = []
+        self.started = 0  # games begun
+        self.finished = 0
+        self.positions = 0  # decisions searched
+        for _ in range(config.games):
+            self._new_game(None)
+
+    def _new_game(self, slot: int | None) -> None:
+        c = self.config
+        index = self.started
+        self.started += 1
+        players = c.players[index % len(c.players)]
+        game = Game.new(num_players=players, seed=(c.seed * 1_000_003 + index) % 2**63, **c.ruleset())
+        rng = np.random.default_rng([c.seed, index])
+        if slot is None:
+            self.games.append(game)
+            self.rngs.append(rng)
+            self.pending.append([])
+        else:
+            self.games[slot], self.rngs[slot], self.pending[slot] = game, rng, []
+
+    def step(self, search, buffer: ReplayBuffer) -> int:
+        """One decision in every game; returns the number of games that ended."""
+        roots = [PlayerView(g, g.decider).determinize(rng).state for g, rng in zip(self.games, self.rngs, strict=True)]
+        results = search.run(roots, self.rngs)
+        ended = 0
+        for slot, (game, result) in enumerate(zip(list(self.games), results, strict=True)):
+            if result.legal > 1:  # a forced decision teaches nothing
+                self.pending[slot].append((game.state.copy(), result.policy, game.decider))
+            game.step(result.action)
+            self.positions += 1
+            if game.done:
+                values = _outcome(game)
+                for state, policy, observer in self.pending[slot]:
+                    buffer.add(state, policy, relative_values(values, observer), game.num_players)
+                self.finished += 1
+                ended += 1
+                self._new_game(slot)
+        return ended
+
+    def to_dict(self) -> dict:
+        return {"games": [g.state.copy() for g in self.games], "setups": [g.setup for g in self.games],
+                "actions": [list(g.actions) for g in self.games],
+                "rngs": [r.bit_generator.state for r in self.rngs], "pending": self.pending,
+                "started": self.started, "finished": self.finished, "positions": self.positions}
+
+    def load(self, data: dict) -> None:
+        self.games = [Game(setup, state.copy(), list(actions))
+                      for setup, state, actions in zip(data["setups"], data["games"], data["actions"], strict=True)]
+        self.rngs = []
+        for state in data["rngs"]:
+            rng = np.random.default_rng()
+            rng.bit_generator.state = state
+            self.rngs.append(rng)
+        self.pending = data["pending"]
+        self.started, self.finished, self.positions = data["started"], data["finished"], data["positions"]
+
+
+def _outcome(game: Game) -> np.ndarray:
+    from agents.alphazero.search import outcome
+
+    return outcome(game.score_table()[:, -1])
+
+
+def pick_device(requested: str) -> str:
+    import torch
+
+    if requested == "auto":
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    return requested
+
+
+def train_step(net, optimizer, buffer: ReplayBuffer, rng: np.random.Generator, config: AlphaZeroConfig,
+               device: str) -> tuple[float, float]:
+    """One gradient step; returns (policy loss, value loss)."""
+    import torch
+
+    from agents.alphazero.network import legal_masks, observations
+
+    idx = buffer.sample(rng, config.batch_size)
+    states = [buffer.states[k] for k in idx]
+    obs = torch.from_numpy(observations(states, net.config["v1"])).to(device)
+    masks = torch.from_numpy(legal_masks(states, net.action_size)).to(device)
+    target_pi = torch.from_numpy(buffer.policies[idx]).to(device)
+    target_v = torch.from_numpy(buffer.values[idx]).to(device)
+    seats = torch.from_numpy(buffer.seats[idx].astype(np.int64)).to(device)
+    net.train()
+    logits, values = net(obs)
+    logits = logits.masked_fill(~masks, -1e9)
+    policy_loss = -(target_pi * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
+    counts = (torch.arange(S.MAX_PLAYERS, device=device)[None, :] < seats[:, None]).float()
+    value_loss = (((values - target_v) ** 2) * counts).sum() / counts.sum()
+    loss = policy_loss + config.value_weight * value_loss
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+    return float(policy_loss), float(value_loss)
+
+
+def evaluate(model_path: Path, config: AlphaZeroConfig, out_dir: Path, seed: int, games: int) -> list[dict]:
+    """Games of the raw network (and of the search agent when eval_simulations > 0) against each
+    evaluation opponent, seats rotated, in the run's first player count and ruleset."""
+    import shutil
+
+    from ..evaluation.tournament import run_tournament
+
+    specs = [f"aznet:path={model_path}"]
+    if config.eval_simulations:
+        specs.append(f"az:path={model_path},sims={config.eval_simulations}")
+    rows = []
+    players = config.players[0]
+    for spec in specs:
+        agent = spec.split(":")[0]
+        for opponent in config.eval_opponents:
+            folder = out_dir / f"{agent}_vs_{opponent.replace(':', '_').replace('=', '')}"
+            shutil.rmtree(folder, ignore_errors=True)
+            field = [spec] + [opponent] * (players - 1)
+            summary = run_tournament(field, [players], games=games, seed=seed, out_dir=str(folder),
+                                     setup=config.ruleset() or None, progress=False, field=players > 2)
+            block = summary["by_players"][str(players)]
+            seat = block["seats"][spec]
+            rows.append({"agent": agent, "opponent": opponent, "players": players, "games": games,
+                         "win_share": seat["win_share"], "ci95": seat["win_share_ci95"],
+                         "mean_gold": seat["mean_gold"]})
+    return rows
+
+
+def plot_curve(rows: list[dict], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    for agent, opponent in sorted({(r["agent"], r["opponent"]) for r in rows}):
+        sel = [r for r in rows if r["agent"] == agent and r["opponent"] == opponent]
+        x = [r["positions"] for r in sel]
+        y = [r["win_share"] for r in sel]
+        lo = [r["ci95"][0] for r in sel]
+        hi = [r["ci95"][1] for r in sel]
+        line, = ax.plot(x, y, marker="o", label=f"{agent} vs {opponent}")
+        ax.fill_between(x, lo, hi, color=line.get_color(), alpha=0.15)
+    players = rows[0]["players"] if rows else 2
+    ax.axhline(1 / players, color="grey", linestyle="--", linewidth=1)
+    ax.set_ylim(0, 1)
+    ax.set_xlabel("self-play positions")
+    ax.set_ylabel(f"win share ({players}-player games, 95% CI)")
+    ax.set_title("learning curve (network from random weights, no hints)")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+class Run:
+    """A training run's folder, network, optimizer, buffer, games and progress; resumable."""
+
+    def __init__(self, config: AlphaZeroConfig, resume: bool = False, log=print):
+        import torch
+
+        from agents.alphazero.network import PolicyValueNet
+
+        self.config = config
+        self.log = log
+        self.dir = Path(config.out_dir) / config.name
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.device = pick_device(config.device)
+        if config.threads:
+            torch.set_num_threads(config.threads)
+        torch.manual_seed(config.seed)
+        v1 = bool(config.expansions or config.rules)
+        self.net = PolicyValueNet(v1=v1, channels=config.channels, blocks=config.blocks,
+                                  head_channels=config.head_channels).to(self.device)
+        self.optimizer = torch.optim.AdamW(self.net.parameters(), lr=config.learning_rate,
+                                           weight_decay=config.weight_decay)
+        self.buffer = ReplayBuffer(config.buffer_positions, self.net.action_size)
+        self.selfplay = SelfPlay(config)
+        self.rng = np.random.default_rng([config.seed, 2**31])
+        self.iteration = 0
+        self.curve: list[dict] = []
+        self.losses: list[dict] = []
+        self.wall = 0.0
+        self.search_seconds = 0.0
+        self.train_seconds = 0.0
+        self.evaluations = 0  # network positions evaluated in self-play
+        path = self.dir / CHECKPOINT
+        if resume and path.exists():
+            self._load(path)
+            log(f"resumed {config.name} at round {self.iteration} ({self.selfplay.positions:,} positions)")
+        elif resume:
+            log(f"no {path} to resume from: starting {config.name} afresh")
+
+    # ----- checkpoints ------------------------------------------------------------------------------
+    def _checkpoint_dict(self) -> dict:
+        import torch
+
+        return {"config": self.config.to_dict(), "net_config": self.net.config,
+                "net": self.net.state_dict(), "optimizer": self.optimizer.state_dict(),
+                "buffer": self.buffer.to_dict(), "selfplay": self.selfplay.to_dict(),
+                "rng": self.rng.bit_generator.state, "torch_rng": torch.get_rng_state(),
+                "iteration": self.iteration, "curve": self.curve, "losses": self.losses,
+                "wall": self.wall, "search_seconds": self.search_seconds, "train_seconds": self.train_seconds,
+                "evaluations": self.evaluations}
+
+    def save_checkpoint(self) -> None:
+        import torch
+
+        tmp = self.dir / (CHECKPOINT + ".tmp")
+        torch.save(self._checkpoint_dict(), tmp)
+        tmp.replace(self.dir / CHECKPOINT)
+
+    def _load(self, path: Path) -> None:
+        import torch
+
+        try:
+            data = torch.load(path, map_location=self.device, weights_only=False)
+        except Exception as exc:  # a damaged checkpoint is the file's problem: name it
+            raise ValueError(f"{path}: cannot read the checkpoint ({type(exc).__name__}: {exc})") from None
+        if data["net_config"] != self.net.config:
+            raise ValueError(f"{path}: the checkpoint's network {data['net_config']} differs from the config's "
+                             f"{self.net.config}")
+        self.net.load_state_dict(data["net"])
+        self.optimizer.load_state_dict(data["optimizer"])
+        self.buffer.load(data["buffer"])
+        self.selfplay.load(data["selfplay"])
+        self.rng.bit_generator.state = data["rng"]
+        torch.set_rng_state(data["torch_rng"])
+        self.iteration = data["iteration"]
+        self.curve, self.losses = data["curve"], data["losses"]
+        self.wall, self.search_seconds = data["wall"], data["search_seconds"]
+        self.train_seconds, self.evaluations = data["train_seconds"], data["evaluations"]
+
+    def save_model(self, path: Path | None = None) -> Path:
+        from agents.alphazero.network import save_network
+
+        path = path or self.dir / MODEL
+        save_network(self.net, path, {"card": self.card()})
+        return path
+
+    # ----- the loop ---------------------------------------------------------------------------------
+    def card(self) -> dict:
+        c = self.config
+        return {"name": c.name, "method": "gumbel alphazero self-play (agents/training/alphazero.py)",
+                "observation": "standard (v1)" if self.net.config["v1"] else "standard (v0), no hint planes",
+                "players": c.players, "ruleset": c.ruleset(), "network": self.net.config,
+                "rounds": self.iteration, "self_play_positions": self.selfplay.positions,
+                "games_finished": self.selfplay.finished, "simulations": c.simulations, "considered": c.considered,
+                "wall_seconds": round(self.wall, 1), "search_seconds": round(self.search_seconds, 1),
+                "train_seconds": round(self.train_seconds, 1),
+                "positions_per_second": round(self.selfplay.positions / max(self.search_seconds, 1e-9), 1),
+                "evaluations_per_second": round(self.evaluations / max(self.search_seconds, 1e-9), 1),
+                "device": self.device, "evaluation": self.curve[-len(self._eval_keys()):] if self.curve else []}
+
+    def _eval_keys(self) -> list:
+        return [(a, o) for a in (["aznet"] + (["az"] if self.config.eval_simulations else []))
+                for o in self.config.eval_opponents]
+
+    def run(self, progress: bool = True) -> dict:
+        from agents.alphazero.network import NetworkEvaluator
+        from agents.alphazero.search import GumbelSearch
+
+        c = self.config
+        evaluator = NetworkEvaluator(self.net, self.device)
+        search = GumbelSearch(evaluator, self.net.action_size, num_simulations=c.simulations,
+                              max_considered=c.considered)
+        started = time.perf_counter()
+        wall_before = self.wall
+        deadline = started + c.max_minutes * 60 if c.max_minutes else math.inf
+        bar = _bar(progress, c.iterations, self.iteration)
+        try:
+            while self.iteration < c.iterations and time.perf_counter() < deadline:
+                t0 = time.perf_counter()
+                calls = evaluator.positions
+                for _ in range(c.steps_per_iteration):
+                    self.selfplay.step(search, self.buffer)
+                self.evaluations += evaluator.positions - calls
+                t1 = time.perf_counter()
+                self.search_seconds += t1 - t0
+                losses = [0.0, 0.0]
+                if self.buffer.size >= max(c.min_buffer, 1):
+                    for _ in range(c.train_batches):
+                        p, v = train_step(self.net, self.optimizer, self.buffer, self.rng, c, self.device)
+                        losses[0] += p / c.train_batches
+                        losses[1] += v / c.train_batches
+                self.train_seconds += time.perf_counter() - t1
+                self.iteration += 1
+                self.wall = wall_before + time.perf_counter() - started
+                self.losses.append({"round": self.iteration, "positions": self.selfplay.positions,
+                                    "policy_loss": losses[0], "value_loss": losses[1]})
+                if bar is not None:
+                    bar.update(1)
+                    bar.set_postfix_str(f"{self.selfplay.positions:,} positions, {self.selfplay.finished} games, "
+                                        f"{self.selfplay.positions / max(self.search_seconds, 1e-9):.0f} pos/s, "
+                                        f"loss {losses[0]:.2f}/{losses[1]:.3f}")
+                if c.eval_every and self.iteration % c.eval_every == 0 and self.iteration < c.iterations:
+                    self.evaluate(c.eval_games)
+                if c.checkpoint_every and self.iteration % c.checkpoint_every == 0:
+                    self.save_checkpoint()
+        finally:
+            if bar is not None:
+                bar.close()
+        self.wall = wall_before + time.perf_counter() - started
+        finished = self.iteration >= c.iterations
+        if finished and (not self.curve or self.curve[-1]["round"] != self.iteration):
+            self.evaluate(c.final_eval_games or c.eval_games)
+        self.save_checkpoint()
+        self.save_model()
+        card = self.card()
+        (self.dir / "model_card.json").write_text(json.dumps(card, indent=2))
+        self._write_losses()
+        return card
+
+    def evaluate(self, games: int) -> None:
+        model = self.save_model()
+        rows = evaluate(model, self.config, self.dir / "eval" / f"round_{self.iteration}",
+                        seed=self.config.seed + self.iteration, games=games)
+        for r in rows:
+            r.update(round=self.iteration, positions=self.selfplay.positions)
+            self.curve.append(r)
+            self.log(f"  round {self.iteration} ({self.selfplay.positions:,} positions): {r['agent']} vs "
+                     f"{r['opponent']} win share {r['win_share']:.3f} [{r['ci95'][0]:.2f}, {r['ci95'][1]:.2f}]")
+        with open(self.dir / "curve.csv", "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=["round", "positions", "agent", "opponent", "players", "games",
+                                              "win_share", "ci95", "mean_gold"])
+            w.writeheader()
+            w.writerows(self.curve)
+        plot_curve(self.curve, self.dir / "curve.png")
+
+    def _write_losses(self) -> None:
+        with open(self.dir / "losses.csv", "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=["round", "positions", "policy_loss", "value_loss"])
+            w.writeheader()
+            w.writerows(self.losses)
+
+
+def _bar(enabled: bool, total: int, done: int):
+    if not enabled:
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, initial=done, desc="self-play rounds", unit="round")
+
+
+def train_alphazero(config: AlphaZeroConfig, resume: bool = False, progress: bool = True, log=print) -> dict:
+    """Train (or resume) a search-based self-play run; returns its model card."""
+    from .networks import flush_denormals
+
+    flush_denormals()
+    return Run(config, resume=resume, log=log).run(progress=progress)

@@ -1,0 +1,110 @@
+"""Configuration of search-based self-play (Gumbel AlphaZero): a YAML file with `method: alphazero`.
+
+Validated like the PPO configs (agents.training.config): strict types, ranges, unknown fields refused,
+one line per bad field naming it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, model_validator
+
+from .config import MAX_SEED, Count, ExpansionName, NonNegative, PlayerCount, RuleName, _field, error_lines, read_yaml
+
+EVAL_OPPONENTS = ("random", "greedy", "lookahead", "mcts:sims=300")
+
+
+class AlphaZeroConfig(BaseModel):
+    """All settings of a search-based self-play run (`kbenv train --config FILE`)."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", allow_inf_nan=False, validate_assignment=True)
+
+    method: Literal["alphazero"] = _field("alphazero", "alphazero")
+    name: str = _field("az", "a folder name of letters, digits, '-', '_' and '.' (not '.' or '..')",
+                       pattern=r"^[A-Za-z0-9_.-]+$", max_length=100)
+    players: list[PlayerCount] = _field([2], "a non-empty list of player counts from 2 to 5", min_length=1)
+    expansions: list[ExpansionName] = _field([], "a list of distinct implemented expansions")
+    rules: list[RuleName] = _field([], "a list of distinct rule flags")
+    games: Count = _field(64, "a positive integer")  # games played side by side (one search batch)
+    simulations: Count = _field(8, "a positive integer")  # search simulations per decision
+    considered: Count = _field(8, "a positive integer")  # root actions sampled by Gumbel-top-k
+    channels: Count = _field(16, "a positive integer")
+    blocks: Count = _field(1, "a positive integer")
+    head_channels: Count = _field(2, "a positive integer")
+    iterations: Count = _field(100, "a positive integer")  # rounds of self-play then training
+    steps_per_iteration: Count = _field(32, "a positive integer")  # decisions per game per round
+    train_batches: Count = _field(16, "a positive integer")  # gradient steps per round
+    batch_size: Count = _field(256, "a positive integer")
+    learning_rate: float = _field(1e-3, "a number in (0, 1]", gt=0, le=1)
+    weight_decay: NonNegative = _field(1e-4, "a finite number >= 0")
+    value_weight: NonNegative = _field(1.0, "a finite number >= 0")
+    buffer_positions: Count = _field(40_000, "a positive integer")  # replay buffer (most recent positions)
+    min_buffer: int = _field(1_000, "an integer >= 0", ge=0)  # positions before training starts
+    eval_every: int = _field(10, "an integer >= 0", ge=0)  # rounds between evaluations (0 = only the final)
+    eval_games: Count = _field(40, "a positive integer")
+    eval_opponents: list[Literal[EVAL_OPPONENTS]] = _field(["random", "greedy"],
+                                                           f"a list of {', '.join(EVAL_OPPONENTS)}")
+    eval_simulations: int = _field(0, "an integer >= 0", ge=0)  # 0: evaluate the raw network only
+    final_eval_games: int = _field(0, "an integer >= 0", ge=0)  # 0: as eval_games
+    checkpoint_every: int = _field(5, "an integer >= 0", ge=0)  # rounds between checkpoints (0 = only the last)
+    max_minutes: NonNegative = _field(0.0, "a finite number >= 0")  # wall-time limit of this call (0 = none)
+    device: Literal["auto", "cpu", "cuda"] = _field("auto", "one of auto, cpu, cuda")
+    threads: int = _field(0, "an integer >= 0", ge=0)  # torch CPU threads (0 = torch's default)
+    seed: int = _field(0, f"an integer from 0 to {MAX_SEED}", ge=0, le=MAX_SEED)
+    out_dir: str = _field("runs", "a non-empty path without NUL characters", pattern=r"^[^\x00]+$")
+
+    @field_validator("name")
+    @classmethod
+    def _not_dots(cls, name: str) -> str:
+        if name in (".", ".."):
+            raise ValueError("'.' and '..' are not folder names")
+        return name
+
+    @field_validator("expansions", "rules", "eval_opponents")
+    @classmethod
+    def _distinct(cls, names: list[str]) -> list[str]:
+        if len(set(names)) != len(names):
+            raise ValueError("a name is given twice")
+        return names
+
+    @model_validator(mode="after")
+    def _consistent(self) -> AlphaZeroConfig:
+        from kbenv.catalogue import RULE_FLAGS
+
+        problems = []
+        for flag in RULE_FLAGS:
+            if flag.name in self.rules and flag.expansion is not None and flag.expansion not in self.expansions:
+                problems.append(f"field 'rules': flag {flag.name!r} needs the {flag.expansion!r} expansion "
+                                f"in field 'expansions'")
+        if problems:
+            raise ValueError("\n".join(problems))
+        return self
+
+    @classmethod
+    def load(cls, path: str | Path) -> AlphaZeroConfig:
+        return cls.from_dict(read_yaml(path), source=str(path))
+
+    @classmethod
+    def from_dict(cls, data: Any, source: str = "config") -> AlphaZeroConfig:
+        if not isinstance(data, dict):
+            raise ValueError(f"{source}: expected a mapping of fields, got {type(data).__name__}")
+        try:
+            return cls.model_validate(data)
+        except ValidationError as err:
+            raise ValueError("\n".join(error_lines(err, data, source, AlphaZeroConfig))) from None
+
+    def to_dict(self) -> dict:
+        return self.model_dump()
+
+    def ruleset(self) -> dict:
+        return {key: list(value) for key, value in (("expansions", self.expansions), ("rules", self.rules)) if value}
+
+
+def config_method(data: dict) -> str:
+    """'alphazero' or 'ppo' (a config without `method` is a PPO config)."""
+    method = data.get("method", "ppo")
+    if method not in ("ppo", "alphazero"):
+        raise ValueError(f"field 'method' must be ppo or alphazero (got {method!r})")
+    return method
