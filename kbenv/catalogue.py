@@ -313,3 +313,16 @@ BUILD_POWERS = tuple(
 assert len(BUILD_POWERS) == NUM_POWER_CODES
 CAVE_POWER = POWER_CODE["cave"]
 POWER_ACTIONS = tuple(ACTION_ID[name] for name in POWER_NAMES)  # action id of each power code
+
+
+def content_table() -> str:
+    """The terrain and location rows as markdown tables (printed in docs/api.md and tested against it)."""
+    lines = ["| code | letter | terrain | expansion | buildable | cards |", "|---|---|---|---|---|---|"]
+    for k, t in enumerate(TERRAINS):
+        lines.append(f"| {k} | {t.letter or '-'} | {t.name} | {t.expansion or 'base'} | "
+                     f"{'yes' if t.buildable else 'no'} | {t.cards} |")
+    lines += ["", "| type | letter | location | expansion | power | action |", "|---|---|---|---|---|---|"]
+    for k, loc in enumerate(LOCATION_TYPES):
+        lines.append(f"| {k} | {loc.letter} | {loc.name} | {loc.expansion or 'base'} | {loc.power} | "
+                     f"{LOCATION_ACTION[loc.name]} |")
+    return "\n".join(lines)

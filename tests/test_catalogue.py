@@ -57,3 +57,8 @@ def test_scratch_slots_are_declared_and_each_one_is_used():
     source = "".join(p.read_text() for p in engine.glob("*.py") if p.name != "state.py")
     for slot in S.SCRATCH_SLOTS:
         assert f'scratch_off("{slot}")' in source, slot
+
+
+def test_the_tables_in_the_api_docs_are_the_rows():
+    doc = (Path(__file__).parents[1] / "docs" / "api.md").read_text()
+    assert CAT.content_table() in doc

@@ -62,7 +62,7 @@ def test_an_error_states_the_rule_and_the_value_and_every_bad_field_gets_a_line(
     assert len(lines) == 3
 
 
-@pytest.mark.parametrize("name", ["quick", "strong", "strong_greedy_hints"])
+@pytest.mark.parametrize("name", ["ppo_quick", "strong", "strong_greedy_hints"])
 def test_the_shipped_configs_load_and_round_trip(name):
     config = TrainConfig.load(ROOT / "configs" / f"{name}.yaml")
     assert config.name == name

@@ -21,7 +21,7 @@ TINY = {
 }
 
 
-@pytest.mark.parametrize("name", ["quick", "strong", "strong_greedy_hints"])
+@pytest.mark.parametrize("name", ["ppo_quick", "strong", "strong_greedy_hints"])
 def test_shipped_configs_load(name):
     config = TrainConfig.load(ROOT / "configs" / f"{name}.yaml")
     assert config.name == name and config.total_timesteps > 0

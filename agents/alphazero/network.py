@@ -2,8 +2,9 @@
 
 The trunk is the PPO agents' residual CNN (agents.training.networks: spatial hex logits, the other
 actions from pooled features). The value head predicts, for every seat relative to the observer (the
-player deciding), the value `agents.alphazero.search.outcome` gives the final scores: a vector, so the
-same network serves 2-5 players. The network reads the standard observation only (no hint planes).
+player deciding), the gain in gold margin still to come (agents.alphazero.search: final margin minus
+the margin the position would score now, /30): a vector, so the same network serves 2-5 players. The
+network reads the standard observation only (no hint planes).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ VALUE_HIDDEN = 64
 
 
 class PolicyValueNet(nn.Module):
-    """obs (B, C, 20, 20) -> (logits (B, A), seat values (B, 5) in [-1, 1], seat 0 = the observer)."""
+    """obs (B, C, 20, 20) -> (logits (B, A), predicted gain per seat (B, 5), seat 0 = the observer)."""
 
     def __init__(self, v1: bool = False, channels: int = 32, blocks: int = 2, head_channels: int = 4):
         super().__init__()
@@ -35,8 +36,7 @@ class PolicyValueNet(nn.Module):
                                                  head_channels=head_channels)
         rest = self.extractor.features_dim - head_channels * 400
         self.policy = SpatialActionHead(head_channels, rest, self.action_size)
-        self.value = nn.Sequential(nn.Linear(rest, VALUE_HIDDEN), nn.ReLU(), nn.Linear(VALUE_HIDDEN, S.MAX_PLAYERS),
-                                   nn.Tanh())
+        self.value = nn.Sequential(nn.Linear(rest, VALUE_HIDDEN), nn.ReLU(), nn.Linear(VALUE_HIDDEN, S.MAX_PLAYERS))
         self.rest = rest
 
     def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:

@@ -11,7 +11,12 @@ leaf per game and the network evaluates all the leaves in one forward pass.
 - Inside the tree: the deterministic selection of the paper, argmax of `pi'(a) - N(a) / (1 + sum N)`,
   where pi' = softmax(logits + sigma(completed q)).
 - Values are vectors over seats (each node's q is read for the seat that decides there), so the same
-  search serves 2-5 players. A finished game is valued by `outcome` of its final scores.
+  search serves 2-5 players. A seat's value is its gold margin over the best other player (/30). The
+  rules engine scores every node as if the game ended there (`score_values`: the game's own scoring,
+  as a score board shows it) and the network predicts the gain still to come, so a node's value is
+  score now + predicted gain, and a finished game's value is its final score. This is MuZero's split
+  of value into rewards along the path and a learned value, with the rewards taken from the rules
+  instead of a learned model; the network reads the standard observation only.
 - The policy target is pi' at the root: the improved policy, defined for every legal action.
 
 The search sees only the states it is given: callers pass a determinized root (other hands and the
@@ -30,29 +35,25 @@ from kbenv.engine import state as S
 from kbenv.engine.actions import apply_unchecked
 from kbenv.engine.scoring import SCORE_COLUMNS, score_table
 
-# evaluate(states) -> (legal masks (B, A) bool, logits (B, A) float, values (B, num_players) float)
+# evaluate(states) -> (legal masks (B, A) bool, logits (B, A) float, future gain per seat (B, num_players))
 Evaluator = Callable[[list[np.ndarray]], tuple[np.ndarray, np.ndarray, np.ndarray]]
-WIN_WEIGHT = 0.5
-MARGIN_SCALE = 20.0
+MARGIN_SCALE = 30.0
 
 
-def outcome(totals: np.ndarray) -> np.ndarray:
-    """Per-seat value of final scores in [-1, 1]: half win (+1, ties shared as +1) / loss (-1), half
-    tanh of the gold margin over the best other player / 20, so that bigger wins are better."""
+def margins(totals: np.ndarray) -> np.ndarray:
+    """Per seat: (its gold - the best other player's gold) / 30."""
     totals = np.asarray(totals, dtype=np.float64)
-    n = len(totals)
-    values = np.empty(n)
-    for p in range(n):
-        best_other = max(totals[q] for q in range(n) if q != p)
-        won = 1.0 if totals[p] >= best_other else -1.0
-        values[p] = WIN_WEIGHT * won + (1 - WIN_WEIGHT) * math.tanh((totals[p] - best_other) / MARGIN_SCALE)
-    return values
+    out = np.empty(len(totals))
+    for p in range(len(totals)):
+        out[p] = (totals[p] - max(totals[q] for q in range(len(totals)) if q != p)) / MARGIN_SCALE
+    return out
 
 
-def final_values(st: np.ndarray) -> np.ndarray:
+def score_values(st: np.ndarray) -> np.ndarray:
+    """`margins` of the score the game would have if it ended now (its final score once it is over)."""
     table = np.zeros((S.MAX_PLAYERS, SCORE_COLUMNS), dtype=np.int64)
     score_table(st, table)
-    return outcome(table[: int(st[S.NUM_PLAYERS]), -1])
+    return margins(table[: int(st[S.NUM_PLAYERS]), -1])
 
 
 def considered_visits(max_considered: int, num_simulations: int) -> tuple[int, ...]:
@@ -77,12 +78,14 @@ class Node:
     """A position in the tree: its state, the decider, the legal actions with their logits and the
     network's value; per child the visit count and summed value vector."""
 
-    __slots__ = ("state", "player", "terminal", "actions", "logits", "value", "children", "visits", "value_sum")
+    __slots__ = ("state", "player", "terminal", "score", "actions", "logits", "value", "children", "visits",
+                 "value_sum")
 
     def __init__(self, state: np.ndarray):
         self.state = state
         self.player = int(state[S.DECIDER])
         self.terminal = bool(state[S.PHASE] == S.PHASE_OVER)
+        self.score = score_values(state)  # the margins if the game ended here
         self.actions: np.ndarray | None = None  # None until evaluated
         self.logits: np.ndarray | None = None
         self.value: np.ndarray | None = None
@@ -94,10 +97,11 @@ class Node:
     def expanded(self) -> bool:
         return self.value is not None
 
-    def expand(self, mask: np.ndarray, logits: np.ndarray, value: np.ndarray) -> None:
+    def expand(self, mask: np.ndarray, logits: np.ndarray, gain: np.ndarray) -> None:
+        """Legal actions and their logits; value = score now + the network's predicted gain."""
         self.actions = np.flatnonzero(mask)
         self.logits = logits[self.actions].astype(np.float64)
-        self.value = np.asarray(value, dtype=np.float64)
+        self.value = self.score + np.asarray(gain, dtype=np.float64)
         self.children = [None] * len(self.actions)
         self.visits = np.zeros(len(self.actions), dtype=np.int64)
         self.value_sum = np.zeros((len(self.actions), len(self.value)))
@@ -109,7 +113,7 @@ class Node:
             apply_unchecked(st, int(self.actions[k]))
             node = self.children[k] = Node(st)
             if node.terminal:
-                node.value = final_values(st)
+                node.value = node.score
         return node
 
     def completed_q(self) -> np.ndarray:

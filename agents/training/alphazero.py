@@ -3,9 +3,10 @@
 One round (an "iteration"):
 1. Self-play: `games` games advance side by side, `steps_per_iteration` decisions each. Every decision
    is a Gumbel search (agents.alphazero.search) from a root determinized for the deciding player, with
-   all games' leaves evaluated in one forward pass. The position (its state), the improved policy and
-   the decider are kept until the game ends; then each gets the final outcome per seat as its value
-   target and joins the replay buffer. A finished game is replaced by a new one at once.
+   all games' leaves evaluated in one forward pass. The position (its state), the improved policy, the
+   decider and the score margins the position would score now are kept until the game ends; then each
+   gets, per seat, the final margin minus that score as its value target (the gain still to come) and
+   joins the replay buffer. A finished game is replaced by a new one at once.
 2. Training: `train_batches` gradient steps on batches drawn from the buffer: cross-entropy of the
    network's masked policy against the improved policy, plus `value_weight` x mean squared error of the
    seat values.
@@ -21,10 +22,12 @@ import csv
 import json
 import math
 import time
+import zlib
 from pathlib import Path
 
 import numpy as np
 
+from agents.alphazero.search import score_values
 from kbenv.engine import state as S
 from kbenv.game import Game
 from kbenv.view import PlayerView
@@ -59,13 +62,19 @@ class ReplayBuffer:
         return rng.integers(0, self.size, size=n)
 
     def to_dict(self) -> dict:
-        return {"states": self.states[: self.size].copy(), "policies": self.policies[: self.size].copy(),
-                "values": self.values[: self.size].copy(), "seats": self.seats[: self.size].copy(),
-                "next": self.next, "size": self.size}
+        """The filled part, compressed (states and policies are mostly zeros: about 20x smaller)."""
+        n = self.size
+        return {"states": zlib.compress(self.states[:n].tobytes(), 1),
+                "policies": zlib.compress(self.policies[:n].tobytes(), 1),
+                "values": self.values[:n].copy(), "seats": self.seats[:n].copy(), "next": self.next, "size": n}
 
     def load(self, data: dict) -> None:
         n = data["size"]
-        self.states[:n], self.policies[:n] = data["states"], data["policies"]
+        if n > len(self.states):
+            raise ValueError(f"the checkpoint's buffer holds {n} positions, more than buffer_positions "
+                             f"({len(self.states)})")
+        self.states[:n] = np.frombuffer(zlib.decompress(data["states"]), dtype=np.int64).reshape(n, -1)
+        self.policies[:n] = np.frombuffer(zlib.decompress(data["policies"]), dtype=np.float32).reshape(n, -1)
         self.values[:n], self.seats[:n] = data["values"], data["seats"]
         self.size, self.next = n, data["next"]
 
@@ -86,7 +95,7 @@ class SelfPlay:
         self.config = config
         self.games: list[Game] = []
         self.rngs: list[np.random.Generator] = []
-        self.pending: list[list[tuple[np.ndarray, np.ndarray, int]]] = []
+        self.pending: list[list[tuple[np.ndarray, np.ndarray, int, np.ndarray]]] = []
         self.started = 0  # games begun
         self.finished = 0
         self.positions = 0  # decisions searched
@@ -114,13 +123,14 @@ class SelfPlay:
         ended = 0
         for slot, (game, result) in enumerate(zip(list(self.games), results, strict=True)):
             if result.legal > 1:  # a forced decision teaches nothing
-                self.pending[slot].append((game.state.copy(), result.policy, game.decider))
+                self.pending[slot].append((game.state.copy(), result.policy, game.decider,
+                                           score_values(game.state)))
             game.step(result.action)
             self.positions += 1
             if game.done:
-                values = _outcome(game)
-                for state, policy, observer in self.pending[slot]:
-                    buffer.add(state, policy, relative_values(values, observer), game.num_players)
+                final = score_values(game.state)
+                for state, policy, observer, score in self.pending[slot]:
+                    buffer.add(state, policy, relative_values(final - score, observer), game.num_players)
                 self.finished += 1
                 ended += 1
                 self._new_game(slot)
@@ -142,12 +152,6 @@ class SelfPlay:
             self.rngs.append(rng)
         self.pending = data["pending"]
         self.started, self.finished, self.positions = data["started"], data["finished"], data["positions"]
-
-
-def _outcome(game: Game) -> np.ndarray:
-    from agents.alphazero.search import outcome
-
-    return outcome(game.score_table()[:, -1])
 
 
 def pick_device(requested: str) -> str:
@@ -182,7 +186,7 @@ def train_step(net, optimizer, buffer: ReplayBuffer, rng: np.random.Generator, c
     optimizer.zero_grad()
     loss.backward()
     optimizer.step()
-    return float(policy_loss), float(value_loss)
+    return policy_loss.item(), value_loss.item()
 
 
 def evaluate(model_path: Path, config: AlphaZeroConfig, out_dir: Path, seed: int, games: int) -> list[dict]:
@@ -338,11 +342,10 @@ class Run:
                 "train_seconds": round(self.train_seconds, 1),
                 "positions_per_second": round(self.selfplay.positions / max(self.search_seconds, 1e-9), 1),
                 "evaluations_per_second": round(self.evaluations / max(self.search_seconds, 1e-9), 1),
-                "device": self.device, "evaluation": self.curve[-len(self._eval_keys()):] if self.curve else []}
+                "device": self.device, "evaluation": self.last_evaluation()}
 
-    def _eval_keys(self) -> list:
-        return [(a, o) for a in (["aznet"] + (["az"] if self.config.eval_simulations else []))
-                for o in self.config.eval_opponents]
+    def last_evaluation(self) -> list[dict]:
+        return [r for r in self.curve if r["round"] == self.curve[-1]["round"]] if self.curve else []
 
     def run(self, progress: bool = True) -> dict:
         from agents.alphazero.network import NetworkEvaluator
@@ -381,7 +384,8 @@ class Run:
                     bar.set_postfix_str(f"{self.selfplay.positions:,} positions, {self.selfplay.finished} games, "
                                         f"{self.selfplay.positions / max(self.search_seconds, 1e-9):.0f} pos/s, "
                                         f"loss {losses[0]:.2f}/{losses[1]:.3f}")
-                if c.eval_every and self.iteration % c.eval_every == 0 and self.iteration < c.iterations:
+                if c.eval_every and c.eval_opponents and self.iteration % c.eval_every == 0 \
+                        and self.iteration < c.iterations:
                     self.evaluate(c.eval_games)
                 if c.checkpoint_every and self.iteration % c.checkpoint_every == 0:
                     self.save_checkpoint()
@@ -390,7 +394,7 @@ class Run:
                 bar.close()
         self.wall = wall_before + time.perf_counter() - started
         finished = self.iteration >= c.iterations
-        if finished and (not self.curve or self.curve[-1]["round"] != self.iteration):
+        if finished and c.eval_opponents and (not self.curve or self.curve[-1]["round"] != self.iteration):
             self.evaluate(c.final_eval_games or c.eval_games)
         self.save_checkpoint()
         self.save_model()

@@ -44,8 +44,8 @@ class AlphaZeroConfig(BaseModel):
     min_buffer: int = _field(1_000, "an integer >= 0", ge=0)  # positions before training starts
     eval_every: int = _field(10, "an integer >= 0", ge=0)  # rounds between evaluations (0 = only the final)
     eval_games: Count = _field(40, "a positive integer")
-    eval_opponents: list[Literal[EVAL_OPPONENTS]] = _field(["random", "greedy"],
-                                                           f"a list of {', '.join(EVAL_OPPONENTS)}")
+    eval_opponents: list[Literal[EVAL_OPPONENTS]] = _field(
+        ["random", "greedy"], f"a list of {', '.join(EVAL_OPPONENTS)} (empty: no evaluation)")
     eval_simulations: int = _field(0, "an integer >= 0", ge=0)  # 0: evaluate the raw network only
     final_eval_games: int = _field(0, "an integer >= 0", ge=0)  # 0: as eval_games
     checkpoint_every: int = _field(5, "an integer >= 0", ge=0)  # rounds between checkpoints (0 = only the last)

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Search-based self-play on a lent GPU machine (no network there): install the carried wheels
+# (.whl, see docs/self-play.md), compile the numba kernels once, train every config given side by
+# side for $MINUTES minutes (each run in its own process), then pack each run's model, card, losses
+# and (when it fits in 16 MB) its checkpoint into $OUT/<run>.tar.gz.
+#
+#   MINUTES=6 bash scripts/device_selfplay.sh configs/selfplay_2p.yaml configs/selfplay_4p.yaml
+set -u
+MINUTES=${MINUTES:-6}
+OUT=${OUT:-/tmp/device_out}
+mkdir -p "$OUT" /tmp/runs
+if ! python3 -c "import pydantic, gymnasium, pettingzoo, sb3_contrib, openskill" 2> /dev/null; then
+    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl \
+        || exit 1
+    export PYTHONPATH=/tmp/site:$PWD
+fi
+export PYTHONUNBUFFERED=1
+python3 -c "import numba, numpy, torch; print('numba', numba.__version__, 'numpy', numpy.__version__, 'torch', torch.__version__, 'cuda', torch.cuda.is_available())" || exit 1
+cat > /tmp/warm.yaml <<'YAML'
+method: alphazero
+name: warm
+games: 4
+simulations: 2
+considered: 2
+iterations: 1
+steps_per_iteration: 200
+train_batches: 1
+batch_size: 8
+min_buffer: 1
+eval_opponents: []
+out_dir: /tmp/warm
+YAML
+start=$(date +%s)
+python3 -m kbenv.cli train --config /tmp/warm.yaml --quiet || exit 1
+echo "numba kernels compiled in $(( $(date +%s) - start )) s"
+for cfg in "$@"; do
+    name=$(basename "$cfg" .yaml)
+    python3 -m kbenv.cli train --config "$cfg" --max-minutes "$MINUTES" --out /tmp/runs --quiet > "/tmp/runs/$name.log" 2>&1 &
+done
+wait
+for dir in /tmp/runs/*/; do
+    name=$(basename "$dir")
+    tail -n 3 "/tmp/runs/$name.log"
+    files="model.pt model_card.json losses.csv"
+    tar -czf "$OUT/$name.tar.gz" -C "$dir" $files checkpoint.pt
+    if [ "$(stat -c %s "$OUT/$name.tar.gz")" -gt 16000000 ]; then
+        tar -czf "$OUT/$name.tar.gz" -C "$dir" $files
+    fi
+    ls -l "$OUT/$name.tar.gz"
+done
