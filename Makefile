@@ -18,9 +18,9 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(BIN)/kbenv train --config configs/quick.yaml
 	rm -rf results/demo  # a new model: a new tournament (kbenv refuses to mix results of different runs)
-	$(BIN)/kbenv tournament --agents ppo:path=runs/quick/model.zip random greedy --players 2 --games 60 \
-		--workers 2 --seed 1 --out results/demo
-	$(BIN)/kbenv play --players 2 --seed 1 --agents ppo:path=runs/quick/model.zip greedy \
+	$(BIN)/kbenv tournament --agents aznet:path=runs/quick/model.pt az:path=runs/quick/model.pt,sims=16 \
+		random greedy lookahead --players 2 --games 60 --workers 2 --seed 1 --out results/demo
+	$(BIN)/kbenv play --players 2 --seed 1 --agents az:path=runs/quick/model.pt,sims=16 greedy \
 		--png results/demo/game.png --record results/demo/game.json
 
 test: $(STAMP)

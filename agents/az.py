@@ -26,7 +26,7 @@ def shipped_model(name: str) -> Path:
         raise ValueError(f"must be one of {', '.join(SHIPPED)}, got {name!r}")
     path = MODELS / SHIPPED[name]
     if not path.exists():
-        raise ValueError(f"the model {name!r} is not shipped in this copy ({path} is missing)")
+        raise ValueError(f"{name!r} is not shipped in this copy ({path} is missing)")
     return path
 
 

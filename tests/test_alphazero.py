@@ -256,3 +256,18 @@ def test_a_base_network_refuses_expansion_games(random_model):
     with pytest.raises(ValueError, match="trained on the base game"):
         agent.act(*agent_inputs(game, game.decider))
     assert isinstance(PlayerView(game, 0).public_game(), Game)
+
+
+def test_kbenv_train_runs_a_search_config(tmp_path, capsys):
+    from kbenv.cli import main
+
+    config = _tiny_config(tmp_path, iterations=1, steps_per_iteration=10).to_dict()
+    path = tmp_path / "az.yaml"
+    path.write_text("\n".join(f"{k}: {json.dumps(v)}" for k, v in config.items()))
+    assert main(["train", "--config", str(path), "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "trained tiny: 1 rounds, 40 self-play positions" in out and "aznet vs random" in out
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("method: alphazero\ngames: -1\n")
+    assert main(["train", "--config", str(bad), "--quiet"]) == 2
+    assert "field 'games' must be a positive integer" in capsys.readouterr().err

@@ -73,10 +73,16 @@ class ReplayBuffer:
         if n > len(self.states):
             raise ValueError(f"the checkpoint's buffer holds {n} positions, more than buffer_positions "
                              f"({len(self.states)})")
-        self.states[:n] = np.frombuffer(zlib.decompress(data["states"]), dtype=np.int64).reshape(n, -1)
-        self.policies[:n] = np.frombuffer(zlib.decompress(data["policies"]), dtype=np.float32).reshape(n, -1)
+        if n:
+            self.states[:n] = _array(data["states"], np.int64).reshape(n, -1)
+            self.policies[:n] = _array(data["policies"], np.float32).reshape(n, -1)
         self.values[:n], self.seats[:n] = data["values"], data["seats"]
         self.size, self.next = n, data["next"]
+
+
+def _array(stored, dtype) -> np.ndarray:
+    """A buffer array as stored: zlib-compressed bytes, or a plain array (checkpoints before compression)."""
+    return np.frombuffer(zlib.decompress(stored), dtype=dtype) if isinstance(stored, bytes) else np.asarray(stored)
 
 
 def relative_values(values: np.ndarray, observer: int) -> np.ndarray:
@@ -206,8 +212,8 @@ def evaluate(model_path: Path, config: AlphaZeroConfig, out_dir: Path, seed: int
         for opponent in config.eval_opponents:
             folder = out_dir / f"{agent}_vs_{opponent.replace(':', '_').replace('=', '')}"
             shutil.rmtree(folder, ignore_errors=True)
-            field = [spec] + [opponent] * (players - 1)
-            summary = run_tournament(field, [players], games=games, seed=seed, out_dir=str(folder),
+            # more than 2 players: the agent alone against players - 1 copies of the opponent (field)
+            summary = run_tournament([spec, opponent], [players], games=games, seed=seed, out_dir=str(folder),
                                      setup=config.ruleset() or None, progress=False, field=players > 2)
             block = summary["by_players"][str(players)]
             seat = block["seats"][spec]

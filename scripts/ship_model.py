@@ -1,0 +1,79 @@
+"""Ship a trained search network as `trained:<name>`: copy its model.pt into agents/models/ and write its
+model card (JSON and markdown) from the run's card and the tournaments that rated it.
+
+    python scripts/ship_model.py --run runs/selfplay_mixed --name 2p \\
+        --tournaments results/rate_2p_lookahead results/rate_2p_mcts
+
+Each tournament folder is one written by `kbenv tournament` (its summary.json); the card lists, per
+tournament, the command's agents, player counts, games and seed, and the win share with its 95% CI
+of every seat.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+from pathlib import Path
+
+MODELS = Path(__file__).resolve().parent.parent / "agents" / "models"
+
+
+def tournament_rows(folder: Path) -> dict:
+    summary = json.loads((folder / "summary.json").read_text())
+    config = summary["config"]
+    out = {"agents": config["agents"], "players": config["players"], "games": summary["games"],
+           "seed": config["seed"], "field": config.get("field", False), "results": {}}
+    for players, block in summary["by_players"].items():
+        out["results"][players] = {agent: {"win_share": round(seat["win_share"], 3),
+                                           "ci95": [round(x, 3) for x in seat["win_share_ci95"]],
+                                           "fair_share": seat["fair_share"], "mean_gold": seat["mean_gold"]}
+                                   for agent, seat in block["seats"].items()}
+    return out
+
+
+def markdown(card: dict) -> str:
+    lines = [f"# trained:{card['shipped_as']}", "", card["summary"], "",
+             f"- method: {card['run']['method']}", f"- observation: {card['run']['observation']}",
+             f"- network: {card['run']['network']}",
+             f"- trained on: {card['run']['players']}-player games, "
+             f"{card['run']['self_play_positions']:,} self-play positions, {card['run']['games_finished']:,} games, "
+             f"{card['run']['simulations']} simulations per decision",
+             f"- training wall time: {card['run']['wall_seconds']} s ({card['hardware']})", "", "## Ratings", ""]
+    for t in card["tournaments"]:
+        lines.append(f"`kbenv tournament --agents {' '.join(t['agents'])} --players "
+                     f"{','.join(map(str, t['players']))} --games {t['games']} --seed {t['seed']}"
+                     f"{' --field' if t['field'] else ''}`")
+        lines.append("")
+        lines.append("| players | agent | win share [95% CI] | fair | mean gold |")
+        lines.append("|---|---|---|---|---|")
+        for players, seats in t["results"].items():
+            for agent, r in seats.items():
+                lines.append(f"| {players} | {agent} | {r['win_share']:.3f} [{r['ci95'][0]:.3f}, {r['ci95'][1]:.3f}] "
+                             f"| {r['fair_share']:.2f} | {r['mean_gold']:.1f} |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--run", required=True, help="the run folder (holds model.pt and model_card.json)")
+    parser.add_argument("--name", required=True, choices=["2p", "4p"])
+    parser.add_argument("--tournaments", nargs="*", default=[], help="tournament folders rating the model")
+    parser.add_argument("--hardware", default="2 CPU cores", help="where it was trained, in words")
+    parser.add_argument("--summary", default="", help="one paragraph: what the model is and how strong")
+    args = parser.parse_args()
+    run = Path(args.run)
+    MODELS.mkdir(exist_ok=True)
+    shutil.copyfile(run / "model.pt", MODELS / f"trained_{args.name}.pt")
+    card = {"shipped_as": args.name, "summary": args.summary, "hardware": args.hardware,
+            "run": json.loads((run / "model_card.json").read_text()),
+            "config": json.loads((run / "config.json").read_text()) if (run / "config.json").exists() else None,
+            "tournaments": [tournament_rows(Path(t)) for t in args.tournaments]}
+    (MODELS / f"trained_{args.name}.json").write_text(json.dumps(card, indent=2))
+    (MODELS / f"trained_{args.name}.md").write_text(markdown(card))
+    print(f"shipped {run / 'model.pt'} as trained:{args.name} ({MODELS})")
+
+
+if __name__ == "__main__":
+    main()
