@@ -32,13 +32,10 @@ def shipped_model(name: str) -> Path:
 
 class _NetworkAgent:
     def __init__(self, path: str | Path, device: str = "cpu", seed: int | None = None):
-        import torch
-
         from .alphazero.network import NetworkEvaluator, load_network
         from .training.networks import flush_denormals
 
         flush_denormals()
-        torch.set_num_threads(1)  # one decision at a time: threads cost more than they give
         self.net, self.info = load_network(path, device)
         self.evaluator = NetworkEvaluator(self.net, device)
         self.v1 = bool(self.net.config["v1"])

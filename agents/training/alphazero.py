@@ -195,7 +195,8 @@ def train_step(net, optimizer, buffer: ReplayBuffer, rng: np.random.Generator, c
     return policy_loss.item(), value_loss.item()
 
 
-def evaluate(model_path: Path, config: AlphaZeroConfig, out_dir: Path, seed: int, games: int) -> list[dict]:
+def evaluate(model_path: Path, config: AlphaZeroConfig, out_dir: Path, seed: int, games: int,
+             progress: bool = False) -> list[dict]:
     """Games of the raw network (and of the search agent when eval_simulations > 0) against each
     evaluation opponent, seats rotated, in the run's first player count and ruleset."""
     import shutil
@@ -214,7 +215,7 @@ def evaluate(model_path: Path, config: AlphaZeroConfig, out_dir: Path, seed: int
             shutil.rmtree(folder, ignore_errors=True)
             # more than 2 players: the agent alone against players - 1 copies of the opponent (field)
             summary = run_tournament([spec, opponent], [players], games=games, seed=seed, out_dir=str(folder),
-                                     setup=config.ruleset() or None, progress=False, field=players > 2)
+                                     setup=config.ruleset() or None, progress=progress, field=players > 2)
             block = summary["by_players"][str(players)]
             seat = block["seats"][spec]
             rows.append({"agent": agent, "opponent": opponent, "players": players, "games": games,
@@ -282,6 +283,7 @@ class Run:
         self.search_seconds = 0.0
         self.train_seconds = 0.0
         self.evaluations = 0  # network positions evaluated in self-play
+        self.progress = False  # progress bars (set by run)
         path = self.dir / CHECKPOINT
         if resume and path.exists():
             self._load(path)
@@ -358,12 +360,15 @@ class Run:
         from agents.alphazero.search import GumbelSearch
 
         c = self.config
+        self.progress = progress
         evaluator = NetworkEvaluator(self.net, self.device)
         search = GumbelSearch(evaluator, self.net.action_size, num_simulations=c.simulations,
                               max_considered=c.considered)
         started = time.perf_counter()
         wall_before = self.wall
         deadline = started + c.max_minutes * 60 if c.max_minutes else math.inf
+        if c.eval_every and c.eval_opponents and self.iteration == 0 and not self.curve:
+            self.evaluate(c.eval_games)  # the untrained network: where the learning curve starts
         bar = _bar(progress, c.iterations, self.iteration)
         try:
             while self.iteration < c.iterations and time.perf_counter() < deadline:
@@ -412,7 +417,7 @@ class Run:
     def evaluate(self, games: int) -> None:
         model = self.save_model()
         rows = evaluate(model, self.config, self.dir / "eval" / f"round_{self.iteration}",
-                        seed=self.config.seed + self.iteration, games=games)
+                        seed=self.config.seed + self.iteration, games=games, progress=self.progress)
         for r in rows:
             r.update(round=self.iteration, positions=self.selfplay.positions)
             self.curve.append(r)
