@@ -316,7 +316,9 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True, log=
     if remaining > 0:
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", message="rich is experimental")  # tqdm.rich, SB3's progress bar
-            model.learn(total_timesteps=remaining, callback=callbacks, progress_bar=progress_bar(progress, log),
+            if progress_bar(progress, log):
+                callbacks.append(StepProgress(start_steps, config.total_timesteps))
+            model.learn(total_timesteps=remaining, callback=callbacks, progress_bar=False,
                         reset_num_timesteps=not resumed, tb_log_name=config.name)
     train_seconds = time.perf_counter() - t0
     final_steps = int(model.num_timesteps)  # whole rollouts: may pass total_timesteps by up to one
@@ -399,6 +401,26 @@ def _has_rich() -> bool:
     except ImportError:
         return False
     return True
+
+
+def StepProgress(start: int, total: int):
+    """A tqdm bar over PPO's environment steps (rate and time left), also where stdout is no terminal
+    (SB3's own bar, drawn by rich, shows nothing there)."""
+    from stable_baselines3.common.callbacks import BaseCallback
+    from tqdm import tqdm
+
+    class _StepProgress(BaseCallback):
+        def _on_training_start(self) -> None:
+            self.bar = tqdm(total=total, initial=start, desc="PPO", unit="steps")
+
+        def _on_step(self) -> bool:
+            self.bar.update(max(0, min(total, self.model.num_timesteps) - self.bar.n))
+            return True
+
+        def _on_training_end(self) -> None:
+            self.bar.close()
+
+    return _StepProgress()
 
 
 class ImitationProgress:
