@@ -75,17 +75,23 @@ def _device(text: str) -> str:
     return text
 
 
-def _checkpoint(text: str) -> str:
-    """A path to an existing MaskablePPO checkpoint (a zip file holding `data`), checked without torch."""
+def _existing_file(text: str, what: str, example: str) -> Path:
+    """A path naming an existing zip file (torch and SB3 files are zip archives), checked without torch."""
     path = Path(text)
     if not text:
-        raise ValueError("must name a checkpoint file, got ''")
+        raise ValueError(f"must name a {what} file, got ''")
     if not path.exists():
-        raise FileNotFoundError(f"{text}: no checkpoint there (no such file)")
+        raise FileNotFoundError(f"{text}: no {what} there (no such file)")
     if path.is_dir():
-        raise ValueError(f"{text} is a folder, not a checkpoint file (expected e.g. {path / 'model.zip'})")
+        raise ValueError(f"{text} is a folder, not a {what} file (expected e.g. {path / example})")
     if not zipfile.is_zipfile(path):
-        raise ValueError(f"{text} is not a checkpoint (expected a model.zip saved by MaskablePPO)")
+        raise ValueError(f"{text} is not a {what} file (expected a {example} saved by kbenv train)")
+    return path
+
+
+def _checkpoint(text: str) -> str:
+    """A path to an existing MaskablePPO checkpoint (a zip file holding `data`)."""
+    path = _existing_file(text, "checkpoint", "model.zip")
     with zipfile.ZipFile(path) as archive:
         if "data" not in archive.namelist():
             raise ValueError(f"{text} is a zip file but not a stable-baselines3 checkpoint (no 'data' entry)")
@@ -93,16 +99,8 @@ def _checkpoint(text: str) -> str:
 
 
 def _network_file(text: str) -> str:
-    """A path to an existing search-network file (agents.training.alphazero), checked without torch."""
-    path = Path(text)
-    if not text:
-        raise ValueError("must name a model file, got ''")
-    if not path.exists():
-        raise FileNotFoundError(f"{text}: no model there (no such file)")
-    if path.is_dir():
-        raise ValueError(f"{text} is a folder, not a model file (expected e.g. {path / 'model.pt'})")
-    if not zipfile.is_zipfile(path):
-        raise ValueError(f"{text} is not a model file (expected a model.pt saved by kbenv train)")
+    """A path to an existing search-network file (agents.training.alphazero)."""
+    _existing_file(text, "model", "model.pt")
     return text
 
 

@@ -186,20 +186,26 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
-def _train_alphazero(args: argparse.Namespace) -> int:
-    from agents.training.alphazero import train_alphazero
-    from agents.training.az_config import AlphaZeroConfig
-
-    config = AlphaZeroConfig.load(args.config)
+def _config_with_overrides(model, args: argparse.Namespace, steps_field: str):
+    """The config file, with --timesteps (as `steps_field`), --out and --max-minutes applied and checked."""
+    config = model.load(args.config)
     overrides = {}
     if args.timesteps:
-        overrides["iterations"] = args.timesteps
+        overrides[steps_field] = args.timesteps
     if args.out:
         overrides["out_dir"] = args.out
     if args.max_minutes is not None:
         overrides["max_minutes"] = args.max_minutes
     if overrides:
-        config = AlphaZeroConfig.from_dict({**config.to_dict(), **overrides}, source=args.config)
+        config = model.from_dict({**config.to_dict(), **overrides}, source=args.config)
+    return config
+
+
+def _train_alphazero(args: argparse.Namespace) -> int:
+    from agents.training.alphazero import train_alphazero
+    from agents.training.az_config import AlphaZeroConfig
+
+    config = _config_with_overrides(AlphaZeroConfig, args, "iterations")
     card = train_alphazero(config, resume=args.resume, progress=not args.quiet)
     print(f"trained {card['name']}: {card['rounds']} rounds, {card['self_play_positions']:,} self-play positions "
           f"in {card['wall_seconds']} s ({card['positions_per_second']} positions/s, "
@@ -284,16 +290,7 @@ def cmd_train(args: argparse.Namespace) -> int:
 
     if config_method(read_yaml(args.config)) == "alphazero":
         return _train_alphazero(args)
-    config = TrainConfig.load(args.config)
-    overrides = {}
-    if args.timesteps:
-        overrides["total_timesteps"] = args.timesteps
-    if args.out:
-        overrides["out_dir"] = args.out
-    if args.max_minutes is not None:
-        overrides["max_minutes"] = args.max_minutes
-    if overrides:
-        config = TrainConfig.from_dict({**config.to_dict(), **overrides}, source=args.config)
+    config = _config_with_overrides(TrainConfig, args, "total_timesteps")
     card = train(config, resume=args.resume, progress=not args.quiet)
     print(f"trained {card['name']}: {card['timesteps']:,} steps in {card['wall_seconds']} s "
           f"({card['env_steps_per_second']} steps/s) -> {card['model']}")

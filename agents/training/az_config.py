@@ -6,20 +6,27 @@ one line per bad field naming it.
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, model_validator
+from pydantic import field_validator, model_validator
 
-from .config import MAX_SEED, Count, ExpansionName, NonNegative, PlayerCount, RuleName, _field, error_lines, read_yaml
+from .config import (
+    MAX_SEED,
+    ConfigModel,
+    Count,
+    ExpansionName,
+    NonNegative,
+    PlayerCount,
+    RuleName,
+    _field,
+    ruleset_problems,
+)
 
 EVAL_OPPONENTS = ("random", "greedy", "lookahead", "mcts:sims=300")
 
 
-class AlphaZeroConfig(BaseModel):
+class AlphaZeroConfig(ConfigModel):
     """All settings of a search-based self-play run (`kbenv train --config FILE`)."""
-
-    model_config = ConfigDict(strict=True, extra="forbid", allow_inf_nan=False, validate_assignment=True)
 
     method: Literal["alphazero"] = _field("alphazero", "alphazero")
     name: str = _field("az", "a folder name of letters, digits, '-', '_' and '.' (not '.' or '..')",
@@ -55,51 +62,15 @@ class AlphaZeroConfig(BaseModel):
     seed: int = _field(0, f"an integer from 0 to {MAX_SEED}", ge=0, le=MAX_SEED)
     out_dir: str = _field("runs", "a non-empty path without NUL characters", pattern=r"^[^\x00]+$")
 
-    @field_validator("name")
-    @classmethod
-    def _not_dots(cls, name: str) -> str:
-        if name in (".", ".."):
-            raise ValueError("'.' and '..' are not folder names")
-        return name
-
-    @field_validator("expansions", "rules", "eval_opponents")
-    @classmethod
-    def _distinct(cls, names: list[str]) -> list[str]:
-        if len(set(names)) != len(names):
-            raise ValueError("a name is given twice")
-        return names
+    _name = field_validator("name")(ConfigModel.check_name)
+    _distinct = field_validator("expansions", "rules", "eval_opponents")(ConfigModel.check_distinct)
 
     @model_validator(mode="after")
     def _consistent(self) -> AlphaZeroConfig:
-        from kbenv.catalogue import RULE_FLAGS
-
-        problems = []
-        for flag in RULE_FLAGS:
-            if flag.name in self.rules and flag.expansion is not None and flag.expansion not in self.expansions:
-                problems.append(f"field 'rules': flag {flag.name!r} needs the {flag.expansion!r} expansion "
-                                f"in field 'expansions'")
+        problems = ruleset_problems(self.expansions, self.rules)
         if problems:
             raise ValueError("\n".join(problems))
         return self
-
-    @classmethod
-    def load(cls, path: str | Path) -> AlphaZeroConfig:
-        return cls.from_dict(read_yaml(path), source=str(path))
-
-    @classmethod
-    def from_dict(cls, data: Any, source: str = "config") -> AlphaZeroConfig:
-        if not isinstance(data, dict):
-            raise ValueError(f"{source}: expected a mapping of fields, got {type(data).__name__}")
-        try:
-            return cls.model_validate(data)
-        except ValidationError as err:
-            raise ValueError("\n".join(error_lines(err, data, source, AlphaZeroConfig))) from None
-
-    def to_dict(self) -> dict:
-        return self.model_dump()
-
-    def ruleset(self) -> dict:
-        return {key: list(value) for key, value in (("expansions", self.expansions), ("rules", self.rules)) if value}
 
 
 def config_method(data: dict) -> str:

@@ -42,10 +42,60 @@ def _field(default: Any, rule: str, **constraints: Any) -> Any:
     return Field(default=default, description=rule, **constraints)
 
 
-class TrainConfig(BaseModel):
-    """All settings of a training run (`kbenv train --config FILE`)."""
+class ConfigModel(BaseModel):
+    """What every training config shares: strict fields, YAML loading with one error line per bad field,
+    the run name's rule, distinct names in lists, and the ruleset as set-up options."""
 
     model_config = ConfigDict(strict=True, extra="forbid", allow_inf_nan=False, validate_assignment=True)
+
+    @classmethod
+    def load(cls, path: str | Path):
+        """Read and validate a YAML file; a missing, unreadable or malformed file gives a ValueError."""
+        return cls.from_dict(read_yaml(path), source=str(path))
+
+    @classmethod
+    def from_dict(cls, data: Any, source: str = "config"):
+        """Validate a mapping of fields; errors are ValueErrors, one line per bad field, prefixed by `source`."""
+        if not isinstance(data, dict):
+            raise ValueError(f"{source}: expected a mapping of fields, got {type(data).__name__}")
+        try:
+            return cls.model_validate(data)
+        except ValidationError as err:
+            raise ValueError("\n".join(error_lines(err, data, source, cls))) from None
+
+    def to_dict(self) -> dict:
+        """Plain fields (lists copied), as `from_dict` takes them."""
+        return self.model_dump()
+
+    def ruleset(self) -> dict:
+        """The ruleset as set-up options ({"expansions": [...], "rules": [...]}), the empty ones left out.
+
+        Empty for the base game, so base runs pass exactly the options they passed before rulesets.
+        """
+        return {key: list(value) for key, value in (("expansions", self.expansions), ("rules", self.rules)) if value}
+
+    @staticmethod
+    def check_name(name: str) -> str:
+        if name in (".", ".."):
+            raise ValueError("'.' and '..' are not folder names")
+        return name
+
+    @staticmethod
+    def check_distinct(names: list[str]) -> list[str]:
+        if len(set(names)) != len(names):
+            raise ValueError("a name is given twice")
+        return names
+
+
+def ruleset_problems(expansions: list[str], rules: list[str]) -> list[str]:
+    """Rule flags whose expansion is not enabled, each naming the fields."""
+    return [f"field 'rules': flag {flag.name!r} needs the {flag.expansion!r} expansion in field 'expansions'"
+            for flag in RULE_FLAGS
+            if flag.name in rules and flag.expansion is not None and flag.expansion not in expansions]
+
+
+class TrainConfig(ConfigModel):
+    """All settings of a training run (`kbenv train --config FILE`)."""
 
     name: str = _field("quick", "a folder name of letters, digits, '-', '_' and '.' (not '.' or '..')",
                        pattern=r"^[A-Za-z0-9_.-]+$", max_length=100)
@@ -89,19 +139,8 @@ class TrainConfig(BaseModel):
     seed: int = _field(0, f"an integer from 0 to {MAX_SEED}", ge=0, le=MAX_SEED)
     out_dir: str = _field("runs", "a non-empty path without NUL characters", pattern=r"^[^\x00]+$")
 
-    @field_validator("name")
-    @classmethod
-    def _not_dots(cls, name: str) -> str:
-        if name in (".", ".."):
-            raise ValueError("'.' and '..' are not folder names")
-        return name
-
-    @field_validator("expansions", "rules")
-    @classmethod
-    def _distinct(cls, names: list[str]) -> list[str]:
-        if len(set(names)) != len(names):
-            raise ValueError("a name is given twice")
-        return names
+    _name = field_validator("name")(ConfigModel.check_name)
+    _distinct = field_validator("expansions", "rules")(ConfigModel.check_distinct)
 
     @model_validator(mode="after")
     def _consistent(self) -> TrainConfig:
@@ -109,32 +148,6 @@ class TrainConfig(BaseModel):
         if problems:
             raise ValueError("\n".join(problems))
         return self
-
-    @classmethod
-    def load(cls, path: str | Path) -> TrainConfig:
-        """Read and validate a YAML file; a missing, unreadable or malformed file gives a ValueError."""
-        return cls.from_dict(read_yaml(path), source=str(path))
-
-    @classmethod
-    def from_dict(cls, data: Any, source: str = "config") -> TrainConfig:
-        """Validate a mapping of fields; errors are ValueErrors, one line per bad field, prefixed by `source`."""
-        if not isinstance(data, dict):
-            raise ValueError(f"{source}: expected a mapping of fields, got {type(data).__name__}")
-        try:
-            return cls.model_validate(data)
-        except ValidationError as err:
-            raise ValueError("\n".join(error_lines(err, data, source))) from None
-
-    def to_dict(self) -> dict:
-        """Plain fields (lists copied), as `from_dict` takes them."""
-        return self.model_dump()
-
-    def ruleset(self) -> dict:
-        """The ruleset as set-up options ({"expansions": [...], "rules": [...]}), the empty ones left out.
-
-        Empty for the base game, so base runs pass exactly the options they passed before rulesets.
-        """
-        return {key: list(value) for key, value in (("expansions", self.expansions), ("rules", self.rules)) if value}
 
 
 def cross_field_problems(config: TrainConfig) -> list[str]:
@@ -147,11 +160,7 @@ def cross_field_problems(config: TrainConfig) -> list[str]:
     if config.guide_coef_final > config.guide_coef:
         problems.append(f"field 'guide_coef_final' must be at most guide_coef = {config.guide_coef} "
                         f"(the guide weight decays; got {config.guide_coef_final})")
-    enabled = set(config.expansions)
-    for flag in RULE_FLAGS:
-        if flag.name in config.rules and flag.expansion is not None and flag.expansion not in enabled:
-            problems.append(f"field 'rules': flag {flag.name!r} needs the {flag.expansion!r} expansion "
-                            f"in field 'expansions'")
+    problems += ruleset_problems(config.expansions, config.rules)
     if config.hints != "none" and (config.expansions or config.rules):
         problems.append(f"field 'hints' must be none with expansions or rules (hint planes exist for the base "
                         f"game only; got {config.hints!r})")
