@@ -4,7 +4,7 @@
   for the agent's player (other hands and the deck re-dealt from what it can see);
 - `aznet:path=FILE`: the raw network, one forward pass per decision (the most likely legal action);
 - `trained:2p`, `trained:4p`: the models shipped in agents/models (model cards beside them), as `az`
-  agents with the simulations recorded in their card.
+  agents with 16 simulations (`trained:2p,sims=64` for more).
 """
 
 from __future__ import annotations

@@ -271,3 +271,18 @@ def test_kbenv_train_runs_a_search_config(tmp_path, capsys):
     bad.write_text("method: alphazero\ngames: -1\n")
     assert main(["train", "--config", str(bad), "--quiet"]) == 2
     assert "field 'games' must be a positive integer" in capsys.readouterr().err
+
+
+def test_a_buffer_resumes_into_another_size():
+    from agents.training.alphazero import ReplayBuffer
+
+    small = ReplayBuffer(4, 3)
+    for k in range(6):  # wraps: rows hold 4, 5, 2, 3 (oldest 2)
+        small.add(np.full(S.STATE_SIZE, k), np.zeros(3), np.zeros(S.MAX_PLAYERS), 2)
+    big = ReplayBuffer(8, 3)
+    big.load(small.to_dict())
+    assert big.size == 4 and big.states[:4, 0].tolist() == [2, 3, 4, 5] and big.next == 4
+    same = ReplayBuffer(4, 3)
+    same.load(small.to_dict())
+    np.testing.assert_array_equal(same.states, small.states)
+    assert same.next == small.next

@@ -125,9 +125,8 @@ class Node:
         visited = self.visits > 0
         q = np.zeros(len(self.actions))
         q[visited] = self.value_sum[visited, self.player] / self.visits[visited]
-        prior = softmax(self.logits)
-        weight = prior[visited].sum()
-        mixed = (own + total * (prior[visited] * q[visited]).sum() / max(weight, 1e-12)) / (1 + total)
+        prior = np.maximum(softmax(self.logits), np.finfo(np.float64).tiny)  # as mctx: no prior is exactly 0
+        mixed = (own + total * (prior[visited] * q[visited]).sum() / prior[visited].sum()) / (1 + total)
         q[~visited] = mixed
         return q
 

@@ -66,7 +66,8 @@ class ReplayBuffer:
         n = self.size
         return {"states": zlib.compress(self.states[:n].tobytes(), 1),
                 "policies": zlib.compress(self.policies[:n].tobytes(), 1),
-                "values": self.values[:n].copy(), "seats": self.seats[:n].copy(), "next": self.next, "size": n}
+                "values": self.values[:n].copy(), "seats": self.seats[:n].copy(), "next": self.next, "size": n,
+                "capacity": len(self.states)}
 
     def load(self, data: dict) -> None:
         n = data["size"]
@@ -78,6 +79,11 @@ class ReplayBuffer:
             self.policies[:n] = _array(data["policies"], np.float32).reshape(n, -1)
         self.values[:n], self.seats[:n] = data["values"], data["seats"]
         self.size, self.next = n, data["next"]
+        if data.get("capacity", len(self.states)) != len(self.states) and self.next:
+            # another buffer size: put the rows oldest first, so that the next one written replaces the oldest
+            for array in (self.states, self.policies, self.values, self.seats):
+                array[:n] = np.roll(array[:n], -self.next, axis=0)
+            self.next = n % len(self.states)
 
 
 def _array(stored, dtype) -> np.ndarray:
