@@ -286,3 +286,11 @@ def test_a_buffer_resumes_into_another_size():
     same.load(small.to_dict())
     np.testing.assert_array_equal(same.states, small.states)
     assert same.next == small.next
+
+
+def test_a_resumed_run_takes_the_configs_learning_rate(tmp_path):
+    Run(_tiny_config(tmp_path, iterations=1, steps_per_iteration=10), log=lambda *_: None).run(progress=False)
+    resumed = Run(_tiny_config(tmp_path, iterations=2, steps_per_iteration=10, learning_rate=0.0002), resume=True,
+                  log=lambda *_: None)
+    assert resumed.iteration == 1
+    assert [g["lr"] for g in resumed.optimizer.param_groups] == [0.0002]

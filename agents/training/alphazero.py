@@ -328,6 +328,8 @@ class Run:
                              f"{self.net.config}")
         self.net.load_state_dict(data["net"])
         self.optimizer.load_state_dict(data["optimizer"])
+        for group in self.optimizer.param_groups:  # the config decides (e.g. a lower rate for a later chunk)
+            group["lr"], group["weight_decay"] = self.config.learning_rate, self.config.weight_decay
         self.buffer.load(data["buffer"])
         self.selfplay.load(data["selfplay"])
         self.rng.bit_generator.state = data["rng"]
