@@ -3,8 +3,9 @@
 - `az:path=FILE,sims=N`: the network plus N simulations of Gumbel search from a root determinized
   for the agent's player (other hands and the deck re-dealt from what it can see);
 - `aznet:path=FILE`: the raw network, one forward pass per decision (the most likely legal action);
-- `trained:2p`, `trained:4p`: the models shipped in agents/models (model cards beside them), as `az`
-  agents with 16 simulations (`trained:2p,sims=64` for more).
+- `trained:2p`, `trained:4p` (base game) and `trained:nomads-2p` (Nomads + Capitol + Caves): the
+  models shipped in agents/models (model cards beside them), as `az` agents with 16 simulations
+  (`trained:2p,sims=64` for more).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import numpy as np
 from kbenv.view import PlayerView
 
 MODELS = Path(__file__).parent / "models"
-SHIPPED = {"2p": "trained_2p.pt", "4p": "trained_4p.pt"}
+SHIPPED = {"2p": "trained_2p.pt", "4p": "trained_4p.pt", "nomads-2p": "trained_nomads_2p.pt"}
 DEFAULT_SIMS = 16
 
 

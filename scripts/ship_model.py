@@ -58,20 +58,21 @@ def markdown(card: dict) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--run", required=True, help="the run folder (holds model.pt and model_card.json)")
-    parser.add_argument("--name", required=True, choices=["2p", "4p"])
+    parser.add_argument("--name", required=True, choices=["2p", "4p", "nomads-2p"])
     parser.add_argument("--tournaments", nargs="*", default=[], help="tournament folders rating the model")
     parser.add_argument("--hardware", default="2 CPU cores", help="where it was trained, in words")
     parser.add_argument("--summary", default="", help="one paragraph: what the model is and how strong")
     args = parser.parse_args()
     run = Path(args.run)
     MODELS.mkdir(exist_ok=True)
-    shutil.copyfile(run / "model.pt", MODELS / f"trained_{args.name}.pt")
+    stem = f"trained_{args.name.replace('-', '_')}"
+    shutil.copyfile(run / "model.pt", MODELS / f"{stem}.pt")
     card = {"shipped_as": args.name, "summary": args.summary, "hardware": args.hardware,
             "run": json.loads((run / "model_card.json").read_text()),
             "config": json.loads((run / "config.json").read_text()) if (run / "config.json").exists() else None,
             "tournaments": [tournament_rows(Path(t)) for t in args.tournaments]}
-    (MODELS / f"trained_{args.name}.json").write_text(json.dumps(card, indent=2))
-    (MODELS / f"trained_{args.name}.md").write_text(markdown(card))
+    (MODELS / f"{stem}.json").write_text(json.dumps(card, indent=2))
+    (MODELS / f"{stem}.md").write_text(markdown(card))
     print(f"shipped {run / 'model.pt'} as trained:{args.name} ({MODELS})")
 
 

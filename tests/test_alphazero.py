@@ -232,7 +232,7 @@ def test_config_errors_name_the_field(tmp_path):
 def test_agent_specs(random_model):
     assert parse_spec("trained:2p") == ("trained", {"model": "2p"})
     assert parse_spec("trained:4p,sims=4") == ("trained", {"model": "4p", "sims": 4})
-    with pytest.raises(ValueError, match="must be one of 2p, 4p"):
+    with pytest.raises(ValueError, match="must be one of 2p, 4p, nomads-2p"):
         parse_spec("trained:7p")
     with pytest.raises(FileNotFoundError, match="no model there"):
         parse_spec("az:path=/nonexistent/model.pt")
@@ -242,11 +242,12 @@ def test_agent_specs(random_model):
     assert agent.search.num_simulations == 2
 
 
-@pytest.mark.parametrize("model,players", [("2p", 2), ("4p", 4)])
-def test_shipped_models_play_legal_games(model, players):
+@pytest.mark.parametrize("model,players,ruleset", [("2p", 2, {}), ("4p", 4, {}),
+                                                   ("nomads-2p", 2, {"expansions": ["nomads", "capitol", "caves"]})])
+def test_shipped_models_play_legal_games(model, players, ruleset):
     agent = make_agent(f"trained:{model},sims=2", seed=0)
     others = [make_agent("random", seed=k) for k in range(1, players)]
-    result = play_game(0, 9, [f"trained:{model}"] + ["random"] * (players - 1), [agent, *others])
+    result = play_game(0, 9, [f"trained:{model}"] + ["random"] * (players - 1), [agent, *others], **ruleset)
     assert result.decisions > 50 and len(result.gold) == players  # play_game steps only legal actions
 
 
