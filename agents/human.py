@@ -13,17 +13,21 @@ from collections.abc import Callable
 
 import numpy as np
 
-from kbenv.board.geometry import NUM_HEXES
-from kbenv.catalogue import ACTION_NAMES
+from kbenv.catalogue import ACTION_ID
 from kbenv.explain import explain_illegal
+from kbenv.position import decision_name
 from kbenv.render_text import board_text, score_text
 from kbenv.view import PlayerView
 
 
 def decision_label(action: int) -> str:
-    if action < NUM_HEXES:
-        return f"{action // 20},{action % 20}"
-    return ACTION_NAMES[action]
+    """A decision as the player types it: `r,c` for a hex, else its name (kbenv.position.decision_name)."""
+    name = decision_name(action)
+    return f"{name[0]},{name[1]}" if isinstance(name, list) else name
+
+
+# Every named decision, as typed: lower case, spaces for underscores ("end turn", "terrain-g").
+NAMED_ACTIONS = {name.replace("_", " ").lower(): action for name, action in ACTION_ID.items()}
 
 
 def parse_decision(text: str, legal: list[int]) -> int | str:
@@ -41,12 +45,8 @@ def parse_decision(text: str, legal: list[int]) -> int | str:
             return f"{r},{c} is off the board (rows and columns run 0..19)"
         return r * 20 + c
     name = text.replace(",", " ").replace("_", " ")
-    for action in legal:
-        if action >= NUM_HEXES and ACTION_NAMES[action].replace("_", " ") == name:
-            return action
-    known = {n.replace("_", " ") for n in ACTION_NAMES[NUM_HEXES:]}
-    if name in known:
-        return ACTION_NAMES.index(next(n for n in ACTION_NAMES[NUM_HEXES:] if n.replace("_", " ") == name))
+    if name in NAMED_ACTIONS:
+        return NAMED_ACTIONS[name]  # the caller says why, if it is not legal now
     return f"{text!r} is neither a number from the list, a hex r,c, nor a decision's name"
 
 

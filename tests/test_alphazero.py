@@ -10,12 +10,19 @@ import numpy as np
 import pytest
 import torch
 
-from agents.alphazero.network import PolicyValueNet, save_network, seat_values
-from agents.alphazero.search import GumbelSearch, considered_visits, margins, score_values
+from agents.alphazero.network import PolicyValueNet, save_network
+from agents.alphazero.search import (
+    GumbelSearch,
+    considered_visits,
+    margins,
+    relative_values,
+    score_values,
+    seat_values,
+)
 from agents.az import AZNetAgent, AZSearchAgent
 from agents.evaluation.play import agent_inputs, play_game
 from agents.registry import make_agent, parse_spec
-from agents.training.alphazero import Run, relative_values
+from agents.training.alphazero import Run
 from agents.training.az_config import AlphaZeroConfig
 from kbenv.engine import state as S
 from kbenv.game import Game
@@ -295,3 +302,10 @@ def test_a_resumed_run_takes_the_configs_learning_rate(tmp_path):
                   log=lambda *_: None)
     assert resumed.iteration == 1
     assert [g["lr"] for g in resumed.optimizer.param_groups] == [0.0002]
+
+
+def test_base_rule_flags_keep_the_v0_layout(tmp_path):
+    base = Run(_tiny_config(tmp_path, rules=["lords_count_zero"]), log=lambda *_: None)
+    assert base.net.config["v1"] is False and base.net.action_size == 409
+    nomads = Run(_tiny_config(tmp_path / "n", expansions=["nomads"]), log=lambda *_: None)
+    assert nomads.net.config["v1"] is True and nomads.net.action_size == 458

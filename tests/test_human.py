@@ -37,6 +37,7 @@ def test_decisions_by_number_and_by_name():
     assert parse_decision("1", legal) == legal[0]
     assert parse_decision("end turn", legal + [408]) == 408
     assert parse_decision("END_TURN", legal + [408]) == 408
+    assert parse_decision("terrain-G", legal) == 448  # a known name, legal or not (v1 layout: 448 = terrain-G)
     agent, lines = _scripted(["end_turn", "2"])  # end_turn is not legal before the mandatory builds
     assert agent.act(*agent_inputs(game, game.decider)) == legal[1]
     assert any("end_turn is illegal" in line for line in lines)

@@ -13,13 +13,13 @@ import numpy as np
 import torch
 from torch import nn
 
+from agents.alphazero.search import seat_values
 from agents.training.networks import KingdomBuilderExtractor, SpatialActionHead
 from kbenv.catalogue import ACTION_SIZE_V0, ACTION_SIZE_V1
 from kbenv.engine import state as S
-from kbenv.engine.legal import legal_mask_into
 from kbenv.engine.observe import observe_into
 from kbenv.engine.observe_v1 import observe_v1_into
-from kbenv.observation import observation_shape, observation_space, observation_space_v1
+from kbenv.observation import action_mask, observation_shape, observation_space, observation_space_v1
 
 VALUE_HIDDEN = 64
 
@@ -74,21 +74,8 @@ def observations(states: list[np.ndarray], v1: bool) -> np.ndarray:
 
 
 def legal_masks(states: list[np.ndarray], action_size: int) -> np.ndarray:
-    masks = np.zeros((len(states), action_size), dtype=np.int8)
-    for k, st in enumerate(states):
-        if st[S.PHASE] != S.PHASE_OVER:
-            legal_mask_into(st, masks[k])
-    return masks.astype(bool)
-
-
-def seat_values(relative: np.ndarray, states: list[np.ndarray]) -> list[np.ndarray]:
-    """Observer-relative value vectors -> absolute seats (seat q's value at index q)."""
-    out = []
-    for rel, st in zip(relative, states, strict=True):
-        n = int(st[S.NUM_PLAYERS])
-        observer = int(st[S.DECIDER])
-        out.append(np.array([rel[(q - observer) % n] for q in range(n)], dtype=np.float64))
-    return out
+    """The decider's legal actions in each state, stacked (all False once a game is over)."""
+    return np.stack([action_mask(st, int(st[S.DECIDER]), action_size) for st in states]).astype(bool)
 
 
 class NetworkEvaluator:
@@ -99,8 +86,7 @@ class NetworkEvaluator:
         self.device = device
         self.v1 = bool(net.config["v1"])
         self.action_size = net.action_size
-        self.calls = 0
-        self.positions = 0
+        self.positions = 0  # states evaluated
 
     @torch.no_grad()
     def __call__(self, states: list[np.ndarray]):
@@ -108,6 +94,5 @@ class NetworkEvaluator:
         self.net.eval()
         logits, values = self.net(obs)
         masks = legal_masks(states, self.action_size)
-        self.calls += 1
         self.positions += len(states)
         return masks, logits.float().cpu().numpy(), seat_values(values.float().cpu().numpy(), states)

@@ -56,6 +56,26 @@ def score_values(st: np.ndarray) -> np.ndarray:
     return margins(table[: int(st[S.NUM_PLAYERS]), -1])
 
 
+def seat_values(relative: np.ndarray, states: list[np.ndarray]) -> list[np.ndarray]:
+    """Observer-relative value vectors -> absolute seats (seat q's value at index q)."""
+    out = []
+    for rel, st in zip(relative, states, strict=True):
+        n = int(st[S.NUM_PLAYERS])
+        observer = int(st[S.DECIDER])
+        out.append(np.array([rel[(q - observer) % n] for q in range(n)], dtype=np.float64))
+    return out
+
+
+def relative_values(values: np.ndarray, observer: int) -> np.ndarray:
+    """Seat values -> observer-relative (index 0 = the observer), padded with zeros to MAX_PLAYERS
+    (the inverse of `seat_values`: the network's value targets)."""
+    n = len(values)
+    out = np.zeros(S.MAX_PLAYERS, dtype=np.float32)
+    for k in range(n):
+        out[k] = values[(observer + k) % n]
+    return out
+
+
 def considered_visits(max_considered: int, num_simulations: int) -> tuple[int, ...]:
     """For each simulation, the visit count a root action must have to be chosen (sequential halving)."""
     if max_considered <= 1:
@@ -168,8 +188,12 @@ class GumbelSearch:
         scaled = (q - lo) / (hi - lo) if hi > lo else np.zeros_like(q)
         return (self.c_visit + node.visits.max()) * self.c_scale * scaled
 
+    def boosted_logits(self, node: Node) -> np.ndarray:
+        """logits + sigma(completed q): the improved policy's logits (and, plus Gumbel noise, the root's scores)."""
+        return node.logits + self.sigma(node, node.completed_q())
+
     def improved_policy(self, node: Node) -> np.ndarray:
-        return softmax(node.logits + self.sigma(node, node.completed_q()))
+        return softmax(self.boosted_logits(node))
 
     def _select_inner(self, node: Node) -> int:
         pi = self.improved_policy(node)
@@ -186,7 +210,7 @@ class GumbelSearch:
                      for n in nodes]
         searching = [k for k, n in enumerate(nodes) if len(n.actions) > 1]
         for sim in range(self.num_simulations):
-            pending: list[tuple[int, list[tuple[Node, int]], Node]] = []
+            pending: list[tuple[list[tuple[Node, int]], Node]] = []  # (path of (node, action), leaf) per game
             for k in searching:
                 root = nodes[k]
                 path = [(root, self._select_root(root, gumbels[k], schedules[k][sim]))]
@@ -195,23 +219,20 @@ class GumbelSearch:
                     a = self._select_inner(leaf)
                     path.append((leaf, a))
                     leaf = leaf.child(a)
-                pending.append((k, path, leaf))
-            fresh = [leaf for _, _, leaf in pending if not leaf.expanded]
+                pending.append((path, leaf))
+            fresh = [leaf for _, leaf in pending if not leaf.expanded]  # one leaf per game: no duplicates
             if fresh:
-                unique = list({id(leaf): leaf for leaf in fresh}.values())
-                masks, logits, values = self.evaluate([leaf.state for leaf in unique])
-                for leaf, mask, lg, v in zip(unique, masks, logits, values, strict=True):
+                masks, logits, values = self.evaluate([leaf.state for leaf in fresh])
+                for leaf, mask, lg, v in zip(fresh, masks, logits, values, strict=True):
                     leaf.expand(mask, lg, v)
-            for _, path, leaf in pending:
+            for path, leaf in pending:
                 for node, a in path:
                     node.visits[a] += 1
                     node.value_sum[a] += leaf.value
         return [self._result(node, g) for node, g in zip(nodes, gumbels, strict=True)]
 
     def _select_root(self, root: Node, gumbel: np.ndarray, considered: int) -> int:
-        q = root.completed_q()
-        score = gumbel + root.logits + self.sigma(root, q)
-        score = np.where(root.visits == considered, score, -np.inf)
+        score = np.where(root.visits == considered, gumbel + self.boosted_logits(root), -np.inf)
         return int(np.argmax(score))
 
     def _result(self, root: Node, gumbel: np.ndarray) -> SearchResult:
@@ -219,9 +240,9 @@ class GumbelSearch:
         if len(root.actions) == 1:
             policy[root.actions[0]] = 1.0
             return SearchResult(int(root.actions[0]), policy, root.value, {}, 1)
-        q = root.completed_q()
-        policy[root.actions] = softmax(root.logits + self.sigma(root, q))
-        score = np.where(root.visits == root.visits.max(), gumbel + root.logits + self.sigma(root, q), -np.inf)
+        boosted = self.boosted_logits(root)
+        policy[root.actions] = softmax(boosted)
+        score = np.where(root.visits == root.visits.max(), gumbel + boosted, -np.inf)
         best = int(np.argmax(score))
         total = root.visits.sum()
         value = (root.value + root.value_sum.sum(axis=0)) / (1 + total)

@@ -27,12 +27,13 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.alphazero.search import score_values
+from agents.alphazero.search import relative_values, score_values
 from kbenv.engine import state as S
 from kbenv.game import Game
 from kbenv.view import PlayerView
 
 from .az_config import AlphaZeroConfig
+from .training import pick_device
 
 CHECKPOINT = "checkpoint.pt"
 MODEL = "model.pt"
@@ -89,15 +90,6 @@ class ReplayBuffer:
 def _array(stored, dtype) -> np.ndarray:
     """A buffer array as stored: zlib-compressed bytes, or a plain array (checkpoints before compression)."""
     return np.frombuffer(zlib.decompress(stored), dtype=dtype) if isinstance(stored, bytes) else np.asarray(stored)
-
-
-def relative_values(values: np.ndarray, observer: int) -> np.ndarray:
-    """Seat values -> observer-relative (index 0 = the observer), padded with zeros to MAX_PLAYERS."""
-    n = len(values)
-    out = np.zeros(S.MAX_PLAYERS, dtype=np.float32)
-    for k in range(n):
-        out[k] = values[(observer + k) % n]
-    return out
 
 
 class SelfPlay:
@@ -164,14 +156,6 @@ class SelfPlay:
             self.rngs.append(rng)
         self.pending = data["pending"]
         self.started, self.finished, self.positions = data["started"], data["finished"], data["positions"]
-
-
-def pick_device(requested: str) -> str:
-    import torch
-
-    if requested == "auto":
-        return "cuda" if torch.cuda.is_available() else "cpu"
-    return requested
 
 
 def train_step(net, optimizer, buffer: ReplayBuffer, rng: np.random.Generator, config: AlphaZeroConfig,
@@ -274,7 +258,7 @@ class Run:
         if config.threads:
             torch.set_num_threads(config.threads)
         torch.manual_seed(config.seed)
-        v1 = bool(config.expansions or config.rules)
+        v1 = bool(config.expansions)  # base rule flags keep the v0 layout, as in PPO networks
         self.net = PolicyValueNet(v1=v1, channels=config.channels, blocks=config.blocks,
                                   head_channels=config.head_channels).to(self.device)
         self.optimizer = torch.optim.AdamW(self.net.parameters(), lr=config.learning_rate,
