@@ -242,6 +242,8 @@ class Game:
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
             raise IllegalActionError(f"action {action!r} is not an integer action number")
         action = int(action)
+        if not 0 <= action < self.action_size:  # also keeps numbers beyond int64 away from the kernel
+            raise IllegalActionError(f"action {action} is illegal: actions are 0..{self.action_size - 1}")
         if not apply_action(self.state, action):
             reason = explain_illegal(self, action)
             raise IllegalActionError(f"action {action} ({describe_action(action)}) is illegal: {reason}")

@@ -237,6 +237,17 @@ def test_any_malformed_record_gives_a_named_error(part, value):
         assert game.num_players == record["setup"]["num_players"]
 
 
+@pytest.mark.parametrize("action", [-1, 2**63, -(2**63) - 1, 10**30])
+def test_action_numbers_outside_int64_are_refused_by_name(action):
+    from kbenv import IllegalActionError
+
+    game = Game.new(num_players=2, seed=3)
+    before = game.state.copy()
+    with pytest.raises(IllegalActionError, match=f"action {action} is illegal: actions are 0"):
+        game.step(action)
+    assert np.array_equal(game.state, before) and game.actions == []
+
+
 def test_a_stored_record_still_replays():
     assert Game.from_record(copy.deepcopy(RECORD)).state_key() == Game.from_record(RECORD).state_key()
 
