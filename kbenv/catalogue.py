@@ -62,7 +62,9 @@ assert all(t.buildable for t in TERRAIN_CARDS) and sum(t.buildable for t in TERR
 @dataclass(frozen=True)
 class LocationType:
     """A location type and its power. `power`: "build" (a settlement from the supply), "move" (one of
-    the player's settlements), or "walls" (Quarry: walls, no settlement)."""
+    the player's settlements), "walls" (Quarry: walls, no settlement), "piece" (places, moves or removes
+    a piece that is not a settlement: warrior, wagon, ship, city hall) or "passive" (Crossroads: no
+    decision of its own)."""
 
     name: str
     letter: str
@@ -84,6 +86,14 @@ LOCATION_TYPES = (
     LocationType("quarry", "q", "nomads", "walls"),
     LocationType("village", "v", "nomads", "build"),
     LocationType("garden", "g", "nomads", "build"),
+    LocationType("foresters_lodge", "e", "crossroads", "build"),
+    LocationType("monastery", "m", "crossroads", "build"),
+    LocationType("fort", "r", "crossroads", "build"),
+    LocationType("city_hall", "y", "crossroads", "piece"),
+    LocationType("barracks", "k", "crossroads", "piece"),
+    LocationType("wagon", "n", "crossroads", "piece"),
+    LocationType("lighthouse", "i", "crossroads", "piece"),
+    LocationType("crossroads", "x", "crossroads", "passive"),
 )
 LOCATION_NAMES = tuple(loc.name for loc in LOCATION_TYPES)
 BASE_POWERS = sum(loc.expansion is None for loc in LOCATION_TYPES)
@@ -111,6 +121,27 @@ CARD_NAMES = tuple(card.name for card in SCORING_CARDS)
 BASE_CARD_NAMES = tuple(card.name for card in SCORING_CARDS if card.expansion is None)
 RED_CARDS = tuple(card.name for card in SCORING_CARDS if card.expansion == "nomads")
 assert CARD_NAMES[: len(BASE_CARD_NAMES)] == BASE_CARD_NAMES, "base cards come first"
+
+
+@dataclass(frozen=True)
+class TaskCard:
+    """A Crossroads task card: `gold` paid at the end to each player who meets it, at most once (C-15..20)."""
+
+    name: str
+    gold: int
+    rule: str
+
+
+TASK_CARDS = (
+    TaskCard("home_country", 5, "a terrain area completely populated by own settlements (C-15)"),
+    TaskCard("fortress", 6, "an own settlement surrounded by 6 own settlements (C-16)"),
+    TaskCard("road", 7, "7 own settlements in a continuous diagonal line (C-17)"),
+    TaskCard("place_of_refuge", 8, "a castle, location or nomad space surrounded by 6 own settlements (C-18)"),
+    TaskCard("advance", 9, "7 own settlements on one board edge (C-19)"),
+    TaskCard("compass_points", 10, "an own settlement on each of the 4 board edges (C-20)"),
+)
+TASK_NAMES = tuple(t.name for t in TASK_CARDS)
+TASK_GOLD = tuple(t.gold for t in TASK_CARDS)
 
 
 @dataclass(frozen=True)
@@ -146,12 +177,14 @@ EXPANSIONS = (
     Expansion("nomads", 0, "Nomads: 4 sections, quarry/caravan/village/garden, nomad tiles, walls, red cards", True),
     Expansion("capitol", 1, "Queenie 1 Capitol: capitols on castles of the Oracle and Harbor sections", True),
     Expansion("caves", 2, "Queenie 2 Caves: one cave per quadrant, a once-per-turn move between caves", True),
-    Expansion("crossroads", 3, "Crossroads (not implemented yet)", False),
+    Expansion("crossroads", 3, "Crossroads: 4 sections (unverified data), 8 locations, warriors, wagons, ships, "
+              "city halls, task cards, two-card hands", True),
     Expansion("marshlands", 4, "Marshlands (not implemented yet)", False),
     Expansion("harvest", 5, "Harvest (not implemented yet)", False),
 )
 EXPANSION_BIT = {e.name: 1 << e.bit for e in EXPANSIONS}
 NOMADS, CAPITOL, CAVES = EXPANSION_BIT["nomads"], EXPANSION_BIT["capitol"], EXPANSION_BIT["caves"]
+CROSSROADS = EXPANSION_BIT["crossroads"]
 
 
 @dataclass(frozen=True)
@@ -177,6 +210,10 @@ SECTIONS = (
     Section("quarry", "nomads", f"{_CHECKED}; torgoton agrees"),
     Section("garden", "nomads", f"{_CHECKED}; torgoton agrees"),
     Section("village", "nomads", f"{_CHECKED}; torgoton agrees"),
+    # The Crossroads sections come from one source only (torgoton/kbc, a commit marked as AI co-authored);
+    # no artwork could be checked, not even the printed orientation (spec decision 4, A-C11).
+    *(Section(name, "crossroads", "UNVERIFIED: kb-data from a single source (torgoton/kbc), orientation unchecked")
+      for name in ("barracks", "cityhall", "lighthouse", "monastery")),
 )
 
 
@@ -204,6 +241,8 @@ RULE_FLAGS = (
     # readings differ only for tiles claimed outside the holder's turn (Marshlands' canoe), so with the
     # expansions implemented so far the flag changes nothing; it is accepted so that rulesets stay stable.
     RuleFlag("nomad_tile_next_turn", 4, "nomads", "a nomad tile is usable in its holder's next turn (A-N1 b)"),
+    RuleFlag("zone_blocks_settlements_only", 5, "crossroads",
+             "a warrior zone blocks settlements only; warriors, wagons, ships and city halls may enter it (A-C1 b)"),
 )
 RULE_BIT = {f.name: 1 << f.bit for f in RULE_FLAGS}
 
@@ -222,7 +261,7 @@ END_TURN = NUM_HEXES + BASE_POWERS  # 408, as in v0
 ACTION_SIZE_V0 = END_TURN + 1
 V1_TAIL = (
     *NOMAD_LOCATIONS,
-    "forester's lodge", "monastery", "fort", "city hall", "barracks", "wagon", "lighthouse",
+    "foresters_lodge", "monastery", "fort", "city_hall", "barracks", "wagon", "lighthouse",
     "canoe", "fountain", "temple", "refuge",
     "bazaar", "water mill", "mountain station", "scout cabin", "cathedral", "watchtower", "university",
     "palisade", "rope bridge", "tree house", "canoe bonus", "refuge bonus",
@@ -239,7 +278,7 @@ ACTION_NAMES = (
 )
 ACTION_SIZE_V1 = len(ACTION_NAMES)
 ACTION_ID = {name: k for k, name in enumerate(ACTION_NAMES) if k >= NUM_HEXES}
-LOCATION_ACTION = {name: ACTION_ID[name] for name in LOCATION_NAMES}  # location type -> its power's action
+LOCATION_ACTION = {name: ACTION_ID.get(name, -1) for name in LOCATION_NAMES}  # location type -> action (-1: passive)
 NOMAD_ACTION_BASE = ACTION_ID[NOMAD_USABLE_KINDS[0]]
 CAVE_ACTION = ACTION_ID["cave"]
 DONE = ACTION_ID["done"]
@@ -299,7 +338,8 @@ def rule_names(bits: int) -> tuple[str, ...]:
 
 
 # ----- power codes (the POWER field of the state) ----------------------------------------------------
-# 0..11: location types (base 0..7, Nomads 8..11); 12..21: usable nomad tiles; 22: the cave move.
+# 0..19: location types (base 0..7, Nomads 8..11, Crossroads 12..19); then the usable nomad tiles and the
+# cave move. Observations name the power by a slot of its own (kbenv.engine.observe_v1), not by this code.
 POWER_NAMES = (*LOCATION_NAMES, *NOMAD_USABLE_KINDS, "cave")
 NUM_POWER_CODES = len(POWER_NAMES)
 POWER_CODE = {name: k for k, name in enumerate(POWER_NAMES)}
@@ -312,7 +352,8 @@ BUILD_POWERS = tuple(
 )
 assert len(BUILD_POWERS) == NUM_POWER_CODES
 CAVE_POWER = POWER_CODE["cave"]
-POWER_ACTIONS = tuple(ACTION_ID[name] for name in POWER_NAMES)  # action id of each power code
+POWER_ACTIONS = tuple(ACTION_ID.get(name, -1) for name in POWER_NAMES)  # action id per power code (-1: passive)
+assert all(a >= 0 or LOCATION_TYPES[k].power == "passive" for k, a in enumerate(POWER_ACTIONS))
 
 
 def content_table() -> str:

@@ -11,7 +11,9 @@ from .board.geometry import NUM_HEXES, hex_id, hex_rc
 from .engine import state as S
 from .engine.actions import apply_action
 from .engine.legal import ACTION_SIZE, END_TURN, TILE_ACTION_BASE, legal_mask_into
+from .engine.pieces import pieces_into
 from .engine.scoring import SCORE_COLUMNS, score_table
+from .engine.tasks import task_gold
 from .engine.turns import begin_turn, settle
 from .explain import explain_illegal
 from .setup import Setup, SetupError, build_state, make_setup, standard_setup
@@ -116,7 +118,8 @@ class Game:
     ) -> Game:
         """A hand-built position; the current player's turn begins (see docs/api.md).
 
-        `expansion_fields`: expansions, rules, walls, capitols, caves, nomad_spaces, gold, nomad_tiles."""
+        `expansion_fields`: expansions, rules, walls, capitols, caves, nomad_spaces, gold, nomad_tiles, tasks,
+        warriors, wagons, ships, city_halls."""
         unknown = set(expansion_fields) - set(RULESET_FIELDS)
         if unknown:
             raise SetupError(f"{sorted(unknown)[0]}: unknown field")
@@ -253,10 +256,58 @@ class Game:
         return {hex_rc(h) for h in hexes_of(self.state[off : off + WORDS])}
 
     def settlements(self, player: int) -> set[tuple[int, int]]:
+        """The player's settlements (with Crossroads: without warriors, wagon, ship and city hall)."""
+        return self.own_hexes(player) - self._mask_hexes(S.meeples_off(player))
+
+    def own_hexes(self, player: int) -> set[tuple[int, int]]:
+        """Every hex that counts as the player's settlement: settlements, warriors, wagon, ship and the
+        7 cells of a city hall (C-8, C-9)."""
         return self._mask_hexes(S.own_off(player))
 
     def occupied(self) -> set[tuple[int, int]]:
+        """Hexes holding a piece (settlement, warrior, wagon, ship, city hall, wall, cave)."""
+        pieces = np.zeros(WORDS, dtype=np.int64)
+        pieces_into(self.state, pieces)
+        return {hex_rc(h) for h in hexes_of(pieces)}
+
+    def closed(self) -> set[tuple[int, int]]:
+        """Hexes closed to building and moving: occupied ones and, with Crossroads, warrior zones."""
         return self._mask_hexes(S.OCCUPIED)
+
+    # ----- Crossroads ----------------------------------------------------------------------
+    def tasks(self) -> tuple[str, ...]:
+        """The Crossroads task cards in play (C-2)."""
+        return tuple(CAT.TASK_NAMES[int(self.state[S.TASKS + k])] for k in range(int(self.state[S.NUM_TASKS])))
+
+    def task_gold(self, player: int, task: str) -> int:
+        """Gold a task card pays the player now (0 if not met)."""
+        return int(task_gold(self.state, player, CAT.TASK_NAMES.index(task)))
+
+    def pieces(self, player: int) -> dict:
+        """The player's Crossroads pieces: warrior hexes, and the wagon, ship and city-hall centre (None:
+        in the supply)."""
+        def at(value) -> tuple[int, int] | None:
+            return hex_rc(int(value) - 1) if value > 0 else None
+
+        warriors = self.state[S.WARRIOR_AT + player * S.WARRIORS_PER_PLAYER:][: S.WARRIORS_PER_PLAYER]
+        return {"warriors": sorted(at(v) for v in warriors if v > 0), "wagon": at(self.state[S.WAGON_AT + player]),
+                "ship": at(self.state[S.SHIP_AT + player]), "city_hall": at(self.state[S.CITY_HALL_AT + player])}
+
+    def warrior_zone(self) -> set[tuple[int, int]]:
+        """Hexes next to a warrior (C-12)."""
+        return self._mask_hexes(S.ZONE)
+
+    def hand_cards(self, player: int) -> list[str]:
+        """Every card in the player's hand: the card of `hand` first, then Crossroads' extra cards."""
+        cards = [int(self.state[S.HAND + player])]
+        cards += [int(c) for c in self.state[S.EXTRA_CARDS + player * S.MAX_EXTRA_CARDS:][
+            : int(self.state[S.EXTRA_COUNT + player])]]
+        return [CARD_LETTERS[c] for c in cards if c != S.NO_CARD]
+
+    def fort_card(self) -> str | None:
+        """The card the Fort drew, while its settlement is still to be built."""
+        card = int(self.state[S.FORT_CARD])
+        return CARD_LETTERS[card] if card >= 0 and self.state[S.EXPANSIONS] & CAT.CROSSROADS else None
 
     def owner_of(self, row: int, col: int) -> int | None:
         h = hex_id(row, col)
@@ -356,7 +407,8 @@ class Game:
         return self._pile(S.REMOVED, S.REMOVED_COUNT)
 
     def score_table(self) -> np.ndarray:
-        """(num_players, 7) array: the three cards in play, castles, capitols, gold banked during play, total."""
+        """(num_players, 8) array: the three cards in play, castles, capitols, gold banked during play,
+        Crossroads tasks, total."""
         table = np.zeros((S.MAX_PLAYERS, SCORE_COLUMNS), dtype=np.int64)
         score_table(self.state, table)
         return table[: self.num_players]
@@ -367,11 +419,13 @@ class Game:
         if expansion_columns is None:
             expansion_columns = bool(self.state[S.EXPANSIONS])  # base games keep their three keys
         out = []
-        for row in self.score_table():
+        for p, row in enumerate(self.score_table()):
             entry = {"cards": {name: int(row[k]) for k, name in enumerate(self.cards)}, "castles": int(row[3])}
             if expansion_columns:
                 entry["capitols"] = int(row[4])
                 entry["gold"] = int(row[5])
+            if self.state[S.EXPANSIONS] & CAT.CROSSROADS:
+                entry["tasks"] = {name: self.task_gold(p, name) for name in self.tasks()}
             entry["total"] = int(row[-1])
             out.append(entry)
         return out

@@ -12,14 +12,16 @@ from .catalogue import ACTION_ID, ACTION_NAMES, POWER_NAMES, RULE_FLAGS
 from .game import Game, IllegalActionError
 from .setup import SetupError, check_flag, standard_setup
 
-DECISION_IDS = {**{name: ACTION_ID[name] for name in POWER_NAMES}, "done": ACTION_ID["done"],
+DECISION_IDS = {**{name: ACTION_ID[name] for name in POWER_NAMES if name in ACTION_ID}, "done": ACTION_ID["done"],
                 "end_turn": ACTION_ID["end_turn"]}
 
 POSITION_FIELDS = ("board", "sections", "locations", "cards", "settlements", "options", "expansions", "walls",
                    "capitols", "caves", "nomad_spaces", "gold", "current_player", "start_player", "hands", "deck",
-                   "supply", "tiles", "tiles_left", "nomad_tiles", "then")
+                   "supply", "tiles", "tiles_left", "nomad_tiles", "tasks", "warriors", "wagons", "ships",
+                   "city_halls", "then")
 OPTION_FIELDS = tuple(f.name for f in RULE_FLAGS)
-PASSED_THROUGH = ("walls", "capitols", "caves", "nomad_spaces", "gold", "nomad_tiles", "current_player",
+PASSED_THROUGH = ("walls", "capitols", "caves", "nomad_spaces", "gold", "nomad_tiles", "tasks", "warriors", "wagons",
+                  "ships", "city_halls", "current_player",
                   "start_player", "supply", "tiles")
 
 

@@ -7,6 +7,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from . import catalogue as CAT
 from .board.bitset import HEX_BIT, HEX_WORD, NEIGHBOUR_MASK, WORDS
 from .board.codes import (
     CARD_LETTERS,
@@ -98,6 +99,33 @@ def check_flag(value, name: str) -> bool:
     return bool(value)
 
 
+def hand_letters(hand) -> tuple[str, ...]:
+    """The letters of a validated hand entry: None, one letter, or a tuple of letters (Crossroads)."""
+    if hand is None:
+        return ()
+    return (hand,) if isinstance(hand, str) else tuple(hand)
+
+
+def check_hand(hand, name: str, bits: int):
+    """A hand entry: None, a terrain letter, or (Crossroads) a list of 1..4 letters; SetupError names it."""
+    if hand is None:
+        return None
+    if isinstance(hand, (list, tuple)):
+        if not bits & CAT.CROSSROADS:
+            raise SetupError(f"{name}: a hand of several cards needs the 'crossroads' expansion")
+        if not 1 <= len(hand) <= 1 + S.MAX_EXTRA_CARDS:
+            raise SetupError(f"{name}: expected 1 to {1 + S.MAX_EXTRA_CARDS} terrain letters, got {len(hand)}")
+        letters = tuple(check_hand(h, f"{name}[{k}]", 0) for k, h in enumerate(hand))
+        if any(x is None for x in letters):
+            raise SetupError(f"{name}: expected terrain letters, got {list(hand)!r}")
+        return letters[0] if len(letters) == 1 else letters
+    try:
+        terrain_card_index(hand)
+    except ValueError as err:
+        raise SetupError(f"{name}: {err}") from None
+    return hand.upper()
+
+
 def check_sections(sections) -> tuple[tuple[str, bool], ...]:
     """Four (name, turned) pairs, TL TR BL BR; SetupError naming the entry at fault."""
     if not isinstance(sections, (list, tuple)) or len(sections) != 4:
@@ -138,6 +166,11 @@ class Setup:
     nomad_spaces: tuple | None = None
     gold: tuple[int, ...] | None = None
     nomad_tiles: tuple[tuple[str, ...], ...] | None = None
+    tasks: tuple[str, ...] | None = None
+    warriors: tuple[tuple[tuple[int, int], ...], ...] | None = None
+    wagons: tuple[tuple[int, int] | None, ...] | None = None
+    ships: tuple[tuple[int, int] | None, ...] | None = None
+    city_halls: tuple[tuple[int, int] | None, ...] | None = None
 
     @property
     def ruleset(self) -> tuple[int, int]:
@@ -220,6 +253,11 @@ def make_setup(
     nomad_spaces=None,
     gold=None,
     nomad_tiles=None,
+    tasks=None,
+    warriors=None,
+    wagons=None,
+    ships=None,
+    city_halls=None,
 ) -> Setup:
     """A validated Setup; SetupError names the field at fault."""
     try:
@@ -265,13 +303,7 @@ def make_setup(
                                      "can stand (only grass, canyon, desert, flower field, forest and water)")
                 seen.add(rc)
     if per_player(hands, "hands") is not None:
-        for i, h in enumerate(hands):
-            if h is not None:
-                try:
-                    terrain_card_index(h)
-                except ValueError as err:
-                    raise SetupError(f"hands[{i}]: {err}") from None
-        hands = tuple(None if h is None else h.upper() for h in hands)
+        hands = tuple(check_hand(h, f"hands[{i}]", bits) for i, h in enumerate(hands))
     if per_player(tiles, "tiles") is not None:
         tiles = tuple(_tuple2(t, f"tiles[{i}]") for i, t in enumerate(tiles))
         for i, held in enumerate(tiles):
@@ -312,7 +344,7 @@ def make_setup(
         if len(deck) > S.DECK_SIZE:
             raise SetupError(f"deck: at most {S.DECK_SIZE} cards")
         deck = tuple(letter.upper() for letter in deck)
-        held = [h for h in (hands or ()) if h is not None]
+        held = [letter for h in (hands or ()) for letter in hand_letters(h)]
         for letter in CARD_LETTERS:
             if deck.count(letter) + held.count(letter) > CARDS_PER_TERRAIN:
                 raise SetupError(f"deck: more than {CARDS_PER_TERRAIN} {letter} cards with the hands "
@@ -321,7 +353,9 @@ def make_setup(
     try:
         pieces = validate_pieces(board, n, bits, {"walls": walls, "capitols": capitols, "caves": caves,
                                                   "nomad_spaces": nomad_spaces, "gold": gold,
-                                                  "nomad_tiles": nomad_tiles}, occupied)
+                                                  "nomad_tiles": nomad_tiles, "tasks": tasks, "warriors": warriors,
+                                                  "wagons": wagons, "ships": ships, "city_halls": city_halls},
+                                 occupied)
     except ValueError as err:
         raise SetupError(str(err)) from None
     if sections is not None:
@@ -453,17 +487,21 @@ def build_state(setup: Setup) -> np.ndarray:
         hands = full_deck[:n]
         rest = full_deck[n:]
     else:
-        hands = [S.NO_CARD if h is None else CARD_LETTERS.index(h) for h in setup.hands]
+        hands = [[CARD_LETTERS.index(x) for x in hand_letters(h)] for h in setup.hands]
         rest = list(full_deck)
-        for h in hands:
-            if h != S.NO_CARD:
+        for held in hands:
+            for h in held:
                 if h not in rest:
                     raise SetupError(f"hands: more than {CARDS_PER_TERRAIN} cards of terrain {CARD_LETTERS[h]}")
                 rest.remove(h)
     if setup.deck is not None:
         rest = [CARD_LETTERS.index(x) for x in setup.deck]
     for p in range(n):
-        st[S.HAND + p] = hands[p]
+        held = hands[p] if isinstance(hands[p], list) else [hands[p]]
+        st[S.HAND + p] = held[0] if held else S.NO_CARD
+        for k, card in enumerate(held[1:]):  # a Crossroads hand of several cards
+            st[S.EXTRA_CARDS + p * S.MAX_EXTRA_CARDS + k] = card
+        st[S.EXTRA_COUNT + p] = len(held[1:])
     st[S.DECK : S.DECK + S.DECK_SIZE] = 0
     for k, card in enumerate(reversed(rest)):
         st[S.DECK + k] = card

@@ -7,15 +7,18 @@ from __future__ import annotations
 import numpy as np
 
 from . import catalogue as CAT
-from .board.geometry import hex_id
+from .board.bitset import HEX_BIT, HEX_WORD, NEIGHBOUR_MASK, WORDS
+from .board.geometry import hex_id, hex_rc, neighbours
 from .engine import state as S
+from .engine.crossroads import update_zone
 from .engine.init import deal_expansions, init_ruleset, place_cave
 from .engine.nomads import place_wall
 
-POSITION_PIECES = ("walls", "capitols", "caves", "nomad_spaces", "gold", "nomad_tiles")
+CROSSROADS_PIECES = ("tasks", "warriors", "wagons", "ships", "city_halls")
+POSITION_PIECES = ("walls", "capitols", "caves", "nomad_spaces", "gold", "nomad_tiles", *CROSSROADS_PIECES)
 RULESET_FIELDS = ("expansions", "rules", *POSITION_PIECES)  # what makes a set-up more than a base game
 NEEDS = {"walls": "nomads", "nomad_spaces": "nomads", "nomad_tiles": "nomads", "capitols": "capitol",
-         "caves": "caves"}
+         "caves": "caves", **{name: "crossroads" for name in CROSSROADS_PIECES}}
 
 
 class ExpansionSetupError(ValueError):
@@ -90,11 +93,83 @@ def validate_pieces(board, n: int, bits: int, fields: dict, occupied: set) -> di
         out["gold"] = tuple(int(g) for g in gold)
     if "nomad_tiles" in out:
         out["nomad_tiles"] = _nomad_tiles(out["nomad_tiles"], n)
+    validate_crossroads(board, n, out, occupied)
     spaces = sum(1 for row in board for ch in row if ch == "N")
     held = sum(len(t) for t in out.get("nomad_tiles", ()))
     if spaces + held > S.MAX_NOMADS:
         raise ExpansionSetupError(f"nomad_tiles: {spaces} nomad spaces and {held} held tiles; at most {S.MAX_NOMADS}")
     return out
+
+
+def _per_player(value, n: int, name: str) -> list:
+    if not isinstance(value, (list, tuple)) or len(value) != n:
+        raise ExpansionSetupError(f"{name}: expected one entry per player ({n})")
+    return list(value)
+
+
+def _one_hex(value, name: str):
+    """None or one [row, col] pair."""
+    if value is None:
+        return None
+    return _hexes([value], name)[0]
+
+
+def validate_crossroads(board, n: int, out: dict, occupied: set) -> None:
+    """Tasks and the Crossroads pieces of a position (C-2, C-3); normalised into `out` in place."""
+    if "tasks" in out:
+        tasks = out["tasks"]
+        if not isinstance(tasks, (list, tuple)) or len(tasks) > S.MAX_TASKS:
+            raise ExpansionSetupError(f"tasks: expected a list of at most {S.MAX_TASKS} task names")
+        for name in tasks:
+            if name not in CAT.TASK_NAMES:
+                raise ExpansionSetupError(f"tasks: unknown task {name!r}; known: {', '.join(CAT.TASK_NAMES)}")
+        if len(set(tasks)) != len(tasks):
+            raise ExpansionSetupError("tasks: a task is listed twice")
+        out["tasks"] = tuple(tasks)
+    taken = set(occupied) | set(out.get("walls", ())) | set(out.get("caves", ()))
+
+    def claim(rc, name: str, allowed: str) -> None:
+        r, c = rc
+        if board[r][c] not in allowed:
+            raise ExpansionSetupError(f"{name}: hex {[r, c]} is not {PIECE_GROUND[allowed]}")
+        if rc in taken:
+            raise ExpansionSetupError(f"{name}: hex {[r, c]} already holds a piece")
+        taken.add(rc)
+
+    if "warriors" in out:
+        warriors = []
+        for p, hexes in enumerate(_per_player(out["warriors"], n, "warriors")):
+            own = _hexes(hexes, f"warriors[{p}]")
+            if len(own) > S.WARRIORS_PER_PLAYER:
+                raise ExpansionSetupError(f"warriors[{p}]: at most {S.WARRIORS_PER_PLAYER} warriors")
+            for rc in own:
+                claim(rc, f"warriors[{p}]", "GCDFT")
+            warriors.append(own)
+        out["warriors"] = tuple(warriors)
+    for name, allowed in (("wagons", "GCDFTM"), ("ships", "W")):
+        if name in out:
+            hexes = tuple(_one_hex(v, f"{name}[{p}]") for p, v in enumerate(_per_player(out[name], n, name)))
+            for p, rc in enumerate(hexes):
+                if rc is not None:
+                    claim(rc, f"{name}[{p}]", allowed)
+            out[name] = hexes
+    if "city_halls" in out:
+        centres = tuple(_one_hex(v, f"city_halls[{p}]")
+                        for p, v in enumerate(_per_player(out["city_halls"], n, "city_halls")))
+        for p, rc in enumerate(centres):
+            if rc is None:
+                continue
+            cells = [rc, *(hex_rc(h) for h in neighbours(hex_id(*rc)))]
+            if len(cells) != 7:
+                raise ExpansionSetupError(f"city_halls[{p}]: hex {list(rc)} is on the board edge; a city hall "
+                                          "covers its centre and all 6 neighbours")
+            for cell in cells:
+                claim(cell, f"city_halls[{p}]", "GCDFT")
+        out["city_halls"] = centres
+
+
+PIECE_GROUND = {"GCDFT": "a buildable terrain hex", "GCDFTM": "a buildable terrain or mountain hex",
+                "W": "a water hex"}
 
 
 def _nomad_spaces(board, value) -> tuple:
@@ -177,5 +252,37 @@ def apply_pieces(st: np.ndarray, pieces: dict, current_player: int, start_player
             st[S.NOMAD_OWNER + i] = p
             st[S.NOMAD_ROUND + i] = this_round - 1
             st[S.NUM_NOMADS] = i + 1
+    apply_crossroads(st, pieces)
     # Rounds run from the start player: the position is in round 0, at current_player's turn.
     st[S.TURN] = (current_player - start_player) % n
+
+
+def apply_crossroads(st: np.ndarray, pieces: dict) -> None:
+    """Tasks and Crossroads pieces of a hand-built position (tiles come from the position's "tiles")."""
+    tasks = pieces.get("tasks", ())
+    for k, name in enumerate(tasks):
+        st[S.TASKS + k] = CAT.TASK_NAMES.index(name)
+    st[S.NUM_TASKS] = len(tasks)
+
+    def put(p: int, h: int) -> None:
+        for off in (S.OCCUPIED, S.own_off(p), S.meeples_off(p)):
+            st[off + HEX_WORD[h]] |= HEX_BIT[h]
+        st[S.adjacent_off(p) : S.adjacent_off(p) + WORDS] |= NEIGHBOUR_MASK[h]
+
+    for p, hexes in enumerate(pieces.get("warriors", ())):
+        for k, (r, c) in enumerate(hexes):
+            st[S.WARRIOR_AT + p * S.WARRIORS_PER_PLAYER + k] = hex_id(r, c) + 1
+            put(p, hex_id(r, c))
+    for name, field in (("wagons", S.WAGON_AT), ("ships", S.SHIP_AT)):
+        for p, rc in enumerate(pieces.get(name, ())):
+            if rc is not None:
+                st[field + p] = hex_id(*rc) + 1
+                put(p, hex_id(*rc))
+    for p, rc in enumerate(pieces.get("city_halls", ())):
+        if rc is not None:
+            centre = hex_id(*rc)
+            st[S.CITY_HALL_AT + p] = centre + 1
+            for h in (centre, *neighbours(centre)):
+                put(p, h)
+    if st[S.EXPANSIONS] & CAT.CROSSROADS:
+        update_zone(st)

@@ -12,6 +12,8 @@ SECTION_SIZE = 10
 # From the catalogue's section rows; their order is the section ids of seeded set-ups (never reorder).
 BASE_SECTIONS = sections_of(None)
 NOMAD_SECTIONS = sections_of("nomads")
+CROSSROADS_SECTIONS = sections_of("crossroads")  # single unverified source: see kbenv.catalogue.SECTIONS
+BUILTIN_SECTIONS = BASE_SECTIONS + NOMAD_SECTIONS + CROSSROADS_SECTIONS
 VALID_CODES = set(TERRAIN_LETTERS) | set(LOCATION_LETTERS)
 
 
@@ -42,8 +44,8 @@ def load_section(name: str) -> list[str]:
         return list(_BUILTIN_CACHE[name])
     if name.endswith(".txt"):
         return _load_file(Path(name))
-    if name not in BASE_SECTIONS + NOMAD_SECTIONS:
-        known = ", ".join(BASE_SECTIONS + NOMAD_SECTIONS)
+    if name not in BUILTIN_SECTIONS:
+        known = ", ".join(BUILTIN_SECTIONS)
         raise ValueError(f"unknown section {name!r}; known sections: {known} (or a path to a .txt file)")
     text = resources.files("kbenv.data.sections").joinpath(f"{name}.txt").read_text()
     _BUILTIN_CACHE[name] = parse_section(text, name)

@@ -5,11 +5,12 @@ from __future__ import annotations
 import numpy as np
 
 from .codes import decode_hex_code
-from .sections import BASE_SECTIONS, NOMAD_SECTIONS, load_section, turn_section
+from .sections import BASE_SECTIONS, CROSSROADS_SECTIONS, NOMAD_SECTIONS, load_section, turn_section
 
-TABLE_SECTIONS = BASE_SECTIONS + NOMAD_SECTIONS  # index = section id
+TABLE_SECTIONS = BASE_SECTIONS + NOMAD_SECTIONS + CROSSROADS_SECTIONS  # index = section id
 NUM_RANDOM_SECTIONS = len(BASE_SECTIONS)  # random base set-ups draw from the base sections
 NUM_NOMAD_SECTIONS = len(NOMAD_SECTIONS)  # with Nomads the pool is the first 12 table sections
+NUM_CROSSROADS_SECTIONS = len(CROSSROADS_SECTIONS)  # with Crossroads the pool adds the last 4
 
 
 def board_arrays(board) -> tuple[np.ndarray, np.ndarray]:

@@ -5,10 +5,22 @@ from __future__ import annotations
 from numba import njit
 
 from ..board.bitset import WORDS, is_empty
-from ..board.codes import NUM_POWERS
+from ..board.codes import BARN, NUM_POWERS, ORACLE
 from ..board.geometry import NUM_HEXES
+from ..catalogue import CROSSROADS as EXP_CROSSROADS
 from ..catalogue import NOMADS as EXP_NOMADS
 from .board_ops import build_settlement, move_settlement, remove_settlement
+from .crossroads import (
+    FORT_POWER,
+    PIECE_STEPS,
+    card_at,
+    choosing_terrain,
+    crossroads_target,
+    fix_terrain,
+    fort_discard,
+    fort_draw,
+    is_piece_power,
+)
 from .legal import (
     ACTION_POWER,
     CAVE_POWER,
@@ -76,7 +88,26 @@ def apply_unchecked(st, action: int) -> None:
         finish_power(st, p)
     elif action >= TILE_ACTION_BASE:
         activate(st, p, ACTION_POWER[action - NUM_HEXES])
-    elif phase == PHASE_IDLE or phase == PHASE_MANDATORY:
+    else:
+        if st[EXPANSIONS] & EXP_CROSSROADS and choosing_terrain(st, p):
+            fix_terrain_by_hex(st, p, phase, action)
+        apply_hex(st, p, phase, action)
+    settle(st)
+
+
+@njit(cache=True)
+def fix_terrain_by_hex(st, p: int, phase: int, h: int) -> None:
+    """A Crossroads hand: the first hex chosen for the card's terrain fixes this turn's terrain (A-C8)."""
+    power = st[POWER]
+    if phase == PHASE_IDLE or phase == PHASE_MANDATORY or (
+            phase == PHASE_TARGET and (power == ORACLE or power == BARN or power == QUARRY_POWER)):
+        fix_terrain(st, p, card_at(st, h))
+
+
+@njit(cache=True)
+def apply_hex(st, p: int, phase: int, action: int) -> None:
+    """A hex chosen: a mandatory build, a source to move, or a power's target."""
+    if phase == PHASE_IDLE or phase == PHASE_MANDATORY:
         build_settlement(st, p, action)
         st[BUILT_THIS_TURN] = 1
         if st[EXPANSIONS] & EXP_NOMADS:
@@ -104,7 +135,6 @@ def apply_unchecked(st, action: int) -> None:
             build_settlement(st, p, action)
             st[BUILT_THIS_TURN] = 1
         finish_power(st, p)
-    settle(st)
 
 
 @njit(cache=True)
@@ -125,6 +155,11 @@ def activate(st, p: int, power: int) -> None:
         st[TILES_USED + p] |= 1 << usable_tile(st, p, power)
         st[POWER] = power
         st[PHASE] = PHASE_SOURCE if is_move_power(power) else PHASE_TARGET
+        if power == FORT_POWER:
+            fort_draw(st)
+            if not has_target_now(st, p):  # no free hex of the drawn terrain: no build (C-6)
+                fort_discard(st)
+                finish_power(st, p)
         return
     if power == CAVE_POWER:
         st[CAVE_USED] = 1
@@ -180,15 +215,25 @@ def expansion_target(st, p: int, h: int) -> None:
         st[VICTIM] = next_victim(st, p, victim)
         if st[VICTIM] < 0:
             finish_power(st, p)
+    elif is_piece_power(power):
+        if crossroads_target(st, p, power, h, st[PHASE] == PHASE_STEP):
+            st[STEPS_LEFT] = (PIECE_STEPS if st[PHASE] == PHASE_TARGET else st[STEPS_LEFT]) - 1
+            st[STEPS_TAKEN] += 1
+            st[PHASE] = PHASE_STEP
+            if st[STEPS_LEFT] > 0 and has_target_now(st, p):
+                return
+        finish_power(st, p)
     elif power == QUARRY_POWER:
         place_wall(st, h)
         if st[PHASE] == PHASE_TARGET and has_target_now(st, p):
             st[PHASE] = PHASE_STEP  # an optional second wall
         else:
             finish_power(st, p)
-    else:  # Village, Garden, a donation: build a settlement
+    else:  # Village, Garden, a donation, Forester's lodge, Monastery, Fort: build a settlement
         build_settlement(st, p, h)
         st[BUILT_THIS_TURN] = 1
+        if power == FORT_POWER:
+            fort_discard(st)
         st[STEPS_LEFT] -= 1
         if st[PHASE] == PHASE_STEP and st[STEPS_LEFT] > 0 and st[SUPPLY + p] > 0 and has_target_now(st, p):
             return

@@ -6,6 +6,7 @@ from numba import njit
 
 from ..board.bitset import WORDS, add, dilate_into, has, intersects, remove
 from ..board.geometry import STEP1
+from ..catalogue import CROSSROADS as EXP_CROSSROADS
 from ..catalogue import NOMADS as EXP_NOMADS
 from .nomads_hooks import claim_nomads, red_cards_after_build
 from .state import (
@@ -15,14 +16,17 @@ from .state import (
     LOC_NEIGHBOURS,
     LOC_TILES,
     MANDATORY_DONE,
+    MEEPLES,
     NUM_LOCATIONS,
     OCCUPIED,
     OUTPOST_ARMED,
     OWN,
     SUPPLY,
+    TERRAIN_MASKS,
     TILES_FRESH,
     TILES_HELD,
     TILES_USED,
+    ZONE,
 )
 
 
@@ -34,6 +38,12 @@ def own_view(st, p: int):
 @njit(cache=True)
 def adjacent_view(st, p: int):
     return st[ADJACENT + p * WORDS : ADJACENT + (p + 1) * WORDS]
+
+
+@njit(cache=True)
+def settlements_word(st, p: int, i: int) -> int:
+    """Word i of p's plain settlements: OWN without the pieces that only count as settlements (A-X1 a)."""
+    return st[OWN + p * WORDS + i] & ~st[MEEPLES + p * WORDS + i]
 
 
 @njit(cache=True)
@@ -100,6 +110,8 @@ def move_settlement(st, p: int, src: int, dst: int) -> None:
     drop_orphaned_tiles(st, p, src)
     if st[EXPANSIONS] & EXP_NOMADS:
         claim_nomads(st, p, dst)
+    if st[EXPANSIONS] & EXP_CROSSROADS:
+        reblock_zone(st)  # a settlement may leave a warrior zone; the hex it left stays closed
 
 
 @njit(cache=True)
@@ -113,3 +125,42 @@ def remove_settlement(st, p: int, h: int) -> None:
     dilate_into(adjacent_view(st, p), own)
     st[SUPPLY + p] += 1
     drop_orphaned_tiles(st, p, h)
+    if st[EXPANSIONS] & EXP_CROSSROADS:
+        reblock_zone(st)
+
+
+@njit(cache=True)
+def reblock_zone(st) -> None:
+    """The warrior zones stay closed after a piece leaves one of their hexes (C-12)."""
+    for i in range(WORDS):
+        st[OCCUPIED + i] |= st[ZONE + i]
+
+
+# ----- the building rules shared by every power: terrain, free hexes, adjacent if possible ---------
+@njit(cache=True)
+def terrain_view(st, code: int):
+    return st[TERRAIN_MASKS + code * WORDS : TERRAIN_MASKS + (code + 1) * WORDS]
+
+
+@njit(cache=True)
+def restrict_adjacent_if_possible(out, adj) -> None:
+    """out &= adj, unless that would leave nothing (building rule 3)."""
+    if intersects(out, adj):
+        for i in range(WORDS):
+            out[i] &= adj[i]
+
+
+@njit(cache=True)
+def free_of(st, allowed, out) -> None:
+    """out = allowed & unoccupied."""
+    for i in range(WORDS):
+        out[i] = allowed[i] & ~st[OCCUPIED + i]
+
+
+@njit(cache=True)
+def terrain_build_targets(st, p: int, terrain: int, out) -> None:
+    """Hexes where p may build on `terrain` (mandatory action, Oracle, Farm, Oasis, Garden, Donation);
+    an armed Outpost waives "adjacent if possible" for one settlement (N-10)."""
+    free_of(st, terrain_view(st, terrain), out)
+    if st[OUTPOST_ARMED] == 0:
+        restrict_adjacent_if_possible(out, adjacent_view(st, p))

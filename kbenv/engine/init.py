@@ -14,7 +14,13 @@ from numba import njit
 from ..board.bitset import BALL2_MASK, HEX_BIT, HEX_WORD, NEIGHBOUR_MASK, WORDS, has, intersects
 from ..board.codes import CASTLE, HARBOR, LOCATION, MOUNTAIN, NOMAD, NUM_BUILDABLE, NUM_POWERS, ORACLE
 from ..board.geometry import SECTOR_OF
-from ..board.tables import NUM_NOMAD_SECTIONS, NUM_RANDOM_SECTIONS, SECTION_CODES, SECTION_LOCATIONS
+from ..board.tables import (
+    NUM_CROSSROADS_SECTIONS,
+    NUM_NOMAD_SECTIONS,
+    NUM_RANDOM_SECTIONS,
+    SECTION_CODES,
+    SECTION_LOCATIONS,
+)
 from ..catalogue import (
     CAPITOL as EXP_CAPITOL,
 )
@@ -22,11 +28,17 @@ from ..catalogue import (
     CAVES as EXP_CAVES,
 )
 from ..catalogue import (
+    CROSSROADS as EXP_CROSSROADS,
+)
+from ..catalogue import (
+    EXPANSION_BIT,
+    LOCATION_TYPES,
     NOMAD_KINDS,
     NOMAD_LOCATIONS,
     NOMAD_TILE_COUNTS,
     RED_CARDS,
     RULE_BIT,
+    TASK_NAMES,
     WALLS_IN_GAME,
 )
 from ..catalogue import (
@@ -45,6 +57,8 @@ from .state import (
     DECK_COUNT,
     DECK_SIZE,
     EXPANSIONS,
+    EXTRA_CARDS,
+    FORT_CARD,
     HAND,
     LOC_HEX,
     LOC_NEIGHBOURS,
@@ -52,6 +66,7 @@ from .state import (
     LOC_TYPE,
     LORDS_COUNT_ZERO,
     MAX_CAPITOLS,
+    MAX_EXTRA_CARDS,
     MAX_NOMADS,
     MAX_PLAYERS,
     NO_CARD,
@@ -64,6 +79,7 @@ from .state import (
     NUM_LOCATIONS,
     NUM_NOMADS,
     NUM_PLAYERS,
+    NUM_TASKS,
     OCCUPIED,
     POWER,
     RNG,
@@ -73,11 +89,16 @@ from .state import (
     SPECIAL_MASK,
     START_PLAYER,
     SUPPLY,
+    TASKS,
     TERRAIN_MASKS,
     WALLS_LEFT,
 )
 
 TILES_PER_LOCATION = 2
+NUM_TASK_CARDS = len(TASK_NAMES)
+# The expansion bit of each location type (0 for the base game's): its tiles exist when that is enabled.
+LOCATION_EXPANSION = np.array(
+    [0 if loc.expansion is None else EXPANSION_BIT[loc.expansion] for loc in LOCATION_TYPES], dtype=np.int64)
 NUM_NOMAD_LOCATIONS = len(NOMAD_LOCATIONS)
 NUM_RED_CARDS = len(RED_CARDS)
 NOMAD_TILE_MULTISET = np.array([NOMAD_TILE_COUNTS[k] for k in NOMAD_KINDS], dtype=np.int64)
@@ -116,9 +137,16 @@ def setup_draws(seed: int, num_players: int, out, expansions: int = 0) -> None:
     """
     rng = np.empty(1, dtype=np.int64)
     rng[0] = seed_u32(seed)
-    num_sections = NUM_RANDOM_SECTIONS + (NUM_NOMAD_SECTIONS if expansions & EXP_NOMADS else 0)
+    # The pool: the base sections, then those of each enabled expansion, in table order (X-1).
+    pool = np.arange(NUM_RANDOM_SECTIONS + NUM_NOMAD_SECTIONS + NUM_CROSSROADS_SECTIONS)
+    num_sections = NUM_RANDOM_SECTIONS
+    if expansions & EXP_NOMADS:
+        num_sections += NUM_NOMAD_SECTIONS
+    if expansions & EXP_CROSSROADS:
+        for k in range(NUM_CROSSROADS_SECTIONS):
+            pool[num_sections + k] = NUM_RANDOM_SECTIONS + NUM_NOMAD_SECTIONS + k
+        num_sections += NUM_CROSSROADS_SECTIONS
     num_cards = NUM_CARD_TYPES + (NUM_RED_CARDS if expansions & EXP_NOMADS else 0)
-    pool = np.arange(num_sections)
     for k in range(4):
         j = k + _below(rng, num_sections - k)
         pool[k], pool[j] = pool[j], pool[k]
@@ -235,10 +263,14 @@ def init_ruleset(st, expansions: int, rules: int) -> None:
     st[DECIDER] = st[CURRENT]
     for i in range(WORDS):
         st[NOMAD_MASK + i] = st[TERRAIN_MASKS + NOMAD * WORDS + i]
+    for i in range(st[NUM_LOCATIONS]):
+        if expansions & LOCATION_EXPANSION[st[LOC_TYPE + i]]:
+            st[LOC_TILES + i] = TILES_PER_LOCATION
+    if expansions & EXP_CROSSROADS:
+        st[FORT_CARD] = NO_CARD
+        for k in range(MAX_PLAYERS * MAX_EXTRA_CARDS):
+            st[EXTRA_CARDS + k] = NO_CARD
     if expansions & EXP_NOMADS:
-        for i in range(st[NUM_LOCATIONS]):
-            if st[LOC_TYPE + i] < NUM_POWERS + NUM_NOMAD_LOCATIONS:
-                st[LOC_TILES + i] = TILES_PER_LOCATION
         if not rules & RULE_NOMAD_SPACES_NOT_SPECIAL:
             for i in range(WORDS):
                 st[SPECIAL_MASK + i] |= st[NOMAD_MASK + i]
@@ -305,6 +337,27 @@ def deal_expansions(st, seed: int) -> None:
                     n += 1
             if n > 0:
                 place_cave(st, candidates[_below(rng, n)])
+    if st[EXPANSIONS] & EXP_CROSSROADS:
+        deal_tasks(st, rng)
+
+
+@njit(cache=True)
+def deal_tasks(st, rng) -> None:
+    """One task card per Crossroads section in play, drawn at random (C-2)."""
+    sections = 0
+    for q in range(4):
+        for i in range(st[NUM_LOCATIONS]):
+            if SECTOR_OF[st[LOC_HEX + i]] == q and LOCATION_EXPANSION[st[LOC_TYPE + i]] == EXP_CROSSROADS:
+                sections += 1
+                break
+    tasks = np.arange(NUM_TASK_CARDS)
+    for k in range(sections):
+        j = k + _below(rng, NUM_TASK_CARDS - k)
+        tasks[k], tasks[j] = tasks[j], tasks[k]
+    chosen = np.sort(tasks[:sections])
+    for k in range(sections):
+        st[TASKS + k] = chosen[k]
+    st[NUM_TASKS] = sections
 
 
 @njit(cache=True)

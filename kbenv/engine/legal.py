@@ -10,6 +10,15 @@ from ..board.bitset import BITS_PER_WORD, WORDS, clear, copy_into, has, word_low
 from ..board.codes import BARN, HARBOR, NUM_POWERS, PADDOCK
 from ..board.geometry import NUM_HEXES
 from .board_ops import own_view
+from .crossroads import (
+    FIRST_CROSSROADS_POWER,
+    LAST_CROSSROADS_POWER,
+    LIGHTHOUSE_POWER,
+    WAGON_POWER,
+    choosing_terrain,
+    crossroads_has_completion,
+    hand_build_targets,
+)
 from .nomads import usable_nomad
 from .powers import (
     CARAVAN_POWER,
@@ -30,6 +39,7 @@ from .state import (
     HAND,
     LOC_TYPE,
     MANDATORY_DONE,
+    MEEPLES,
     NUM_LOCATIONS,
     OUTPOST_ARMED,
     PHASE,
@@ -56,7 +66,8 @@ NUM_POWER_CODES = CAT.NUM_POWER_CODES
 POWER_ACTION = np.array(CAT.POWER_ACTIONS, dtype=np.int64)  # action id of each power code
 ACTION_POWER = np.full(ACTION_SIZE_V1 - NUM_HEXES, -1, dtype=np.int64)  # power code of action 400 + k
 for _code, _action in enumerate(CAT.POWER_ACTIONS):
-    ACTION_POWER[_action - NUM_HEXES] = _code
+    if _action >= 0:  # the Crossroads tile is passive: no action
+        ACTION_POWER[_action - NUM_HEXES] = _code
 assert END_TURN == CAT.END_TURN and ACTION_SIZE == CAT.ACTION_SIZE_V0
 
 CAVE_POWER = CAT.CAVE_POWER
@@ -65,6 +76,7 @@ NUM_NOMAD_USABLE = len(CAT.NOMAD_USABLE_KINDS)
 OUTPOST_KIND = CAT.NOMAD_KINDS.index("outpost")
 EXP_CAVES = CAT.CAVES
 EXP_NOMADS = CAT.NOMADS
+EXP_CROSSROADS = CAT.CROSSROADS
 
 SCRATCH_LEGAL = scratch_off("legal")  # legal hexes of the current decision
 SCRATCH_TMP = scratch_off("tmp")
@@ -111,6 +123,10 @@ def expansion_powers(st, p: int, tmp) -> int:
         bits |= nomad_powers(st, p, tmp)
     if st[EXPANSIONS] & EXP_CAVES and st[CAVE_USED] == 0 and power_has_completion(st, p, CAVE_POWER, tmp):
         bits |= 1 << CAVE_POWER
+    if st[EXPANSIONS] & EXP_CROSSROADS:
+        for power in range(FIRST_CROSSROADS_POWER, LAST_CROSSROADS_POWER + 1):
+            if usable_tile(st, p, power) >= 0 and crossroads_has_completion(st, p, power, tmp):
+                bits |= 1 << power
     return bits
 
 
@@ -145,7 +161,7 @@ def outpost_bit(st) -> int:
 def done_legal(st) -> bool:
     """DONE ends a power where stopping is allowed: after the first Quarry wall, after a Resettlement step."""
     if st[PHASE] == PHASE_STEP:
-        return st[POWER] == QUARRY_POWER
+        return st[POWER] == QUARRY_POWER or st[POWER] == WAGON_POWER or st[POWER] == LIGHTHOUSE_POWER
     return st[PHASE] == PHASE_SOURCE and st[POWER] == RESETTLEMENT_POWER and st[STEPS_TAKEN] > 0
 
 
@@ -155,11 +171,17 @@ def legal_hexes(st, out) -> None:
     p = st[DECIDER]
     phase = st[PHASE]
     if (phase == PHASE_IDLE and st[MANDATORY_DONE] == 0) or phase == PHASE_MANDATORY:
-        terrain_build_targets(st, p, st[HAND + p], out)
+        if st[EXPANSIONS] != 0 and choosing_terrain(st, p):
+            hand_build_targets(st, p, out)
+        else:
+            terrain_build_targets(st, p, st[HAND + p], out)
     elif phase == PHASE_TARGET or phase == PHASE_STEP:
         power_targets(st, p, st[POWER], st[SOURCE], out)
     elif phase == PHASE_SOURCE:
         copy_into(out, own_view(st, p))
+        if st[EXPANSIONS] & EXP_CROSSROADS:
+            for i in range(WORDS):
+                out[i] &= ~st[MEEPLES + p * WORDS + i]  # move powers move plain settlements (A-X1 a)
         power = st[POWER]
         if power != BARN and power != HARBOR:
             tmp = st[SCRATCH_TMP : SCRATCH_TMP + WORDS]
@@ -191,7 +213,7 @@ def legal_mask_into(st, mask) -> None:
     mask[NUM_HEXES:] = 0
     bits = legal_powers(st)
     for k in range(NUM_POWER_CODES):
-        if (bits >> k) & 1 and POWER_ACTION[k] < len(mask):
+        if (bits >> k) & 1 and 0 <= POWER_ACTION[k] < len(mask):
             mask[POWER_ACTION[k]] = 1
     mask[END_TURN] = 1 if end_turn_legal(st) else 0
     if len(mask) > DONE and st[EXPANSIONS] != 0 and done_legal(st):

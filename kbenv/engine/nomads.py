@@ -23,7 +23,7 @@ from ..board.bitset import (
 from ..board.codes import FLOWER
 from ..board.geometry import STEP1
 from ..catalogue import DONATION_TERRAINS, NOMAD_KINDS
-from .board_ops import adjacent_view, own_view
+from .board_ops import adjacent_view, own_view, settlements_word
 from .nomads_hooks import FAMILIES, RED_CARD_GOLD, card_in_play, current_round
 from .state import (
     BUILDABLE_MASK,
@@ -36,7 +36,6 @@ from .state import (
     NUM_NOMADS,
     NUM_PLAYERS,
     OCCUPIED,
-    OWN,
     TERRAIN_MASKS,
     WALLS,
     WALLS_LEFT,
@@ -156,7 +155,7 @@ def next_victim(st, p: int, after: int) -> int:
     q = (after + 1) % n
     while q != p:
         for i in range(WORDS):
-            if st[OWN + q * WORDS + i] != 0:
+            if settlements_word(st, q, i) != 0:
                 return q
         q = (q + 1) % n
     return -1

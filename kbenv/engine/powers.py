@@ -17,7 +17,6 @@ from ..board.bitset import (
     clear,
     dilate_into,
     has,
-    intersects,
     is_empty,
     remove,
     word_lowest_bit,
@@ -25,7 +24,23 @@ from ..board.bitset import (
 from ..board.codes import BARN, DESERT, FARM, GRASS, HARBOR, OASIS, ORACLE, PADDOCK, TAVERN, TOWER, WATER
 from ..board.geometry import STEP1, STEP2
 from ..catalogue import BUILD_POWERS, CAVE_POWER, FIRST_NOMAD_POWER, POWER_CODE
-from .board_ops import adjacent_view, own_view
+from .board_ops import (  # noqa: F401  (re-exported: the building rules live in board_ops)
+    adjacent_view,
+    free_of,
+    own_view,
+    restrict_adjacent_if_possible,
+    settlements_word,
+    terrain_build_targets,
+    terrain_view,
+)
+from .crossroads import (
+    choosing_terrain,
+    crossroads_has_completion,
+    crossroads_targets,
+    hand_build_targets,
+    hand_card,
+    is_crossroads_power,
+)
 from .nomads import (
     GARDEN_TERRAIN,
     NUM_DONATIONS,
@@ -39,13 +54,14 @@ from .nomads import (
 from .queenies import cave_sources, cave_targets, next_to_cave
 from .state import (
     BUILDABLE_MASK,
+    EXTRA_COUNT,
     HAND,
     NO_CARD,
     OCCUPIED,
     OUTPOST_ARMED,
-    OWN,
+    PHASE,
+    PHASE_STEP,
     SUPPLY,
-    TERRAIN_MASKS,
     VICTIM,
     scratch_off,
 )
@@ -61,35 +77,7 @@ OUTPOST_POWER = POWER_CODE["outpost"]
 SWORD_POWER = POWER_CODE["sword"]
 
 SCRATCH_LIFTED = scratch_off("lifted")  # adjacency of a player's settlements with one lifted
-
-
-@njit(cache=True)
-def terrain_view(st, code: int):
-    return st[TERRAIN_MASKS + code * WORDS : TERRAIN_MASKS + (code + 1) * WORDS]
-
-
-@njit(cache=True)
-def restrict_adjacent_if_possible(out, adj) -> None:
-    """out &= adj, unless that would leave nothing (building rule 3)."""
-    if intersects(out, adj):
-        for i in range(WORDS):
-            out[i] &= adj[i]
-
-
-@njit(cache=True)
-def free_of(st, allowed, out) -> None:
-    """out = allowed & unoccupied."""
-    for i in range(WORDS):
-        out[i] = allowed[i] & ~st[OCCUPIED + i]
-
-
-@njit(cache=True)
-def terrain_build_targets(st, p: int, terrain: int, out) -> None:
-    """Hexes where p may build on `terrain` (mandatory action, Oracle, Farm, Oasis, Garden, Donation);
-    an armed Outpost waives "adjacent if possible" for one settlement (N-10)."""
-    free_of(st, terrain_view(st, terrain), out)
-    if st[OUTPOST_ARMED] == 0:
-        restrict_adjacent_if_possible(out, adjacent_view(st, p))
+SCRATCH_CARD_TARGETS = scratch_off("hand")  # one card's targets inside a union over the hand
 
 
 @njit(cache=True)
@@ -164,7 +152,10 @@ def power_targets(st, p: int, power: int, src: int, out) -> None:
 def base_power_targets(st, p: int, power: int, src: int, out) -> None:
     """power_targets of the eight base powers (kept apart: the base game's hot path stays small)."""
     if power == ORACLE:
-        terrain_build_targets(st, p, st[HAND + p], out)
+        if choosing_terrain(st, p):
+            hand_build_targets(st, p, out)
+        else:
+            terrain_build_targets(st, p, st[HAND + p], out)
     elif power == FARM:
         terrain_build_targets(st, p, GRASS, out)
     elif power == OASIS:
@@ -174,7 +165,10 @@ def base_power_targets(st, p: int, power: int, src: int, out) -> None:
     elif power == TAVERN:
         tavern_targets(st, p, out)
     elif power == BARN:
-        move_targets(st, p, src, st[HAND + p], out)
+        if choosing_terrain(st, p):
+            hand_move_targets(st, p, src, out)
+        else:
+            move_targets(st, p, src, st[HAND + p], out)
     elif power == HARBOR:
         move_targets(st, p, src, WATER, out)
     else:
@@ -183,9 +177,8 @@ def base_power_targets(st, p: int, power: int, src: int, out) -> None:
 
 @njit(cache=True)
 def has_paddock_move(st, p: int) -> bool:
-    own = own_view(st, p)
     for i in range(WORDS):
-        w = own[i]
+        w = settlements_word(st, p, i)
         while w != 0:
             s = i * BITS_PER_WORD + word_lowest_bit(w)
             w &= w - 1
@@ -208,11 +201,13 @@ def base_power_has_completion(st, p: int, power: int, tmp) -> bool:
     """power_has_completion of the eight base powers."""
     if BUILD_POWER[power] and st[SUPPLY + p] == 0:
         return False
+    if (power == ORACLE or power == BARN) and choosing_terrain(st, p):
+        return hand_power_has_completion(st, p, power, tmp)
     if (power == ORACLE or power == BARN) and st[HAND + p] == NO_CARD:
         return False
     if power == BARN or power == HARBOR:
         # Every settlement can move as soon as one free hex of the terrain exists.
-        if is_empty(own_view(st, p)):
+        if not has_settlement(st, p):
             return False
         free_of(st, terrain_view(st, st[HAND + p] if power == BARN else WATER), tmp)
         return not is_empty(tmp)
@@ -255,7 +250,10 @@ def expansion_targets(st, p: int, power: int, src: int, out) -> None:
     if power == CARAVAN_POWER:
         caravan_targets(st, src, out)
     elif power == QUARRY_POWER:
-        quarry_targets(st, p, st[HAND + p], out)
+        if choosing_terrain(st, p):
+            hand_quarry_targets(st, p, out)
+        else:
+            quarry_targets(st, p, st[HAND + p], out)
     elif power == VILLAGE_POWER:
         village_targets(st, p, out)
     elif power == GARDEN_POWER:
@@ -266,7 +264,9 @@ def expansion_targets(st, p: int, power: int, src: int, out) -> None:
         step_targets(st, src, out)
     elif power == SWORD_POWER:
         for i in range(WORDS):
-            out[i] = st[OWN + st[VICTIM] * WORDS + i]
+            out[i] = settlements_word(st, st[VICTIM], i)
+    elif is_crossroads_power(power):
+        crossroads_targets(st, p, power, st[PHASE] == PHASE_STEP, out)
     elif power == CAVE_POWER:
         cave_targets(st, src, out)
     else:
@@ -276,9 +276,8 @@ def expansion_targets(st, p: int, power: int, src: int, out) -> None:
 @njit(cache=True)
 def has_movable(st, p: int, power: int, tmp) -> bool:
     """Whether one of p's settlements can be moved by the power."""
-    own = own_view(st, p)
     for i in range(WORDS):
-        w = own[i]
+        w = settlements_word(st, p, i)
         while w != 0:
             s = i * BITS_PER_WORD + word_lowest_bit(w)
             w &= w - 1
@@ -300,5 +299,61 @@ def expansion_has_completion(st, p: int, power: int, tmp) -> bool:
         return next_victim(st, p, p) >= 0
     if power == OUTPOST_POWER:
         return True
+    if is_crossroads_power(power):
+        return crossroads_has_completion(st, p, power, tmp)
     expansion_targets(st, p, power, -1, tmp)
     return not is_empty(tmp)
+
+
+# ----- a Crossroads hand whose terrain is still open: the union over its cards (A-C8) ---------------
+@njit(cache=True)
+def has_settlement(st, p: int) -> bool:
+    for i in range(WORDS):
+        if settlements_word(st, p, i) != 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def hand_move_targets(st, p: int, src: int, out) -> None:
+    """Barn destinations over every card of the hand."""
+    clear(out)
+    one = st[SCRATCH_CARD_TARGETS : SCRATCH_CARD_TARGETS + WORDS]
+    for k in range(st[EXTRA_COUNT + p] + 1):
+        card = hand_card(st, p, k)
+        if card != NO_CARD:
+            move_targets(st, p, src, card, one)
+            for i in range(WORDS):
+                out[i] |= one[i]
+
+
+@njit(cache=True)
+def hand_quarry_targets(st, p: int, out) -> None:
+    """Quarry walls over every card of the hand."""
+    clear(out)
+    one = st[SCRATCH_CARD_TARGETS : SCRATCH_CARD_TARGETS + WORDS]
+    for k in range(st[EXTRA_COUNT + p] + 1):
+        card = hand_card(st, p, k)
+        if card != NO_CARD:
+            quarry_targets(st, p, card, one)
+            for i in range(WORDS):
+                out[i] |= one[i]
+
+
+@njit(cache=True)
+def hand_power_has_completion(st, p: int, power: int, tmp) -> bool:
+    """Oracle or Barn with an open hand: some card of the hand gives a target."""
+    if power == ORACLE:
+        if st[SUPPLY + p] == 0:
+            return False
+        hand_build_targets(st, p, tmp)
+        return not is_empty(tmp)
+    if not has_settlement(st, p):
+        return False
+    for k in range(st[EXTRA_COUNT + p] + 1):
+        card = hand_card(st, p, k)
+        if card != NO_CARD:
+            free_of(st, terrain_view(st, card), tmp)
+            if not is_empty(tmp):
+                return True
+    return False

@@ -10,7 +10,7 @@ from __future__ import annotations
 from numba import njit
 
 from ..board.bitset import BALL2_MASK, WORDS, count_and, has, remove
-from .board_ops import own_view
+from .board_ops import own_view, settlements_word
 from .state import BUILDABLE_MASK, CAPITOL_HEX, CAVE_NEAR, NUM_CAPITOLS, OCCUPIED
 
 CAPITOL_GOLD = 1
@@ -42,10 +42,9 @@ def cave_targets(st, src: int, out) -> None:
 @njit(cache=True)
 def cave_sources(st, p: int, out) -> None:
     """p's settlements next to a cave (each has a target as soon as one free hex next to a cave exists)."""
-    own = own_view(st, p)
     has_target = False
     for i in range(WORDS):
         if st[BUILDABLE_MASK + i] & ~st[OCCUPIED + i] & st[CAVE_NEAR + i]:
             has_target = True
     for i in range(WORDS):
-        out[i] = own[i] & st[CAVE_NEAR + i] if has_target else 0
+        out[i] = settlements_word(st, p, i) & st[CAVE_NEAR + i] if has_target else 0

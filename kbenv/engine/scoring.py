@@ -48,17 +48,21 @@ from .state import (
     NUM_CAPITOLS,
     NUM_CARDS_IN_PLAY,
     NUM_PLAYERS,
+    NUM_TASKS,
     RULE_FLAGS,
     SPECIAL_MASK,
 )
+from .tasks import score_tasks
 
 CAPITOL_REPLACES_CASTLE = RULE_BIT["capitol_replaces_castle"]
 
-# Columns of a score table row: the three cards in play, castles, capitols, gold banked during play, total.
+# Columns of a score table row: the three cards in play, castles, capitols, gold banked during play,
+# Crossroads task cards, total.
 COL_CASTLES = NUM_CARDS_IN_PLAY
 COL_CAPITOLS = NUM_CARDS_IN_PLAY + 1
 COL_GOLD = NUM_CARDS_IN_PLAY + 2
-SCORE_COLUMNS = NUM_CARDS_IN_PLAY + 4
+COL_TASKS = NUM_CARDS_IN_PLAY + 3
+SCORE_COLUMNS = NUM_CARDS_IN_PLAY + 5
 CASTLE_GOLD = 3
 
 
@@ -271,7 +275,7 @@ def score_card(st, p: int, card: int) -> int:
 
 @njit(cache=True)
 def score_table(st, out) -> None:
-    """out[p] = (card 1, card 2, card 3, castles, capitols, gold banked during play, total) for every player.
+    """out[p] = (card 1, card 2, card 3, castles, capitols, gold banked during play, tasks, total) per player.
 
     Red cards (Nomads) pay during play only: their column is 0 and their gold is in the banked column."""
     for p in range(st[NUM_PLAYERS]):
@@ -282,7 +286,9 @@ def score_table(st, out) -> None:
         out[p, COL_CASTLES] = score_castles(st, p)
         out[p, COL_CAPITOLS] = score_capitols(st, p) if st[NUM_CAPITOLS] > 0 else 0
         out[p, COL_GOLD] = st[GOLD + p]
-        out[p, SCORE_COLUMNS - 1] = total + out[p, COL_CASTLES] + out[p, COL_CAPITOLS] + out[p, COL_GOLD]
+        out[p, COL_TASKS] = score_tasks(st, p) if st[NUM_TASKS] > 0 else 0
+        out[p, SCORE_COLUMNS - 1] = (total + out[p, COL_CASTLES] + out[p, COL_CAPITOLS] + out[p, COL_GOLD]
+                                     + out[p, COL_TASKS])
 
 
 @njit(cache=True)

@@ -85,7 +85,7 @@ SPECIAL_MASK = _field(WORDS)  # castle and location hexes
 BUILDABLE_MASK = _field(WORDS)  # grass, canyon, desert, flower field, forest
 
 # Settlements.
-OCCUPIED = _field(WORDS)
+OCCUPIED = _field(WORDS)  # closed to building and moving onto: every piece, walls, caves, warrior zones
 OWN = _field(MAX_PLAYERS * WORDS)
 ADJACENT = _field(MAX_PLAYERS * WORDS)  # hexes next to each player's settlements
 
@@ -124,6 +124,23 @@ CAVES = _field(WORDS)
 CAVE_NEAR = _field(WORDS)  # hexes next to a cave (caves never move: kept with them)
 NOMAD_MASK = _field(WORDS)  # nomad spaces
 
+# Crossroads (all zero in games without it). Hex fields hold hex + 1, so 0 means "in the supply".
+MAX_EXTRA_CARDS = 3  # extra terrain cards a player may hold (one per Crossroads tile held)
+WARRIORS_PER_PLAYER = 2
+MAX_TASKS = 4
+MEEPLES = _field(MAX_PLAYERS * WORDS)  # own pieces that are not settlements: warriors, wagon, ship, city hall
+ZONE = _field(WORDS)  # hexes next to a warrior: closed to building and moving (C-12); part of OCCUPIED
+WARRIOR_AT = _field(MAX_PLAYERS * WARRIORS_PER_PLAYER)  # hex + 1 of each warrior, 0 = in the supply
+WAGON_AT = _field(MAX_PLAYERS)  # hex + 1, 0 = in the supply
+SHIP_AT = _field(MAX_PLAYERS)
+CITY_HALL_AT = _field(MAX_PLAYERS)  # centre hex + 1, 0 = not placed (once placed, never moves)
+EXTRA_CARDS = _field(MAX_PLAYERS * MAX_EXTRA_CARDS)  # the Crossroads cards beside HAND[p]
+EXTRA_COUNT = _field(MAX_PLAYERS)
+TERRAIN_FIXED = _field()  # 1 once this turn's terrain is chosen from a hand of several cards (A-C8)
+FORT_CARD = _field()  # the card drawn by the Fort, NO_CARD when none is pending
+NUM_TASKS = _field()
+TASKS = _field(MAX_TASKS)  # indices into catalogue.TASK_NAMES
+
 # Scratch masks: work space of the kernels, one declared slot each. Not part of the game: views clear
 # it, and comparisons and records ignore it.
 SCRATCH_SLOTS = (
@@ -131,6 +148,7 @@ SCRATCH_SLOTS = (
     "tmp",  # a temporary mask of legal/actions
     "card",  # hexes of the drawn card's terrain (kbenv.engine.turns)
     "lifted",  # a player's adjacency with one settlement lifted (kbenv.engine.powers)
+    "hand",  # one card's targets while a Crossroads hand's terrain is still open (kbenv.engine.crossroads)
 )
 SCRATCH_MASKS = len(SCRATCH_SLOTS)
 SCRATCH = _field(SCRATCH_MASKS * WORDS)
@@ -149,6 +167,10 @@ def own_off(player: int) -> int:
 
 def adjacent_off(player: int) -> int:
     return ADJACENT + player * WORDS
+
+
+def meeples_off(player: int) -> int:
+    return MEEPLES + player * WORDS
 
 
 def scratch_off(slot: str) -> int:

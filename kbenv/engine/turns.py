@@ -5,6 +5,8 @@ from __future__ import annotations
 from numba import njit
 
 from ..board.bitset import WORDS, is_empty
+from ..catalogue import CROSSROADS as EXP_CROSSROADS
+from .crossroads import choosing_terrain, discard_extra_cards, draw_extra_cards, hand_has_free_hex
 from .deck import discard_card, draw_card, remove_card
 from .legal import only_end_turn_legal
 from .nomads import end_of_round
@@ -57,6 +59,14 @@ def ensure_usable_card(st, p: int) -> None:
     """
     if st[MANDATORY_DONE] == 1:
         return
+    if st[EXPANSIONS] != 0 and choosing_terrain(st, p):
+        # A Crossroads hand: a card is replaced only when no card of the hand has a free hex (A-C8).
+        while not hand_has_free_hex(st, p) and st[HAND + p] != NO_CARD:
+            remove_card(st, st[HAND + p])
+            st[HAND + p] = draw_card(st)
+        if not hand_has_free_hex(st, p):
+            st[MANDATORY_DONE] = 1
+        return
     while st[HAND + p] != NO_CARD and not card_has_free_hex(st, st[HAND + p]):
         remove_card(st, st[HAND + p])
         st[HAND + p] = draw_card(st)
@@ -95,7 +105,11 @@ def end_turn(st) -> None:
     """Discard and draw, then either end the game or begin the next player's turn."""
     p = st[CURRENT]
     discard_card(st, st[HAND + p])
+    if st[EXPANSIONS] & EXP_CROSSROADS:
+        discard_extra_cards(st, p)
     st[HAND + p] = draw_card(st)
+    if st[EXPANSIONS] & EXP_CROSSROADS:
+        draw_extra_cards(st, p)
     st[TILES_FRESH + p] = 0
     st[TILES_USED + p] = 0
     if st[BUILT_THIS_TURN] == 1:

@@ -1,0 +1,471 @@
+"""Crossroads rules inside numba (rule ids C-4..C-14 and readings A-C1..A-C9 of the expansion spec).
+
+Pieces that count as settlements (warriors, wagon, ship, the 7 cells of a city hall) live in OWN[p]
+like settlements, so adjacency, tile keeping and scoring see them (C-9, X-3); MEEPLES[p] marks which
+of p's hexes hold such a piece, so move powers and the Sword leave them alone (A-X1 a). They never
+come from the 40-settlement supply (A-C4). A warrior closes its neighbours to building and moving
+(C-12): the zone is folded into OCCUPIED, so every eligibility test of the engine sees it unchanged.
+
+Crossroads hands: beside HAND[p] a player may hold EXTRA_CARDS. Until the turn's terrain is fixed,
+the card-dependent targets are the union over the hand's cards, each with its own adjacency rule;
+the first hex chosen for them fixes the terrain (A-C8, lazy choice).
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from ..board.bitset import HEX_BIT, HEX_WORD, NEIGHBOUR_MASK, WORDS, add, clear, dilate_into, has, is_empty, remove
+from ..board.codes import CANYON, FOREST, MOUNTAIN, NUM_BUILDABLE, WATER
+from ..board.geometry import STEP1
+from ..catalogue import CROSSROADS as EXP_CROSSROADS
+from ..catalogue import LOCATION_NAMES, POWER_CODE, RULE_BIT
+from ..catalogue import NOMADS as EXP_NOMADS
+from .board_ops import (
+    adjacent_view,
+    drop_orphaned_tiles,
+    own_view,
+    reblock_zone,
+    restrict_adjacent_if_possible,
+    seize_tiles,
+    terrain_build_targets,
+    terrain_view,
+)
+from .deck import discard_card, draw_card
+from .nomads_hooks import claim_nomads, red_cards_after_build
+from .pieces import pieces_into
+from .state import (
+    ADJACENT,
+    BUILDABLE_MASK,
+    CAVES,
+    CITY_HALL_AT,
+    DECK_COUNT,
+    DISCARD_COUNT,
+    EXPANSIONS,
+    EXTRA_CARDS,
+    EXTRA_COUNT,
+    FORT_CARD,
+    HAND,
+    LOC_TYPE,
+    MAX_EXTRA_CARDS,
+    MAX_PLAYERS,
+    MEEPLES,
+    NO_CARD,
+    NUM_LOCATIONS,
+    OCCUPIED,
+    OWN,
+    RULE_FLAGS,
+    SHIP_AT,
+    SUPPLY,
+    TERRAIN_FIXED,
+    TERRAIN_MASKS,
+    TILES_HELD,
+    WAGON_AT,
+    WARRIOR_AT,
+    WARRIORS_PER_PLAYER,
+    ZONE,
+    scratch_off,
+)
+
+FORESTERS_POWER = POWER_CODE["foresters_lodge"]
+MONASTERY_POWER = POWER_CODE["monastery"]
+FORT_POWER = POWER_CODE["fort"]
+CITY_HALL_POWER = POWER_CODE["city_hall"]
+BARRACKS_POWER = POWER_CODE["barracks"]
+WAGON_POWER = POWER_CODE["wagon"]
+LIGHTHOUSE_POWER = POWER_CODE["lighthouse"]
+CROSSROADS_TYPE = LOCATION_NAMES.index("crossroads")
+FIRST_CROSSROADS_POWER = FORESTERS_POWER
+LAST_CROSSROADS_POWER = LIGHTHOUSE_POWER  # the decisions; the crossroads tile itself is passive
+assert LAST_CROSSROADS_POWER - FIRST_CROSSROADS_POWER == 6 and CROSSROADS_TYPE == LAST_CROSSROADS_POWER + 1
+PIECE_STEPS = 3  # a wagon or ship moves up to 3 spaces (C-13, C-14)
+ZONE_SETTLEMENTS_ONLY = RULE_BIT["zone_blocks_settlements_only"]
+SCRATCH_HAND = scratch_off("hand")
+
+
+@njit(cache=True)
+def is_crossroads_power(power: int) -> bool:
+    return FIRST_CROSSROADS_POWER <= power <= LAST_CROSSROADS_POWER
+
+
+@njit(cache=True)
+def is_piece_power(power: int) -> bool:
+    """City hall, Barracks, Wagon, Lighthouse: they place, move or remove pieces, not settlements."""
+    return CITY_HALL_POWER <= power <= LIGHTHOUSE_POWER
+
+
+# ----- pieces that count as settlements -------------------------------------------------------------
+@njit(cache=True)
+def place_piece(st, p: int, h: int) -> None:
+    """Put one of p's non-settlement pieces on h: it counts as p's settlement from now on. Placing is
+    building (A-C3, A-N9): it seizes location and nomad tiles and scores the red cards."""
+    w = HEX_WORD[h]
+    b = HEX_BIT[h]
+    st[OCCUPIED + w] |= b
+    st[OWN + p * WORDS + w] |= b
+    st[MEEPLES + p * WORDS + w] |= b
+    for i in range(WORDS):
+        st[ADJACENT + p * WORDS + i] |= NEIGHBOUR_MASK[h, i]
+    seize_tiles(st, p, h)
+    if st[EXPANSIONS] & EXP_NOMADS:
+        claim_nomads(st, p, h)
+        red_cards_after_build(st, p, h)
+
+
+@njit(cache=True)
+def lift_piece(st, p: int, h: int) -> None:
+    """Take one of p's non-settlement pieces off h; p loses the tiles it no longer touches."""
+    w = HEX_WORD[h]
+    b = HEX_BIT[h]
+    st[OCCUPIED + w] &= ~b
+    st[OWN + p * WORDS + w] &= ~b
+    st[MEEPLES + p * WORDS + w] &= ~b
+    dilate_into(adjacent_view(st, p), own_view(st, p))
+    drop_orphaned_tiles(st, p, h)
+    reblock_zone(st)
+
+
+@njit(cache=True)
+def step_piece(st, p: int, src: int, dst: int) -> None:
+    """Move a wagon or ship one space: tiles are seized and lost on the way (A-N2); moving is not
+    building, so no red card scores (A-N9)."""
+    own = own_view(st, p)
+    remove(st[OCCUPIED : OCCUPIED + WORDS], src)
+    remove(own, src)
+    remove(st[MEEPLES + p * WORDS : MEEPLES + (p + 1) * WORDS], src)
+    add(st[OCCUPIED : OCCUPIED + WORDS], dst)
+    add(own, dst)
+    add(st[MEEPLES + p * WORDS : MEEPLES + (p + 1) * WORDS], dst)
+    dilate_into(adjacent_view(st, p), own)
+    seize_tiles(st, p, dst)
+    drop_orphaned_tiles(st, p, src)
+    if st[EXPANSIONS] & EXP_NOMADS:
+        claim_nomads(st, p, dst)
+    reblock_zone(st)
+
+
+@njit(cache=True)
+def update_zone(st) -> None:
+    """Recompute the warrior zones after a warrior came or went, and OCCUPIED with them."""
+    for i in range(WORDS):
+        st[ZONE + i] = 0
+    for k in range(MAX_PLAYERS * WARRIORS_PER_PLAYER):
+        if st[WARRIOR_AT + k] > 0:
+            h = st[WARRIOR_AT + k] - 1
+            for i in range(WORDS):
+                st[ZONE + i] |= NEIGHBOUR_MASK[h, i]
+    pieces_into(st, st[OCCUPIED : OCCUPIED + WORDS])
+    reblock_zone(st)
+
+
+@njit(cache=True)
+def place_city_hall(st, p: int, centre: int) -> None:
+    """The city hall covers centre and its 6 neighbours; each cell counts as a settlement (C-8, A-C7)."""
+    st[CITY_HALL_AT + p] = centre + 1
+    place_piece(st, p, centre)
+    for d in range(6):
+        place_piece(st, p, STEP1[centre, d])
+
+
+@njit(cache=True)
+def warrior_slot(st, p: int, h: int) -> int:
+    """The slot of p's warrior on h (h = -1: a warrior in the supply), or -1."""
+    for k in range(WARRIORS_PER_PLAYER):
+        if st[WARRIOR_AT + p * WARRIORS_PER_PLAYER + k] == h + 1:
+            return k
+    return -1
+
+
+# ----- where pieces may go -----------------------------------------------------------------------
+@njit(cache=True)
+def closed_to_pieces(st, out) -> None:
+    """Hexes a warrior, wagon, ship or city hall may not enter: OCCUPIED, or only the hexes holding a
+    piece under the reading that zones block settlements only (A-C1 b)."""
+    if st[RULE_FLAGS] & ZONE_SETTLEMENTS_ONLY:
+        pieces_into(st, out)
+    else:
+        for i in range(WORDS):
+            out[i] = st[OCCUPIED + i]
+
+
+@njit(cache=True)
+def open_hexes(st, allowed, out) -> None:
+    """out = allowed hexes open to a piece (caves are never a wagon's, A-QV2)."""
+    closed_to_pieces(st, out)
+    for i in range(WORDS):
+        out[i] = allowed[i] & ~out[i] & ~st[CAVES + i]
+
+
+@njit(cache=True)
+def wagon_ground(st, out) -> None:
+    """Eligible-for-building or mountain hexes (C-13)."""
+    for i in range(WORDS):
+        out[i] = st[BUILDABLE_MASK + i] | st[TERRAIN_MASKS + MOUNTAIN * WORDS + i]
+
+
+@njit(cache=True)
+def piece_at(st, p: int, power: int) -> int:
+    """Hex of p's wagon (Wagon) or ship (Lighthouse), -1 in the supply."""
+    if power == WAGON_POWER:
+        return st[WAGON_AT + p] - 1
+    return st[SHIP_AT + p] - 1
+
+
+@njit(cache=True)
+def vehicle_ground(st, power: int, out) -> None:
+    if power == WAGON_POWER:
+        wagon_ground(st, out)
+    else:
+        for i in range(WORDS):
+            out[i] = st[TERRAIN_MASKS + WATER * WORDS + i]
+
+
+@njit(cache=True)
+def vehicle_steps(st, power: int, src: int, out) -> None:
+    """The spaces next to src that the wagon or ship may enter."""
+    vehicle_ground(st, power, out)
+    ground = out.copy()
+    open_hexes(st, ground, out)
+    for i in range(WORDS):
+        out[i] &= NEIGHBOUR_MASK[src, i]
+
+
+@njit(cache=True)
+def vehicle_targets(st, p: int, power: int, stepping: bool, out) -> None:
+    """Wagon or Lighthouse: placement hexes (adjacent if possible) when the piece is in the supply;
+    else the first step's hexes plus its own hex (= take it back); while stepping, the next steps."""
+    h = piece_at(st, p, power)
+    if h < 0:
+        vehicle_ground(st, power, out)
+        ground = out.copy()
+        open_hexes(st, ground, out)
+        restrict_adjacent_if_possible(out, adjacent_view(st, p))
+        return
+    vehicle_steps(st, power, h, out)
+    if not stepping:
+        add(out, h)
+
+
+@njit(cache=True)
+def barracks_targets(st, p: int, out) -> None:
+    """Placement hexes (eligible, adjacent if possible) while a warrior is in the supply, plus p's
+    warriors on the board (= take one back) (C-10)."""
+    clear(out)
+    if warrior_slot(st, p, -1) >= 0:
+        open_hexes(st, st[BUILDABLE_MASK : BUILDABLE_MASK + WORDS], out)
+        restrict_adjacent_if_possible(out, adjacent_view(st, p))
+    for k in range(WARRIORS_PER_PLAYER):
+        at = st[WARRIOR_AT + p * WARRIORS_PER_PLAYER + k]
+        if at > 0:
+            add(out, at - 1)
+
+
+@njit(cache=True)
+def city_hall_targets(st, p: int, out) -> None:
+    """Centres of a city hall: all 7 cells on the board and eligible, one cell next to p's pieces (C-8,
+    no fallback); none once p's city hall is placed."""
+    clear(out)
+    if st[CITY_HALL_AT + p] != 0:
+        return
+    free = st[SCRATCH_HAND : SCRATCH_HAND + WORDS]
+    open_hexes(st, st[BUILDABLE_MASK : BUILDABLE_MASK + WORDS], free)
+    adjacent = adjacent_view(st, p)
+    for h in range(400):
+        if not has(free, h):
+            continue
+        ok = True
+        touches = has(adjacent, h)
+        for d in range(6):
+            n = STEP1[h, d]
+            if n < 0 or not has(free, n):
+                ok = False
+                break
+            touches = touches or has(adjacent, n)
+        if ok and touches:
+            add(out, h)
+
+
+@njit(cache=True)
+def crossroads_targets(st, p: int, power: int, stepping: bool, out) -> None:
+    """Target hexes of a Crossroads power."""
+    if power == FORESTERS_POWER:
+        terrain_build_targets(st, p, FOREST, out)
+    elif power == MONASTERY_POWER:
+        terrain_build_targets(st, p, CANYON, out)
+    elif power == FORT_POWER:
+        if st[FORT_CARD] == NO_CARD:
+            clear(out)
+        else:
+            terrain_build_targets(st, p, st[FORT_CARD], out)
+    elif power == CITY_HALL_POWER:
+        city_hall_targets(st, p, out)
+    elif power == BARRACKS_POWER:
+        barracks_targets(st, p, out)
+    else:
+        vehicle_targets(st, p, power, stepping, out)
+
+
+@njit(cache=True)
+def crossroads_has_completion(st, p: int, power: int, tmp) -> bool:
+    """Whether a Crossroads power can be used now (C-4..C-6 forfeit rules; the Fort only needs a card
+    to draw and a settlement to build: the drawn card is not known before it is drawn)."""
+    if power == FORESTERS_POWER or power == MONASTERY_POWER or power == FORT_POWER:
+        if st[SUPPLY + p] == 0:
+            return False
+        if power == FORT_POWER:
+            return st[DECK_COUNT] + st[DISCARD_COUNT] > 0
+    elif power == WAGON_POWER or power == LIGHTHOUSE_POWER:
+        if piece_at(st, p, power) >= 0:
+            return True  # it can always go back to the supply
+    crossroads_targets(st, p, power, False, tmp)
+    return not is_empty(tmp)
+
+
+@njit(cache=True)
+def fort_draw(st) -> None:
+    """The Fort draws its card (a chance event inside the turn, C-6)."""
+    st[FORT_CARD] = draw_card(st)
+
+
+@njit(cache=True)
+def fort_discard(st) -> None:
+    discard_card(st, st[FORT_CARD])
+    st[FORT_CARD] = NO_CARD
+
+
+@njit(cache=True)
+def crossroads_target(st, p: int, power: int, h: int, stepping: bool) -> bool:
+    """Carry out a Crossroads power's choice of h; True if the power goes on with another step."""
+    if power == CITY_HALL_POWER:
+        place_city_hall(st, p, h)
+    elif power == BARRACKS_POWER:
+        k = warrior_slot(st, p, h)
+        if k >= 0:
+            st[WARRIOR_AT + p * WARRIORS_PER_PLAYER + k] = 0
+            lift_piece(st, p, h)
+        else:
+            st[WARRIOR_AT + p * WARRIORS_PER_PLAYER + warrior_slot(st, p, -1)] = h + 1
+            place_piece(st, p, h)
+        update_zone(st)
+    else:  # wagon or ship
+        field = WAGON_AT if power == WAGON_POWER else SHIP_AT
+        at = st[field + p] - 1
+        if at < 0:
+            st[field + p] = h + 1
+            place_piece(st, p, h)
+        elif h == at:
+            st[field + p] = 0
+            lift_piece(st, p, h)
+        else:
+            st[field + p] = h + 1
+            step_piece(st, p, at, h)
+            return True
+    return False
+
+
+# ----- Crossroads hands (C-7, A-C8) -----------------------------------------------------------------
+@njit(cache=True)
+def choosing_terrain(st, p: int) -> bool:
+    """p holds several cards and this turn's terrain is not fixed yet."""
+    return st[EXPANSIONS] & EXP_CROSSROADS != 0 and st[EXTRA_COUNT + p] > 0 and st[TERRAIN_FIXED] == 0
+
+
+@njit(cache=True)
+def hand_card(st, p: int, k: int) -> int:
+    """Card k of p's hand: 0 = HAND[p], 1.. = the extra cards."""
+    if k == 0:
+        return st[HAND + p]
+    return st[EXTRA_CARDS + p * MAX_EXTRA_CARDS + k - 1]
+
+
+@njit(cache=True)
+def hand_build_targets(st, p: int, out) -> None:
+    """Union over the hand's cards of terrain_build_targets (each card with its own adjacency rule)."""
+    clear(out)
+    one = st[SCRATCH_HAND : SCRATCH_HAND + WORDS]
+    for k in range(st[EXTRA_COUNT + p] + 1):
+        card = hand_card(st, p, k)
+        if card != NO_CARD:
+            terrain_build_targets(st, p, card, one)
+            for i in range(WORDS):
+                out[i] |= one[i]
+
+
+@njit(cache=True)
+def hand_has_free_hex(st, p: int) -> bool:
+    """Some card in p's hand has a free hex of its terrain."""
+    for k in range(st[EXTRA_COUNT + p] + 1):
+        card = hand_card(st, p, k)
+        if card != NO_CARD:
+            view = terrain_view(st, card)
+            for i in range(WORDS):
+                if view[i] & ~st[OCCUPIED + i]:
+                    return True
+    return False
+
+
+@njit(cache=True)
+def card_at(st, h: int) -> int:
+    """The terrain card kind of hex h (its terrain code), or NO_CARD if h is no card terrain."""
+    for t in range(NUM_BUILDABLE):
+        if has(terrain_view(st, t), h):
+            return t
+    return NO_CARD
+
+
+@njit(cache=True)
+def fix_terrain(st, p: int, card: int) -> None:
+    """This turn's terrain is `card`: it becomes HAND[p]; the other cards wait for the discard."""
+    st[TERRAIN_FIXED] = 1
+    if st[HAND + p] == card:
+        return
+    for k in range(st[EXTRA_COUNT + p]):
+        slot = EXTRA_CARDS + p * MAX_EXTRA_CARDS + k
+        if st[slot] == card:
+            st[slot] = st[HAND + p]
+            st[HAND + p] = card
+            return
+
+
+@njit(cache=True)
+def discard_extra_cards(st, p: int) -> None:
+    for k in range(st[EXTRA_COUNT + p]):
+        slot = EXTRA_CARDS + p * MAX_EXTRA_CARDS + k
+        discard_card(st, st[slot])
+        st[slot] = NO_CARD
+    st[EXTRA_COUNT + p] = 0
+    st[TERRAIN_FIXED] = 0
+
+
+@njit(cache=True)
+def crossroads_tiles(st, p: int) -> int:
+    """Crossroads tiles p holds, one taken this turn included (A-C8)."""
+    n = 0
+    for i in range(st[NUM_LOCATIONS]):
+        if (st[TILES_HELD + p] >> i) & 1 and st[LOC_TYPE + i] == CROSSROADS_TYPE:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def draw_extra_cards(st, p: int) -> None:
+    """At the end of p's turn: one more card per Crossroads tile held (C-7)."""
+    for _ in range(min(crossroads_tiles(st, p), MAX_EXTRA_CARDS)):
+        card = draw_card(st)
+        if card != NO_CARD:
+            st[EXTRA_CARDS + p * MAX_EXTRA_CARDS + st[EXTRA_COUNT + p]] = card
+            st[EXTRA_COUNT + p] += 1
+
+
+@njit(cache=True)
+def pieces_of(st, p: int) -> int:
+    """Number of p's non-settlement pieces on the board (cells of a city hall counted one by one)."""
+    n = 0
+    for i in range(WORDS):
+        w = st[MEEPLES + p * WORDS + i]
+        while w != 0:
+            w &= w - 1
+            n += 1
+    return n
+
+

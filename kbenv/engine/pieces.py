@@ -1,0 +1,44 @@
+"""What stands on a hex, as opposed to what is closed to building.
+
+OCCUPIED is the mask of hexes closed to building and moving onto: every piece, walls, occupied caves
+and, with Crossroads, the warrior zones (C-12). Rules that ask whether a hex is *empty* (Shepherds,
+the zone's own upkeep, `Game.occupied`) ask these kernels instead.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from ..board.bitset import HEX_BIT, HEX_WORD, WORDS
+from ..catalogue import RULE_BIT
+from .state import CAVES, NUM_PLAYERS, OWN, RULE_FLAGS, WALLS
+
+RULE_CAVES_ARE_PLAIN_MOUNTAIN = RULE_BIT["caves_are_plain_mountain"]
+
+
+@njit(cache=True)
+def pieces_into(st, out) -> None:
+    """out = the hexes holding a piece: any player's settlements and other pieces, walls, occupied caves."""
+    caves = st[RULE_FLAGS] & RULE_CAVES_ARE_PLAIN_MOUNTAIN == 0
+    for i in range(WORDS):
+        w = st[WALLS + i]
+        if caves:
+            w |= st[CAVES + i]
+        for q in range(st[NUM_PLAYERS]):
+            w |= st[OWN + q * WORDS + i]
+        out[i] = w
+
+
+@njit(cache=True)
+def piece_on(st, h: int) -> bool:
+    """Whether a piece stands on h (a warrior zone alone does not count)."""
+    w = HEX_WORD[h]
+    b = HEX_BIT[h]
+    if st[WALLS + w] & b:
+        return True
+    if st[CAVES + w] & b and st[RULE_FLAGS] & RULE_CAVES_ARE_PLAIN_MOUNTAIN == 0:
+        return True
+    for q in range(st[NUM_PLAYERS]):
+        if st[OWN + q * WORDS + w] & b:
+            return True
+    return False
