@@ -1,6 +1,7 @@
 """A trained MaskablePPO policy (sb3-contrib checkpoint) as an agent.
 
-A network trained with expansions (TrainConfig `expansions`) reads observation v1 (35 channels) and
+A network trained with expansions (TrainConfig `expansions`) reads observation v1 (40 channels; one made before
+Crossroads reads its first 35, which keep their meaning) and
 has the v1 action layout (458 actions); its policy kwargs record the ruleset (`agent.expansions`,
 `agent.rules`). At play time the agent takes the observation and mask it is given when they have its
 network's shapes, and otherwise builds them from the player's view: v1 planes with `view.observation_v1()`,
@@ -14,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from kbenv.engine.observe_v1 import NUM_CHANNELS_V1
+from kbenv.engine.observe_v1 import V1_BASE_CHANNELS
 from kbenv.view import PlayerView
 
 
@@ -36,7 +37,7 @@ class PPOAgent:
         self.rules = tuple(extractor.get("rules", ()))
         self.observation_shape = tuple(self.model.observation_space.shape)
         self.action_size = int(self.model.action_space.n)
-        self.v1 = self.observation_shape[0] == NUM_CHANNELS_V1
+        self.v1 = self.observation_shape[0] >= V1_BASE_CHANNELS  # v1 networks made before Crossroads read 35
         self.deterministic = deterministic
         self.name = f"ppo:path={path}"
 
@@ -59,7 +60,7 @@ class PPOAgent:
             if view is None:
                 raise ValueError(f"ppo: this network reads observations of shape {self.observation_shape}, got "
                                  f"{np.shape(observation)} and no view to build them from")
-            observation = view.observation_v1() if self.v1 else view.observation()
+            observation = view.observation_v1()[: self.observation_shape[0]] if self.v1 else view.observation()
         action, _ = self.model.predict(observation, action_masks=mask, deterministic=self.deterministic)
         return int(action)
 

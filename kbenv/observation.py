@@ -69,9 +69,11 @@ def observation_planes_v1(state: np.ndarray, player: int) -> np.ndarray:
     return out
 
 
-def observation_space_v1() -> spaces.Box:
-    """The Box of v1 observations: every value in [0, 1]."""
-    return spaces.Box(0.0, 1.0, OBSERVATION_SHAPE_V1, dtype=np.float32)
+def observation_space_v1(channels: int | None = None) -> spaces.Box:
+    """The Box of v1 observations: every value in [0, 1]. `channels`: a prefix of the layout (networks made
+    before Crossroads read the first 35 channels, which mean the same as they did)."""
+    shape = OBSERVATION_SHAPE_V1 if channels is None else (int(channels), *OBSERVATION_SHAPE_V1[1:])
+    return spaces.Box(0.0, 1.0, shape, dtype=np.float32)
 
 
 def features(observation: np.ndarray) -> np.ndarray:

@@ -10,6 +10,8 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from .board.codes import LOCATION_LETTERS, LOCATION_NAMES
+from .board.geometry import hex_id, hex_rc, neighbours
+from .catalogue import TASK_CARDS
 from .colours import (
     CAPITOL_RGB,
     CAVE_RGB,
@@ -45,11 +47,18 @@ PIECE_KEY = (  # (name, colour, expansion) of the expansion pieces' key, shown f
     ("stone wall", WALL_RGB, "nomads"), ("nomad tile", NOMAD_TILE_RGB, "nomads"),
     ("capitol (on a castle)", CAPITOL_RGB, "capitol"), ("cave (on a mountain)", CAVE_RGB, "caves"),
 )
+# Crossroads: warriors, wagons, ships and city halls are drawn in their owner's seat colour (the key shows
+# their shapes in KEY_PIECE_RGB); the hexes of a warrior zone are hatched in ZONE_RGB.
+ZONE_RGB = (150, 20, 40)
+KEY_PIECE_RGB = (160, 160, 160)
+CROSSROADS_KEY = (("warrior zone (hatched)", ZONE_RGB),)
+TASK_GOLD = {task.name: task.gold for task in TASK_CARDS}
 
 
 def piece_key(expansions) -> list[tuple[str, tuple[int, int, int]]]:
     """The (name, colour) entries of the pieces' key for the expansions in play (none for the base game)."""
-    return [(name, rgb) for name, rgb, expansion in PIECE_KEY if expansion in expansions]
+    entries = [(name, rgb) for name, rgb, expansion in PIECE_KEY if expansion in expansions]
+    return entries + list(CROSSROADS_KEY) if "crossroads" in expansions else entries
 
 
 def hex_centre(row: int, col: int) -> tuple[float, float]:
@@ -130,6 +139,107 @@ def _draw_settlement(draw: ImageDraw.ImageDraw, x: float, y: float, colour) -> N
     draw.polygon(house, fill=colour, outline=(0, 0, 0))
 
 
+# ----- Crossroads pieces ------------------------------------------------------------------------------------
+def _clip_to_hex(p0, p1, corners) -> tuple | None:
+    """The part of segment p0-p1 inside the convex polygon `corners` (clockwise on screen), or None."""
+    t0, t1 = 0.0, 1.0
+    dx, dy = p1[0] - p0[0], p1[1] - p0[1]
+    for k in range(len(corners)):
+        (ax, ay), (bx, by) = corners[k], corners[(k + 1) % len(corners)]
+        nx, ny = -(by - ay), bx - ax  # inward normal of edge a-b
+        num = nx * (p0[0] - ax) + ny * (p0[1] - ay)
+        den = nx * dx + ny * dy
+        if den == 0:
+            if num < 0:
+                return None
+        elif den > 0:
+            t0 = max(t0, -num / den)
+        else:
+            t1 = min(t1, -num / den)
+        if t0 > t1:
+            return None
+    return (p0[0] + t0 * dx, p0[1] + t0 * dy), (p0[0] + t1 * dx, p0[1] + t1 * dy)
+
+
+def _draw_zone(draw: ImageDraw.ImageDraw, x: float, y: float) -> None:
+    """A hex of a warrior zone: diagonal hatching and an inner outline in the zone colour."""
+    corners = hex_corners(x, y, RADIUS * 0.92)
+    for k in range(-4, 5):
+        offset = k * 6.0
+        segment = _clip_to_hex((x + offset - RADIUS, y + RADIUS), (x + offset + RADIUS, y - RADIUS), corners)
+        if segment is not None:
+            draw.line(segment, fill=ZONE_RGB, width=1)
+    draw.polygon(corners, outline=ZONE_RGB)
+
+
+def _blend(a, b, share: float) -> tuple[int, int, int]:
+    return tuple(round(u * (1 - share) + v * share) for u, v in zip(a, b, strict=True))
+
+
+def _draw_city_hall_cell(draw: ImageDraw.ImageDraw, x: float, y: float, colour, ground) -> None:
+    """One of the 7 cells of a city hall: the hex tinted with the owner's colour, outlined in it."""
+    draw.polygon(hex_corners(x, y, RADIUS * 0.88), fill=_blend(ground, colour, 0.55), outline=colour, width=2)
+
+
+def _draw_city_hall(draw: ImageDraw.ImageDraw, x: float, y: float, colour) -> None:
+    """The centre of a city hall: a hall with a pediment and columns."""
+    s, outline = RADIUS * 0.6, (0, 0, 0)
+    draw.polygon([(x - s, y - s * 0.3), (x, y - s), (x + s, y - s * 0.3)], fill=colour, outline=outline)
+    draw.rectangle([x - s * 0.85, y - s * 0.3, x + s * 0.85, y + s * 0.8], fill=colour, outline=outline)
+    for k in (-1, 0, 1):
+        draw.line([x + k * s * 0.45, y - s * 0.1, x + k * s * 0.45, y + s * 0.6], fill=outline)
+
+
+def _draw_warrior(draw: ImageDraw.ImageDraw, x: float, y: float, colour) -> None:
+    """A warrior: a shield, point down, with a cross."""
+    s, outline = RADIUS * 0.6, (0, 0, 0)
+    shield = [(x - s, y - s), (x + s, y - s), (x + s, y + s * 0.15), (x, y + s), (x - s, y + s * 0.15)]
+    draw.polygon(shield, fill=colour, outline=outline)
+    draw.line([x, y - s * 0.75, x, y + s * 0.6], fill=outline)
+    draw.line([x - s * 0.6, y - s * 0.25, x + s * 0.6, y - s * 0.25], fill=outline)
+
+
+def _draw_wagon(draw: ImageDraw.ImageDraw, x: float, y: float, colour) -> None:
+    """A wagon: a box on two black wheels."""
+    s, outline = RADIUS * 0.6, (0, 0, 0)
+    draw.rectangle([x - s, y - s * 0.7, x + s, y + s * 0.3], fill=colour, outline=outline)
+    for cx in (x - s * 0.55, x + s * 0.55):
+        draw.ellipse([cx - s * 0.32, y + s * 0.25, cx + s * 0.32, y + s * 0.89], fill=outline)
+
+
+def _draw_ship(draw: ImageDraw.ImageDraw, x: float, y: float, colour) -> None:
+    """A ship: a hull and a triangular sail."""
+    s, outline = RADIUS * 0.65, (0, 0, 0)
+    draw.polygon([(x - s, y + s * 0.25), (x + s, y + s * 0.25), (x + s * 0.6, y + s * 0.8),
+                  (x - s * 0.6, y + s * 0.8)], fill=colour, outline=outline)
+    draw.polygon([(x - s * 0.05, y - s), (x - s * 0.05, y + s * 0.15), (x - s * 0.75, y + s * 0.15)],
+                 fill=colour, outline=outline)
+    draw.polygon([(x + s * 0.05, y - s * 0.8), (x + s * 0.05, y + s * 0.15), (x + s * 0.65, y + s * 0.15)],
+                 fill=colour, outline=outline)
+
+
+PIECE_DRAWERS = {"warrior": _draw_warrior, "wagon": _draw_wagon, "ship": _draw_ship, "city hall": _draw_city_hall}
+
+
+def crossroads_cells(game: Game) -> dict[tuple[int, int], tuple[int, str]]:
+    """{(r, c): (owner, kind)} of the Crossroads pieces: warrior, wagon, ship, "city hall" (its centre) and
+    "city hall cell" (its 6 other cells)."""
+    out: dict[tuple[int, int], tuple[int, str]] = {}
+    for p in range(game.num_players):
+        pieces = game.pieces(p)
+        centre = pieces["city_hall"]
+        if centre is not None:
+            for h in neighbours(hex_id(*centre)):
+                out[hex_rc(h)] = (p, "city hall cell")
+            out[centre] = (p, "city hall")
+        for rc in pieces["warriors"]:
+            out[rc] = (p, "warrior")
+        for kind in ("wagon", "ship"):
+            if pieces[kind] is not None:
+                out[pieces[kind]] = (p, kind)
+    return out
+
+
 def board_image(game: Game, viewer: int | None = None) -> np.ndarray:
     """An RGB uint8 image (H, W, 3) of the game; `viewer` sees their own hand (None: no hidden hands).
 
@@ -152,12 +262,19 @@ def _draw_board(draw: ImageDraw.ImageDraw, game: Game) -> None:
     tiles_left = {rc: game.tiles_left(rc) for rc in game.location_hexes()}
     walls, caves, capitols = game.walls(), game.caves(), game.capitols()
     nomad_tiles = {rc: kind for rc, kind in game.nomad_spaces().items() if kind is not None}
+    crossroads = "crossroads" in game.expansions
+    zone = game.warrior_zone() if crossroads else set()
+    pieces = crossroads_cells(game) if crossroads else {}
     for r, row in enumerate(game.board):
         for c, ch in enumerate(row):
             x, y = hex_centre(r, c)
             is_location = ch in LOCATION_LETTERS
             fill = LOCATION_RGB if is_location else TERRAIN_RGB.get(ch, UNKNOWN_RGB)
             draw.polygon(hex_corners(x, y, RADIUS), fill=fill, outline=(60, 60, 60))
+            if (r, c) in zone:
+                _draw_zone(draw, x, y)
+            if pieces.get((r, c), (0, ""))[1].startswith("city hall"):
+                _draw_city_hall_cell(draw, x, y, SEAT_RGB[pieces[(r, c)][0]], fill)
             if ch == "K":
                 _draw_castle(draw, x, y)
             elif is_location:
@@ -175,6 +292,9 @@ def _draw_board(draw: ImageDraw.ImageDraw, game: Game) -> None:
                 _draw_nomad_tile(draw, x, y, nomad_tiles[(r, c)], tile_font)
             if (r, c) in owners:
                 _draw_settlement(draw, x, y, SEAT_RGB[owners[(r, c)]])
+            if (r, c) in pieces and pieces[(r, c)][1] in PIECE_DRAWERS:
+                owner, kind = pieces[(r, c)]
+                PIECE_DRAWERS[kind](draw, x, y, SEAT_RGB[owner])
 
 
 class _Panel:
@@ -192,6 +312,15 @@ class _Panel:
             self.draw.rectangle([10 + dx, self.y + 2, 22 + dx, self.y + 14], fill=swatch, outline=(0, 0, 0))
             dx += 18
         self.draw.text((10 + dx, self.y), s, fill=colour, font=self.small if small else self.font)
+        self.y += LINE
+
+    def icons(self, entries, dx: int = 0) -> None:
+        """One line of (name, draw function) entries: each piece drawn small in KEY_PIECE_RGB, then its name."""
+        x = 10 + dx
+        for name, drawer in entries:
+            drawer(self.draw, x + RADIUS * 0.6, self.y + 8, KEY_PIECE_RGB)
+            self.draw.text((x + RADIUS * 1.3, self.y), name, fill=(20, 20, 20), font=self.small)
+            x += RADIUS * 1.3 + self.draw.textlength(name, font=self.small) + 10
         self.y += LINE
 
     def cropped(self) -> Image.Image:
@@ -222,20 +351,41 @@ def _panel_status(panel: _Panel, game: Game) -> None:
         panel.text(f"to move: {seat_label(mover)} ({game.phase})")
         panel.text(f"played card: {CARD_NAMES.get(game.hand(mover), '-')}")
     panel.text(f"draw pile: {game.deck_size()}   discard: {len(game.discard_pile())}")
+    if "crossroads" in game.expansions:
+        fort = game.fort_card()
+        if fort is not None:
+            panel.text(f"fort card: {CARD_NAMES.get(fort, fort)}")
+        tasks = game.tasks()
+        panel.text("tasks: " + (", ".join(f"{name} ({TASK_GOLD[name]})" for name in tasks) if tasks else "none"),
+                   small=True)
 
 
 def _panel_seat(panel: _Panel, game: Game, p: int, score: dict, viewer: int | None) -> None:
     mark = " (start)" if p == game.start_player else ""
     panel.text(f"{seat_label(p)}{mark}: {score['total']} gold, supply {game.supply(p)}", swatch=SEAT_RGB[p])
     visible = not game.done and (p == game.current_player or viewer is None or p == viewer)
-    panel.text(f"hand: {CARD_NAMES.get(game.hand(p), '-') if visible else 'hidden'}", small=True, dx=18)
+    panel.text(f"hand: {_hand_text(game, p) if visible else 'hidden'}", small=True, dx=18)
     panel.text(f"tiles: {', '.join(name for name, _ in game.tiles(p)) or 'no tiles'}", small=True, dx=18)
     breakdown = ", ".join(f"{k} {v}" for k, v in score["cards"].items())
     panel.text(f"{breakdown}, castles {score['castles']}", small=True, dx=18)
-    if game.expansions:
+    if set(game.expansions) - {"crossroads"}:
         held = ", ".join(NOMAD_TILE_LABELS[t["kind"]] for t in game.nomad_tiles(p)) or "none"
         panel.text(f"capitols {score.get('capitols', 0)}, banked gold {score.get('gold', 0)}; nomad tiles: {held}",
                    small=True, dx=18)
+    if "crossroads" in game.expansions:
+        pieces = game.pieces(p)
+        placed = [f"{len(pieces['warriors'])} warrior{'s' if len(pieces['warriors']) != 1 else ''}"]
+        placed += [kind.replace("_", " ") for kind in ("wagon", "ship", "city_hall") if pieces[kind] is not None]
+        tasks = score.get("tasks", {})
+        met = ", ".join(f"{name} {gold}" for name, gold in tasks.items() if gold) or "none"
+        panel.text(f"on the board: {', '.join(placed)}; tasks met: {met}", small=True, dx=18)
+
+
+def _hand_text(game: Game, p: int) -> str:
+    """The names of the cards in a hand (with Crossroads, its extra cards too), '-' when empty."""
+    if "crossroads" not in game.expansions:
+        return CARD_NAMES.get(game.hand(p), "-")
+    return ", ".join(CARD_NAMES.get(card, card) for card in game.hand_cards(p)) or "-"
 
 
 def _swatch_columns(panel: _Panel, entries) -> None:
@@ -266,6 +416,10 @@ def _panel_keys(panel: _Panel, expansions=()) -> None:
     if "nomads" in expansions:
         panel.text("  nomad tiles: D-G .. D-M donation (stripe = terrain),", small=True)
         panel.text("  Res resettlement, Out outpost, Swd sword, Tre treasure", small=True)
+    if "crossroads" in expansions:
+        panel.text("  crossroads pieces, in the owner's colour:", small=True)
+        panel.icons([(name, PIECE_DRAWERS[name]) for name in ("warrior", "wagon", "ship")], dx=10)
+        panel.icons([("city hall (centre; its 6 neighbours tinted)", PIECE_DRAWERS["city hall"])], dx=10)
 
 
 def save_png(image: np.ndarray, path: str) -> None:

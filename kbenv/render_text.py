@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .board.codes import LOCATION_LETTERS, LOCATION_NAMES
+from .board.geometry import hex_id, hex_rc, neighbours
+from .catalogue import TASK_CARDS
 from .colours import (
     CAPITOL_ANSI,
     CAPITOL_MARK,
@@ -26,6 +28,14 @@ if TYPE_CHECKING:
     from .game import Game
 
 PLAYER_MARKS = "01234"  # a settlement of player_<p> shows the digit p
+# Crossroads pieces count as settlements: their hexes show the owner's digit followed by the piece's mark
+# (where a plain settlement has a space); an empty hex of a warrior zone shows its terrain or location
+# letter followed by ZONE_MARK.
+WARRIOR_MARK, WAGON_MARK, SHIP_MARK = "^", "=", ")"
+CITY_HALL_MARK, CITY_HALL_CELL_MARK = "&", ":"  # the city hall's centre, its 6 other cells
+ZONE_MARK = "-"
+ZONE_ANSI = 88  # dark red: the zone mark after the hex's letter
+TASK_GOLD = {task.name: task.gold for task in TASK_CARDS}
 LEGEND_TERRAINS = (("g", "grass"), ("c", "canyon"), ("d", "desert"), ("f", "flower field"), ("t", "forest"),
                    ("w", "water"), ("m", "mountain"), ("k", "castle"), ("n", "nomad space"))
 
@@ -37,17 +47,56 @@ def board_text(game: Game, colour: bool = True) -> str:
     `@` cave (on its mountain), and a mark per kind of nomad tile lying on a nomad space; their hexes keep
     the terrain's background colour (walls: stone grey). With nomad tiles on the board a last line names
     each one: `nomad tiles: 7,6 D-F, 16,16 Swd`.
+
+    Crossroads: a hex holding a warrior, wagon, ship or city-hall cell shows the owner's digit followed by
+    the piece's mark (`0^` warrior, `0=` wagon, `0)` ship, `0&` city-hall centre, `0:` its other cells),
+    an empty hex of a warrior zone its letter followed by `-`, and a last line lists the task cards in
+    play with their gold: `tasks: road 7 gold, fortress 6 gold`.
     """
     owners = {rc: p for p in range(game.num_players) for rc in game.settlements(p)}
     pieces = board_pieces(game)
+    crossroads = "crossroads" in game.expansions
+    owned = crossroads_pieces(game) if crossroads else {}
+    zone = game.warrior_zone() if crossroads else set()
     lines = ["   " + "".join(f"{c:<2d}"[:2] if c % 2 == 0 else "  " for c in range(20))]
     for r, row in enumerate(game.board):
-        cells = "".join(_cell(ch, owners.get((r, c)), colour, pieces.get((r, c))) for c, ch in enumerate(row))
-        lines.append(f"{r:2d} " + (" " if r % 2 else "") + cells)
+        cells = []
+        for c, ch in enumerate(row):
+            rc = (r, c)
+            if rc in owned:
+                owner, mark = owned[rc]
+                cells.append(_cell(ch, owner, colour, second=mark))
+            elif rc in zone and rc not in owners and rc not in pieces:
+                cells.append(_cell(ch, None, colour, second=ZONE_MARK, second_ansi=ZONE_ANSI))
+            else:
+                cells.append(_cell(ch, owners.get(rc), colour, pieces.get(rc)))
+        lines.append(f"{r:2d} " + (" " if r % 2 else "") + "".join(cells))
     tiles = sorted((rc, kind) for rc, kind in game.nomad_spaces().items() if kind is not None)
     if tiles:
         lines.append("nomad tiles: " + ", ".join(f"{r},{c} {NOMAD_TILE_LABELS[kind]}" for (r, c), kind in tiles))
+    tasks = game.tasks() if crossroads else ()
+    if tasks:
+        lines.append("tasks: " + ", ".join(f"{name} {TASK_GOLD[name]} gold" for name in tasks))
     return "\n".join(lines)
+
+
+def crossroads_pieces(game: Game) -> dict[tuple[int, int], tuple[int, str]]:
+    """{(r, c): (owner, mark)} of the Crossroads pieces on the board: warriors, wagons, ships and the 7
+    cells of each city hall."""
+    out: dict[tuple[int, int], tuple[int, str]] = {}
+    for p in range(game.num_players):
+        pieces = game.pieces(p)
+        centre = pieces["city_hall"]
+        if centre is not None:
+            for h in neighbours(hex_id(*centre)):
+                out[hex_rc(h)] = (p, CITY_HALL_CELL_MARK)
+            out[centre] = (p, CITY_HALL_MARK)
+        for rc in pieces["warriors"]:
+            out[rc] = (p, WARRIOR_MARK)
+        for key, mark in (("wagon", WAGON_MARK), ("ship", SHIP_MARK)):
+            if pieces[key] is not None:
+                out[pieces[key]] = (p, mark)
+    return out
 
 
 def board_pieces(game: Game) -> dict[tuple[int, int], tuple[str, int | None]]:
@@ -65,9 +114,11 @@ def board_pieces(game: Game) -> dict[tuple[int, int], tuple[str, int | None]]:
     return pieces
 
 
-def _cell(ch: str, owner: int | None, colour: bool, piece: tuple[str, int | None] | None = None) -> str:
+def _cell(ch: str, owner: int | None, colour: bool, piece: tuple[str, int | None] | None = None,
+          second: str = " ", second_ansi: int | None = None) -> str:
     """One hex: the owner's digit, an expansion piece's mark, an upper-case location letter or a lower-case
-    terrain letter."""
+    terrain letter, then `second` (a space, or a Crossroads piece's or zone's mark, drawn in `second_ansi`
+    when given, else in the first character's colour)."""
     is_location = ch in LOCATION_LETTERS
     if owner is not None:
         text = PLAYER_MARKS[owner]
@@ -76,7 +127,7 @@ def _cell(ch: str, owner: int | None, colour: bool, piece: tuple[str, int | None
     else:
         text = ch.upper() if is_location else ch.lower()
     if not colour:
-        return f"{text} "
+        return f"{text}{second}"
     bg = LOCATION_ANSI if is_location else TERRAIN_ANSI.get(ch, UNKNOWN_ANSI)
     if owner is not None:
         fg = f"\x1b[1;38;5;{SEAT_ANSI[owner]}m"
@@ -86,11 +137,14 @@ def _cell(ch: str, owner: int | None, colour: bool, piece: tuple[str, int | None
         fg = f"\x1b[1;38;5;{piece[1] if piece[1] is not None else 0}m"
     else:
         fg = "\x1b[38;5;0m"
-    return f"\x1b[48;5;{bg}m{fg}{text} \x1b[0m"
+    if second_ansi is not None:
+        second = f"\x1b[1;38;5;{second_ansi}m{second}"
+    return f"\x1b[48;5;{bg}m{fg}{text}{second}\x1b[0m"
 
 
 def pieces_legend(expansions=("nomads", "capitol", "caves")) -> str:
-    """The key to the expansion pieces of `board_text` for the expansions in play ('' for the base game)."""
+    """The key to the expansion pieces of `board_text` for the expansions in play ('' for the base game);
+    the default is the key of the Nomads, Capitol and Caves pieces."""
     parts = []
     if "nomads" in expansions:
         parts.append(f"{WALL_MARK} stone wall")
@@ -104,6 +158,12 @@ def pieces_legend(expansions=("nomads", "capitol", "caves")) -> str:
         kinds = [f"{donation} donation (D-G .. D-M, by terrain)"]
         kinds += [f"{NOMAD_TILE_MARKS[k]} {k} ({NOMAD_TILE_LABELS[k]})" for k in NOMAD_TILE_MARKS if "-" not in k]
         lines.append(f"nomad tiles on nomad spaces: {', '.join(kinds)}")
+    if "crossroads" in expansions:
+        marks = ", ".join(f"0{mark} {name}" for mark, name in (
+            (WARRIOR_MARK, "warrior"), (WAGON_MARK, "wagon"), (SHIP_MARK, "ship"),
+            (CITY_HALL_MARK, "city hall (centre)"), (CITY_HALL_CELL_MARK, "city hall (other 6 cells)")))
+        lines.append(f"crossroads pieces (owner's digit, then the piece's mark; 0 = player_0): {marks}")
+        lines.append(f"warrior zone: an empty hex next to a warrior shows its letter, then {ZONE_MARK} (g{ZONE_MARK})")
     return "\n".join(lines)
 
 
@@ -120,13 +180,18 @@ def legend(num_players: int = 5, expansions=()) -> str:
 
 def score_text(scores: list[dict], cards: tuple[str, ...]) -> str:
     """A table: one row per seat (player_0 ..), one column per card, castles (capitols and banked gold
-    when the scores have them) and total."""
-    extra = [k for k in ("castles", "capitols", "gold") if scores and k in scores[0]]
+    when the scores have them, and with Crossroads the gold of the task cards met) and total."""
+    extra = [k for k in ("castles", "capitols", "gold", "tasks") if scores and k in scores[0]]
     cols = list(cards) + extra + ["total"]
     width = max(len(c) for c in cols) + 2
     name_width = len(seat_name(max(len(scores) - 1, 0))) + 2
     lines = ["player".ljust(name_width) + "".join(c.rjust(width) for c in cols)]
     for p, s in enumerate(scores):
-        values = [s["cards"][c] for c in cards] + [s[k] for k in extra] + [s["total"]]
+        values = [s["cards"][c] for c in cards] + [_column(s[k]) for k in extra] + [s["total"]]
         lines.append(seat_name(p).ljust(name_width) + "".join(str(v).rjust(width) for v in values))
     return "\n".join(lines)
+
+
+def _column(value) -> int:
+    """A score column's gold: the sum of a {task: gold} mapping, else the value itself."""
+    return sum(value.values()) if isinstance(value, dict) else value

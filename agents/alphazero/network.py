@@ -18,7 +18,7 @@ from agents.training.networks import KingdomBuilderExtractor, SpatialActionHead
 from kbenv.catalogue import ACTION_SIZE_V0, ACTION_SIZE_V1
 from kbenv.engine import state as S
 from kbenv.engine.observe import observe_into
-from kbenv.engine.observe_v1 import observe_v1_into
+from kbenv.engine.observe_v1 import V1_BASE_CHANNELS, observe_v1_into
 from kbenv.observation import action_mask, observation_shape, observation_space, observation_space_v1
 
 VALUE_HIDDEN = 64
@@ -27,10 +27,12 @@ VALUE_HIDDEN = 64
 class PolicyValueNet(nn.Module):
     """obs (B, C, 20, 20) -> (logits (B, A), predicted gain per seat (B, 5), seat 0 = the observer)."""
 
-    def __init__(self, v1: bool = False, channels: int = 32, blocks: int = 2, head_channels: int = 4):
+    def __init__(self, v1: bool = False, channels: int = 32, blocks: int = 2, head_channels: int = 4,
+                 input_channels: int | None = None):
         super().__init__()
-        self.config = {"v1": v1, "channels": channels, "blocks": blocks, "head_channels": head_channels}
-        space = observation_space_v1() if v1 else observation_space("none")
+        space = observation_space_v1(input_channels) if v1 else observation_space("none")
+        self.config = {"v1": v1, "channels": channels, "blocks": blocks, "head_channels": head_channels,
+                       "input_channels": int(space.shape[0])}
         self.action_size = ACTION_SIZE_V1 if v1 else ACTION_SIZE_V0
         self.extractor = KingdomBuilderExtractor(space, channels=channels, blocks=blocks,
                                                  head_channels=head_channels)
@@ -52,7 +54,10 @@ def load_network(path, device: str = "cpu") -> tuple[PolicyValueNet, dict]:
     """(network in eval mode, the saved dict without the weights); ValueError naming a bad file."""
     try:
         saved = torch.load(path, map_location=device, weights_only=False)
-        net = PolicyValueNet(**saved["config"])
+        config = dict(saved["config"])
+        if config.get("v1") and "input_channels" not in config:
+            config["input_channels"] = V1_BASE_CHANNELS  # saved before Crossroads: the v1 prefix it knew
+        net = PolicyValueNet(**config)
         net.load_state_dict(saved["state_dict"])
     except (OSError, KeyError, RuntimeError, TypeError, EOFError) as exc:
         raise ValueError(f"model file {path}: not a kbenv search network ({exc})") from None
@@ -61,8 +66,8 @@ def load_network(path, device: str = "cpu") -> tuple[PolicyValueNet, dict]:
     return net, info
 
 
-def observations(states: list[np.ndarray], v1: bool) -> np.ndarray:
-    """The decider's observation of each state, stacked."""
+def observations(states: list[np.ndarray], v1: bool, channels: int | None = None) -> np.ndarray:
+    """The decider's observation of each state, stacked (v1: its first `channels` channels)."""
     shape = observation_space_v1().shape if v1 else observation_shape("none")
     out = np.empty((len(states), *shape), dtype=np.float32)
     for k, st in enumerate(states):
@@ -70,7 +75,7 @@ def observations(states: list[np.ndarray], v1: bool) -> np.ndarray:
             observe_v1_into(st, int(st[S.DECIDER]), out[k])
         else:
             observe_into(st, int(st[S.DECIDER]), out[k])
-    return out
+    return out[:, :channels] if v1 and channels is not None and channels < shape[0] else out
 
 
 def legal_masks(states: list[np.ndarray], action_size: int) -> np.ndarray:
@@ -90,7 +95,8 @@ class NetworkEvaluator:
 
     @torch.no_grad()
     def __call__(self, states: list[np.ndarray]):
-        obs = torch.from_numpy(observations(states, self.v1)).to(self.device)
+        obs = torch.from_numpy(np.ascontiguousarray(
+            observations(states, self.v1, self.net.config["input_channels"]))).to(self.device)
         self.net.eval()
         logits, values = self.net(obs)
         masks = legal_masks(states, self.action_size)

@@ -12,8 +12,8 @@ AlphaZero-style board-game networks); the other actions (tile powers, END_TURN, 
 v1 tail: n - 400 of them for an action space of n) and the value come from pooled features.
 
 The layout follows the observation space: v0 (kbenv.kingdom_builder_v0, 28 channels, or 30 with hint
-planes) or v1 (kbenv.engine.observe_v1, 35 channels: the v0 planes, six expansion planes and a second
-features plane). Every features plane is read as scalars and every other channel goes to the
+planes) or v1 (kbenv.engine.observe_v1, 40 channels: the v0 planes, six expansion planes, a second
+features plane, five Crossroads planes; networks made before Crossroads read its first 35). Every features plane is read as scalars and every other channel goes to the
 convolutions, in channel order; the action head has as many logits as the action space.
 """
 
@@ -26,7 +26,7 @@ from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
 from kbenv.engine.observe import CH_FEATURES, NUM_FEATURES
-from kbenv.engine.observe_v1 import CH_FEATURES_V1, NUM_CHANNELS_V1, NUM_FEATURES_V1
+from kbenv.engine.observe_v1 import CH_FEATURES_V1, NUM_CHANNELS_V1, NUM_FEATURES_V1, V1_BASE_CHANNELS
 from kbenv.observation import observation_shape
 from kbenv.policies.hints import HINTED_NUM_FEATURES
 
@@ -49,7 +49,7 @@ def observation_layout(observation_space: spaces.Box, hints: str = "none") -> tu
     before the features, then the hint planes), so v0 checkpoints keep their meaning.
     """
     channels = observation_space.shape[0]
-    if channels == NUM_CHANNELS_V1:
+    if V1_BASE_CHANNELS <= channels <= NUM_CHANNELS_V1:  # v1, or the prefix networks made before Crossroads read
         if hints != "none":
             raise ValueError(f"hints: {hints!r} hint planes exist for the base game only; the observation "
                              f"space is the v1 layout ({channels} channels)")
@@ -115,7 +115,7 @@ class KingdomBuilderExtractor(BaseFeaturesExtractor):
         """`expansions` and `rules` record the ruleset the network is trained on (saved with the policy
         kwargs, read back by agents.ppo); expansions need the v1 observation space (base rule flags keep v0)."""
         self.feature_planes, self.spatial_ranges = observation_layout(observation_space, hints)
-        if expansions and observation_space.shape[0] != NUM_CHANNELS_V1:
+        if expansions and observation_space.shape[0] < V1_BASE_CHANNELS:
             raise ValueError(f"expansions: a ruleset ({', '.join([*expansions, *rules])}) has v1 observations of "
                              f"{NUM_CHANNELS_V1} channels, the observation space has {observation_space.shape[0]}")
         self.expansions, self.rules = list(expansions), list(rules)

@@ -13,6 +13,7 @@ from numba import njit
 
 from .. import catalogue as CAT
 from ..board.bitset import WORDS
+from ..board.geometry import STEP1
 from .nomads_hooks import current_round
 from .observe import NUM_CHANNELS, mark_hexes, observe_into
 from .state import (
@@ -20,10 +21,15 @@ from .state import (
     CARDS,
     CAVE_USED,
     CAVES,
+    CITY_HALL_AT,
     EXPANSIONS,
+    EXTRA_CARDS,
+    EXTRA_COUNT,
+    FORT_CARD,
     GOLD,
     LOC_HEX,
     LOC_TYPE,
+    MAX_EXTRA_CARDS,
     NOMAD_HEX,
     NOMAD_KIND,
     NOMAD_ON_SPACE,
@@ -34,19 +40,30 @@ from .state import (
     NUM_LOCATIONS,
     NUM_NOMADS,
     NUM_PLAYERS,
+    NUM_TASKS,
     OUTPOST_ARMED,
     PHASE,
     POWER,
+    SHIP_AT,
     STEPS_LEFT,
     STEPS_TAKEN,
+    TASKS,
+    TERRAIN_FIXED,
     TILES_FRESH,
     TILES_HELD,
     TILES_USED,
     VICTIM,
+    WAGON_AT,
     WALLS,
     WALLS_LEFT,
+    WARRIOR_AT,
+    WARRIORS_PER_PLAYER,
+    ZONE,
 )
 
+# The "power" feature keeps the power numbering observation v1 was made with (locations 0..11, the usable
+# nomad tiles, the cave move); Crossroads powers have a feature of their own.
+V1_POWER_NAMES = (*CAT.LOCATION_NAMES[:12], *CAT.NOMAD_USABLE_KINDS, "cave")
 # (name, size, meaning): declared once; offsets follow in order.
 V1_CHANNELS = (
     ("walls", 1, "stone walls (Nomads)"),
@@ -56,10 +73,17 @@ V1_CHANNELS = (
     ("nomad_kind", 1, "the kind of that tile: (index in catalogue.NOMAD_KINDS + 1) / 11"),
     ("nomad_location", 1, "Nomads location hexes by type: caravan 0.25, quarry 0.5, village 0.75, garden 1"),
     ("features_v1", 1, "the v1 scalar features below, packed row-major"),
+    # Crossroads, appended so that channels 0..34 keep their meaning (networks trained before read a prefix).
+    ("own_pieces", 1, "own warriors 1, wagon 2/3, ship 1/3 (Crossroads)"),
+    ("other_pieces", 1, "the other players' warriors 1, wagons 2/3, ships 1/3"),
+    ("city_halls", 1, "city-hall cells: own 1, the other players' 0.5"),
+    ("warrior_zone", 1, "hexes next to a warrior (closed to building and moving)"),
+    ("crossroads_location", 1, "Crossroads location hexes by type: (index among the 8 types + 1) / 8"),
 )
+V1_BASE_CHANNELS = 35  # channels of observation v1 before Crossroads (a prefix of the current layout)
 V1_FEATURES = (
     ("phase", 6, "one-hot: idle, mandatory, choose_source, choose_target, game_over, step"),
-    ("power", CAT.NUM_POWER_CODES, "one-hot power being resolved (catalogue.POWER_NAMES)"),
+    ("power", len(V1_POWER_NAMES), "one-hot power being resolved (V1_POWER_NAMES: to garden, nomad tiles, cave)"),
     ("own_nomad_usable", len(CAT.NOMAD_USABLE_KINDS), "own nomad tiles usable now, per kind"),
     ("own_nomad_waiting", len(CAT.NOMAD_USABLE_KINDS), "own nomad tiles claimed this round, per kind"),
     ("others_nomad_tiles", 1, "nomad tiles held by the other players / 6"),
@@ -74,6 +98,16 @@ V1_FEATURES = (
     ("red_cards", 3, "families, shepherds, ambassadors in play"),
     ("expansions", 3, "nomads, capitol, caves in play"),
     ("victim", 5, "Sword: the seat whose settlement is chosen next (relative to self)"),
+    ("crossroads", 1, "Crossroads in play"),
+    ("crossroads_power", 7, "one-hot Crossroads power being resolved: foresters_lodge .. lighthouse"),
+    ("own_extra_cards", 5, "own extra hand cards (Crossroads) per terrain G C D F T / 3"),
+    ("extra_cards", 5, "extra hand cards held, per seat relative to self / 3 (their terrains are hidden)"),
+    ("terrain_fixed", 1, "this turn's terrain is chosen from the hand"),
+    ("fort_card", 5, "one-hot terrain of the card the Fort drew"),
+    ("own_pieces_left", 4, "own warriors in the supply / 2, wagon, ship, city hall in the supply"),
+    ("tasks", 6, "task cards in play (catalogue.TASK_NAMES)"),
+    ("own_crossroads_tiles", 8, "own tiles of the 8 Crossroads location types / 2"),
+    ("own_crossroads_ready", 8, "of them usable now / 2"),
 )
 
 
@@ -100,6 +134,23 @@ F_STEPS_LEFT, F_STEPS_TAKEN = F1["steps_left"], F1["steps_taken"]
 F_NLOC_TILES, F_NLOC_READY = F1["own_nomad_location_tiles"], F1["own_nomad_location_ready"]
 F_RED, F_EXPANSIONS, F_VICTIM = F1["red_cards"], F1["expansions"], F1["victim"]
 FIRST_NOMAD_LOCATION = CAT.BASE_POWERS
+FIRST_CROSSROADS_LOCATION = CAT.LOCATION_NAMES.index("foresters_lodge")
+NUM_CROSSROADS_LOCATIONS = 8
+CH_OWN_PIECES, CH_OTHER_PIECES, CH_CITY_HALLS = CH1["own_pieces"], CH1["other_pieces"], CH1["city_halls"]
+CH_ZONE, CH_CROSSROADS_LOCATION = CH1["warrior_zone"], CH1["crossroads_location"]
+F_CROSSROADS = F1["crossroads"]
+F_EXTRA_CARDS = F1["extra_cards"]
+F_FORT_CARD = F1["fort_card"]
+F_OWN_CROSSROADS_READY = F1["own_crossroads_ready"]
+F_OWN_CROSSROADS_TILES = F1["own_crossroads_tiles"]
+F_OWN_EXTRA_CARDS = F1["own_extra_cards"]
+F_OWN_PIECES_LEFT = F1["own_pieces_left"]
+F_TASKS = F1["tasks"]
+F_TERRAIN_FIXED = F1["terrain_fixed"]
+POWER_SLOT = np.array([F1["power"] + V1_POWER_NAMES.index(name) if name in V1_POWER_NAMES
+                       else F1["crossroads_power"] + CAT.LOCATION_NAMES.index(name) - FIRST_CROSSROADS_LOCATION
+                       for name in CAT.POWER_NAMES], dtype=np.int64)
+assert F1["power"] + len(V1_POWER_NAMES) == F1["own_nomad_usable"]
 FIRST_RED_CARD = len(CAT.CARD_NAMES) - len(CAT.RED_CARDS)
 NUM_USABLE = len(CAT.NOMAD_USABLE_KINDS)
 SWORD_POWER = CAT.POWER_CODE["sword"]
@@ -147,7 +198,7 @@ def observe_v1_into(st, player: int, out) -> None:
     set_f1(out, F_OTHERS, others / 6.0)
     set_f1(out, F_PHASE1 + st[PHASE], 1.0)
     if st[POWER] >= 0:
-        set_f1(out, F_POWER1 + st[POWER], 1.0)
+        set_f1(out, POWER_SLOT[st[POWER]], 1.0)
     for k in range(n):
         set_f1(out, F_GOLD + k, min(1.0, st[GOLD + (player + k) % n] / 50.0))
     set_f1(out, F_WALLS_LEFT, st[WALLS_LEFT] / CAT.WALLS_IN_GAME)
@@ -159,7 +210,7 @@ def observe_v1_into(st, player: int, out) -> None:
     ready = held & ~st[TILES_FRESH + player] & ~st[TILES_USED + player]
     for i in range(st[NUM_LOCATIONS]):
         t = st[LOC_TYPE + i] - FIRST_NOMAD_LOCATION
-        if 0 <= t < 4:
+        if 0 <= t < 4:  # the Nomads locations
             h = st[LOC_HEX + i]
             out[CH_NOMAD_LOCATION, h // 20, h % 20] = (t + 1) / 4.0
             if (held >> i) & 1:
@@ -174,6 +225,68 @@ def observe_v1_into(st, player: int, out) -> None:
             set_f1(out, F_EXPANSIONS + b, 1.0)
     if st[PHASE] == 3 and st[VICTIM] >= 0 and st[POWER] == SWORD_POWER:
         set_f1(out, F_VICTIM + (st[VICTIM] - player + n) % n, 1.0)
+    if st[EXPANSIONS] & CAT.CROSSROADS:
+        observe_crossroads(st, player, out)
+
+
+@njit(cache=True)
+def observe_crossroads(st, player: int, out) -> None:
+    """The Crossroads planes and features (nothing hidden from the player: others' extra cards are counted,
+    not named)."""
+    n = st[NUM_PLAYERS]
+    set_f1(out, F_CROSSROADS, 1.0)
+    mark_hexes(out, CH_ZONE, st[ZONE : ZONE + WORDS])
+    for q in range(n):
+        plane = CH_OWN_PIECES if q == player else CH_OTHER_PIECES
+        for k in range(WARRIORS_PER_PLAYER):
+            at = st[WARRIOR_AT + q * WARRIORS_PER_PLAYER + k]
+            if at > 0:
+                out[plane, (at - 1) // 20, (at - 1) % 20] = 1.0
+        if st[WAGON_AT + q] > 0:
+            out[plane, (st[WAGON_AT + q] - 1) // 20, (st[WAGON_AT + q] - 1) % 20] = 2.0 / 3.0
+        if st[SHIP_AT + q] > 0:
+            out[plane, (st[SHIP_AT + q] - 1) // 20, (st[SHIP_AT + q] - 1) % 20] = 1.0 / 3.0
+        centre = st[CITY_HALL_AT + q] - 1
+        if centre >= 0:
+            value = 1.0 if q == player else 0.5
+            out[CH_CITY_HALLS, centre // 20, centre % 20] = value
+            for d in range(6):
+                h = STEP1[centre, d]
+                out[CH_CITY_HALLS, h // 20, h % 20] = value
+        extra = st[EXTRA_COUNT + q]
+        set_f1(out, F_EXTRA_CARDS + (q - player + n) % n, extra / 3.0)
+        if q == player:
+            for k in range(extra):
+                card = st[EXTRA_CARDS + q * MAX_EXTRA_CARDS + k]
+                if card >= 0:
+                    out[CH_FEATURES_V1, (F_OWN_EXTRA_CARDS + card) // 20, (F_OWN_EXTRA_CARDS + card) % 20] \
+                        += 1.0 / 3.0
+    set_f1(out, F_TERRAIN_FIXED, float(st[TERRAIN_FIXED]))
+    if st[FORT_CARD] >= 0:
+        set_f1(out, F_FORT_CARD + st[FORT_CARD], 1.0)
+    left = 0
+    for k in range(WARRIORS_PER_PLAYER):
+        if st[WARRIOR_AT + player * WARRIORS_PER_PLAYER + k] == 0:
+            left += 1
+    set_f1(out, F_OWN_PIECES_LEFT, left / 2.0)
+    set_f1(out, F_OWN_PIECES_LEFT + 1, 1.0 if st[WAGON_AT + player] == 0 else 0.0)
+    set_f1(out, F_OWN_PIECES_LEFT + 2, 1.0 if st[SHIP_AT + player] == 0 else 0.0)
+    set_f1(out, F_OWN_PIECES_LEFT + 3, 1.0 if st[CITY_HALL_AT + player] == 0 else 0.0)
+    for k in range(st[NUM_TASKS]):
+        set_f1(out, F_TASKS + st[TASKS + k], 1.0)
+    held = st[TILES_HELD + player]
+    ready = held & ~st[TILES_FRESH + player] & ~st[TILES_USED + player]
+    for i in range(st[NUM_LOCATIONS]):
+        t = st[LOC_TYPE + i] - FIRST_CROSSROADS_LOCATION
+        if 0 <= t < NUM_CROSSROADS_LOCATIONS:
+            h = st[LOC_HEX + i]
+            out[CH_CROSSROADS_LOCATION, h // 20, h % 20] = (t + 1) / NUM_CROSSROADS_LOCATIONS
+            if (held >> i) & 1:
+                out[CH_FEATURES_V1, (F_OWN_CROSSROADS_TILES + t) // 20, (F_OWN_CROSSROADS_TILES + t) % 20] \
+                    += 0.5
+            if (ready >> i) & 1:
+                out[CH_FEATURES_V1, (F_OWN_CROSSROADS_READY + t) // 20, (F_OWN_CROSSROADS_READY + t) % 20] \
+                    += 0.5
 
 
 assert NUM_FEATURES_V1 <= 400 and np.prod(OBSERVATION_SHAPE_V1) * 4 <= 70_000
