@@ -436,10 +436,19 @@ class Game:
 
     # ----- hidden information --------------------------------------------------------------
     def hidden_from(self, player: int) -> list[int]:
-        """Seats whose hand card `player` cannot see (the player to move has played theirs)."""
+        """Seats whose hand card `player` cannot see (the player to move has played theirs; with a
+        Crossroads hand, once the turn's terrain is chosen). Extra Crossroads cards: `hidden_extra_from`."""
         if self.done:
             return []
-        return [p for p in range(self.num_players) if p != player and p != self.current_player]
+        mover = self.current_player
+        open_hand = mover != player and self.state[S.EXTRA_COUNT + mover] > 0 and not self.state[S.TERRAIN_FIXED]
+        return [p for p in range(self.num_players) if p != player and (p != mover or open_hand)]
+
+    def hidden_extra_from(self, player: int) -> list[int]:
+        """Seats whose extra Crossroads cards `player` cannot see (every other seat holding some)."""
+        if self.done:
+            return []
+        return [p for p in range(self.num_players) if p != player and self.state[S.EXTRA_COUNT + p] > 0]
 
     def determinize(self, player: int, rng: np.random.Generator) -> Game:
         """A copy where everything `player` cannot see (other hands, deck order) is dealt anew.

@@ -172,13 +172,12 @@ def _draw_zone(draw: ImageDraw.ImageDraw, x: float, y: float) -> None:
     draw.polygon(corners, outline=ZONE_RGB)
 
 
-def _blend(a, b, share: float) -> tuple[int, int, int]:
-    return tuple(round(u * (1 - share) + v * share) for u, v in zip(a, b, strict=True))
-
-
-def _draw_city_hall_cell(draw: ImageDraw.ImageDraw, x: float, y: float, colour, ground) -> None:
-    """One of the 7 cells of a city hall: the hex tinted with the owner's colour, outlined in it."""
-    draw.polygon(hex_corners(x, y, RADIUS * 0.88), fill=_blend(ground, colour, 0.55), outline=colour, width=2)
+def _draw_city_hall_cell(draw: ImageDraw.ImageDraw, x: float, y: float, colour) -> None:
+    """One of the 7 cells of a city hall: a thick border and a small block in the owner's colour (the
+    terrain stays visible)."""
+    draw.polygon(hex_corners(x, y, RADIUS * 0.84), outline=colour, width=3)
+    s = RADIUS * 0.28
+    draw.rectangle([x - s, y - s, x + s, y + s], fill=colour, outline=(0, 0, 0))
 
 
 def _draw_city_hall(draw: ImageDraw.ImageDraw, x: float, y: float, colour) -> None:
@@ -274,7 +273,7 @@ def _draw_board(draw: ImageDraw.ImageDraw, game: Game) -> None:
             if (r, c) in zone:
                 _draw_zone(draw, x, y)
             if pieces.get((r, c), (0, ""))[1].startswith("city hall"):
-                _draw_city_hall_cell(draw, x, y, SEAT_RGB[pieces[(r, c)][0]], fill)
+                _draw_city_hall_cell(draw, x, y, SEAT_RGB[pieces[(r, c)][0]])
             if ch == "K":
                 _draw_castle(draw, x, y)
             elif is_location:
@@ -300,7 +299,7 @@ def _draw_board(draw: ImageDraw.ImageDraw, game: Game) -> None:
 class _Panel:
     """A column of text lines and colour swatches drawn top to bottom; `y` is the next free line."""
 
-    def __init__(self, height: int = 1200):
+    def __init__(self, height: int = 1600):
         self.image = Image.new("RGB", (PANEL_W, height), BACKGROUND)
         self.draw = ImageDraw.Draw(self.image)
         self.font, self.small = _font(14), _font(11)
@@ -314,14 +313,30 @@ class _Panel:
         self.draw.text((10 + dx, self.y), s, fill=colour, font=self.small if small else self.font)
         self.y += LINE
 
+    def fits(self, s: str, small: bool = False, dx: int = 0) -> bool:
+        """Whether one line of text fits the panel's width."""
+        return 10 + dx + self.draw.textlength(s, font=self.small if small else self.font) <= PANEL_W - 6
+
+    def items(self, prefix: str, items, small: bool = False, dx: int = 0) -> None:
+        """`prefix` and comma-separated items, on as many lines as the panel's width needs."""
+        parts = [f"{item}," for item in items[:-1]] + list(items[-1:])
+        line = prefix
+        for part in parts:
+            candidate = f"{line}{part}" if line == prefix else f"{line} {part}"
+            if line != prefix and not self.fits(candidate, small, dx):
+                self.text(line, small=small, dx=dx)
+                candidate = f"  {part}"
+            line = candidate
+        self.text(line, small=small, dx=dx)
+
     def icons(self, entries, dx: int = 0) -> None:
         """One line of (name, draw function) entries: each piece drawn small in KEY_PIECE_RGB, then its name."""
         x = 10 + dx
         for name, drawer in entries:
-            drawer(self.draw, x + RADIUS * 0.6, self.y + 8, KEY_PIECE_RGB)
-            self.draw.text((x + RADIUS * 1.3, self.y), name, fill=(20, 20, 20), font=self.small)
-            x += RADIUS * 1.3 + self.draw.textlength(name, font=self.small) + 10
-        self.y += LINE
+            drawer(self.draw, x + RADIUS * 0.6, self.y + 10, KEY_PIECE_RGB)
+            self.draw.text((x + RADIUS * 1.5, self.y + 3), name, fill=(20, 20, 20), font=self.small)
+            x += RADIUS * 1.5 + self.draw.textlength(name, font=self.small) + 12
+        self.y += LINE + 5
 
     def cropped(self) -> Image.Image:
         return self.image.crop((0, 0, PANEL_W, self.y + MARGIN))
@@ -356,8 +371,7 @@ def _panel_status(panel: _Panel, game: Game) -> None:
         if fort is not None:
             panel.text(f"fort card: {CARD_NAMES.get(fort, fort)}")
         tasks = game.tasks()
-        panel.text("tasks: " + (", ".join(f"{name} ({TASK_GOLD[name]})" for name in tasks) if tasks else "none"),
-                   small=True)
+        panel.items("tasks (gold): ", [f"{name} {TASK_GOLD[name]}" for name in tasks] or ["none"], small=True)
 
 
 def _panel_seat(panel: _Panel, game: Game, p: int, score: dict, viewer: int | None) -> None:
@@ -376,9 +390,13 @@ def _panel_seat(panel: _Panel, game: Game, p: int, score: dict, viewer: int | No
         pieces = game.pieces(p)
         placed = [f"{len(pieces['warriors'])} warrior{'s' if len(pieces['warriors']) != 1 else ''}"]
         placed += [kind.replace("_", " ") for kind in ("wagon", "ship", "city_hall") if pieces[kind] is not None]
-        tasks = score.get("tasks", {})
-        met = ", ".join(f"{name} {gold}" for name, gold in tasks.items() if gold) or "none"
-        panel.text(f"on the board: {', '.join(placed)}; tasks met: {met}", small=True, dx=18)
+        met = [f"{name} {gold}" for name, gold in score.get("tasks", {}).items() if gold]
+        line = f"pieces: {', '.join(placed)}; tasks met: {', '.join(met) or 'none'}"
+        if panel.fits(line, small=True, dx=18):
+            panel.text(line, small=True, dx=18)
+        else:
+            panel.text(f"pieces: {', '.join(placed)}", small=True, dx=18)
+            panel.items("tasks met: ", met or ["none"], small=True, dx=18)
 
 
 def _hand_text(game: Game, p: int) -> str:
@@ -419,7 +437,8 @@ def _panel_keys(panel: _Panel, expansions=()) -> None:
     if "crossroads" in expansions:
         panel.text("  crossroads pieces, in the owner's colour:", small=True)
         panel.icons([(name, PIECE_DRAWERS[name]) for name in ("warrior", "wagon", "ship")], dx=10)
-        panel.icons([("city hall (centre; its 6 neighbours tinted)", PIECE_DRAWERS["city hall"])], dx=10)
+        panel.icons([("city hall (centre)", PIECE_DRAWERS["city hall"]),
+                     ("its 6 other cells", _draw_city_hall_cell)], dx=10)
 
 
 def save_png(image: np.ndarray, path: str) -> None:

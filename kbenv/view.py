@@ -32,7 +32,7 @@ class PlayerView:
     cards anew.
     """
 
-    __slots__ = ("_public", "_unseen", "_hidden", "player")
+    __slots__ = ("_public", "_unseen", "_hidden", "_hidden_extra", "player")
 
     def __init__(self, game: Game, player: int):
         if isinstance(player, (bool, np.bool_)) or not isinstance(player, (int, np.integer)) \
@@ -41,10 +41,17 @@ class PlayerView:
         self.player = int(player)
         st = game.state.copy()
         self._hidden = tuple(p for p in game.hidden_from(self.player) if st[S.HAND + p] != S.NO_CARD)
+        # Extra Crossroads cards: their number is public, their terrains are not.
+        self._hidden_extra = tuple(S.EXTRA_CARDS + p * S.MAX_EXTRA_CARDS + k
+                                   for p in game.hidden_extra_from(self.player)
+                                   for k in range(int(st[S.EXTRA_COUNT + p])))
         deck = [int(c) for c in st[S.DECK : S.DECK + int(st[S.DECK_COUNT])]]
-        self._unseen = tuple(sorted(deck + [int(st[S.HAND + p]) for p in self._hidden]))
+        self._unseen = tuple(sorted(deck + [int(st[S.HAND + p]) for p in self._hidden]
+                                    + [int(st[slot]) for slot in self._hidden_extra]))
         for p in self._hidden:
             st[S.HAND + p] = S.NO_CARD
+        for slot in self._hidden_extra:
+            st[slot] = S.NO_CARD
         st[S.DECK : S.DECK + S.DECK_SIZE] = 0
         st[S.RNG] = 0
         st[S.SCRATCH :] = 0
@@ -87,8 +94,32 @@ class PlayerView:
         """A hand card if this player may see it (own hand, or the played card of the player to move)."""
         return self._public.hand(player)
 
+    def hand_cards(self, player: int) -> list[str]:
+        """The cards of a hand this player may see (hidden ones left out; `hand_size` counts them all)."""
+        return self._public.hand_cards(player)
+
+    def hand_size(self, player: int) -> int:
+        """Cards in a player's hand, seen or not (public)."""
+        st = self._public.state
+        return int(player in self._hidden or st[S.HAND + player] != S.NO_CARD) + int(st[S.EXTRA_COUNT + player])
+
     def settlements(self, player: int) -> set[tuple[int, int]]:
         return self._public.settlements(player)
+
+    def own_hexes(self, player: int) -> set[tuple[int, int]]:
+        return self._public.own_hexes(player)
+
+    def pieces(self, player: int) -> dict:
+        return self._public.pieces(player)
+
+    def warrior_zone(self) -> set[tuple[int, int]]:
+        return self._public.warrior_zone()
+
+    def tasks(self) -> tuple[str, ...]:
+        return self._public.tasks()
+
+    def fort_card(self) -> str | None:
+        return self._public.fort_card()
 
     def supply(self, player: int) -> int:
         return self._public.supply(player)
@@ -174,6 +205,8 @@ class PlayerView:
         unseen = [unseen[i] for i in rng.permutation(len(unseen))]
         for p in self._hidden:
             st[S.HAND + p] = unseen.pop()
+        for slot in self._hidden_extra:
+            st[slot] = unseen.pop()
         st[S.DECK : S.DECK + len(unseen)] = unseen
         st[S.RNG] = seed_u32(int(rng.integers(1, 2**32)))
         return g

@@ -31,7 +31,10 @@ def test_named_constants_are_looked_up_by_name():
 
 
 def test_location_rows():
-    assert codes.LOCATION_LETTERS == "ofawtbhpcqvg"
+    assert codes.LOCATION_LETTERS == "ofawtbhpcqvgemryknix"
+    assert CAT.LOCATION_NAMES[-8:] == ("foresters_lodge", "monastery", "fort", "city_hall", "barracks", "wagon",
+                                       "lighthouse", "crossroads")
+    assert CAT.LOCATION_ACTION["crossroads"] == -1  # passive: no decision of its own (C-7)
     assert CAT.BASE_POWERS == 8
     assert CAT.MOVE_LOCATIONS == ("barn", "harbor", "paddock", "caravan")
     assert CAT.NOMAD_LOCATIONS == ("caravan", "quarry", "village", "garden")
@@ -42,7 +45,8 @@ def test_build_powers_follow_the_rules_text():
     builds = {name for name, b in zip(CAT.POWER_NAMES, BUILD_POWER, strict=True) if b}
     # "build one settlement" powers (EN: oracle, farm, oasis, tower, tavern; village, garden; donations)
     assert builds == {"oracle", "farm", "oasis", "tower", "tavern", "village", "garden",
-                      *(f"donation-{t}" for t in "GCDFTWM")}
+                      *(f"donation-{t}" for t in "GCDFTWM"),
+                      "foresters_lodge", "monastery", "fort"}  # "Build one settlement" (EN 820, 828, 836)
 
 
 def test_nomad_tiles():

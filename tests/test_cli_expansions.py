@@ -135,7 +135,7 @@ def test_help_names_every_implemented_expansion_and_rule_flag():
 
 @pytest.mark.parametrize(("command", "option", "value"), [
     ("play", "--expansions", "nomads,foo"),
-    ("play", "--expansions", "crossroads"),
+    ("play", "--expansions", "harvest"),
     ("play", "--expansions", "nomads,,caves"),
     ("play", "--expansions", "nomads,nomads"),
     ("play", "--rules", "bogus"),

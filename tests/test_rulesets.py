@@ -20,7 +20,8 @@ from kbenv.setup import SetupError
 from kbenv.vector import VectorGames
 
 RULESETS = [[], ["nomads"], ["capitol"], ["caves"], ["nomads", "capitol"], ["nomads", "caves"],
-            ["capitol", "caves"], ["nomads", "capitol", "caves"]]
+            ["capitol", "caves"], ["nomads", "capitol", "caves"], ["crossroads"],
+            ["nomads", "capitol", "caves", "crossroads"]]
 IDS = ["base" if not r else "+".join(r) for r in RULESETS]
 
 
@@ -57,15 +58,40 @@ def test_random_games_end_conserve_pieces_and_replay(expansions):
             assert game.supply(p) + len(game.settlements(p)) == 40
         if "nomads" in expansions:
             assert len(game.walls()) + int(game.state[S.WALLS_LEFT]) == 25
-        occupied = set().union(*(game.settlements(p) for p in range(players))) | game.walls()
+        occupied = set().union(*(game.own_hexes(p) for p in range(players))) | game.walls()
         if "caves" in expansions:
             occupied |= game.caves()
         assert game.occupied() == occupied
+        check_crossroads_pieces(game)
         record = json.loads(json.dumps(game.to_record()))
         assert record["version"] == (2 if expansions else 1)
         assert Game.from_record(record).state_key() == game.state_key()
         assert game.scores()[0]["total"] == sum(game.scores()[0]["cards"].values()) + game.scores()[0]["castles"] \
-            + game.scores()[0].get("capitols", 0) + game.scores()[0].get("gold", 0)
+            + game.scores()[0].get("capitols", 0) + game.scores()[0].get("gold", 0) \
+            + sum(game.scores()[0].get("tasks", {}).values())
+
+
+def check_crossroads_pieces(game: Game) -> None:
+    """Pieces conserved and zones consistent: each player's own hexes are settlements plus pieces, at most
+    2 warriors, 1 wagon, 1 ship and 1 city hall (7 cells); the zone is exactly the warriors' neighbours and
+    every zone hex is closed to building."""
+    from kbenv.board.geometry import hex_id, hex_rc, neighbours
+
+    warriors = set()
+    for p in range(game.num_players):
+        pieces = game.pieces(p)
+        cells = set(pieces["warriors"]) | {pieces[k] for k in ("wagon", "ship") if pieces[k] is not None}
+        if pieces["city_hall"] is not None:
+            centre = hex_id(*pieces["city_hall"])
+            cells |= {pieces["city_hall"], *(hex_rc(h) for h in neighbours(centre))}
+            assert len(cells & {hex_rc(h) for h in neighbours(centre)}) == 6
+        assert len(pieces["warriors"]) <= 2
+        assert game.own_hexes(p) == game.settlements(p) | cells
+        assert not game.settlements(p) & cells
+        warriors |= set(pieces["warriors"])
+    zone = {hex_rc(n) for w in warriors for n in neighbours(hex_id(*w))}
+    assert game.warrior_zone() == zone
+    assert game.closed() == game.occupied() | zone
 
 
 @pytest.mark.parametrize("expansions", RULESETS[1:], ids=IDS[1:])
@@ -106,6 +132,24 @@ def test_nomads_games_really_use_the_nomads_rules():
     assert any(name.startswith("donation") for name in seen) and {"sword", "outpost", "resettlement"} & seen
 
 
+def test_crossroads_games_really_use_the_crossroads_rules():
+    """Random Crossroads games place and take back every piece, draw for the Fort and hold several cards."""
+    seen, extra_hands, steps, zones = set(), 0, 0, 0
+    for seed in range(30):
+        game = Game.new(4, seed=seed, expansions=["crossroads"])
+        rng = np.random.default_rng(seed)
+        while not game.done:
+            a = int(rng.choice(game.legal_actions()))
+            if a >= ACTION_SIZE_V0:
+                seen.add(ACTION_NAMES[a])
+            steps += game.phase == "step"
+            extra_hands += len(game.hand_cards(game.current_player)) > 1
+            zones += bool(game.warrior_zone())
+            game.step(a)
+    assert {"foresters_lodge", "monastery", "fort", "city_hall", "barracks", "wagon", "lighthouse", "done"} <= seen
+    assert extra_hands and steps and zones
+
+
 SCRIPT = textwrap.dedent(
     """
     import hashlib, json, sys
@@ -113,7 +157,7 @@ SCRIPT = textwrap.dedent(
     from kbenv import Game
     out = []
     for seed, players in json.loads(sys.argv[1]):
-        game = Game.new(players, seed=seed, expansions=["nomads", "capitol", "caves"])
+        game = Game.new(players, seed=seed, expansions=["nomads", "capitol", "caves", "crossroads"])
         rng = np.random.default_rng(seed)
         while not game.done:
             game.step(int(rng.choice(game.legal_actions())))
@@ -137,7 +181,7 @@ def test_expansion_kernels_agree_compiled_and_interpreted():
 
 # ----- kingdom_builder_v1 ------------------------------------------------------------------------------
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
-@pytest.mark.parametrize("expansions", [None, ["nomads", "capitol", "caves"]], ids=["base", "all"])
+@pytest.mark.parametrize("expansions", [None, ["nomads", "capitol", "caves", "crossroads"]], ids=["base", "all"])
 def test_v1_pettingzoo_api_seed_and_render(players, expansions):
     api_test(kingdom_builder_v1.env(num_players=players, expansions=expansions), num_cycles=400,
              verbose_progress=False)
@@ -151,7 +195,7 @@ def test_v1_spaces_and_observation_size():
     e.reset(seed=1)
     obs = e.observe(e.agent_selection)
     assert e.action_space("player_0").n == ACTION_SIZE_V1
-    assert obs["observation"].shape == (35, 20, 20) and obs["observation"].nbytes <= 70_000
+    assert obs["observation"].shape == (40, 20, 20) and obs["observation"].nbytes <= 70_000
     assert obs["action_mask"].shape == (ACTION_SIZE_V1,)
     assert e.state().shape == e.state_space.shape
 
@@ -186,7 +230,7 @@ def test_v1_observation_hides_hidden_cards():
 
 
 @pytest.mark.parametrize("kwargs, field", [({"expansions": ["islands"]}, "expansions"),
-                                           ({"expansions": ["crossroads"]}, "not implemented"),
+                                           ({"expansions": ["marshlands"]}, "not implemented"),
                                            ({"expansions": "nomads"}, "expansions"),
                                            ({"rules": {"capitol_replaces_castle": True}}, "capitol"),
                                            ({"rules": {"no_such_flag": True}}, "rules"),
@@ -199,7 +243,7 @@ def test_bad_rulesets_name_the_field(kwargs, field):
 
 
 def test_every_implemented_expansion_is_in_the_rulesets():
-    assert {e.name for e in EXPANSIONS if e.implemented} == {"nomads", "capitol", "caves"}
+    assert {e.name for e in EXPANSIONS if e.implemented} == {name for r in RULESETS for name in r}
 
 
 def test_docs_show_the_declared_v1_layout():
@@ -222,9 +266,12 @@ def test_sections_are_catalogue_rows_in_their_fixed_order():
     from kbenv.catalogue import SECTIONS
 
     assert TABLE_SECTIONS == ("tavern", "paddock", "oasis", "farm", "tower", "harbor", "oracle", "barn",
-                              "caravan", "quarry", "garden", "village")
-    assert all(sec.provenance.startswith("kb-data") for sec in SECTIONS)
-    assert {sec.expansion for sec in SECTIONS} == {None, "nomads"}
+                              "caravan", "quarry", "garden", "village",
+                              "barracks", "cityhall", "lighthouse", "monastery")
+    assert all(sec.provenance.startswith(("kb-data", "UNVERIFIED: kb-data")) for sec in SECTIONS)
+    assert {sec.expansion for sec in SECTIONS} == {None, "nomads", "crossroads"}
+    # Decision 4 / A-C11: the Crossroads sections say everywhere that a single unverified source gave them.
+    assert all(sec.provenance.startswith("UNVERIFIED") for sec in SECTIONS if sec.expansion == "crossroads")
 
 
 GARBAGE_RULESETS = [({"expansions": [["nomads"]]}, "expansions"), ({"expansions": [5]}, "expansions"),

@@ -13,8 +13,9 @@ v1 tail: n - 400 of them for an action space of n) and the value come from poole
 
 The layout follows the observation space: v0 (kbenv.kingdom_builder_v0, 28 channels, or 30 with hint
 planes) or v1 (kbenv.engine.observe_v1, 40 channels: the v0 planes, six expansion planes, a second
-features plane, five Crossroads planes; networks made before Crossroads read its first 35). Every features plane is read as scalars and every other channel goes to the
-convolutions, in channel order; the action head has as many logits as the action space.
+features plane, five Crossroads planes; networks made before Crossroads read its first 35). Every
+features plane is read as scalars and every other channel goes to the convolutions, in channel order;
+the action head has as many logits as the action space.
 """
 
 from __future__ import annotations
@@ -26,7 +27,13 @@ from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
 from kbenv.engine.observe import CH_FEATURES, NUM_FEATURES
-from kbenv.engine.observe_v1 import CH_FEATURES_V1, NUM_CHANNELS_V1, NUM_FEATURES_V1, V1_BASE_CHANNELS
+from kbenv.engine.observe_v1 import (
+    CH_FEATURES_V1,
+    NUM_CHANNELS_V1,
+    NUM_FEATURES_V1,
+    V1_BASE_CHANNELS,
+    V1_BASE_FEATURES,
+)
 from kbenv.observation import observation_shape
 from kbenv.policies.hints import HINTED_NUM_FEATURES
 
@@ -53,7 +60,8 @@ def observation_layout(observation_space: spaces.Box, hints: str = "none") -> tu
         if hints != "none":
             raise ValueError(f"hints: {hints!r} hint planes exist for the base game only; the observation "
                              f"space is the v1 layout ({channels} channels)")
-        features = [(CH_FEATURES, NUM_FEATURES), (CH_FEATURES_V1, NUM_FEATURES_V1)]
+        v1_features = NUM_FEATURES_V1 if channels == NUM_CHANNELS_V1 else V1_BASE_FEATURES
+        features = [(CH_FEATURES, NUM_FEATURES), (CH_FEATURES_V1, v1_features)]
     else:
         expected = observation_shape(hints)[0]
         if channels != expected:

@@ -25,6 +25,7 @@ from ..board.geometry import STEP1
 from ..catalogue import DONATION_TERRAINS, NOMAD_KINDS
 from .board_ops import adjacent_view, own_view, settlements_word
 from .nomads_hooks import FAMILIES, RED_CARD_GOLD, card_in_play, current_round
+from .pieces import piece_on
 from .state import (
     BUILDABLE_MASK,
     GOLD,
@@ -39,6 +40,7 @@ from .state import (
     TERRAIN_MASKS,
     WALLS,
     WALLS_LEFT,
+    ZONE,
 )
 
 # Nomad tile kinds (indices into catalogue.NOMAD_KINDS).
@@ -101,14 +103,22 @@ def passable(st, h: int) -> bool:
 def caravan_targets(st, src: int, out) -> None:
     """For each direction: the last free buildable hex before the first obstacle or the board edge."""
     clear(out)
+    zone = st[ZONE : ZONE + WORDS]
     for d in range(6):
         h = src
         n = STEP1[h, d]
-        while passable(st, n):
+        while passable(st, n) or (n >= 0 and slides_through_zone(st, n)):
             h = n
             n = STEP1[h, d]
-        if h != src:
+        if h != src and not has(zone, h):
             add(out, h)
+
+
+@njit(cache=True)
+def slides_through_zone(st, h: int) -> bool:
+    """A free buildable hex of a warrior zone: the caravan slides through it but may not stop there (A-N8)."""
+    return has(st[ZONE : ZONE + WORDS], h) and has(st[BUILDABLE_MASK : BUILDABLE_MASK + WORDS], h) \
+        and not piece_on(st, h)
 
 
 @njit(cache=True)

@@ -10,6 +10,7 @@ from ..board.bitset import NEIGHBOUR_MASK, WORDS, has, intersects
 from ..board.codes import TERRAIN_LETTERS
 from ..board.geometry import STEP1
 from ..catalogue import CARD_NAMES, DONATION_TERRAINS, NOMAD_KINDS
+from .pieces import piece_on
 from .state import (
     CARDS,
     GOLD,
@@ -88,8 +89,8 @@ def red_cards_after_build(st, p: int, h: int) -> None:
             empty_same = False
             for d in range(6):
                 n = STEP1[h, d]
-                if n >= 0 and has(st[TERRAIN_MASKS + t * WORDS : TERRAIN_MASKS + (t + 1) * WORDS], n) and not has(
-                        st[OCCUPIED : OCCUPIED + WORDS], n):
+                if n >= 0 and has(st[TERRAIN_MASKS + t * WORDS : TERRAIN_MASKS + (t + 1) * WORDS], n) and not (
+                        has(st[OCCUPIED : OCCUPIED + WORDS], n) and piece_on(st, n)):  # a zone hex is empty
                     empty_same = True
             if not empty_same:
                 st[GOLD + p] += RED_CARD_GOLD

@@ -22,6 +22,7 @@ from .state import (
     DISCARD,
     DISCARD_COUNT,
     ENDING,
+    EXTRA_COUNT,
     HAND,
     LOC_HEX,
     LOC_TILES,
@@ -41,6 +42,7 @@ from .state import (
     SOURCE,
     START_PLAYER,
     SUPPLY,
+    TERRAIN_FIXED,
     TERRAIN_MASKS,
     TILES_FRESH,
     TILES_HELD,
@@ -156,7 +158,8 @@ def observe_into(st, player: int, out) -> None:
     own_card = st[HAND + player]
     if own_card >= 0:
         set_feature(out, F_OWN_CARD + own_card, 1.0)
-    if st[PHASE] != PHASE_OVER and st[HAND + mover] >= 0:
+    if st[PHASE] != PHASE_OVER and st[HAND + mover] >= 0 and (
+            mover == player or st[EXTRA_COUNT + mover] == 0 or st[TERRAIN_FIXED] == 1):  # Crossroads: chosen
         set_feature(out, F_MOVER_CARD + st[HAND + mover], 1.0)
     if st[PHASE] < NUM_PHASES_V0:  # the expansion phases are in the v1 features (kbenv.engine.observe_v1)
         set_feature(out, F_PHASE + st[PHASE], 1.0)

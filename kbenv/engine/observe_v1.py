@@ -123,6 +123,7 @@ CH1 = {name: NUM_CHANNELS + k for name, k in _offsets(V1_CHANNELS).items()}
 F1 = _offsets(V1_FEATURES)
 NUM_CHANNELS_V1 = NUM_CHANNELS + sum(size for _, size, _ in V1_CHANNELS)
 NUM_FEATURES_V1 = sum(size for _, size, _ in V1_FEATURES)
+V1_BASE_FEATURES = F1["crossroads"]  # v1 features before Crossroads (networks made before read these)
 OBSERVATION_SHAPE_V1 = (NUM_CHANNELS_V1, 20, 20)
 CH_WALLS, CH_CAPITOLS, CH_CAVES = CH1["walls"], CH1["capitols"], CH1["caves"]
 CH_NOMAD_TILE, CH_NOMAD_KIND, CH_FEATURES_V1 = CH1["nomad_tile"], CH1["nomad_kind"], CH1["features_v1"]

@@ -1,7 +1,7 @@
 """Crossroads building locations: Forester's lodge, Monastery, Fort (C-4, C-5, C-6, A-C9).
 
 Positions are built on mountain-filled boards (conftest). Player 0 holds the location tile since before
-this turn (``tiles``) through its settlement ``O`` = (10, 11) next to the location hex ``L`` = (10, 10).
+this turn (``tiles``) through its settlement ``HOME`` = (10, 11) next to the location hex ``L`` = (10, 10).
 Player 0's card is grass and ``MAND`` = (18, 0) (18, 1) (18, 2) is its mandatory area (no grass touches
 its settlements, so the mandatory action may start on any of the three); player 1 holds desert and
 ``OPP_D`` = (16, 0) (16, 1) (16, 2) is its area.
@@ -34,7 +34,7 @@ MAND_G = {(18, 0): "G", (18, 1): "G", (18, 2): "G"}
 MAND = set(MAND_G)
 OPP_D = {(16, 0): "D", (16, 1): "D", (16, 2): "D"}
 L = (10, 10)
-O = (10, 11)
+HOME = (10, 11)
 
 
 def cpos(kx, cells=None, *, settlements, card="G", hands=None, opp=True, warriors=None, wagons=None, ships=None,
@@ -60,12 +60,12 @@ BUILDERS = [("foresters_lodge", "e", "T"), ("monastery", "m", "C")]
 
 
 def builder_position(kx, letter, terrain, adjacent=True, then=None):
-    """Terrain hexes (10, 12) (11, 11) touch O (if ``adjacent``); (5, 5) (5, 7) are far away; (9, 11) is a
-    flower field next to O (another buildable terrain)."""
-    cells = {**MAND_G, L: letter, O: "D", (9, 11): "F", (5, 5): terrain, (5, 7): terrain}
+    """Terrain hexes (10, 12) (11, 11) touch HOME (if ``adjacent``); (5, 5) (5, 7) are far away; (9, 11) is a
+    flower field next to HOME (another buildable terrain)."""
+    cells = {**MAND_G, L: letter, HOME: "D", (9, 11): "F", (5, 5): terrain, (5, 7): terrain}
     if adjacent:
         cells.update({(10, 12): terrain, (11, 11): terrain})
-    return cpos(kx, cells, settlements=[[O], []], tiles=[[L], []], then=then)
+    return cpos(kx, cells, settlements=[[HOME], []], tiles=[[L], []], then=then)
 
 
 @pytest.mark.parametrize("power,letter,terrain", BUILDERS, ids=["lodge", "monastery"])
@@ -78,7 +78,7 @@ def test_C4_C5_build_on_the_tile_terrain_adjacent_if_possible(kx, power, letter,
     built = kx.with_then(pos, [power, (10, 12)])
     assert kx.legal(built) == MAND                               # once per turn; the mandatory action is left
     g = kx.game(built)
-    assert kx.settlements(g, 0) == {O, (10, 12)}
+    assert kx.settlements(g, 0) == {HOME, (10, 12)}
     assert g.supply(0) == 38
     # after the mandatory action, too; then nothing is left and the turn ends by itself
     after = kx.with_then(pos, sorted(MAND))
@@ -86,7 +86,7 @@ def test_C4_C5_build_on_the_tile_terrain_adjacent_if_possible(kx, power, letter,
     assert kx.answer(kx.with_then(pos, sorted(MAND) + [power, (11, 11)]))["player"] == 1
 
 
-@pytest.mark.parametrize("target", [(5, 5), (9, 11), O, (10, 13)], ids=["far", "other-terrain", "occupied",
+@pytest.mark.parametrize("target", [(5, 5), (9, 11), HOME, (10, 13)], ids=["far", "other-terrain", "occupied",
                                                                         "mountain"])
 @pytest.mark.parametrize("power,letter,terrain", BUILDERS, ids=["lodge", "monastery"])
 def test_C4_C5_illegal_targets_are_refused(kx, power, letter, terrain, target):
@@ -102,23 +102,23 @@ def test_C4_C5_anywhere_when_no_terrain_hex_touches_own(kx, power, letter, terra
 @pytest.mark.parametrize("power,letter,terrain", BUILDERS, ids=["lodge", "monastery"])
 def test_C4_C5_forfeit_when_no_empty_terrain_hex_remains(kx, power, letter, terrain):
     # "Forfeit this action": the only hex of the terrain holds player 1's settlement -> not offered
-    cells = {**MAND_G, L: letter, O: "D", (5, 5): terrain}
-    pos = cpos(kx, cells, settlements=[[O], [(5, 5)]], tiles=[[L], []])
+    cells = {**MAND_G, L: letter, HOME: "D", (5, 5): terrain}
+    pos = cpos(kx, cells, settlements=[[HOME], [(5, 5)]], tiles=[[L], []])
     assert kx.legal(pos) == MAND
 
 
 # --------------------------------------------------------------------------- C-6 fort
 
-FORT_CELLS = {**MAND_G, L: "r", O: "D", (10, 12): "F", (11, 11): "F", (5, 5): "F", (5, 7): "T", (5, 9): "T",
+FORT_CELLS = {**MAND_G, L: "r", HOME: "D", (10, 12): "F", (11, 11): "F", (5, 5): "F", (5, 7): "T", (5, 9): "T",
               (5, 11): "C"}   # the only canyon hex holds player 1's settlement
 
 
 def fort_position(kx, deck, then=None, **kwargs):
-    return cpos(kx, FORT_CELLS, settlements=[[O], [(5, 11)]], tiles=[[L], []], deck=deck, then=then, **kwargs)
+    return cpos(kx, FORT_CELLS, settlements=[[HOME], [(5, 11)]], tiles=[[L], []], deck=deck, then=then, **kwargs)
 
 
 @pytest.mark.parametrize("top,targets,build,idle_after", [
-    # flower: (10, 12) and (11, 11) touch O
+    # flower: (10, 12) and (11, 11) touch HOME
     ("F", {(10, 12), (11, 11)}, (10, 12), MAND),
     # forest: none touches own -> any free forest
     ("T", {(5, 7), (5, 9)}, (5, 9), MAND),
@@ -138,7 +138,7 @@ def test_C6_fort_draws_and_builds_on_the_drawn_terrain(kx, top, targets, build, 
     built = kx.with_then(pos, ["fort", build])
     assert kx.legal(built) == idle_after                        # the fort is used for this turn
     g = kx.game(built)
-    assert kx.settlements(g, 0) == {O, build}
+    assert kx.settlements(g, 0) == {HOME, build}
     assert g.supply(0) == 38
     assert g.deck_size() == 3
     # A_C9: the drawn card goes to the discard pile (the card of the turn is still in play)
@@ -155,7 +155,7 @@ def test_C6_fort_builds_nothing_when_the_drawn_terrain_is_full(kx):
     assert out["player"] == 0 and out["phase"] == "idle"
     assert out["legal"] == MAND                                 # the fort is spent
     g = kx.game(drawn)
-    assert kx.settlements(g, 0) == {O}
+    assert kx.settlements(g, 0) == {HOME}
     assert g.supply(0) == 39
     assert g.deck_size() == 3
     assert Counter(g.discard_pile()) - Counter(g0.discard_pile()) == Counter({"C": 1})
@@ -176,6 +176,6 @@ def test_C6_outpost_between_fort_draw_and_build(kx):
     assert kx.legal(kx.with_then(pos, ["fort", "outpost"])) == {(10, 12), (11, 11), (5, 5)}
     built = kx.with_then(pos, ["fort", "outpost", (5, 5)])
     assert kx.legal(built) == MAND                              # fort used, outpost used up
-    assert kx.settlements(kx.game(built), 0) == {O, (5, 5)}
+    assert kx.settlements(kx.game(built), 0) == {HOME, (5, 5)}
     # armed before the fort: the fort's settlement is the next one built, so it uses the waiver
     assert kx.legal(kx.with_then(pos, ["outpost", "fort"])) == {(10, 12), (11, 11), (5, 5)}

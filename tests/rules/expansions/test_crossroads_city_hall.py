@@ -4,11 +4,11 @@ A city hall covers a centre hex and its 6 neighbours (A-C7); a position gives it
 ``city_halls`` and the decision that places it is the centre hex. Positions are built on mountain-filled
 boards (conftest). Player 0's card is grass and ``MAND`` = (18, 0) (18, 1) (18, 2) is its mandatory area;
 player 1 holds desert with ``OPP_D`` = (16, 0) (16, 1) (16, 2). Player 0 holds the city hall tile of
-``Y`` = (10, 10) through ``O`` = (10, 11).
+``Y`` = (10, 10) through ``HOME`` = (10, 11).
 
 Rosettes used: ``R1`` centre (10, 13): cells (9, 12) (9, 13) (10, 12) (10, 13) (10, 14) (11, 12) (11, 13); its
-cell (10, 12) touches O. ``R2`` centre (12, 10): cells (11, 9) (11, 10) (12, 9) (12, 10) (12, 11) (13, 9)
-(13, 10); its cell (11, 10) touches O. ``FAR`` centre (5, 5): all 7 cells buildable, touching nothing own.
+cell (10, 12) touches HOME. ``R2`` centre (12, 10): cells (11, 9) (11, 10) (12, 9) (12, 10) (12, 11) (13, 9)
+(13, 10); its cell (11, 10) touches HOME. ``FAR`` centre (5, 5): all 7 cells buildable, touching nothing own.
 """
 
 import json
@@ -32,7 +32,7 @@ MAND_G = {(18, 0): "G", (18, 1): "G", (18, 2): "G"}
 MAND = set(MAND_G)
 OPP_D = {(16, 0): "D", (16, 1): "D", (16, 2): "D"}
 Y = (10, 10)
-O = (10, 11)
+HOME = (10, 11)
 R1 = (10, 13)
 R1_CELLS = {(10, 13): "C", (10, 12): "F", (10, 14): "T", (9, 12): "C", (9, 13): "F", (11, 12): "T", (11, 13): "D"}
 R2 = (12, 10)
@@ -80,13 +80,13 @@ def city_hall_of(g, p):
 
 def ch_position(kx, extra=None, settlements=None, oracle=True, r2=False, city_halls=None, warriors=None, then=None,
                 options=None):
-    cells = {**MAND_G, Y: "y", O: "D", **R1_CELLS, **FAR_CELLS}
+    cells = {**MAND_G, Y: "y", HOME: "D", **R1_CELLS, **FAR_CELLS}
     if oracle:
         cells[ORACLE] = "o"
     if r2:
         cells.update(R2_CELLS)
     cells.update(extra or {})
-    return cpos(kx, cells, settlements=settlements or [[O], []], tiles=[[Y], []], city_halls=city_halls,
+    return cpos(kx, cells, settlements=settlements or [[HOME], []], tiles=[[Y], []], city_halls=city_halls,
                 warriors=warriors, then=then, options=options)
 
 
@@ -103,7 +103,7 @@ def test_C8_place_the_city_hall_on_seven_eligible_hexes_touching_own(kx):
     assert kx.legal(placed) == MAND                   # the oracle tile just taken is usable from the next turn
     g = kx.game(placed)
     assert city_hall_of(g, 0) == R1
-    assert kx.settlements(g, 0) == {O}               # plain settlements
+    assert kx.settlements(g, 0) == {HOME}               # plain settlements
     assert g.supply(0) == 39                         # A-C4: the tile is not taken from the 40 settlements
     # A_C7 / A-C3: the cells (9, 12) (9, 13) touch the oracle (8, 13): its tile is taken
     assert kx.tiles(g, 0) == [("city_hall", Y), ("oracle", ORACLE)]
@@ -111,7 +111,7 @@ def test_C8_place_the_city_hall_on_seven_eligible_hexes_touching_own(kx):
 
 
 @pytest.mark.parametrize("centre", [FAR, (10, 12), (10, 14), (9, 12)], ids=["far", "covers-own", "covers-mountain",
-                                                                           "covers-own-2"])
+                                                                           "covers-location"])
 def test_C8_illegal_centres_are_refused(kx, centre):
     kx.then_error(ch_position(kx, then=["city_hall", centre]), 1)
 
@@ -131,7 +131,7 @@ SPOILERS = {
 def test_C8_all_seven_cells_must_be_eligible_and_there_is_no_fallback(kx, kind):
     # one R1 cell, (11, 13), is not eligible: the city hall is not offered at all, although FAR is free
     cells, extra = SPOILERS[kind]
-    pos = ch_position(kx, cells, settlements=[[O], extra.get("opp", [])], warriors=extra.get("warriors"))
+    pos = ch_position(kx, cells, settlements=[[HOME], extra.get("opp", [])], warriors=extra.get("warriors"))
     assert kx.legal(pos) == MAND
     kx.then_error(kx.with_then(pos, ["city_hall"]), 0)
 
@@ -154,7 +154,7 @@ def test_C8_cells_must_lie_on_the_board(kx):
 def test_C8_two_options_and_once_per_game(kx):
     pos = ch_position(kx, oracle=False, r2=True)
     assert kx.legal(kx.with_then(pos, ["city_hall"])) == {R1, R2}
-    # ONCE: a player whose city hall is on the board never places another (R2 is still free and touches O)
+    # ONCE: a player whose city hall is on the board never places another (R2 is still free and touches HOME)
     placed = ch_position(kx, oracle=False, r2=True, city_halls=[R1, None])
     assert kx.legal(placed) == MAND
     assert city_hall_of(kx.game(placed), 0) == R1

@@ -1,8 +1,8 @@
 """Crossroads location: two-card hands (C-7, A-C8).
 
-A Crossroads hand is given as a list of letters in ``hands``. Player 0's settlement ``O`` = (10, 10) holds
+A Crossroads hand is given as a list of letters in ``hands``. Player 0's settlement ``HOME`` = (10, 10) holds
 the crossroads tile of (11, 10) (and the oracle tile of (9, 9) where a test says so). Grass row east of
-O: (10, 11) (10, 12) (10, 13) (10, 14); flower row far away: (15, 9) (15, 10) (15, 11); canyon (9, 12)
+HOME: (10, 11) (10, 12) (10, 13) (10, 14); flower row far away: (15, 9) (15, 10) (15, 11); canyon (9, 12)
 touches (10, 12) and (10, 13); forest (5, 9) (5, 10) far away. Player 1 holds desert with ``OPP_D``
 (16, 0) (16, 1) (16, 2), so its turn is three forced builds.
 """
@@ -25,7 +25,7 @@ ORACLE = "Build one settlement on a hex of the same terrain type as your played 
 
 OPP_D = {(16, 0): "D", (16, 1): "D", (16, 2): "D"}
 OPP_D_HEXES = set(OPP_D)
-O = (10, 10)
+HOME = (10, 10)
 ORACLE_HEX = (9, 9)
 CROSS_HEX = (11, 10)
 GRASS = [(10, 11), (10, 12), (10, 13), (10, 14)]
@@ -52,7 +52,7 @@ def cpos(kx, cells=None, *, settlements, card="G", hands=None, opp=True, warrior
 
 
 def hand_cells(grass=True):
-    cells = {O: "D", ORACLE_HEX: "o", CROSS_HEX: "x", CANYON: "C"}
+    cells = {HOME: "D", ORACLE_HEX: "o", CROSS_HEX: "x", CANYON: "C"}
     cells.update({h: "F" for h in FLOWER})
     cells.update({h: "T" for h in FOREST})
     if grass:
@@ -60,14 +60,14 @@ def hand_cells(grass=True):
     return cells
 
 
-def hand_position(kx, hand, tiles=(CROSS_HEX,), extra=None, own=(O,), then=None, deck=None):
+def hand_position(kx, hand, tiles=(CROSS_HEX,), extra=None, own=(HOME,), then=None, deck=None):
     cells = {**hand_cells(), **(extra or {})}
     return cpos(kx, cells, settlements=[list(own), []], hands=[list(hand), "D"], tiles=[list(tiles), []],
                 deck=deck, then=then)
 
 
 def test_C7_mandatory_union_then_fixed_by_the_first_build(kx):
-    # CROSSROADS "you choose which of your two terrain cards you will use": grass (adjacent to O: (10, 11))
+    # CROSSROADS "you choose which of your two terrain cards you will use": grass (adjacent to HOME: (10, 11))
     # or flower (nothing touches own: any of the three). The crossroads tile itself is passive.
     pos = hand_position(kx, ["G", "F"])
     out = kx.answer(pos)
@@ -105,7 +105,7 @@ def test_C7_discard_the_hand_and_draw_one_plus_one_per_tile(kx, n_tiles, hand):
     deck = ["C", "T", "F", "D", "D"]
     tiles = (CROSS_HEX,) if n_tiles == 1 else (CROSS_HEX, (3, 3))
     extra = {} if n_tiles == 1 else {(3, 3): "x", (3, 4): "D"}
-    own = (O,) if n_tiles == 1 else (O, (3, 4))
+    own = (HOME,) if n_tiles == 1 else (HOME, (3, 4))
     pos = hand_position(kx, hand, tiles=tiles, extra=extra, own=own, deck=deck)
     g0 = kx.game(pos)
     assert g0.deck_size() == 5
@@ -145,7 +145,7 @@ def test_A_C8_no_card_is_replaced_while_one_card_of_the_hand_is_buildable(kx):
     # no grass hex on the board, flower hexes free: the grass card is not replaced, flower is used
     deck = ["C", "T", "D", "D"]
     cells = hand_cells(grass=False)
-    pos = cpos(kx, cells, settlements=[[O], []], hands=[["G", "F"], "D"], tiles=[[CROSS_HEX], []], deck=deck)
+    pos = cpos(kx, cells, settlements=[[HOME], []], hands=[["G", "F"], "D"], tiles=[[CROSS_HEX], []], deck=deck)
     assert kx.legal(pos) == set(FLOWER)
     g = kx.game(pos)
     assert g.deck_size() == 4

@@ -62,16 +62,16 @@ def warriors_of(g, p):
 # --------------------------------------------------------------------------- C-10 barracks
 
 BK = (10, 10)      # the barracks hex
-O = (10, 11)       # player 0's settlement next to it; neighbours (10, 12) (9, 11) are buildable
+HOME = (10, 11)       # player 0's settlement next to it; neighbours (10, 12) (9, 11) are buildable
 FAR = (5, 5)       # a far canyon hex next to the oracle hex (5, 6)
 
 
 def barracks_position(kx, adjacent=True, warriors=None, extra=None, own=(), tiles=(BK,), then=None, options=None):
-    cells = {**MAND_G, BK: "k", O: "D", FAR: "C", (5, 6): "o"}
+    cells = {**MAND_G, BK: "k", HOME: "D", FAR: "C", (5, 6): "o"}
     if adjacent:
         cells.update({(10, 12): "F", (9, 11): "T"})
     cells.update(extra or {})
-    return cpos(kx, cells, settlements=[[O, *own], []], tiles=[list(tiles), []], warriors=warriors, then=then,
+    return cpos(kx, cells, settlements=[[HOME, *own], []], tiles=[list(tiles), []], warriors=warriors, then=then,
                 options=options)
 
 
@@ -80,22 +80,22 @@ def test_C10_place_a_warrior_adjacent_if_possible(kx):
     assert kx.legal(pos) == MAND | {"barracks"}
     out = kx.answer(kx.with_then(pos, ["barracks"]))
     assert out["phase"] == "choose_target"
-    assert out["legal"] == {(10, 12), (9, 11)}                  # any buildable terrain, next to O
+    assert out["legal"] == {(10, 12), (9, 11)}                  # any buildable terrain, next to HOME
     placed = kx.with_then(pos, ["barracks", (10, 12)])
     assert kx.legal(placed) == MAND                              # once per turn
     g = kx.game(placed)
     assert warriors_of(g, 0) == {(10, 12)}
-    assert kx.settlements(g, 0) == {O}                           # ZONE_RULE: O, now in the zone, stays
+    assert kx.settlements(g, 0) == {HOME}                           # ZONE_RULE: HOME, now in the zone, stays
     assert g.supply(0) == 39                                     # A-C4: not from the 40 settlements
 
 
-@pytest.mark.parametrize("target", [FAR, (10, 13), O, BK], ids=["far", "mountain", "occupied", "location"])
+@pytest.mark.parametrize("target", [FAR, (10, 13), HOME, BK], ids=["far", "mountain", "occupied", "location"])
 def test_C10_illegal_warrior_hexes_are_refused(kx, target):
     kx.then_error(barracks_position(kx, then=["barracks", target]), 1)
 
 
 def test_C10_anywhere_eligible_when_nothing_touches_own_and_tiles_are_seized(kx):
-    # no buildable hex next to O: any free buildable hex (the mandatory and player 1's areas included)
+    # no buildable hex next to HOME: any free buildable hex (the mandatory and player 1's areas included)
     pos = barracks_position(kx, adjacent=False)
     assert kx.legal(kx.with_then(pos, ["barracks"])) == MAND | OPP_D_HEXES | {FAR}
     # A_C3: the warrior on (5, 5) takes a tile of the oracle (5, 6) (usable from the next turn)
@@ -110,7 +110,7 @@ def test_C10_anywhere_eligible_when_nothing_touches_own_and_tiles_are_seized(kx)
 @pytest.mark.parametrize("options,targets", [
     # (a): (9, 11) lies in the zone of the warrior (10, 12), so no eligible hex touches own (A_C2): anywhere
     (None, MAND | OPP_D_HEXES | {FAR}),
-    # (b): warriors may stand in a zone, and (9, 11) touches O
+    # (b): warriors may stand in a zone, and (9, 11) touches HOME
     ({"zone_blocks_settlements_only": True}, {(9, 11)}),
 ], ids=["zone-blocks-all", "zone-blocks-settlements-only"])
 def test_C10_remove_a_warrior_back_to_supply(kx, options, targets):
@@ -236,3 +236,21 @@ def test_C12_removing_the_warrior_reopens_the_zone(kx):
     removed = kx.with_then(pos, ["barracks", WZ])
     assert kx.legal(removed) == {(10, 11)}
     assert warriors_of(kx.game(removed), 0) == set()
+
+
+@pytest.mark.parametrize("options", READINGS)
+def test_C12_A_N8_caravan_may_cross_a_zone_but_not_stop_in_it(kx, options):
+    # spec A-N8 (Nomads + Crossroads): "the settlement may slide through it but may not stop in it ... if that
+    # hex is in a warrior zone, the direction is illegal". Player 1's warrior on (8, 12) closes (8, 11) (8, 13)
+    # (7, 11) (7, 12) (9, 11) (9, 12). S1 = (9, 9) slides east over (9, 10) and the zone hexes (9, 11) (9, 12)
+    # to (9, 13) (before the mountain (9, 14)), or north-east to (8, 10) (before (7, 10)). S2 = (8, 9) slides
+    # east over (8, 10) and would stop on (8, 11), in the zone, in front of the warrior: no destination.
+    s1, s2 = (9, 9), (8, 9)
+    cells = {**MAND_G, LOC: "c", H: "D", s1: "D", s2: "D", (8, 12): "C",
+             **{h: "F" for h in [(9, 10), (9, 11), (9, 12), (9, 13), (8, 10), (8, 11)]}}
+    for warrior in (True, False):
+        pos = cpos(kx, cells, settlements=[[H, s1, s2], []], tiles=[[LOC], []], expansions=("crossroads", "nomads"),
+                   warriors=[[], [(8, 12)]] if warrior else None, options=options)
+        # without the warrior S2 stops on (8, 12), in front of the mountain (8, 13)
+        assert kx.legal(kx.with_then(pos, ["caravan"])) == ({s1} if warrior else {s1, s2}), warrior
+        assert kx.legal(kx.with_then(pos, ["caravan", s1])) == {(9, 13), (8, 10)}, warrior
