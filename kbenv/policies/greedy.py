@@ -16,7 +16,18 @@ from ..engine.legal import ACTION_SIZE_V1, DONE, END_TURN, TILE_ACTION_BASE, leg
 from ..engine.queenies import score_capitols
 from ..engine.rng import rand_below
 from ..engine.scoring import score_card, score_castles
-from ..engine.state import CARDS, CURRENT, EXPANSIONS, GOLD, NUM_CAPITOLS, NUM_CARDS_IN_PLAY, NUM_LOCATIONS, TILES_HELD
+from ..engine.state import (
+    CARDS,
+    CURRENT,
+    EXPANSIONS,
+    GOLD,
+    NUM_CAPITOLS,
+    NUM_CARDS_IN_PLAY,
+    NUM_LOCATIONS,
+    NUM_TASKS,
+    TILES_HELD,
+)
+from ..engine.tasks import score_tasks
 
 TILE_VALUE = 2.0
 POWER_BONUS = 0.5
@@ -25,12 +36,14 @@ TIE = 1e-9
 
 @njit(cache=True)
 def own_gold(st, p: int) -> int:
-    """p's gold now: the cards in play and castles, plus capitols and gold banked during play."""
+    """p's gold now: the cards in play and castles, plus capitols, gold banked during play and tasks."""
     total = score_castles(st, p)
     for k in range(NUM_CARDS_IN_PLAY):
         total += score_card(st, p, st[CARDS + k])
     if st[EXPANSIONS] != 0:
         total += st[GOLD + p] + (score_capitols(st, p) if st[NUM_CAPITOLS] > 0 else 0)
+        if st[NUM_TASKS] > 0:
+            total += score_tasks(st, p)
     return total
 
 
