@@ -8,7 +8,8 @@ that compiles the kernels; the two trees alternate, `--rounds` times, and the me
 
 Measured: (1) the single-game engine, one numba call per whole random game (`random_playout`), base
 games, 2 and 4 players; (2) the batch engine, `VectorGames(1024).step_random()` without observations;
-(3) for this tree only, the same two with Nomads + Capitol + Caves.
+(3) for this tree only, the same two with Nomads + Capitol + Caves, with Crossroads alone, and with every
+implemented expansion together.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ PROBE = textwrap.dedent(
     from kbenv.vector import VectorGames
 
     kind, players, seconds = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
-    extra = {"expansions": ["nomads", "capitol", "caves"]} if kind.endswith("+x") else {}
+    extra = {"expansions": sys.argv[4].split(",")} if len(sys.argv) > 4 else {}
 
     def playouts(budget):
         starts = [Game.new(players, seed=i, **extra).state for i in range(200)]
@@ -67,10 +68,14 @@ PROBE = textwrap.dedent(
 )
 
 
-def probe(tree: Path, kind: str, players: int, seconds: float) -> float:
+EXPANSION_CASES = ("nomads,capitol,caves", "crossroads", "nomads,capitol,caves,crossroads")
+
+
+def probe(tree: Path, kind: str, players: int, seconds: float, expansions: str | None = None) -> float:
     env = dict(os.environ, PYTHONPATH=str(tree), NUMBA_NUM_THREADS="1")
     env.pop("NUMBA_CACHE_DIR", None)
-    out = subprocess.run([sys.executable, "-c", PROBE, kind, str(players), str(seconds)], cwd=tree, env=env,
+    out = subprocess.run([sys.executable, "-c", PROBE, kind, str(players), str(seconds),
+                          *([expansions] if expansions else [])], cwd=tree, env=env,
                          capture_output=True, text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])["decisions_per_s"]
 
@@ -81,6 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3, help="alternating runs of each tree (median kept)")
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
     parser.add_argument("--out", type=Path, default=Path("bench_results/platform_speed.json"), help="JSON output")
+    parser.add_argument("--base-only", action="store_true", help="only the base-game comparison")
     args = parser.parse_args(argv)
     cases = [("engine", 2), ("engine", 4), ("batch", 2)]
     rows = []
@@ -96,17 +102,20 @@ def main(argv: list[str] | None = None) -> int:
                      "baseline": statistics.median(theirs),
                      "ratio": statistics.median(ours) / statistics.median(theirs), "runs_this": ours,
                      "runs_baseline": theirs})
-    for kind, players in (("engine+x", 2), ("engine+x", 4), ("batch+x", 2)):
-        runs = [probe(HERE, kind, players, args.seconds) for _ in range(args.rounds)]
-        rows.append({"case": f"{kind[:-2]}, nomads+capitol+caves, {players} players", "this": statistics.median(runs),
-                     "runs_this": runs})
+    for expansions in () if args.base_only else EXPANSION_CASES:
+        for kind, players in (("engine", 2), ("engine", 4), ("batch", 2)):
+            runs = [probe(HERE, kind, players, args.seconds, expansions) for _ in range(args.rounds)]
+            name = expansions.replace(",", "+")
+            print(f"[platform] {kind} {players}p {name}: {statistics.median(runs):,.0f}", file=sys.stderr, flush=True)
+            rows.append({"case": f"{kind}, {name}, {players} players", "this": statistics.median(runs),
+                         "runs_this": runs})
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps({"baseline": str(args.baseline), "rows": rows}, indent=2))
-    print(f"{'case':<44}{'this (dec/s)':>16}{'baseline':>16}{'ratio':>8}")
+    print(f"{'case':<60}{'this (dec/s)':>16}{'baseline':>16}{'ratio':>8}")
     for row in rows:
         base = f"{row['baseline']:,.0f}" if "baseline" in row else ""
         ratio = f"{row['ratio']:.3f}" if "ratio" in row else ""
-        print(f"{row['case']:<44}{row['this']:>16,.0f}{base:>16}{ratio:>8}")
+        print(f"{row['case']:<60}{row['this']:>16,.0f}{base:>16}{ratio:>8}")
     print(f"wrote {args.out}")
     return 0
 

@@ -100,42 +100,59 @@ def usable_tile(st, p: int, power: int) -> int:
 
 
 @njit(cache=True)
+def ready_types(st, p: int) -> int:
+    """Bit t set = p holds a tile of location type t usable now (held before this turn, unused)."""
+    ready = st[TILES_HELD + p] & ~st[TILES_FRESH + p] & ~st[TILES_USED + p]
+    bits = 0
+    i = 0
+    while ready != 0:
+        if ready & 1:
+            bits |= 1 << st[LOC_TYPE + i]
+        ready >>= 1
+        i += 1
+    return bits
+
+
+@njit(cache=True)
 def legal_powers(st) -> int:
     """Bit k set = activating power code k is legal now (codes: kbenv.catalogue.POWER_NAMES)."""
     if st[PHASE] != PHASE_IDLE:
         return outpost_bit(st) if st[EXPANSIONS] & EXP_NOMADS else 0
     p = st[DECIDER]
     tmp = st[SCRATCH_TMP : SCRATCH_TMP + WORDS]
+    ready = ready_types(st, p)
     bits = 0
-    for power in range(NUM_POWERS):
-        if usable_tile(st, p, power) >= 0 and base_power_has_completion(st, p, power, tmp):
-            bits |= 1 << power
+    if ready != 0:
+        for power in range(NUM_POWERS):
+            if (ready >> power) & 1 and base_power_has_completion(st, p, power, tmp):
+                bits |= 1 << power
     if st[EXPANSIONS] != 0:
-        bits |= expansion_powers(st, p, tmp)
+        bits |= expansion_powers(st, p, tmp, ready)
     return bits
 
 
 @njit(cache=True)
-def expansion_powers(st, p: int, tmp) -> int:
-    """Nomads location powers, nomad tiles and the cave move that p may activate now (idle phase)."""
+def expansion_powers(st, p: int, tmp, ready: int) -> int:
+    """Expansion location powers, nomad tiles and the cave move that p may activate now (idle phase);
+    `ready`: ready_types(st, p)."""
     bits = 0
     if st[EXPANSIONS] & EXP_NOMADS:
-        bits |= nomad_powers(st, p, tmp)
+        bits |= nomad_powers(st, p, tmp, ready)
     if st[EXPANSIONS] & EXP_CAVES and st[CAVE_USED] == 0 and power_has_completion(st, p, CAVE_POWER, tmp):
         bits |= 1 << CAVE_POWER
     if st[EXPANSIONS] & EXP_CROSSROADS:
         for power in range(FIRST_CROSSROADS_POWER, LAST_CROSSROADS_POWER + 1):
-            if usable_tile(st, p, power) >= 0 and crossroads_has_completion(st, p, power, tmp):
+            if (ready >> power) & 1 and crossroads_has_completion(st, p, power, tmp):
                 bits |= 1 << power
     return bits
 
 
 @njit(cache=True)
-def nomad_powers(st, p: int, tmp) -> int:
+def nomad_powers(st, p: int, tmp, ready: int) -> int:
     """The Nomads location powers and nomad tiles p may activate now (idle phase)."""
     bits = 0
-    for power in range(NUM_POWERS, FIRST_NOMAD_POWER):
-        if usable_tile(st, p, power) >= 0 and power_has_completion(st, p, power, tmp):
+    for power in range(NUM_POWERS, FIRST_CROSSROADS_POWER):
+        if (ready >> power) & 1 and power_has_completion(st, p, power, tmp):
             bits |= 1 << power
     for kind in range(NUM_NOMAD_USABLE):
         power = FIRST_NOMAD_POWER + kind
