@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 
 import numpy as np
 import pytest
@@ -373,3 +374,61 @@ def test_any_garbage_in_a_new_position_key_gives_a_named_error(key, value):
     except SetupError as err:
         field = str(err).split(":")[0].split("[")[0].split(".")[0]
         assert field in (*NEW_KEYS, *FIELDS, "position", "rules", "tiles", "seed"), err
+
+
+# ----- Crossroads position keys ------------------------------------------------------------------------
+CROSSROADS_POSITION = {
+    "expansions": ["crossroads", "nomads"],
+    "board": board_with({(5, 5): "G", (5, 6): "G", (5, 7): "K", (6, 6): "W", (8, 8): "M", (5, 9): "k",
+                         **{(r, c): "C" for r in range(10, 13) for c in range(10, 13)}, (11, 13): "C"}),
+    "cards": ["fishermen", "families", "merchants"],
+    "settlements": [[[5, 5]], []],
+    "tasks": ["road", "fortress"], "warriors": [[[5, 6]], []], "wagons": [[8, 8], None], "ships": [None, [6, 6]],
+    "city_halls": [None, [11, 11]], "hands": [["G", "C"], "G"], "deck": ["C"], "tiles": [[[5, 9]], []],
+    "then": [],
+}
+CROSSROADS_KEYS = ["tasks", "warriors", "wagons", "ships", "city_halls", "hands"]
+
+
+def test_the_crossroads_reference_position_is_valid():
+    from kbenv.position import game_from_position
+
+    game = game_from_position(copy.deepcopy(CROSSROADS_POSITION))
+    assert game.tasks() == ("road", "fortress") and game.hand_cards(0) == ["G", "C"]
+    assert game.pieces(0) == {"warriors": [(5, 6)], "wagon": (8, 8), "ship": None, "city_hall": None}
+    assert game.pieces(1)["city_hall"] == (11, 11) and len(game.own_hexes(1)) == 7 + 1  # cells and the ship
+    assert set(score_position(copy.deepcopy(CROSSROADS_POSITION))[0]["tasks"]) == {"road", "fortress"}
+
+
+@pytest.mark.parametrize(("change", "field"), [
+    ({"tasks": ["roads"]}, "tasks"),
+    ({"tasks": ["road", "road"]}, "tasks"),
+    ({"warriors": [[[5, 6], [5, 5]], []]}, "warriors[0]"),  # a settlement stands there
+    ({"warriors": [[[8, 8]], []]}, "warriors[0]"),  # mountain
+    ({"warriors": [[[10, 10], [10, 11], [10, 12]], []]}, "warriors[0]"),  # 3 warriors
+    ({"wagons": [[6, 6], None]}, "wagons[0]"),  # water
+    ({"ships": [None, [5, 5]]}, "ships[1]"),
+    ({"city_halls": [None, [5, 6]]}, "city_halls[1]"),
+    ({"city_halls": [None, [0, 0]]}, "city_halls[1]"),  # the board edge
+    ({"hands": [["G", "C", "D", "F", "T"], "G"]}, "hands[0]"),
+    ({"hands": [["G", "X"], "G"]}, "hands[0]"),
+    ({"expansions": ["nomads"]}, "needs the 'crossroads' expansion"),
+])
+def test_bad_crossroads_keys_name_the_field(change, field):
+    from kbenv.position import legal_position
+
+    with pytest.raises(SetupError, match=re.escape(field)):
+        legal_position({**copy.deepcopy(CROSSROADS_POSITION), **change})
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(key=st.sampled_from(CROSSROADS_KEYS), value=json_values)
+def test_any_garbage_in_a_crossroads_key_gives_a_named_error(key, value):
+    from kbenv.position import legal_position
+
+    position = {**copy.deepcopy(CROSSROADS_POSITION), key: value}
+    try:
+        legal_position(position)
+    except SetupError as err:
+        field = str(err).split(":")[0].split("[")[0].split(".")[0]
+        assert field in (*CROSSROADS_KEYS, *NEW_KEYS, *FIELDS, "position", "rules", "seed"), err

@@ -282,3 +282,34 @@ GARBAGE_RULESETS = [({"expansions": [["nomads"]]}, "expansions"), ({"expansions"
 def test_garbage_rulesets_name_the_field(kwargs, field):
     with pytest.raises(SetupError, match=field):
         Game.new(2, seed=0, **kwargs)
+
+
+# Digests of every v1 observation (channels 0..34, every seat, every decision) of three random Nomads +
+# Capitol + Caves games, taken at commit 0a81d1f, before Crossroads appended its planes and features.
+NOMADS_V1_PREFIX_DIGESTS = [
+    "88642ce803cbae6ef99974021ff1b33f7778a89edd5f9f1887e58e2b3763520e",
+    "b4b577527acd0d11cde7e8368ad646d5e861bdc9f261948839b1a9f3a91cb962",
+    "84184dfe8063236022f38e8bf4ffa84159a29887218f0b8bf23f6b02bdd26b05",
+]
+
+
+def test_v1_observation_prefix_of_games_without_crossroads_is_unchanged():
+    """Networks made before Crossroads (35 channels, e.g. trained:nomads-2p) see exactly what they saw."""
+    import hashlib
+
+    from kbenv.engine.observe_v1 import V1_BASE_CHANNELS
+    from kbenv.observation import observation_planes_v1
+
+    digests = []
+    for seed, n in [(1, 2), (2, 3), (5, 4)]:
+        game = Game.new(n, seed=seed, expansions=["nomads", "capitol", "caves"])
+        rng = np.random.default_rng(seed)
+        h = hashlib.sha256()
+        while not game.done:
+            for p in range(n):
+                obs = observation_planes_v1(game.state, p)
+                assert not obs[V1_BASE_CHANNELS:].any()
+                h.update(np.ascontiguousarray(obs[:V1_BASE_CHANNELS]).tobytes())
+            game.step(int(rng.choice(game.legal_actions())))
+        digests.append(h.hexdigest())
+    assert digests == NOMADS_V1_PREFIX_DIGESTS
