@@ -97,6 +97,7 @@ LOCATION_TYPES = (
 )
 LOCATION_NAMES = tuple(loc.name for loc in LOCATION_TYPES)
 BASE_POWERS = sum(loc.expansion is None for loc in LOCATION_TYPES)
+LOCATION_LETTERS_TO_NAMES = {loc.letter: loc.name for loc in LOCATION_TYPES}
 assert all(loc.expansion is None for loc in LOCATION_TYPES[:BASE_POWERS]), "base location types come first"
 
 

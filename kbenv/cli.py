@@ -268,7 +268,7 @@ def _play_out(game: Game, agents: list | None, rng: np.random.Generator, record_
 
 def _print_game(game: Game, game_seed: int, specs: list[str], colour: bool) -> None:
     """Header, seat-to-agent map, board, legend, score table and winners."""
-    sections = ", ".join(f"{n}{' (turned)' if t else ''}" for n, t in game.setup.sections or [])
+    sections = ", ".join(section_label(n, t) for n, t in game.setup.sections or [])
     print(f"Kingdom Builder, {game.num_players} players, seed {game_seed}: {sections}")
     if game.expansions or game.setup.rules:
         rules = ", ".join(game.setup.rules or ()) or "default"
@@ -364,15 +364,44 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_sections(args: argparse.Namespace) -> int:
+    """The built-in board sections: name, expansion, locations and where the grid comes from."""
+    from .board.sections import load_section
+    from .catalogue import LOCATION_LETTERS_TO_NAMES, SECTIONS
+
+    rows = []
+    for sec in SECTIONS:
+        grid = load_section(sec.name)
+        locations = sorted({LOCATION_LETTERS_TO_NAMES[ch] for row in grid for ch in row if ch.islower()})
+        rows.append({"name": sec.name, "expansion": sec.expansion or "base", "locations": locations,
+                     "verified": not sec.provenance.startswith("UNVERIFIED"), "provenance": sec.provenance})
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    for row in rows:
+        mark = "" if row["verified"] else "  [UNVERIFIED]"
+        print(f"{row['name']:<11}{row['expansion']:<11}{', '.join(row['locations']):<28}{mark}")
+        print(f"{'':<22}{row['provenance']}")
+    return 0
+
+
+def section_label(name: str, turned: bool) -> str:
+    """A section as the play header shows it: turned, and unverified data said so."""
+    from .catalogue import SECTIONS
+
+    unverified = any(sec.name == name and sec.provenance.startswith("UNVERIFIED") for sec in SECTIONS)
+    return f"{name}{' (turned)' if turned else ''}{' (unverified section data)' if unverified else ''}"
+
+
 # ----- parser -----------------------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
     """The `kbenv` argument parser: one subcommand per command, every option with its help text."""
     parser = argparse.ArgumentParser(prog="kbenv", description="Kingdom Builder environment tools",
                                      epilog="exit codes: 0 ok, 2 user error, 130 interrupted, 141 stdout closed")
     sub = parser.add_subparsers(dest="command", required=True, metavar="command",
-                                help="play, score, legal, tournament, train or bench "
+                                help="play, score, legal, tournament, train, bench or sections "
                                      "(kbenv <command> -h for its options)")
-    for add in (_add_play, _add_score, _add_legal, _add_train, _add_tournament, _add_bench):
+    for add in (_add_play, _add_score, _add_legal, _add_train, _add_tournament, _add_bench, _add_sections):
         add(sub)
     return parser
 
@@ -458,6 +487,13 @@ def _add_tournament(sub) -> None:
     tour.add_argument("--quiet", action="store_true", help="no progress bar")
     tour.add_argument("--field", action="store_true",
                       help="seat the first agent alone against the others (ppo:path=X greedy: one ppo, n-1 greedy)")
+
+
+def _add_sections(sub) -> None:
+    sec = _command(sub, "sections", "list the built-in board sections and where their data comes from",
+                   cmd_sections)
+    sec.add_argument("--list", action="store_true", help="list them (the default; kept for the docs' spelling)")
+    sec.add_argument("--json", action="store_true", help="print the list as JSON")
 
 
 def _add_bench(sub) -> None:

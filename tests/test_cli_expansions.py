@@ -270,3 +270,42 @@ def test_agent_inputs_follow_the_ruleset():
         np.testing.assert_array_equal(mask, game.legal_mask())
         other, other_mask, _ = agent_inputs(game, 1 - p)
         assert not other_mask.any()
+
+
+# ----- Crossroads on the command line ----------------------------------------------------------------------
+def test_sections_lists_every_section_and_marks_the_unverified_ones(capsys):
+    assert main(["sections", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    crossroads = {r["name"]: r for r in rows if r["expansion"] == "crossroads"}
+    assert set(crossroads) == {"barracks", "cityhall", "lighthouse", "monastery"}
+    assert all(not r["verified"] and "single source" in r["provenance"] for r in crossroads.values())
+    assert all(r["verified"] for r in rows if r["expansion"] != "crossroads")
+    assert crossroads["barracks"]["locations"] == ["barracks", "crossroads"]
+    assert main(["sections"]) == 0
+    assert capsys.readouterr().out.count("[UNVERIFIED]") == 4
+
+
+def test_play_says_when_a_section_is_unverified(capsys):
+    for seed in range(20):
+        game = Game.new(2, seed=seed, expansions=["crossroads"])
+        if any(name in ("barracks", "cityhall", "lighthouse", "monastery") for name, _ in game.setup.sections):
+            break
+    assert main(["play", "--players", "2", "--seed", str(seed), "--expansions", "crossroads", "--no-colour"]) == 0
+    assert "(unverified section data)" in capsys.readouterr().out.splitlines()[0]
+
+
+def test_legal_and_score_name_the_crossroads_decisions_and_tasks(tmp_path, capsys):
+    board = ["M" * 20] * 20
+    rows = [list(r) for r in board]
+    for (r, c), code in {(5, 5): "G", (5, 6): "k", (6, 5): "G", (6, 6): "G", (4, 5): "G", (12, 3): "C"}.items():
+        rows[r][c] = code
+    position = {"expansions": ["crossroads"], "board": ["".join(r) for r in rows],
+                "cards": ["fishermen", "knights", "merchants"], "settlements": [[[5, 5]], [[12, 3]]],
+                "tiles": [[[5, 6]], []], "hands": [["G", "C"], "C"], "tasks": ["fortress"]}
+    assert main(["legal", write(tmp_path, position), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert "barracks" in out["legal"] and [6, 5] in out["legal"]
+    assert main(["score", write(tmp_path, position), "--json"]) == 0
+    players = json.loads(capsys.readouterr().out)["players"]
+    assert players[0]["tasks"] == {"fortress": 0} and players[0]["total"] == sum(players[0]["cards"].values()) \
+        + players[0]["castles"] + players[0]["capitols"] + players[0]["gold"]
