@@ -37,7 +37,6 @@ from .crossroads import (
     choosing_terrain,
     crossroads_has_completion,
     crossroads_targets,
-    hand_build_targets,
     hand_card,
     is_crossroads_power,
 )
@@ -153,7 +152,7 @@ def base_power_targets(st, p: int, power: int, src: int, out) -> None:
     """power_targets of the eight base powers (kept apart: the base game's hot path stays small)."""
     if power == ORACLE:
         if choosing_terrain(st, p):
-            hand_build_targets(st, p, out)
+            hand_targets(st, p, ORACLE, -1, out)
         else:
             terrain_build_targets(st, p, st[HAND + p], out)
     elif power == FARM:
@@ -166,7 +165,7 @@ def base_power_targets(st, p: int, power: int, src: int, out) -> None:
         tavern_targets(st, p, out)
     elif power == BARN:
         if choosing_terrain(st, p):
-            hand_move_targets(st, p, src, out)
+            hand_targets(st, p, BARN, src, out)
         else:
             move_targets(st, p, src, st[HAND + p], out)
     elif power == HARBOR:
@@ -251,7 +250,7 @@ def expansion_targets(st, p: int, power: int, src: int, out) -> None:
         caravan_targets(st, src, out)
     elif power == QUARRY_POWER:
         if choosing_terrain(st, p):
-            hand_quarry_targets(st, p, out)
+            hand_targets(st, p, QUARRY_POWER, -1, out)
         else:
             quarry_targets(st, p, st[HAND + p], out)
     elif power == VILLAGE_POWER:
@@ -315,29 +314,23 @@ def has_settlement(st, p: int) -> bool:
 
 
 @njit(cache=True)
-def hand_move_targets(st, p: int, src: int, out) -> None:
-    """Barn destinations over every card of the hand."""
+def hand_targets(st, p: int, power: int, src: int, out) -> None:
+    """The union over every card of an open hand: mandatory builds (power -1) and Oracle, Barn
+    destinations of src, or Quarry walls; each card with its own "adjacent if possible"."""
     clear(out)
     one = st[SCRATCH_CARD_TARGETS : SCRATCH_CARD_TARGETS + WORDS]
     for k in range(st[EXTRA_COUNT + p] + 1):
         card = hand_card(st, p, k)
-        if card != NO_CARD:
+        if card == NO_CARD:
+            continue
+        if power == BARN:
             move_targets(st, p, src, card, one)
-            for i in range(WORDS):
-                out[i] |= one[i]
-
-
-@njit(cache=True)
-def hand_quarry_targets(st, p: int, out) -> None:
-    """Quarry walls over every card of the hand."""
-    clear(out)
-    one = st[SCRATCH_CARD_TARGETS : SCRATCH_CARD_TARGETS + WORDS]
-    for k in range(st[EXTRA_COUNT + p] + 1):
-        card = hand_card(st, p, k)
-        if card != NO_CARD:
+        elif power == QUARRY_POWER:
             quarry_targets(st, p, card, one)
-            for i in range(WORDS):
-                out[i] |= one[i]
+        else:
+            terrain_build_targets(st, p, card, one)
+        for i in range(WORDS):
+            out[i] |= one[i]
 
 
 @njit(cache=True)
@@ -346,7 +339,7 @@ def hand_power_has_completion(st, p: int, power: int, tmp) -> bool:
     if power == ORACLE:
         if st[SUPPLY + p] == 0:
             return False
-        hand_build_targets(st, p, tmp)
+        hand_targets(st, p, ORACLE, -1, tmp)
         return not is_empty(tmp)
     if not has_settlement(st, p):
         return False

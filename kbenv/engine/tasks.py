@@ -109,15 +109,21 @@ def home_country_met(st, p: int) -> bool:
 
 
 @njit(cache=True)
-def fortress_met(st, p: int) -> bool:
-    """C-16: an own hex with 6 own neighbours."""
-    own = own_view(st, p)
+def _some_hex_surrounded(centres, own) -> bool:
+    """Whether some hex of the mask `centres` has all 6 neighbours in `own` (an edge hex never has)."""
     hexes = np.empty(NUM_HEXES, dtype=np.int64)
-    n = to_hex_list(own, hexes)
+    n = to_hex_list(centres, hexes)
     for k in range(n):
         if count_and(NEIGHBOUR_MASK[hexes[k]], own) == 6:
             return True
     return False
+
+
+@njit(cache=True)
+def fortress_met(st, p: int) -> bool:
+    """C-16: an own hex with 6 own neighbours."""
+    own = own_view(st, p)
+    return _some_hex_surrounded(own, own)
 
 
 @njit(cache=True)
@@ -151,12 +157,7 @@ def place_of_refuge_met(st, p: int) -> bool:
     for i in range(WORDS):
         refuges[i] = (st[TERRAIN_MASKS + CASTLE * WORDS + i] | st[TERRAIN_MASKS + LOCATION * WORDS + i]
                       | st[TERRAIN_MASKS + NOMAD * WORDS + i] | st[NOMAD_MASK + i])
-    hexes = np.empty(NUM_HEXES, dtype=np.int64)
-    n = to_hex_list(refuges, hexes)
-    for k in range(n):
-        if count_and(NEIGHBOUR_MASK[hexes[k]], own) == 6:
-            return True
-    return False
+    return _some_hex_surrounded(refuges, own)
 
 
 @njit(cache=True)

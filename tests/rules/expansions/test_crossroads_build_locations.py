@@ -9,10 +9,10 @@ its settlements, so the mandatory action may start on any of the three); player 
 Neighbours used below: (10, 11) touches (10, 10) (10, 12) (9, 10) (9, 11) (11, 10) (11, 11).
 """
 
-import json
 from collections import Counter
 
 import pytest
+from crossroads_helpers import MAND, MAND_G, cpos
 
 LODGE = ("Build one settlement on an empty forest space. You must build this settlement adjacent to one of your "
          "settlements, if possible. Forfeit this action if no empty forest spaces remain on the game "
@@ -30,28 +30,8 @@ A_C9 = "The drawn card is discarded after use (R). A Fort draw reshuffles the di
 OUTPOST = ("When building settlements, whether during your mandatory action or any extra actions, you may use the "
            "outpost in order to disregard the adjacency requirement for one settlement.")  # EN 580
 
-MAND_G = {(18, 0): "G", (18, 1): "G", (18, 2): "G"}
-MAND = set(MAND_G)
-OPP_D = {(16, 0): "D", (16, 1): "D", (16, 2): "D"}
 L = (10, 10)
 HOME = (10, 11)
-
-
-def cpos(kx, cells=None, *, settlements, card="G", hands=None, opp=True, warriors=None, wagons=None, ships=None,
-         city_halls=None, expansions=("crossroads",), **kwargs):
-    """``kx.position`` for Crossroads: player 1 holds desert with ``OPP_D`` (instead of canyon with OPP_C),
-    plus the Crossroads piece fields of the contract."""
-    board = dict(OPP_D) if opp else {}
-    board.update(cells or {})
-    if hands is None:
-        hands = [card] + ["D"] * (len(settlements) - 1)
-    pos = kx.position(board, settlements=settlements, hands=hands, expansions=expansions, opp_area=False, **kwargs)
-    if warriors is not None:
-        pos["warriors"] = [[[int(r), int(c)] for r, c in w] for w in warriors]
-    for key, value in (("wagons", wagons), ("ships", ships), ("city_halls", city_halls)):
-        if value is not None:
-            pos[key] = [None if h is None else [int(h[0]), int(h[1])] for h in value]
-    return json.loads(json.dumps(pos))
 
 
 # --------------------------------------------------------------------------- C-4 / C-5 lodge and monastery

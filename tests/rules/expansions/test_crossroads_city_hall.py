@@ -11,9 +11,8 @@ cell (10, 12) touches HOME. ``R2`` centre (12, 10): cells (11, 9) (11, 10) (12, 
 (13, 10); its cell (11, 10) touches HOME. ``FAR`` centre (5, 5): all 7 cells buildable, touching nothing own.
 """
 
-import json
-
 import pytest
+from crossroads_helpers import MAND, MAND_G, cpos, cscores, piece
 
 CITY_HALL = ("During your turn, you may place your city hall tile on the game board; once placed, this tile remains "
              "in place for the rest of the game. You must place it adjacent to one of your settlements on 7 empty "
@@ -28,9 +27,6 @@ A_C7 = ("Shape: centre plus its 6 neighbours. Placement: all 7 cells eligible (e
 A_C1 = ("(a) The zone blocks every placement or move of any piece onto a zone hex: settlements, warriors, wagons, "
         "ships, city-hall cells ... (b) It blocks settlements only.")  # spec A-C1
 
-MAND_G = {(18, 0): "G", (18, 1): "G", (18, 2): "G"}
-MAND = set(MAND_G)
-OPP_D = {(16, 0): "D", (16, 1): "D", (16, 2): "D"}
 Y = (10, 10)
 HOME = (10, 11)
 R1 = (10, 13)
@@ -42,40 +38,8 @@ FAR_CELLS = {h: "T" for h in [(5, 5), (4, 5), (4, 6), (5, 4), (5, 6), (6, 5), (6
 ORACLE = (8, 13)    # touches the R1 cells (9, 12) and (9, 13)
 
 
-def cpos(kx, cells=None, *, settlements, card="G", hands=None, opp=True, warriors=None, wagons=None, ships=None,
-         city_halls=None, expansions=("crossroads",), **kwargs):
-    """``kx.position`` for Crossroads: player 1 holds desert with ``OPP_D`` (instead of canyon with OPP_C),
-    plus the Crossroads piece fields of the contract."""
-    board = dict(OPP_D) if opp else {}
-    board.update(cells or {})
-    if hands is None:
-        hands = [card] + ["D"] * (len(settlements) - 1)
-    pos = kx.position(board, settlements=settlements, hands=hands, expansions=expansions, opp_area=False, **kwargs)
-    if warriors is not None:
-        pos["warriors"] = [[[int(r), int(c)] for r, c in w] for w in warriors]
-    for key, value in (("wagons", wagons), ("ships", ships), ("city_halls", city_halls)):
-        if value is not None:
-            pos[key] = [None if h is None else [int(h[0]), int(h[1])] for h in value]
-    return json.loads(json.dumps(pos))
-
-
-def cscores(pos):
-    """score_position rows; in Crossroads games total = cards + castles + capitols + gold + tasks."""
-    import copy
-
-    from kbenv.position import score_position
-
-    out = score_position(copy.deepcopy(pos))
-    for row in out:
-        assert "tasks" in row, row
-        assert row["total"] == (sum(row["cards"].values()) + row["castles"] + row["capitols"] + row["gold"]
-                                + sum(row["tasks"].values())), row
-    return out
-
-
 def city_hall_of(g, p):
-    h = g.pieces(p)["city_hall"]
-    return None if h is None else tuple(h)
+    return piece(g, p, "city_hall")
 
 
 def ch_position(kx, extra=None, settlements=None, oracle=True, r2=False, city_halls=None, warriors=None, then=None,

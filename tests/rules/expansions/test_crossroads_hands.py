@@ -7,10 +7,10 @@ touches (10, 12) and (10, 13); forest (5, 9) (5, 10) far away. Player 1 holds de
 (16, 0) (16, 1) (16, 2), so its turn is three forced builds.
 """
 
-import json
 from collections import Counter
 
 import pytest
+from crossroads_helpers import OPP_D_HEXES, cpos
 
 CROSSROADS = ("Draw one additional terrain card at the end of each of your turns. During your turn, you choose which "
               "of your two terrain cards you will use for both your mandatory action and your extra actions, if any. "
@@ -23,8 +23,6 @@ A_C8 = ("With 2 crossroads tiles, draw 2 extra (3 cards). The fresh tile already
         "only if none of the cards in hand offers a terrain with a free hex (R).")  # spec A-C8
 ORACLE = "Build one settlement on a hex of the same terrain type as your played terrain card."  # EN 422
 
-OPP_D = {(16, 0): "D", (16, 1): "D", (16, 2): "D"}
-OPP_D_HEXES = set(OPP_D)
 HOME = (10, 10)
 ORACLE_HEX = (9, 9)
 CROSS_HEX = (11, 10)
@@ -32,23 +30,6 @@ GRASS = [(10, 11), (10, 12), (10, 13), (10, 14)]
 FLOWER = [(15, 9), (15, 10), (15, 11)]
 CANYON = (9, 12)
 FOREST = [(5, 9), (5, 10)]
-
-
-def cpos(kx, cells=None, *, settlements, card="G", hands=None, opp=True, warriors=None, wagons=None, ships=None,
-         city_halls=None, expansions=("crossroads",), **kwargs):
-    """``kx.position`` for Crossroads: player 1 holds desert with ``OPP_D`` (instead of canyon with OPP_C),
-    plus the Crossroads piece fields of the contract."""
-    board = dict(OPP_D) if opp else {}
-    board.update(cells or {})
-    if hands is None:
-        hands = [card] + ["D"] * (len(settlements) - 1)
-    pos = kx.position(board, settlements=settlements, hands=hands, expansions=expansions, opp_area=False, **kwargs)
-    if warriors is not None:
-        pos["warriors"] = [[[int(r), int(c)] for r, c in w] for w in warriors]
-    for key, value in (("wagons", wagons), ("ships", ships), ("city_halls", city_halls)):
-        if value is not None:
-            pos[key] = [None if h is None else [int(h[0]), int(h[1])] for h in value]
-    return json.loads(json.dumps(pos))
 
 
 def hand_cells(grass=True):

@@ -6,10 +6,8 @@ without the pieces. ``score_position`` rows carry a "tasks" column in Crossroads
 play here, so it adds 0), and ``total`` = cards + castles + capitols + gold + tasks.
 """
 
-import copy
-import json
-
 import pytest
+from crossroads_helpers import cpos, cscores
 
 COUNT = "Warriors, wagons and ships count as settlements."  # EN 866
 WARRIOR_SCORE = "Warriors score gold at the end of the game, like other settlements."  # EN 880
@@ -25,37 +23,6 @@ A_C4 = ("The pieces are given at set-up, so they do not touch the 40-settlement 
         "'Meeples do not change end of game'.")  # spec A-C4
 GAME_END = ("The game ends when one player has built the last settlement from their personal supply. However, the "
             "current game round is still completed.")  # EN 327
-
-OPP_D = {(16, 0): "D", (16, 1): "D", (16, 2): "D"}
-
-
-def cpos(kx, cells=None, *, settlements, card="G", hands=None, opp=True, warriors=None, wagons=None, ships=None,
-         city_halls=None, expansions=("crossroads",), **kwargs):
-    """``kx.position`` for Crossroads: player 1 holds desert with ``OPP_D`` (instead of canyon with OPP_C),
-    plus the Crossroads piece fields of the contract."""
-    board = dict(OPP_D) if opp else {}
-    board.update(cells or {})
-    if hands is None:
-        hands = [card] + ["D"] * (len(settlements) - 1)
-    pos = kx.position(board, settlements=settlements, hands=hands, expansions=expansions, opp_area=False, **kwargs)
-    if warriors is not None:
-        pos["warriors"] = [[[int(r), int(c)] for r, c in w] for w in warriors]
-    for key, value in (("wagons", wagons), ("ships", ships), ("city_halls", city_halls)):
-        if value is not None:
-            pos[key] = [None if h is None else [int(h[0]), int(h[1])] for h in value]
-    return json.loads(json.dumps(pos))
-
-
-def cscores(pos):
-    """score_position rows; in Crossroads games total = cards + castles + capitols + gold + tasks."""
-    from kbenv.position import score_position
-
-    out = score_position(copy.deepcopy(pos))
-    for row in out:
-        assert "tasks" in row, row
-        assert row["total"] == (sum(row["cards"].values()) + row["castles"] + row["capitols"] + row["gold"]
-                                + sum(row["tasks"].values())), row
-    return out
 
 
 def score_pair(kx, cells, cards, own, own1=(), warriors=None, wagon=None, ship=None, fill="M"):

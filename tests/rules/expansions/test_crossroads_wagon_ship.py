@@ -11,9 +11,8 @@ with the piece on the board the targets are the hexes one step away plus the pie
 after the first step the phase is "step" with the next step hexes plus "done"; at most 3 steps.
 """
 
-import json
-
 import pytest
+from crossroads_helpers import MAND, MAND_G, OPP_D_HEXES, READINGS, cpos, piece
 
 WAGON = ("During each of your turns, you may choose one of these three options: Place your wagon on an empty space "
          "eligible for building or a mountain space. You must place this wagon adjacent to one of your settlements, "
@@ -41,38 +40,8 @@ A_C3 = ("Default: yes [placing a meeple or city hall seizes location tiles] for 
         "step). Tiles are kept while any OWN piece stays adjacent.")  # spec A-C3
 A_N2 = "Default: every single step is a move that seizes tiles and loses orphaned ones."  # spec A-N2
 
-READINGS = [pytest.param(None, id="zone-blocks-all"),
-            pytest.param({"zone_blocks_settlements_only": True}, id="zone-blocks-settlements-only")]
-SETTLEMENTS_ONLY = {"zone_blocks_settlements_only": True}
-
-MAND_G = {(18, 0): "G", (18, 1): "G", (18, 2): "G"}
-MAND = set(MAND_G)
-OPP_D = {(16, 0): "D", (16, 1): "D", (16, 2): "D"}
-OPP_D_HEXES = set(OPP_D)
 LOC = (3, 3)
 H = (3, 4)
-
-
-def cpos(kx, cells=None, *, settlements, card="G", hands=None, opp=True, warriors=None, wagons=None, ships=None,
-         city_halls=None, expansions=("crossroads",), **kwargs):
-    """``kx.position`` for Crossroads: player 1 holds desert with ``OPP_D`` (instead of canyon with OPP_C),
-    plus the Crossroads piece fields of the contract."""
-    board = dict(OPP_D) if opp else {}
-    board.update(cells or {})
-    if hands is None:
-        hands = [card] + ["D"] * (len(settlements) - 1)
-    pos = kx.position(board, settlements=settlements, hands=hands, expansions=expansions, opp_area=False, **kwargs)
-    if warriors is not None:
-        pos["warriors"] = [[[int(r), int(c)] for r, c in w] for w in warriors]
-    for key, value in (("wagons", wagons), ("ships", ships), ("city_halls", city_halls)):
-        if value is not None:
-            pos[key] = [None if h is None else [int(h[0]), int(h[1])] for h in value]
-    return json.loads(json.dumps(pos))
-
-
-def piece(g, p, kind):
-    h = g.pieces(p)[kind]
-    return None if h is None else tuple(h)
 
 
 # --------------------------------------------------------------------------- C-13 wagon: placement

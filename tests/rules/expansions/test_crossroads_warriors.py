@@ -8,9 +8,8 @@ Zone geometry: a warrior on ``WZ`` = (10, 10) closes ``ZONE`` = (9, 9) (9, 10) (
 (11, 10). Player 0's settlement ``A`` = (10, 12) touches (10, 11) and no other zone hex.
 """
 
-import json
-
 import pytest
+from crossroads_helpers import MAND, MAND_G, OPP_D_HEXES, READINGS, cpos
 
 BARRACKS = ("During each of your turns, you may choose one of these two options: Place one of your warriors on an "
             "empty space eligible for building. You must place this warrior adjacent to one of your settlements, if "
@@ -28,31 +27,6 @@ A_C2 = ("A warrior counts as a settlement (C-9), so the hexes next to it count a
 A_C3 = "Default: yes [placing a meeple seizes tiles] for placements and for meeple moves (per step)."  # spec A-C3
 A_C5 = ("One warrior per use of the tile. A player holding two barracks tiles may place 2.")  # spec A-C5
 TG_MOVE_OUT = "Warriors DO NOT prevent moving away from their area"  # TG, spec C-12
-
-READINGS = [pytest.param(None, id="zone-blocks-all"),
-            pytest.param({"zone_blocks_settlements_only": True}, id="zone-blocks-settlements-only")]
-
-MAND_G = {(18, 0): "G", (18, 1): "G", (18, 2): "G"}
-MAND = set(MAND_G)
-OPP_D = {(16, 0): "D", (16, 1): "D", (16, 2): "D"}
-OPP_D_HEXES = set(OPP_D)
-
-
-def cpos(kx, cells=None, *, settlements, card="G", hands=None, opp=True, warriors=None, wagons=None, ships=None,
-         city_halls=None, expansions=("crossroads",), **kwargs):
-    """``kx.position`` for Crossroads: player 1 holds desert with ``OPP_D`` (instead of canyon with OPP_C),
-    plus the Crossroads piece fields of the contract."""
-    board = dict(OPP_D) if opp else {}
-    board.update(cells or {})
-    if hands is None:
-        hands = [card] + ["D"] * (len(settlements) - 1)
-    pos = kx.position(board, settlements=settlements, hands=hands, expansions=expansions, opp_area=False, **kwargs)
-    if warriors is not None:
-        pos["warriors"] = [[[int(r), int(c)] for r, c in w] for w in warriors]
-    for key, value in (("wagons", wagons), ("ships", ships), ("city_halls", city_halls)):
-        if value is not None:
-            pos[key] = [None if h is None else [int(h[0]), int(h[1])] for h in value]
-    return json.loads(json.dumps(pos))
 
 
 def warriors_of(g, p):
