@@ -2,7 +2,7 @@
 
 from . import parallel  # noqa: F401,I001  (first: threading settings before numba loads OpenMP)
 from . import numba_cache  # noqa: F401,I001  (second: a numba cache folder per version of the engine sources)
-from . import kingdom_builder_v0, kingdom_builder_v1  # noqa: E402
+from . import kingdom_builder_v0, kingdom_builder_v1, registration  # noqa: E402,F401  (registration: gymnasium ids)
 from .board.codes import CARD_NAMES, LOCATION_NAMES
 from .engine.legal import ACTION_SIZE, END_TURN, TILE_ACTION_BASE
 from .game import TILE_ACTION, Game, IllegalActionError, describe_action, hex_action

@@ -1,0 +1,152 @@
+"""Gymnasium ids for kbenv's single-seat self-play environments, registered on `import kbenv`.
+
+| id                   | environment                                   | observation          | actions |
+|----------------------|-----------------------------------------------|----------------------|---------|
+| `kbenv/SelfPlay-v0`  | `kbenv.wrappers.SelfPlayEnv` (base game)      | Box(0, 1, (28, 20, 20)) | 409   |
+| `kbenv/SelfPlay-v1`  | `SelfPlayEnvV1` (any ruleset, `expansions=`)  | Box(0, 1, (40, 20, 20)) | 458   |
+
+```python
+import gymnasium
+import kbenv  # noqa: F401  (registers the ids)
+
+env = gymnasium.make("kbenv/SelfPlay-v1", num_players=3, opponents=["random", "greedy"],
+                     expansions=["nomads", "crossroads"])
+```
+
+`opponents` is a list of agent spec strings (`"random"`, `"greedy"`, `"lookahead"`, `"mcts:sims=50"`,
+`"trained:2p"`, ...: `agents.make_agent`), agent objects with `.act` or callables
+`(observation, action_mask, view) -> action`; every opponent seat draws one of them per episode. The other
+keyword arguments are those of `SelfPlayEnv` (`learner_seat`, `reward`, `illegal_action`, `render_mode`,
+`preset`, `sections`, `cards`, `lords_count_zero`), plus `expansions` and `rules` for v1. The environment has
+`action_masks()` (sb3-contrib's MaskablePPO reads it through `env.get_wrapper_attr("action_masks")`, so it
+works through gymnasium's wrappers) and puts the mask in `info["action_mask"]` too.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from .catalogue import ACTION_SIZE_V1
+from .observation import action_mask, observation_planes_v1, observation_space_v1
+from .setup import standard_setup
+from .view import PlayerView
+from .wrappers import SelfPlayEnv
+
+SELF_PLAY_V0 = "kbenv/SelfPlay-v0"
+SELF_PLAY_V1 = "kbenv/SelfPlay-v1"
+
+
+class SelfPlayEnvV1(SelfPlayEnv):
+    """`SelfPlayEnv` on the v1 layout of `kingdom_builder_v1`: observation (40, 20, 20), 458 actions, any ruleset.
+
+    `expansions` is any subset of nomads, crossroads, capitol, caves and `rules` a mapping of reading flags,
+    as for `kingdom_builder_v1.env`; without them it plays the base game in the v1 layout.
+    """
+
+    def __init__(
+        self,
+        num_players: int = 2,
+        opponents: Iterable[Any] | None = None,
+        expansions: Iterable[str] | None = None,
+        rules: Any = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(num_players, opponents, **kwargs)
+        self.setup_options.update({"expansions": expansions, "rules": rules})
+        standard_setup(num_players, 0, **self.setup_options)  # validate the ruleset now (SetupError)
+        self.observation_space = observation_space_v1()
+        self.action_space = spaces.Discrete(ACTION_SIZE_V1)
+
+    def _observe(self) -> np.ndarray:
+        return observation_planes_v1(self.game.state, self.learner)
+
+    def action_masks(self) -> np.ndarray:
+        """Boolean legal mask of the learner over the 458 v1 actions (MaskablePPO's hook)."""
+        return action_mask(self.game.state, self.learner, ACTION_SIZE_V1).astype(bool)
+
+    def _info(self) -> dict:
+        return {"action_mask": action_mask(self.game.state, self.learner, ACTION_SIZE_V1),
+                "learner_seat": self.learner}
+
+    def _play_opponents(self) -> None:
+        game = self.game
+        while not game.done and game.decider != self.learner:
+            seat = game.decider
+            policy = self.seat_policies[seat]
+            action = policy(observation_planes_v1(game.state, seat), action_mask(game.state, seat, ACTION_SIZE_V1),
+                            PlayerView(game, seat))
+            game.step(action)
+
+
+def resolve_opponents(opponents: Iterable[Any] | None) -> list[Any] | None:
+    """Agent spec strings made into agents (`agents.make_agent`); agent objects and callables pass through."""
+    if opponents is None:
+        return None
+    if isinstance(opponents, str):
+        opponents = [opponents]
+    resolved = []
+    for opponent in opponents:
+        if isinstance(opponent, str):
+            from agents import make_agent  # the spec language lives with the agents; imported only when used
+
+            opponent = make_agent(opponent)
+        resolved.append(opponent)
+    return resolved
+
+
+def _check_kwargs(env_id: str, cls: type, kwargs: dict[str, Any]) -> None:
+    """A TypeError naming the id and the accepted arguments for any keyword `cls` does not take."""
+    accepted = [name for name in inspect.signature(cls.__init__).parameters
+                if name not in ("self", "kwargs")]
+    if cls is SelfPlayEnvV1:
+        accepted += [name for name in inspect.signature(SelfPlayEnv.__init__).parameters
+                     if name != "self" and name not in accepted]
+    unknown = sorted(set(kwargs) - set(accepted))
+    if not unknown:
+        return
+    hint = ""
+    if env_id == SELF_PLAY_V0 and {"expansions", "rules"} & set(unknown):
+        hint = f"; {SELF_PLAY_V0} is the base game: use {SELF_PLAY_V1} for expansions and rules"
+    raise TypeError(f"{env_id}: unknown keyword argument(s) {', '.join(map(repr, unknown))}; "
+                    f"accepted: {', '.join(accepted)}{hint}")
+
+
+def make_self_play_v0(**kwargs: Any) -> SelfPlayEnv:
+    """Entry point of `kbenv/SelfPlay-v0`: `SelfPlayEnv` (base game, v0 layout) with opponent specs resolved."""
+    _check_kwargs(SELF_PLAY_V0, SelfPlayEnv, kwargs)
+    kwargs["opponents"] = resolve_opponents(kwargs.get("opponents"))
+    return SelfPlayEnv(**kwargs)
+
+
+def make_self_play_v1(**kwargs: Any) -> SelfPlayEnvV1:
+    """Entry point of `kbenv/SelfPlay-v1`: `SelfPlayEnvV1` (v1 layout, any ruleset) with opponent specs resolved."""
+    _check_kwargs(SELF_PLAY_V1, SelfPlayEnvV1, kwargs)
+    kwargs["opponents"] = resolve_opponents(kwargs.get("opponents"))
+    return SelfPlayEnvV1(**kwargs)
+
+
+# gymnasium.make reads `metadata` from the entry point to check `render_mode` before building the env.
+make_self_play_v0.metadata = SelfPlayEnv.metadata  # type: ignore[attr-defined]
+make_self_play_v1.metadata = SelfPlayEnvV1.metadata  # type: ignore[attr-defined]
+
+ENTRY_POINTS: dict[str, Callable[..., gymnasium.Env]] = {
+    SELF_PLAY_V0: make_self_play_v0,
+    SELF_PLAY_V1: make_self_play_v1,
+}
+
+
+def register_envs() -> None:
+    """Register the kbenv ids with gymnasium; ids already registered are left as they are (idempotent)."""
+    for env_id, entry_point in ENTRY_POINTS.items():
+        if env_id not in gymnasium.registry:
+            gymnasium.register(id=env_id, entry_point=f"{__name__}:{entry_point.__name__}",
+                               disable_env_checker=False, order_enforce=True)
+
+
+register_envs()
