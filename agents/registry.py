@@ -1,6 +1,8 @@
 """Agents by spec string: `random`, `greedy`, `lookahead`, `mcts:sims=400,rollout=random`, `ppo:path=X.zip`,
 `az:path=X.pt,sims=16` (network + Gumbel search), `aznet:path=X.pt` (raw network), `trained:2p` /
-`trained:4p` (shipped models, optionally `trained:2p,sims=32`) and `human` (a person at the terminal).
+`trained:4p` (shipped models, optionally `trained:2p,sims=32`), `human` (a person at the terminal) and
+`openspiel:bot=mcts,sims=32,rollouts=1` / `openspiel:bot=random` (OpenSpiel's bots on determinized worlds,
+with the `openspiel` extra; docs/openspiel.md).
 
 A spec is `kind[:key=value,key=value...]`. Every kind accepts a fixed set of parameters, each with a
 type and range (`PARAMETERS`); `parse_spec` checks them all and names the spec, the parameter and the
@@ -18,9 +20,10 @@ from pathlib import Path
 from .greedy import GreedyAgent
 from .lookahead import LookaheadAgent
 from .mcts import ROLLOUTS, MCTSAgent
+from .openspiel_bots import check_bot as _openspiel_bot
 from .random_agent import RandomAgent
 
-KINDS = ("random", "greedy", "lookahead", "mcts", "ppo", "az", "aznet", "trained", "human")
+KINDS = ("random", "greedy", "lookahead", "mcts", "ppo", "az", "aznet", "trained", "human", "openspiel")
 
 
 def _integer(text: str, minimum: int) -> int:
@@ -124,6 +127,8 @@ PARAMETERS: dict[str, dict[str, Converter]] = {
     "aznet": {"path": _network_file, "device": _device, "seed": _seed},
     "trained": {"model": _shipped, "sims": _positive_int, "seed": _seed},
     "human": {},
+    "openspiel": {"bot": _openspiel_bot, "sims": _positive_int, "rollouts": _positive_int, "dets": _positive_int,
+                  "c": _non_negative_float, "max_rollout": _positive_int, "seed": _seed},
 }
 REQUIRED = {"ppo": ("path",), "az": ("path",), "aznet": ("path",), "trained": ("model",)}
 
@@ -193,6 +198,10 @@ def make_agent(spec: str, seed: int | None = None):
         from .human import HumanAgent
 
         agent = HumanAgent()
+    elif kind == "openspiel":
+        from .openspiel_bots import OpenSpielAgent
+
+        agent = OpenSpielAgent(seed=seed, **params)
     else:
         agent = _load_network_agent(spec, kind, seed, params)
     agent.spec = spec

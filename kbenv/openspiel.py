@@ -21,10 +21,11 @@ Design (docs/openspiel.md has the details):
   (kingdom_builder_v1; the base ids are its prefix). The player to move is `Game.decider`.
 - Returns: win/tie/loss, zero-sum and scaled to [-1/(n-1), 1]: the k players with the most gold get
   (n/k - 1)/(n - 1) each, the others -1/(n - 1); two players: +1 / -1, a tie 0 / 0. `state.gold()` has the gold.
-- Observations come from `kbenv.view.PlayerView` (nothing hidden leaks): the observation tensor is kbenv's
-  v0 planes (28, 20, 20) in base games and v1 planes (40, 20, 20) with expansions; the observation string
-  is a text rendering of the same view; the information-state string is perfect recall (the public set-up
-  and every decision with the cards the player saw). No information-state tensor is provided.
+- Observations show a player only what it may see (as `kbenv.view.PlayerView`): the observation tensor is
+  kbenv's v0 planes (28, 20, 20) in base games and v1 planes (40, 20, 20) with expansions, those kbenv
+  agents get; the observation string is a text rendering of the player's view; the information-state
+  string is perfect recall (the public set-up and every decision with the cards the player saw after it).
+  No information-state tensor is provided.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from .engine import state as S
 from .engine.legal import ACTION_SIZE as ACTION_SIZE_V0
 from .engine.observe_v1 import NUM_CHANNELS, NUM_CHANNELS_V1
 from .game import Game, describe_action
+from .observation import observation_planes, observation_planes_v1
 from .render_text import board_text
 from .view import PlayerView
 
@@ -49,7 +51,7 @@ GAME_NAME = "python_kingdom_builder"
 SEED_BITS = 16  # each of the two chance nodes picks 16 bits of kbenv's 32-bit set-up seed
 SEED_OUTCOMES = 1 << SEED_BITS
 CHANCE_NODES = 2
-MAX_DECISIONS_PER_PLAYER = 1000  # random games take at most about 75 decisions a player (docs/openspiel.md)
+MAX_DECISIONS_PER_PLAYER = 1000  # a wide bound: random games took at most 102 a player (docs/openspiel.md)
 MIN_PLAYERS, MAX_PLAYERS = 2, S.MAX_PLAYERS
 OBSERVATION_CHANNELS_V0 = NUM_CHANNELS  # 28: kingdom_builder_v0's planes
 OBSERVATION_CHANNELS_V1 = NUM_CHANNELS_V1  # 40: kingdom_builder_v1's planes
@@ -199,7 +201,7 @@ class KingdomBuilderGame(pyspiel.Game):
 
     def make_py_observer(self, iig_obs_type: pyspiel.IIGObservationType | None = None,
                          params: dict | None = None) -> KingdomBuilderObserver:
-        """The observer of a player: PlayerView planes (default) or the perfect-recall information state."""
+        """A player's observer: kbenv's planes and view text (default) or the perfect-recall information state."""
         return KingdomBuilderObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False),
                                       self.ruleset, params)
 
@@ -408,9 +410,11 @@ class KingdomBuilderObserver:
         if game is None:
             self.tensor.fill(0.0)
             return
-        view = PlayerView(game, player)
-        planes = view.observation_v1() if self.ruleset.expansions else view.observation()
-        self.dict["observation"][...] = planes
+        # kbenv's observation kernels read only what `player` may see: these are the planes of
+        # PlayerView.observation / observation_v1 and of agents.evaluation.play.agent_inputs.
+        out = self.dict["observation"]
+        out[...] = observation_planes_v1(game.state, player) if self.ruleset.expansions else \
+            observation_planes(game.state, player)
 
     def string_from(self, state: KingdomBuilderState, player: int) -> str:
         if self.perfect_recall:

@@ -1,9 +1,9 @@
 """Gymnasium ids for kbenv's single-seat self-play environments, registered on `import kbenv`.
 
-| id                   | environment                                   | observation          | actions |
-|----------------------|-----------------------------------------------|----------------------|---------|
-| `kbenv/SelfPlay-v0`  | `kbenv.wrappers.SelfPlayEnv` (base game)      | Box(0, 1, (28, 20, 20)) | 409   |
-| `kbenv/SelfPlay-v1`  | `SelfPlayEnvV1` (any ruleset, `expansions=`)  | Box(0, 1, (40, 20, 20)) | 458   |
+| id                  | environment                                  | observation               | actions |
+|---------------------|----------------------------------------------|---------------------------|---------|
+| `kbenv/SelfPlay-v0` | `kbenv.wrappers.SelfPlayEnv` (base game)     | Box(0, 1, (28, 20, 20))   | 409     |
+| `kbenv/SelfPlay-v1` | `SelfPlayEnvV1` (any ruleset, `expansions=`) | Box(0, 1, (40, 20, 20))   | 458     |
 
 ```python
 import gymnasium

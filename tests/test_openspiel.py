@@ -156,6 +156,21 @@ def test_mcts_bot_plays_a_two_player_game():
     assert sorted(state.returns()) in ([-1.0, 1.0], [0.0, 0.0])
 
 
+def test_rl_environment_plays_on_the_observation_tensor():
+    """OpenSpiel's RL environment samples the deal and falls back to the observation tensor."""
+    from open_spiel.python import rl_environment
+
+    env = rl_environment.Environment(kos.GAME_NAME, players=2, expansions="nomads")
+    assert env.observation_spec()["info_state"] == (40 * 400,)
+    time_step = env.reset()
+    rng = np.random.default_rng(0)
+    while not time_step.last():
+        player = time_step.observations["current_player"]
+        legal = time_step.observations["legal_actions"][player]
+        time_step = env.step([legal[rng.integers(len(legal))]])
+    assert sorted(time_step.rewards) in ([-1.0, 1.0], [0.0, 0.0])
+
+
 def variants(seed: int, players: int, expansions: str, steps: int):
     """A played game (as an OpenSpiel state) and, per seat, its game re-dealt in what that seat cannot see."""
     game = load(players, expansions)
@@ -185,6 +200,8 @@ def test_observations_leak_no_hidden_cards(ruleset):
             np.testing.assert_array_equal(planes.ravel(), tensor)
             observation, _mask, _view = agent_inputs(state.kbenv_game, player)
             np.testing.assert_array_equal(planes, observation)  # the planes kbenv agents read
+            view = PlayerView(state.kbenv_game, player)
+            np.testing.assert_array_equal(planes, view.observation_v1() if ruleset != "base" else view.observation())
             observer.set_from(other, player)
             np.testing.assert_array_equal(observer.dict["observation"], planes)
     assert differing >= 6  # the re-deals really changed hidden cards
@@ -300,3 +317,14 @@ def test_adapter_arguments():
     action = agent.act(*agent_inputs(world, world.decider))
     assert action in world.legal_actions()
     assert isinstance(PlayerView(world, 0).legal_actions(), list)
+
+
+def test_openspiel_agent_specs_go_through_the_registry():
+    from agents import make_agent
+    from agents.registry import parse_spec
+
+    agent = make_agent("openspiel:bot=mcts,sims=4,rollouts=1", seed=1)
+    assert agent.spec == "openspiel:bot=mcts,sims=4,rollouts=1"
+    for bad, words in (("openspiel:bot=alphago", "bot"), ("openspiel:bot=mcts,sims=0", "sims")):
+        with pytest.raises(ValueError, match=words):
+            parse_spec(bad)
