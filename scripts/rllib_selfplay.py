@@ -312,6 +312,7 @@ def train(cfg: RLlibSelfPlayConfig, address: str | None = None, ship_code: bool 
     import ray
     import torch
 
+    threads_before = torch.get_num_threads()
     if cfg.torch_threads:
         torch.set_num_threads(cfg.torch_threads)
     out = Path(cfg.checkpoint_dir).resolve()
@@ -371,6 +372,7 @@ def train(cfg: RLlibSelfPlayConfig, address: str | None = None, ship_code: bool 
         finally:
             algo.stop()
     finally:
+        torch.set_num_threads(threads_before)
         if started:
             ray.shutdown()
 
