@@ -379,6 +379,19 @@ def hand_card(st, p: int, k: int) -> int:
 
 
 @njit(cache=True)
+def hand_build_targets(st, p: int, out) -> None:
+    """Union over the hand's cards of terrain_build_targets (each card with its own adjacency rule)."""
+    clear(out)
+    one = st[SCRATCH_HAND : SCRATCH_HAND + WORDS]
+    for k in range(st[EXTRA_COUNT + p] + 1):
+        card = hand_card(st, p, k)
+        if card != NO_CARD:
+            terrain_build_targets(st, p, card, one)
+            for i in range(WORDS):
+                out[i] |= one[i]
+
+
+@njit(cache=True)
 def hand_has_free_hex(st, p: int) -> bool:
     """Some card in p's hand has a free hex of its terrain."""
     for k in range(st[EXTRA_COUNT + p] + 1):

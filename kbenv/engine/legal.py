@@ -17,6 +17,7 @@ from .crossroads import (
     WAGON_POWER,
     choosing_terrain,
     crossroads_has_completion,
+    hand_build_targets,
 )
 from .nomads import usable_nomad
 from .powers import (
@@ -26,7 +27,6 @@ from .powers import (
     RESETTLEMENT_POWER,
     base_power_has_completion,
     builds_settlement,
-    hand_targets,
     power_has_completion,
     power_targets,
     source_has_target,
@@ -189,7 +189,7 @@ def legal_hexes(st, out) -> None:
     phase = st[PHASE]
     if (phase == PHASE_IDLE and st[MANDATORY_DONE] == 0) or phase == PHASE_MANDATORY:
         if st[EXPANSIONS] != 0 and choosing_terrain(st, p):
-            hand_targets(st, p, -1, -1, out)
+            hand_build_targets(st, p, out)
         else:
             terrain_build_targets(st, p, st[HAND + p], out)
     elif phase == PHASE_TARGET or phase == PHASE_STEP:

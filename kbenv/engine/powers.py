@@ -37,6 +37,7 @@ from .crossroads import (
     choosing_terrain,
     crossroads_has_completion,
     crossroads_targets,
+    hand_build_targets,
     hand_card,
     is_crossroads_power,
 )
@@ -152,7 +153,7 @@ def base_power_targets(st, p: int, power: int, src: int, out) -> None:
     """power_targets of the eight base powers (kept apart: the base game's hot path stays small)."""
     if power == ORACLE:
         if choosing_terrain(st, p):
-            hand_targets(st, p, ORACLE, -1, out)
+            hand_build_targets(st, p, out)
         else:
             terrain_build_targets(st, p, st[HAND + p], out)
     elif power == FARM:
@@ -165,7 +166,7 @@ def base_power_targets(st, p: int, power: int, src: int, out) -> None:
         tavern_targets(st, p, out)
     elif power == BARN:
         if choosing_terrain(st, p):
-            hand_targets(st, p, BARN, src, out)
+            hand_move_targets(st, p, src, out)
         else:
             move_targets(st, p, src, st[HAND + p], out)
     elif power == HARBOR:
@@ -250,7 +251,7 @@ def expansion_targets(st, p: int, power: int, src: int, out) -> None:
         caravan_targets(st, src, out)
     elif power == QUARRY_POWER:
         if choosing_terrain(st, p):
-            hand_targets(st, p, QUARRY_POWER, -1, out)
+            hand_quarry_targets(st, p, out)
         else:
             quarry_targets(st, p, st[HAND + p], out)
     elif power == VILLAGE_POWER:
@@ -313,24 +314,33 @@ def has_settlement(st, p: int) -> bool:
     return False
 
 
+# The unions below and crossroads.hand_build_targets repeat one loop shape on purpose: merged into one
+# kernel with a power argument, the larger function slowed the base game's hot path by 7-13% (measured
+# with benchmarks.platform_speed against the separate kernels), so each stays small.
 @njit(cache=True)
-def hand_targets(st, p: int, power: int, src: int, out) -> None:
-    """The union over every card of an open hand: mandatory builds (power -1) and Oracle, Barn
-    destinations of src, or Quarry walls; each card with its own "adjacent if possible"."""
+def hand_move_targets(st, p: int, src: int, out) -> None:
+    """Barn destinations over every card of the hand."""
     clear(out)
     one = st[SCRATCH_CARD_TARGETS : SCRATCH_CARD_TARGETS + WORDS]
     for k in range(st[EXTRA_COUNT + p] + 1):
         card = hand_card(st, p, k)
-        if card == NO_CARD:
-            continue
-        if power == BARN:
+        if card != NO_CARD:
             move_targets(st, p, src, card, one)
-        elif power == QUARRY_POWER:
+            for i in range(WORDS):
+                out[i] |= one[i]
+
+
+@njit(cache=True)
+def hand_quarry_targets(st, p: int, out) -> None:
+    """Quarry walls over every card of the hand."""
+    clear(out)
+    one = st[SCRATCH_CARD_TARGETS : SCRATCH_CARD_TARGETS + WORDS]
+    for k in range(st[EXTRA_COUNT + p] + 1):
+        card = hand_card(st, p, k)
+        if card != NO_CARD:
             quarry_targets(st, p, card, one)
-        else:
-            terrain_build_targets(st, p, card, one)
-        for i in range(WORDS):
-            out[i] |= one[i]
+            for i in range(WORDS):
+                out[i] |= one[i]
 
 
 @njit(cache=True)
@@ -339,7 +349,7 @@ def hand_power_has_completion(st, p: int, power: int, tmp) -> bool:
     if power == ORACLE:
         if st[SUPPLY + p] == 0:
             return False
-        hand_targets(st, p, ORACLE, -1, tmp)
+        hand_build_targets(st, p, tmp)
         return not is_empty(tmp)
     if not has_settlement(st, p):
         return False

@@ -148,7 +148,7 @@ SCRATCH_SLOTS = (
     "tmp",  # a temporary mask of legal/actions
     "card",  # hexes of the drawn card's terrain (kbenv.engine.turns)
     "lifted",  # a player's adjacency with one settlement lifted (kbenv.engine.powers)
-    "hand",  # one card's targets inside a union over an open Crossroads hand (powers); a city hall's free cells
+    "hand",  # one card's targets inside a union over an open Crossroads hand; a city hall's free cells
 )
 SCRATCH_MASKS = len(SCRATCH_SLOTS)
 SCRATCH = _field(SCRATCH_MASKS * WORDS)
