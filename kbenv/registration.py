@@ -3,7 +3,7 @@
 | id                  | environment                                  | observation               | actions |
 |---------------------|----------------------------------------------|---------------------------|---------|
 | `kbenv/SelfPlay-v0` | `kbenv.wrappers.SelfPlayEnv` (base game)     | Box(0, 1, (28, 20, 20))   | 409     |
-| `kbenv/SelfPlay-v1` | `SelfPlayEnvV1` (any ruleset, `expansions=`) | Box(0, 1, (40, 20, 20))   | 458     |
+| `kbenv/SelfPlay-v1` | `kbenv.wrappers.SelfPlayEnvV1` (any ruleset)   | Box(0, 1, (40, 20, 20))   | 458     |
 
 ```python
 import gymnasium
@@ -29,59 +29,11 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 import gymnasium
-import numpy as np
-from gymnasium import spaces
 
-from .catalogue import ACTION_SIZE_V1
-from .observation import action_mask, observation_planes_v1, observation_space_v1
-from .setup import standard_setup
-from .view import PlayerView
-from .wrappers import SelfPlayEnv
+from .wrappers import SelfPlayEnv, SelfPlayEnvV1
 
 SELF_PLAY_V0 = "kbenv/SelfPlay-v0"
 SELF_PLAY_V1 = "kbenv/SelfPlay-v1"
-
-
-class SelfPlayEnvV1(SelfPlayEnv):
-    """`SelfPlayEnv` on the v1 layout of `kingdom_builder_v1`: observation (40, 20, 20), 458 actions, any ruleset.
-
-    `expansions` is any subset of nomads, crossroads, capitol, caves and `rules` a mapping of reading flags,
-    as for `kingdom_builder_v1.env`; without them it plays the base game in the v1 layout.
-    """
-
-    def __init__(
-        self,
-        num_players: int = 2,
-        opponents: Iterable[Any] | None = None,
-        expansions: Iterable[str] | None = None,
-        rules: Any = None,
-        **kwargs: Any,
-    ) -> None:
-        super().__init__(num_players, opponents, **kwargs)
-        self.setup_options.update({"expansions": expansions, "rules": rules})
-        standard_setup(num_players, 0, **self.setup_options)  # validate the ruleset now (SetupError)
-        self.observation_space = observation_space_v1()
-        self.action_space = spaces.Discrete(ACTION_SIZE_V1)
-
-    def _observe(self) -> np.ndarray:
-        return observation_planes_v1(self.game.state, self.learner)
-
-    def action_masks(self) -> np.ndarray:
-        """Boolean legal mask of the learner over the 458 v1 actions (MaskablePPO's hook)."""
-        return action_mask(self.game.state, self.learner, ACTION_SIZE_V1).astype(bool)
-
-    def _info(self) -> dict:
-        return {"action_mask": action_mask(self.game.state, self.learner, ACTION_SIZE_V1),
-                "learner_seat": self.learner}
-
-    def _play_opponents(self) -> None:
-        game = self.game
-        while not game.done and game.decider != self.learner:
-            seat = game.decider
-            policy = self.seat_policies[seat]
-            action = policy(observation_planes_v1(game.state, seat), action_mask(game.state, seat, ACTION_SIZE_V1),
-                            PlayerView(game, seat))
-            game.step(action)
 
 
 def resolve_opponents(opponents: Iterable[Any] | None) -> list[Any] | None:

@@ -1,14 +1,19 @@
-"""Gymnasium single-seat self-play environment for stable-baselines3 / sb3-contrib MaskablePPO."""
+"""Gymnasium single-seat self-play environments for stable-baselines3 / sb3-contrib MaskablePPO: `SelfPlayEnv`
+(base game, v0 layout) and `SelfPlayEnvV1` (any ruleset, v1 layout); gymnasium ids in kbenv.registration."""
 
 from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from .catalogue import ACTION_SIZE_V1
 from .engine.legal import ACTION_SIZE
 from .game import Game
-from .observation import OBSERVATION_SHAPE, action_mask, observation_planes
+from .observation import OBSERVATION_SHAPE, action_mask, observation_planes, observation_planes_v1, observation_space_v1
 from .policies import RandomPolicy, as_policy
 from .rewards import terminal_rewards
 from .setup import SetupError, check_num_players, check_reward, is_int, standard_setup
@@ -144,3 +149,45 @@ class SelfPlayEnv(gymnasium.Env):
 
             return board_text(self.game, colour=False)
         return None
+
+
+class SelfPlayEnvV1(SelfPlayEnv):
+    """`SelfPlayEnv` on the v1 layout of `kingdom_builder_v1`: observation (40, 20, 20), 458 actions, any ruleset.
+
+    `expansions` is any subset of nomads, crossroads, capitol, caves and `rules` a mapping of reading flags,
+    as for `kingdom_builder_v1.env`; without them it plays the base game in the v1 layout.
+    """
+
+    def __init__(
+        self,
+        num_players: int = 2,
+        opponents: Iterable[Any] | None = None,
+        expansions: Iterable[str] | None = None,
+        rules: Any = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(num_players, opponents, **kwargs)
+        self.setup_options.update({"expansions": expansions, "rules": rules})
+        standard_setup(num_players, 0, **self.setup_options)  # validate the ruleset now (SetupError)
+        self.observation_space = observation_space_v1()
+        self.action_space = spaces.Discrete(ACTION_SIZE_V1)
+
+    def _observe(self) -> np.ndarray:
+        return observation_planes_v1(self.game.state, self.learner)
+
+    def action_masks(self) -> np.ndarray:
+        """Boolean legal mask of the learner over the 458 v1 actions (MaskablePPO's hook)."""
+        return action_mask(self.game.state, self.learner, ACTION_SIZE_V1).astype(bool)
+
+    def _info(self) -> dict:
+        return {"action_mask": action_mask(self.game.state, self.learner, ACTION_SIZE_V1),
+                "learner_seat": self.learner}
+
+    def _play_opponents(self) -> None:
+        game = self.game
+        while not game.done and game.decider != self.learner:
+            seat = game.decider
+            policy = self.seat_policies[seat]
+            action = policy(observation_planes_v1(game.state, seat), action_mask(game.state, seat, ACTION_SIZE_V1),
+                            PlayerView(game, seat))
+            game.step(action)
