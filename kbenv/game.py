@@ -7,7 +7,7 @@ import numpy as np
 from . import catalogue as CAT
 from .board.bitset import HEX_BIT, HEX_WORD, WORDS, hexes_of
 from .board.codes import CARD_LETTERS, LOCATION_NAMES, NUM_POWERS
-from .board.geometry import NUM_HEXES, hex_id, hex_rc
+from .board.geometry import NUM_HEXES, hex_id, hex_rc, neighbours
 from .engine import state as S
 from .engine.actions import apply_action
 from .engine.legal import ACTION_SIZE, END_TURN, TILE_ACTION_BASE, legal_mask_into
@@ -292,6 +292,24 @@ class Game:
         warriors = self.state[S.WARRIOR_AT + player * S.WARRIORS_PER_PLAYER:][: S.WARRIORS_PER_PLAYER]
         return {"warriors": sorted(at(v) for v in warriors if v > 0), "wagon": at(self.state[S.WAGON_AT + player]),
                 "ship": at(self.state[S.SHIP_AT + player]), "city_hall": at(self.state[S.CITY_HALL_AT + player])}
+
+    def piece_cells(self) -> dict[tuple[int, int], tuple[int, str]]:
+        """{(r, c): (owner, kind)} of every Crossroads piece on the board; kind is "warrior", "wagon", "ship",
+        "city hall" (its centre) or "city hall cell" (its 6 other cells)."""
+        out: dict[tuple[int, int], tuple[int, str]] = {}
+        for p in range(self.num_players):
+            pieces = self.pieces(p)
+            centre = pieces["city_hall"]
+            if centre is not None:
+                for h in neighbours(hex_id(*centre)):
+                    out[hex_rc(h)] = (p, "city hall cell")
+                out[centre] = (p, "city hall")
+            for rc in pieces["warriors"]:
+                out[rc] = (p, "warrior")
+            for kind in ("wagon", "ship"):
+                if pieces[kind] is not None:
+                    out[pieces[kind]] = (p, kind)
+        return out
 
     def warrior_zone(self) -> set[tuple[int, int]]:
         """Hexes next to a warrior (C-12)."""

@@ -10,7 +10,6 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from .board.codes import LOCATION_LETTERS, LOCATION_NAMES
-from .board.geometry import hex_id, hex_rc, neighbours
 from .catalogue import TASK_CARDS
 from .colours import (
     CAPITOL_RGB,
@@ -220,25 +219,6 @@ def _draw_ship(draw: ImageDraw.ImageDraw, x: float, y: float, colour) -> None:
 PIECE_DRAWERS = {"warrior": _draw_warrior, "wagon": _draw_wagon, "ship": _draw_ship, "city hall": _draw_city_hall}
 
 
-def crossroads_cells(game: Game) -> dict[tuple[int, int], tuple[int, str]]:
-    """{(r, c): (owner, kind)} of the Crossroads pieces: warrior, wagon, ship, "city hall" (its centre) and
-    "city hall cell" (its 6 other cells)."""
-    out: dict[tuple[int, int], tuple[int, str]] = {}
-    for p in range(game.num_players):
-        pieces = game.pieces(p)
-        centre = pieces["city_hall"]
-        if centre is not None:
-            for h in neighbours(hex_id(*centre)):
-                out[hex_rc(h)] = (p, "city hall cell")
-            out[centre] = (p, "city hall")
-        for rc in pieces["warriors"]:
-            out[rc] = (p, "warrior")
-        for kind in ("wagon", "ship"):
-            if pieces[kind] is not None:
-                out[pieces[kind]] = (p, kind)
-    return out
-
-
 def board_image(game: Game, viewer: int | None = None) -> np.ndarray:
     """An RGB uint8 image (H, W, 3) of the game; `viewer` sees their own hand (None: no hidden hands).
 
@@ -263,7 +243,7 @@ def _draw_board(draw: ImageDraw.ImageDraw, game: Game) -> None:
     nomad_tiles = {rc: kind for rc, kind in game.nomad_spaces().items() if kind is not None}
     crossroads = "crossroads" in game.expansions
     zone = game.warrior_zone() if crossroads else set()
-    pieces = crossroads_cells(game) if crossroads else {}
+    pieces = game.piece_cells() if crossroads else {}
     for r, row in enumerate(game.board):
         for c, ch in enumerate(row):
             x, y = hex_centre(r, c)

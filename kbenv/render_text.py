@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .board.codes import LOCATION_LETTERS, LOCATION_NAMES
-from .board.geometry import hex_id, hex_rc, neighbours
 from .catalogue import TASK_CARDS
 from .colours import (
     CAPITOL_ANSI,
@@ -34,6 +33,8 @@ PLAYER_MARKS = "01234"  # a settlement of player_<p> shows the digit p
 WARRIOR_MARK, WAGON_MARK, SHIP_MARK = "^", "=", ")"
 CITY_HALL_MARK, CITY_HALL_CELL_MARK = "&", ":"  # the city hall's centre, its 6 other cells
 ZONE_MARK = "-"
+PIECE_MARKS = {"warrior": WARRIOR_MARK, "wagon": WAGON_MARK, "ship": SHIP_MARK, "city hall": CITY_HALL_MARK,
+               "city hall cell": CITY_HALL_CELL_MARK}  # the kinds of Game.piece_cells
 ZONE_ANSI = 88  # dark red: the zone mark after the hex's letter
 TASK_GOLD = {task.name: task.gold for task in TASK_CARDS}
 LEGEND_TERRAINS = (("g", "grass"), ("c", "canyon"), ("d", "desert"), ("f", "flower field"), ("t", "forest"),
@@ -56,7 +57,7 @@ def board_text(game: Game, colour: bool = True) -> str:
     owners = {rc: p for p in range(game.num_players) for rc in game.settlements(p)}
     pieces = board_pieces(game)
     crossroads = "crossroads" in game.expansions
-    owned = crossroads_pieces(game) if crossroads else {}
+    owned = {rc: (p, PIECE_MARKS[kind]) for rc, (p, kind) in game.piece_cells().items()} if crossroads else {}
     zone = game.warrior_zone() if crossroads else set()
     lines = ["   " + "".join(f"{c:<2d}"[:2] if c % 2 == 0 else "  " for c in range(20))]
     for r, row in enumerate(game.board):
@@ -78,25 +79,6 @@ def board_text(game: Game, colour: bool = True) -> str:
     if tasks:
         lines.append("tasks: " + ", ".join(f"{name} {TASK_GOLD[name]} gold" for name in tasks))
     return "\n".join(lines)
-
-
-def crossroads_pieces(game: Game) -> dict[tuple[int, int], tuple[int, str]]:
-    """{(r, c): (owner, mark)} of the Crossroads pieces on the board: warriors, wagons, ships and the 7
-    cells of each city hall."""
-    out: dict[tuple[int, int], tuple[int, str]] = {}
-    for p in range(game.num_players):
-        pieces = game.pieces(p)
-        centre = pieces["city_hall"]
-        if centre is not None:
-            for h in neighbours(hex_id(*centre)):
-                out[hex_rc(h)] = (p, CITY_HALL_CELL_MARK)
-            out[centre] = (p, CITY_HALL_MARK)
-        for rc in pieces["warriors"]:
-            out[rc] = (p, WARRIOR_MARK)
-        for key, mark in (("wagon", WAGON_MARK), ("ship", SHIP_MARK)):
-            if pieces[key] is not None:
-                out[pieces[key]] = (p, mark)
-    return out
 
 
 def board_pieces(game: Game) -> dict[tuple[int, int], tuple[str, int | None]]:

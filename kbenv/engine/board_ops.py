@@ -119,11 +119,18 @@ def remove_settlement(st, p: int, h: int) -> None:
     """Take p's settlement off h back into p's supply; p loses the tiles it no longer touches (N-11/12).
 
     The end of the game stays triggered once it was (A-N5)."""
+    take_off(st, p, h)
+    st[SUPPLY + p] += 1
+
+
+@njit(cache=True)
+def take_off(st, p: int, h: int) -> None:
+    """Take p's piece off h (a settlement, or with Crossroads any piece of OWN): p loses the tiles it no
+    longer touches, and a warrior zone the hex lies in stays closed."""
     remove(st[OCCUPIED : OCCUPIED + WORDS], h)
     own = own_view(st, p)
     remove(own, h)
     dilate_into(adjacent_view(st, p), own)
-    st[SUPPLY + p] += 1
     drop_orphaned_tiles(st, p, h)
     if st[EXPANSIONS] & EXP_CROSSROADS:
         reblock_zone(st)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from ..board.bitset import HEX_BIT, HEX_WORD, NEIGHBOUR_MASK, WORDS, add, clear, dilate_into, has, is_empty, remove
+from ..board.bitset import HEX_BIT, HEX_WORD, NEIGHBOUR_MASK, WORDS, add, clear, has, is_empty, remove
 from ..board.codes import CANYON, FOREST, MOUNTAIN, NUM_BUILDABLE, WATER
 from ..board.geometry import STEP1
 from ..catalogue import CROSSROADS as EXP_CROSSROADS
@@ -23,11 +23,11 @@ from ..catalogue import LOCATION_NAMES, POWER_CODE, RULE_BIT
 from ..catalogue import NOMADS as EXP_NOMADS
 from .board_ops import (
     adjacent_view,
-    drop_orphaned_tiles,
-    own_view,
+    move_settlement,
     reblock_zone,
     restrict_adjacent_if_possible,
     seize_tiles,
+    take_off,
     terrain_build_targets,
     terrain_view,
 )
@@ -115,33 +115,18 @@ def place_piece(st, p: int, h: int) -> None:
 @njit(cache=True)
 def lift_piece(st, p: int, h: int) -> None:
     """Take one of p's non-settlement pieces off h; p loses the tiles it no longer touches."""
-    w = HEX_WORD[h]
-    b = HEX_BIT[h]
-    st[OCCUPIED + w] &= ~b
-    st[OWN + p * WORDS + w] &= ~b
-    st[MEEPLES + p * WORDS + w] &= ~b
-    dilate_into(adjacent_view(st, p), own_view(st, p))
-    drop_orphaned_tiles(st, p, h)
-    reblock_zone(st)
+    st[MEEPLES + p * WORDS + HEX_WORD[h]] &= ~HEX_BIT[h]
+    take_off(st, p, h)
 
 
 @njit(cache=True)
 def step_piece(st, p: int, src: int, dst: int) -> None:
-    """Move a wagon or ship one space: tiles are seized and lost on the way (A-N2); moving is not
-    building, so no red card scores (A-N9)."""
-    own = own_view(st, p)
-    remove(st[OCCUPIED : OCCUPIED + WORDS], src)
-    remove(own, src)
-    remove(st[MEEPLES + p * WORDS : MEEPLES + (p + 1) * WORDS], src)
-    add(st[OCCUPIED : OCCUPIED + WORDS], dst)
-    add(own, dst)
-    add(st[MEEPLES + p * WORDS : MEEPLES + (p + 1) * WORDS], dst)
-    dilate_into(adjacent_view(st, p), own)
-    seize_tiles(st, p, dst)
-    drop_orphaned_tiles(st, p, src)
-    if st[EXPANSIONS] & EXP_NOMADS:
-        claim_nomads(st, p, dst)
-    reblock_zone(st)
+    """Move a wagon or ship one space, as a settlement moves: tiles are seized and lost on the way (A-N2),
+    nomad tiles claimed; moving is not building, so no red card scores (A-N9)."""
+    meeples = st[MEEPLES + p * WORDS : MEEPLES + (p + 1) * WORDS]
+    remove(meeples, src)
+    add(meeples, dst)
+    move_settlement(st, p, src, dst)
 
 
 @njit(cache=True)

@@ -6,10 +6,10 @@ import numpy as np
 from numba import njit
 
 from .. import catalogue as CAT
-from ..board.bitset import BITS_PER_WORD, WORDS, clear, copy_into, has, word_lowest_bit
+from ..board.bitset import BITS_PER_WORD, WORDS, clear, has, word_lowest_bit
 from ..board.codes import BARN, HARBOR, NUM_POWERS, PADDOCK
 from ..board.geometry import NUM_HEXES
-from .board_ops import own_view
+from .board_ops import settlements_word
 from .crossroads import (
     FIRST_CROSSROADS_POWER,
     LAST_CROSSROADS_POWER,
@@ -39,7 +39,6 @@ from .state import (
     HAND,
     LOC_TYPE,
     MANDATORY_DONE,
-    MEEPLES,
     NUM_LOCATIONS,
     OUTPOST_ARMED,
     PHASE,
@@ -176,7 +175,8 @@ def outpost_bit(st) -> int:
 
 @njit(cache=True)
 def done_legal(st) -> bool:
-    """DONE ends a power where stopping is allowed: after the first Quarry wall, after a Resettlement step."""
+    """DONE ends a power where stopping is allowed: after the first Quarry wall, after a Resettlement step,
+    after a wagon's or ship's first step."""
     if st[PHASE] == PHASE_STEP:
         return st[POWER] == QUARRY_POWER or st[POWER] == WAGON_POWER or st[POWER] == LIGHTHOUSE_POWER
     return st[PHASE] == PHASE_SOURCE and st[POWER] == RESETTLEMENT_POWER and st[STEPS_TAKEN] > 0
@@ -195,10 +195,8 @@ def legal_hexes(st, out) -> None:
     elif phase == PHASE_TARGET or phase == PHASE_STEP:
         power_targets(st, p, st[POWER], st[SOURCE], out)
     elif phase == PHASE_SOURCE:
-        copy_into(out, own_view(st, p))
-        if st[EXPANSIONS] & EXP_CROSSROADS:
-            for i in range(WORDS):
-                out[i] &= ~st[MEEPLES + p * WORDS + i]  # move powers move plain settlements (A-X1 a)
+        for i in range(WORDS):
+            out[i] = settlements_word(st, p, i)  # move powers move plain settlements (A-X1 a)
         power = st[POWER]
         if power != BARN and power != HARBOR:
             tmp = st[SCRATCH_TMP : SCRATCH_TMP + WORDS]
