@@ -1,7 +1,8 @@
 """Agents from a search-trained network (agents.training.alphazero):
 
 - `az:path=FILE,sims=N`: the network plus N simulations of Gumbel search from a root determinized
-  for the agent's player (other hands and the deck re-dealt from what it can see);
+  for the agent's player (other hands and the deck re-dealt from what it can see); `search=compiled`
+  runs the numba search (agents.alphazero.compiled_search: the same moves, faster);
 - `aznet:path=FILE`: the raw network, one forward pass per decision (the most likely legal action);
 - `trained:2p`, `trained:4p` (base game) and `trained:nomads-2p` (Nomads + Capitol + Caves): the
   models shipped in agents/models (model cards beside them), as `az` agents with 16 simulations
@@ -70,16 +71,17 @@ class AZNetAgent(_NetworkAgent):
 
 
 class AZSearchAgent(_NetworkAgent):
-    """Network + Gumbel search (no Gumbel noise at play time: the best action by logits and q)."""
+    """Network + Gumbel search (no Gumbel noise at play time: the best action by logits and q); `search`:
+    `python` (agents.alphazero.search) or `compiled` (agents.alphazero.compiled_search, the same moves)."""
 
     def __init__(self, path: str | Path, sims: int = DEFAULT_SIMS, considered: int = 16, device: str = "cpu",
-                 seed: int | None = None):
-        from .alphazero.search import GumbelSearch
+                 seed: int | None = None, search: str = "python"):
+        from .alphazero.compiled_search import make_search
 
-        self.name = f"az:path={path},sims={sims}"
+        self.name = f"az:path={path},sims={sims}" + (f",search={search}" if search != "python" else "")
         super().__init__(path, device, seed)
-        self.search = GumbelSearch(self.evaluator, self.net.action_size, num_simulations=sims,
-                                   max_considered=considered, gumbel_scale=0.0)
+        self.search = make_search(search, self.evaluator, num_simulations=sims, max_considered=considered,
+                                  gumbel_scale=0.0)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, view: PlayerView) -> int:
         self._check(view)

@@ -1,6 +1,7 @@
 """Agents by spec string: `random`, `greedy`, `lookahead`, `mcts:sims=400,rollout=random`, `ppo:path=X.zip`,
-`az:path=X.pt,sims=16` (network + Gumbel search), `aznet:path=X.pt` (raw network), `trained:2p` /
-`trained:4p` (shipped models, optionally `trained:2p,sims=32`), `human` (a person at the terminal) and
+`az:path=X.pt,sims=16` (network + Gumbel search; `search=compiled` for the numba search), `aznet:path=X.pt`
+(raw network), `trained:2p` / `trained:4p` (shipped models, optionally `trained:2p,sims=32`), `human`
+(a person at the terminal) and
 `openspiel:bot=mcts,sims=32,rollouts=1` / `openspiel:bot=random` (OpenSpiel's bots on determinized worlds,
 with the `openspiel` extra; docs/openspiel.md).
 
@@ -78,6 +79,13 @@ def _device(text: str) -> str:
     return text
 
 
+def _search_kind(text: str) -> str:
+    """`python` or `compiled` (agents.alphazero.compiled_search), checked without importing torch."""
+    if text not in ("python", "compiled"):
+        raise ValueError(f"must be python or compiled, got {text!r}")
+    return text
+
+
 def _existing_file(text: str, what: str, example: str) -> Path:
     """A path naming an existing zip file (torch and SB3 files are zip archives), checked without torch."""
     path = Path(text)
@@ -123,9 +131,9 @@ PARAMETERS: dict[str, dict[str, Converter]] = {
              "seed": _seed},
     "ppo": {"path": _checkpoint, "deterministic": _boolean, "device": _device},
     "az": {"path": _network_file, "sims": _positive_int, "considered": _positive_int, "device": _device,
-           "seed": _seed},
+           "search": _search_kind, "seed": _seed},
     "aznet": {"path": _network_file, "device": _device, "seed": _seed},
-    "trained": {"model": _shipped, "sims": _positive_int, "seed": _seed},
+    "trained": {"model": _shipped, "sims": _positive_int, "search": _search_kind, "seed": _seed},
     "human": {},
     "openspiel": {"bot": _openspiel_bot, "sims": _positive_int, "rollouts": _positive_int, "dets": _positive_int,
                   "c": _non_negative_float, "max_rollout": _positive_int, "seed": _seed},
@@ -229,7 +237,8 @@ def _load_network_agent(spec: str, kind: str, seed: int | None, params: dict):
             return AZNetAgent(seed=seed, **params)
         if kind == "trained":
             path = shipped_model(params.pop("model"))
-            return AZSearchAgent(path, sims=params.get("sims", DEFAULT_SIMS), seed=seed)
+            return AZSearchAgent(path, sims=params.get("sims", DEFAULT_SIMS), search=params.get("search", "python"),
+                                 seed=seed)
         return AZSearchAgent(seed=seed, **params)
     except ImportError:
         raise

@@ -84,7 +84,8 @@ def legal_masks(states: list[np.ndarray], action_size: int) -> np.ndarray:
 
 
 class NetworkEvaluator:
-    """The search's evaluate(): observations, legal masks and one forward pass for a list of states."""
+    """The Python search's evaluate(): observations, legal masks and one forward pass for a list of states;
+    `infer` is the forward pass alone, on observations (what the compiled search calls)."""
 
     def __init__(self, net: PolicyValueNet, device: str = "cpu"):
         self.net = net
@@ -94,11 +95,14 @@ class NetworkEvaluator:
         self.positions = 0  # states evaluated
 
     @torch.no_grad()
-    def __call__(self, states: list[np.ndarray]):
-        obs = torch.from_numpy(np.ascontiguousarray(
-            observations(states, self.v1, self.net.config["input_channels"]))).to(self.device)
+    def infer(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """One forward pass on observations: (logits (B, A), predicted gain per seat, observer first (B, 5))."""
         self.net.eval()
-        logits, values = self.net(obs)
+        logits, values = self.net(torch.from_numpy(np.ascontiguousarray(obs)).to(self.device))
+        self.positions += len(obs)
+        return logits.float().cpu().numpy(), values.float().cpu().numpy()
+
+    def __call__(self, states: list[np.ndarray]):
+        logits, values = self.infer(observations(states, self.v1, self.net.config["input_channels"]))
         masks = legal_masks(states, self.action_size)
-        self.positions += len(states)
-        return masks, logits.float().cpu().numpy(), seat_values(values.float().cpu().numpy(), states)
+        return masks, logits, seat_values(values, states)

@@ -348,14 +348,13 @@ class Run:
         return [r for r in self.curve if r["round"] == self.curve[-1]["round"]] if self.curve else []
 
     def run(self, progress: bool = True) -> dict:
+        from agents.alphazero.compiled_search import make_search
         from agents.alphazero.network import NetworkEvaluator
-        from agents.alphazero.search import GumbelSearch
 
         c = self.config
         self.progress = progress
         evaluator = NetworkEvaluator(self.net, self.device)
-        search = GumbelSearch(evaluator, self.net.action_size, num_simulations=c.simulations,
-                              max_considered=c.considered)
+        search = make_search(c.search, evaluator, num_simulations=c.simulations, max_considered=c.considered)
         started = time.perf_counter()
         wall_before = self.wall
         deadline = started + c.max_minutes * 60 if c.max_minutes else math.inf

@@ -37,6 +37,8 @@ class AlphaZeroConfig(ConfigModel):
     games: Count = _field(64, "a positive integer")  # games played side by side (one search batch)
     simulations: Count = _field(8, "a positive integer")  # search simulations per decision
     considered: Count = _field(8, "a positive integer")  # root actions sampled by Gumbel-top-k
+    # the search's implementation: python (agents.alphazero.search) or compiled (numba kernels, same results)
+    search: Literal["python", "compiled"] = _field("python", "one of python, compiled")
     channels: Count = _field(16, "a positive integer")
     blocks: Count = _field(1, "a positive integer")
     head_channels: Count = _field(2, "a positive integer")
