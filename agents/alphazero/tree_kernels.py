@@ -34,35 +34,71 @@ TINY = np.finfo(np.float64).tiny
 
 
 @njit(cache=True)
-def psum(a, lo: int, n: int) -> float:
-    """sum(a[lo:lo + n]) exactly as numpy adds a contiguous float64 array (pairwise, blocks of 8)."""
+def block_sum(a, lo: int, n: int) -> float:
+    """numpy's pairwise sum of up to 128 float64 values: 8 running sums, or a plain loop below 8."""
     if n < 8:
         res = 0.0
         for i in range(n):
             res += a[lo + i]
         return res
+    r0, r1, r2, r3 = a[lo], a[lo + 1], a[lo + 2], a[lo + 3]
+    r4, r5, r6, r7 = a[lo + 4], a[lo + 5], a[lo + 6], a[lo + 7]
+    i = 8
+    while i < n - (n % 8):
+        r0 += a[lo + i]
+        r1 += a[lo + i + 1]
+        r2 += a[lo + i + 2]
+        r3 += a[lo + i + 3]
+        r4 += a[lo + i + 4]
+        r5 += a[lo + i + 5]
+        r6 += a[lo + i + 6]
+        r7 += a[lo + i + 7]
+        i += 8
+    res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+    while i < n:
+        res += a[lo + i]
+        i += 1
+    return res
+
+
+# numpy sums more than 128 values by splitting them in two halves (the first a multiple of 8) and
+# recursing; numba's cache does not keep recursive functions safely, so the levels are written out.
+@njit(cache=True)
+def _sum256(a, lo: int, n: int) -> float:
     if n <= 128:
-        r0, r1, r2, r3 = a[lo], a[lo + 1], a[lo + 2], a[lo + 3]
-        r4, r5, r6, r7 = a[lo + 4], a[lo + 5], a[lo + 6], a[lo + 7]
-        i = 8
-        while i < n - (n % 8):
-            r0 += a[lo + i]
-            r1 += a[lo + i + 1]
-            r2 += a[lo + i + 2]
-            r3 += a[lo + i + 3]
-            r4 += a[lo + i + 4]
-            r5 += a[lo + i + 5]
-            r6 += a[lo + i + 6]
-            r7 += a[lo + i + 7]
-            i += 8
-        res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
-        while i < n:
-            res += a[lo + i]
-            i += 1
-        return res
+        return block_sum(a, lo, n)
     half = n // 2
     half -= half % 8
-    return psum(a, lo, half) + psum(a, lo + half, n - half)
+    return block_sum(a, lo, half) + block_sum(a, lo + half, n - half)
+
+
+@njit(cache=True)
+def _sum512(a, lo: int, n: int) -> float:
+    if n <= 128:
+        return block_sum(a, lo, n)
+    half = n // 2
+    half -= half % 8
+    return _sum256(a, lo, half) + _sum256(a, lo + half, n - half)
+
+
+@njit(cache=True)
+def _sum1024(a, lo: int, n: int) -> float:
+    if n <= 128:
+        return block_sum(a, lo, n)
+    half = n // 2
+    half -= half % 8
+    return _sum512(a, lo, half) + _sum512(a, lo + half, n - half)
+
+
+@njit(cache=True)
+def psum(a, lo: int, n: int) -> float:
+    """sum(a[lo:lo + n]) exactly as numpy adds a contiguous float64 array (pairwise, blocks of 8); exact up to
+    2048 values, more than any action space."""
+    if n <= 128:
+        return block_sum(a, lo, n)
+    half = n // 2
+    half -= half % 8
+    return _sum1024(a, lo, half) + _sum1024(a, lo + half, n - half)
 
 
 @njit(cache=True)

@@ -1,0 +1,123 @@
+"""Self-play throughput of the Python Gumbel search against the compiled one, side by side in one run.
+
+Run: `python -m benchmarks.search_speed [--config configs/quick.yaml] [--steps 8] [--rounds 3]`. Both
+searches drive the same self-play (agents.training.alphazero.SelfPlay: the config's games, players,
+ruleset, simulations and considered actions) with the same network (the config's size, seeded random
+weights) for `steps` decisions per game, alternating kinds for `rounds` rounds after a warm-up step
+(numba compilation); each kind's best round is reported. Besides positions/s and network evaluations/s
+it reports the seconds spent in the network's forward passes, so the search's own cost (the rest)
+shows apart from the network's. It also checks that both kinds played the same games (the compiled
+search gives the Python search's actions and policy targets). Writes JSON (--out) and prints ratios.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+
+
+class TimedEvaluator:
+    """A NetworkEvaluator whose forward passes are timed."""
+
+    def __init__(self, evaluator):
+        self.inner = evaluator
+        self.seconds = 0.0
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    def infer(self, obs):
+        t0 = time.perf_counter()
+        out = self.inner.infer(obs)
+        self.seconds += time.perf_counter() - t0
+        return out
+
+    def __call__(self, states):
+        from agents.alphazero.network import legal_masks, observations
+        from agents.alphazero.search import seat_values
+
+        logits, values = self.infer(observations(states, self.inner.v1, self.inner.net.config["input_channels"]))
+        return legal_masks(states, self.inner.action_size), logits, seat_values(values, states)
+
+
+def measure(kind: str, config, net, steps: int, selfplay=None) -> tuple[dict, object]:
+    """`steps` self-play decisions per game with one search kind; returns (rates, the SelfPlay)."""
+    from agents.alphazero.compiled_search import make_search
+    from agents.alphazero.network import NetworkEvaluator
+    from agents.training.alphazero import ReplayBuffer, SelfPlay
+
+    evaluator = TimedEvaluator(NetworkEvaluator(net))
+    search = make_search(kind, evaluator, num_simulations=config.simulations, max_considered=config.considered)
+    selfplay = selfplay or SelfPlay(config)
+    buffer = ReplayBuffer(config.games * (steps + 1) * 4, net.action_size)
+    positions, evals = selfplay.positions, evaluator.positions
+    t0 = time.perf_counter()
+    for _ in range(steps):
+        selfplay.step(search, buffer)
+    seconds = time.perf_counter() - t0
+    positions = selfplay.positions - positions
+    evals = evaluator.positions - evals
+    return {"seconds": seconds, "positions": positions, "evaluations": evals,
+            "positions_per_s": positions / seconds, "evaluations_per_s": evals / seconds,
+            "network_seconds": evaluator.seconds, "search_seconds": seconds - evaluator.seconds}, selfplay
+
+
+def main(argv: list[str] | None = None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--config", default="configs/quick.yaml", help="a search self-play config (method alphazero)")
+    parser.add_argument("--steps", type=int, default=8, help="decisions per game in a timed round")
+    parser.add_argument("--rounds", type=int, default=3, help="timed rounds of each kind, alternating")
+    parser.add_argument("--games", type=int, default=0, help="games side by side (0: the config's)")
+    parser.add_argument("--out", default="bench_results/search_speed.json")
+    args = parser.parse_args(argv)
+    import torch
+
+    from agents.alphazero.network import PolicyValueNet
+    from agents.training.az_config import AlphaZeroConfig
+    from agents.training.networks import flush_denormals
+
+    flush_denormals()
+    config = AlphaZeroConfig.load(args.config)
+    if args.games:
+        config = AlphaZeroConfig.from_dict({**config.to_dict(), "games": args.games}, source=args.config)
+    torch.manual_seed(config.seed)
+    net = PolicyValueNet(v1=bool(config.expansions), channels=config.channels, blocks=config.blocks,
+                         head_channels=config.head_channels).eval()
+    kinds = ("python", "compiled")
+    played = {kind: measure(kind, config, net, 1)[1] for kind in kinds}  # warm-up: compiles the kernels
+    same = all(np.array_equal(a.state, b.state) for a, b in zip(played["python"].games, played["compiled"].games,
+                                                                  strict=True))
+    rounds: dict[str, list[dict]] = {kind: [] for kind in kinds}
+    for _ in range(args.rounds):
+        for kind in kinds:
+            rates, played[kind] = measure(kind, config, net, args.steps, played[kind])
+            rounds[kind].append(rates)
+    same = same and all(np.array_equal(a.state, b.state)
+                        for a, b in zip(played["python"].games, played["compiled"].games, strict=True))
+    best = {kind: max(rounds[kind], key=lambda r: r["positions_per_s"]) for kind in kinds}
+    ratio = best["compiled"]["positions_per_s"] / best["python"]["positions_per_s"]
+    search_ratio = (best["python"]["search_seconds"] / best["python"]["positions"]) / \
+        (best["compiled"]["search_seconds"] / best["compiled"]["positions"])
+    for kind in kinds:
+        r = best[kind]
+        print(f"{kind:<9} {r['positions_per_s']:>9,.0f} positions/s {r['evaluations_per_s']:>9,.0f} evaluations/s  "
+              f"network {r['network_seconds']:.2f} s + search {r['search_seconds']:.2f} s for {r['positions']:,} "
+              f"positions")
+    print(f"compiled / python: {ratio:.2f}x positions/s; {search_ratio:.2f}x outside the network; "
+          f"same games: {same}")
+    result = {"config": args.config, "games": config.games, "simulations": config.simulations,
+              "considered": config.considered, "network": net.config, "steps": args.steps,
+              "torch_threads": torch.get_num_threads(), "cpus": os.cpu_count(), "best": best, "rounds": rounds,
+              "ratio_positions_per_s": ratio, "ratio_outside_network": search_ratio, "same_games": same}
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps(result, indent=2))
+    return result
+
+
+if __name__ == "__main__":
+    main()
