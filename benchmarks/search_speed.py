@@ -1,12 +1,15 @@
 """Self-play throughput of the Python Gumbel search against the compiled one, side by side in one run.
 
-Run: `python -m benchmarks.search_speed [--config configs/quick.yaml] [--steps 8] [--rounds 3]`. Both
+Run: `python -m benchmarks.search_speed [--config configs/quick.yaml] [--steps 8] [--rounds 3] [--threads 1]
+[--network zero]`. Both
 searches drive the same self-play (agents.training.alphazero.SelfPlay: the config's games, players,
 ruleset, simulations and considered actions) with the same network (the config's size, seeded random
 weights) for `steps` decisions per game, alternating kinds for `rounds` rounds after a warm-up step
 (numba compilation); each kind's best round is reported. Besides positions/s and network evaluations/s
 it reports the seconds spent in the network's forward passes, so the search's own cost (the rest)
-shows apart from the network's. It also checks that both kinds played the same games (the compiled
+shows apart from the network's; `--network zero` replaces the forward pass by constant outputs (zero
+logits and values, the same for both kinds), which measures the searches alone, as if the network ran
+elsewhere at no cost. It also checks that both kinds played the same games (the compiled
 search gives the Python search's actions and policy targets). Writes JSON (--out) and prints ratios.
 """
 
@@ -22,10 +25,11 @@ import numpy as np
 
 
 class TimedEvaluator:
-    """A NetworkEvaluator whose forward passes are timed."""
+    """A NetworkEvaluator whose forward passes are timed (zero: constant outputs instead of the network)."""
 
-    def __init__(self, evaluator):
+    def __init__(self, evaluator, zero: bool = False):
         self.inner = evaluator
+        self.zero = zero
         self.seconds = 0.0
 
     def __getattr__(self, name):
@@ -33,7 +37,12 @@ class TimedEvaluator:
 
     def infer(self, obs):
         t0 = time.perf_counter()
-        out = self.inner.infer(obs)
+        if self.zero:
+            self.inner.positions += len(obs)
+            out = (np.zeros((len(obs), self.inner.action_size), dtype=np.float32),
+                   np.zeros((len(obs), 5), dtype=np.float32))
+        else:
+            out = self.inner.infer(obs)
         self.seconds += time.perf_counter() - t0
         return out
 
@@ -45,13 +54,13 @@ class TimedEvaluator:
         return legal_masks(states, self.inner.action_size), logits, seat_values(values, states)
 
 
-def measure(kind: str, config, net, steps: int, selfplay=None) -> tuple[dict, object]:
+def measure(kind: str, config, net, steps: int, selfplay=None, zero: bool = False) -> tuple[dict, object]:
     """`steps` self-play decisions per game with one search kind; returns (rates, the SelfPlay)."""
     from agents.alphazero.compiled_search import make_search
     from agents.alphazero.network import NetworkEvaluator
     from agents.training.alphazero import ReplayBuffer, SelfPlay
 
-    evaluator = TimedEvaluator(NetworkEvaluator(net))
+    evaluator = TimedEvaluator(NetworkEvaluator(net), zero)
     search = make_search(kind, evaluator, num_simulations=config.simulations, max_considered=config.considered)
     selfplay = selfplay or SelfPlay(config)
     buffer = ReplayBuffer(config.games * (steps + 1) * 4, net.action_size)
@@ -73,6 +82,9 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--steps", type=int, default=8, help="decisions per game in a timed round")
     parser.add_argument("--rounds", type=int, default=3, help="timed rounds of each kind, alternating")
     parser.add_argument("--games", type=int, default=0, help="games side by side (0: the config's)")
+    parser.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: torch's default)")
+    parser.add_argument("--network", choices=("real", "zero"), default="real",
+                        help="zero: constant outputs instead of the forward pass (the searches alone)")
     parser.add_argument("--out", default="bench_results/search_speed.json")
     args = parser.parse_args(argv)
     import torch
@@ -82,6 +94,9 @@ def main(argv: list[str] | None = None) -> dict:
     from agents.training.networks import flush_denormals
 
     flush_denormals()
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    zero = args.network == "zero"
     config = AlphaZeroConfig.load(args.config)
     if args.games:
         config = AlphaZeroConfig.from_dict({**config.to_dict(), "games": args.games}, source=args.config)
@@ -89,13 +104,13 @@ def main(argv: list[str] | None = None) -> dict:
     net = PolicyValueNet(v1=bool(config.expansions), channels=config.channels, blocks=config.blocks,
                          head_channels=config.head_channels).eval()
     kinds = ("python", "compiled")
-    played = {kind: measure(kind, config, net, 1)[1] for kind in kinds}  # warm-up: compiles the kernels
+    played = {kind: measure(kind, config, net, 1, zero=zero)[1] for kind in kinds}  # warm-up: compiles the kernels
     same = all(np.array_equal(a.state, b.state) for a, b in zip(played["python"].games, played["compiled"].games,
                                                                   strict=True))
     rounds: dict[str, list[dict]] = {kind: [] for kind in kinds}
     for _ in range(args.rounds):
         for kind in kinds:
-            rates, played[kind] = measure(kind, config, net, args.steps, played[kind])
+            rates, played[kind] = measure(kind, config, net, args.steps, played[kind], zero)
             rounds[kind].append(rates)
     same = same and all(np.array_equal(a.state, b.state)
                         for a, b in zip(played["python"].games, played["compiled"].games, strict=True))
@@ -110,7 +125,8 @@ def main(argv: list[str] | None = None) -> dict:
               f"positions")
     print(f"compiled / python: {ratio:.2f}x positions/s; {search_ratio:.2f}x outside the network; "
           f"same games: {same}")
-    result = {"config": args.config, "games": config.games, "simulations": config.simulations,
+    result = {"config": args.config, "network_outputs": args.network, "games": config.games,
+              "simulations": config.simulations,
               "considered": config.considered, "network": net.config, "steps": args.steps,
               "torch_threads": torch.get_num_threads(), "cpus": os.cpu_count(), "best": best, "rounds": rounds,
               "ratio_positions_per_s": ratio, "ratio_outside_network": search_ratio, "same_games": same}

@@ -221,3 +221,68 @@ def test_kernels_run_without_jit():
     interpreted = run(jit=False)
     assert interpreted == run(jit=True)
     assert any(visits for _, visits, _, _ in interpreted)
+
+
+def _tiny_config(tmp_path, **over):
+    from agents.training.az_config import AlphaZeroConfig
+
+    data = dict(name="tiny", games=3, players=[2, 4], simulations=4, considered=4, channels=4, blocks=1,
+                head_channels=1, iterations=1, steps_per_iteration=6, train_batches=1, batch_size=8,
+                buffer_positions=500, min_buffer=1, eval_every=0, eval_opponents=[], checkpoint_every=0,
+                device="cpu", threads=1, seed=5, out_dir=str(tmp_path))
+    data.update(over)
+    return AlphaZeroConfig.from_dict(data)
+
+
+def test_self_play_plays_the_same_games_with_either_search(tmp_path):
+    torch = pytest.importorskip("torch")
+    from agents.alphazero.network import NetworkEvaluator, PolicyValueNet
+    from agents.training.alphazero import ReplayBuffer, SelfPlay
+
+    config = _tiny_config(tmp_path)
+    torch.manual_seed(0)
+    evaluator = NetworkEvaluator(PolicyValueNet(channels=4, blocks=1, head_channels=1))
+    played = {}
+    for kind in ("python", "compiled"):
+        selfplay = SelfPlay(config)
+        search = make_search(kind, evaluator, num_simulations=config.simulations, max_considered=config.considered)
+        for _ in range(10):
+            selfplay.step(search, ReplayBuffer(10, evaluator.action_size))
+        played[kind] = selfplay
+    python, compiled = played["python"], played["compiled"]
+    assert [g.actions for g in python.games] == [g.actions for g in compiled.games]
+    assert all(len(g.actions) >= 10 for g in compiled.games)
+    for a, b in zip(python.pending, compiled.pending, strict=True):
+        assert len(a) == len(b)
+        for (_, pa, _, _), (_, pb, _, _) in zip(a, b, strict=True):
+            np.testing.assert_allclose(pb, pa, rtol=0, atol=1e-7)
+
+
+def test_a_config_chooses_the_search(tmp_path):
+    from agents.training.alphazero import Run
+    from agents.training.az_config import AlphaZeroConfig
+
+    assert _tiny_config(tmp_path).search == "python"  # the default until the compiled search is adopted
+    with pytest.raises(ValueError, match="search"):
+        _tiny_config(tmp_path, search="fast")
+    card = Run(_tiny_config(tmp_path, search="compiled", players=[2]), log=lambda *_: None).run(progress=False)
+    assert card["self_play_positions"] == 3 * 6
+    assert AlphaZeroConfig.load("configs/quick.yaml").search == "compiled"  # the configs use it
+
+
+def test_the_az_agent_takes_a_search_parameter():
+    from agents.registry import make_agent, parse_spec
+
+    with pytest.raises(ValueError, match="search must be python or compiled, got 'fast'"):
+        parse_spec("trained:2p,search=fast")
+    python = make_agent("trained:2p,sims=8", seed=1)
+    compiled = make_agent("trained:2p,sims=8,search=compiled", seed=1)
+    assert type(compiled.search).__name__ == "CompiledGumbelSearch"
+    from kbenv.view import PlayerView
+
+    game = Game.new(2, seed=9)
+    for _ in range(6):
+        view = PlayerView(game, game.decider)
+        a = python.act(None, None, view)
+        assert compiled.act(None, None, view) == a
+        game.step(a)

@@ -2,7 +2,8 @@
 
 One round (an "iteration"):
 1. Self-play: `games` games advance side by side, `steps_per_iteration` decisions each. Every decision
-   is a Gumbel search (agents.alphazero.search) from a root determinized for the deciding player, with
+   is a Gumbel search (agents.alphazero.search, or its compiled twin agents.alphazero.compiled_search
+   with `search: compiled`: the same results) from a root determinized for the deciding player, with
    all games' leaves evaluated in one forward pass. The position (its state), the improved policy, the
    decider and the score margins the position would score now are kept until the game ends; then each
    gets, per seat, the final margin minus that score as its value target (the gain still to come) and
@@ -338,6 +339,7 @@ class Run:
                 "players": c.players, "ruleset": c.ruleset(), "network": self.net.config,
                 "rounds": self.iteration, "self_play_positions": self.selfplay.positions,
                 "games_finished": self.selfplay.finished, "simulations": c.simulations, "considered": c.considered,
+                "search": c.search,
                 "wall_seconds": round(self.wall, 1), "search_seconds": round(self.search_seconds, 1),
                 "train_seconds": round(self.train_seconds, 1),
                 "positions_per_second": round(self.selfplay.positions / max(self.search_seconds, 1e-9), 1),
