@@ -182,6 +182,14 @@ def test_bad_arguments_name_the_field():
     search = CompiledGumbelSearch(lambda obs: None, ACTION_SIZE_V0)
     with pytest.raises(ValueError, match="rngs"):
         search.run([Game.new(2, seed=1).state], [])
+    game = Game.new(2, seed=1)
+    rng = np.random.default_rng(0)
+    while not game.done:
+        game.step(int(rng.choice(game.legal_actions())))
+    net = ProjectionNet(observations([game.state], False).shape[1], ACTION_SIZE_V0)
+    search = CompiledGumbelSearch(net, ACTION_SIZE_V0, num_simulations=4)
+    with pytest.raises(ValueError, match="roots: root 1 has no legal action"):
+        search.run([Game.new(2, seed=1).state, game.state], [np.random.default_rng(0)] * 2)
 
 
 def test_pairwise_sum_is_numpys():

@@ -115,6 +115,8 @@ class CompiledGumbelSearch:
         K.expand(games, t.rows, True, t.masks, logits, values, t.states, t.path, t.path_len, t.n_actions, t.actions,
                  t.logits, t.child, t.value, t.score, t.expanded)
         legal = t.n_actions[:games, 0].copy()
+        if not legal.all():
+            raise ValueError(f"roots: root {int(np.argmin(legal))} has no legal action (its game is over)")
         searching = np.zeros(len(t.n_nodes), dtype=np.bool_)
         schedule = np.zeros((len(t.n_nodes), self.num_simulations), dtype=np.int64)
         for g, rng in enumerate(rngs):
