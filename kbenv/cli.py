@@ -22,9 +22,9 @@ import numpy as np
 from . import catalogue as CAT
 from .colours import SEAT_COLOUR_NAMES, seat_name
 from .game import Game
-from .position import legal_position, load_position, score_position
+from .position import game_from_position, legal_position, load_position
 from .render_image import board_image, save_gif, save_png
-from .render_text import board_text, legend, score_text
+from .render_text import board_text, legend, score_notes, score_text
 from .setup import SetupError
 
 MAX_SEED = 2**63 - 1
@@ -280,6 +280,8 @@ def _print_game(game: Game, game_seed: int, specs: list[str], colour: bool) -> N
     print(board_text(game, colour=colour))
     print(legend(game.num_players, game.expansions))
     print(score_text(game.scores(), game.cards))
+    for note in score_notes(game):
+        print(note)
     print("winner(s): " + ", ".join(seat_name(p) for p in game.winners()))
 
 
@@ -301,13 +303,16 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 def cmd_score(args: argparse.Namespace) -> int:
     position = load_position(args.file)
-    scores = score_position(position)
+    game = game_from_position(position)
+    scores = game.scores(expansion_columns=True)  # as score_position
     if args.json:
         print(json.dumps({"players": scores}))
     else:
         if not position.get("expansions"):  # a base-game position: its table keeps the base columns
             scores = [{k: v for k, v in s.items() if k not in ("capitols", "gold")} for s in scores]
         print(score_text(scores, tuple(scores[0]["cards"])))
+        for note in score_notes(game):
+            print(note)
     return 0
 
 
@@ -347,8 +352,17 @@ def cmd_bench(args: argparse.Namespace) -> int:
     results = run_suite(seconds=args.seconds, players=args.players, out_dir=args.out, batch_sizes=args.batch_sizes,
                         progress=lambda msg: print(f"[bench] {msg}", file=sys.stderr, flush=True))
     print(table(results))
-    print(f"wrote {args.out}/bench.json and {args.out}/bench.png")
+    print("wrote " + " and ".join(output_paths(args.out, ("bench.json", "bench.png"))))
     return 0
+
+
+TOURNAMENT_FILES = ("games.csv", "records.jsonl", "summary.json", "ratings.csv", "ratings.png")
+
+
+def output_paths(folder: str, names: tuple[str, ...]) -> list[str]:
+    """The paths of files written in `folder`, spelt as proper paths ('results/' -> 'results/games.csv')."""
+    folder = os.path.normpath(folder)
+    return [os.path.join(folder, name) for name in names]
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
@@ -360,27 +374,34 @@ def cmd_tournament(args: argparse.Namespace) -> int:
                              workers=args.workers, backend=args.backend, setup=setup, progress=not args.quiet,
                              field=args.field)
     print(table_text(summary))
-    print(f"wrote {args.out}/games.csv, records.jsonl, summary.json, ratings.csv, ratings.png")
+    print("wrote " + ", ".join(output_paths(args.out, TOURNAMENT_FILES)))
     return 0
 
 
 def cmd_sections(args: argparse.Namespace) -> int:
-    """The built-in board sections: name, expansion, locations and where the grid comes from."""
+    """The built-in board sections: name, expansion, locations, former names and where the grid comes from.
+
+    A section is named after one of its location types, spelt as that location (city_hall); a former name
+    (cityhall) is still read in records and position files, and listed as `also`."""
     from .board.sections import load_section
-    from .catalogue import LOCATION_LETTERS_TO_NAMES, SECTIONS
+    from .catalogue import LOCATION_LETTERS_TO_NAMES, SECTION_ALIASES, SECTIONS
 
     rows = []
     for sec in SECTIONS:
         grid = load_section(sec.name)
         locations = sorted({LOCATION_LETTERS_TO_NAMES[ch] for row in grid for ch in row if ch.islower()})
+        aliases = sorted(old for old, new in SECTION_ALIASES.items() if new == sec.name)
         rows.append({"name": sec.name, "expansion": sec.expansion or "base", "locations": locations,
-                     "verified": not sec.provenance.startswith("UNVERIFIED"), "provenance": sec.provenance})
+                     "aliases": aliases, "verified": not sec.provenance.startswith("UNVERIFIED"),
+                     "provenance": sec.provenance})
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
+    print(f"{'section':<11}{'expansion':<11}{'locations':<28}")
     for row in rows:
         mark = "" if row["verified"] else "  [UNVERIFIED]"
-        print(f"{row['name']:<11}{row['expansion']:<11}{', '.join(row['locations']):<28}{mark}")
+        also = f"  (also read as {', '.join(row['aliases'])})" if row["aliases"] else ""
+        print(f"{row['name']:<11}{row['expansion']:<11}{', '.join(row['locations']):<28}{mark}{also}")
         print(f"{'':<22}{row['provenance']}")
     return 0
 
