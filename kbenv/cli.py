@@ -1,4 +1,5 @@
-"""The `kbenv` command line: play, score, legal, tournament, train and bench.
+"""The `kbenv` command line: play, score, legal, tournament, train, bench and sections (each command's help ends
+with example command lines, which tests/test_readme.py parses).
 
 Exit codes: 0 success; 2 a user error (bad option, agent spec, file or setting: one line
 `kbenv <command>: error: ...` on stderr, or argparse's usage and error for a bad option value);
@@ -427,8 +428,40 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# Example command lines of each command, shown under its help (tests/test_readme.py parses every one).
+EXAMPLES = {
+    "play": ("kbenv play --players 2 --agents human trained:2p",
+             "kbenv play --players 4 --seed 1 --agents aznet:path=runs/quick/model.pt greedy --png final.png",
+             "kbenv play --players 3 --expansions nomads,capitol,caves --rules capitol_replaces_castle "
+             "--agents greedy"),
+    "score": ("kbenv score position.json --json",),
+    "legal": ("kbenv legal position.json",),
+    "train": ("kbenv train --config configs/quick.yaml",
+              "kbenv train --config configs/selfplay_2p.yaml --resume --max-minutes 30",
+              "kbenv train --config configs/ppo_quick.yaml --timesteps 50000"),
+    "tournament": ("kbenv tournament --agents random greedy lookahead --players 2,3 --games 100 --workers 2 "
+                   "--out results/",
+                   "kbenv tournament --agents aznet:path=runs/quick/model.pt greedy --players 4 --field --out results/",
+                   "kbenv tournament --agents random greedy --expansions crossroads,caves --games 20 "
+                   "--out results/crossroads/"),
+    "bench": ("kbenv bench --seconds 2 --batch-sizes 1,16,256,1024,4096",),
+    "sections": ("kbenv sections --json",),
+}
+
+
+class _HelpFormatter(argparse.HelpFormatter):
+    """argparse's wrapping of descriptions and options; the examples epilog keeps its lines as written."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if text.startswith("examples:"):
+            return "".join(indent + line for line in text.splitlines(keepends=True))
+        return super()._fill_text(text, width, indent)
+
+
 def _command(sub, name: str, help_text: str, func: Callable[[argparse.Namespace], int]) -> argparse.ArgumentParser:
-    parser = sub.add_parser(name, help=help_text, description=help_text)
+    epilog = "examples:\n" + "\n".join(f"  {line}" for line in EXAMPLES[name])
+    parser = sub.add_parser(name, help=help_text, description=help_text, epilog=epilog,
+                            formatter_class=_HelpFormatter)
     parser.set_defaults(func=func)
     return parser
 
@@ -446,7 +479,8 @@ def _add_play(sub) -> None:
     play.add_argument("--agents", nargs="+", metavar="SPEC",
                       help="agent spec per seat, player_0 first (default: random for every seat); with fewer "
                            "specs than players the last spec fills the remaining seats, more specs than players "
-                           "is an error; e.g. --agents ppo:path=runs/quick/model.zip greedy")
+                           "is an error; e.g. --agents aznet:path=runs/quick/model.pt greedy (the network "
+                           "`make demo` trains) or --agents human trained:2p")
     colours = play.add_mutually_exclusive_group()
     colours.add_argument("--colour", action="store_true",
                          help="force ANSI colours (default: colours when stdout is a terminal)")
@@ -478,7 +512,9 @@ def _add_legal(sub) -> None:
 
 
 def _add_train(sub) -> None:
-    tr = _command(sub, "train", "self-play MaskablePPO training from a YAML config", cmd_train)
+    tr = _command(sub, "train", "train an agent by self-play from a YAML config: search-based self-play "
+                  "(method: alphazero, e.g. configs/quick.yaml, writing runs/<name>/model.pt) or MaskablePPO "
+                  "(method: ppo, e.g. configs/ppo_quick.yaml, writing runs/<name>/model.zip)", cmd_train)
     tr.add_argument("--config", required=True, help="training config (YAML), e.g. configs/quick.yaml")
     tr.add_argument("--resume", action="store_true", help="continue from the run folder's last checkpoint")
     tr.add_argument("--timesteps", type=positive_int,
@@ -492,7 +528,9 @@ def _add_train(sub) -> None:
 def _add_tournament(sub) -> None:
     tour = _command(sub, "tournament", "seat-rotated games between agents, with ratings", cmd_tournament)
     tour.add_argument("--agents", nargs="+", required=True, metavar="SPEC",
-                      help="agent specs, e.g. random greedy lookahead mcts:sims=200 ppo:path=runs/quick/model.zip")
+                      help="agent specs, e.g. random greedy lookahead mcts:sims=200 trained:2p "
+                           "aznet:path=runs/quick/model.pt az:path=runs/quick/model.pt,sims=16 "
+                           "ppo:path=runs/ppo_quick/model.zip")
     tour.add_argument("--players", type=player_counts, default="2",
                       help="comma-separated player counts from 2 to 5, e.g. 2,3,4 (default 2)")
     tour.add_argument("--games", type=positive_int, default=100,
@@ -504,7 +542,9 @@ def _add_tournament(sub) -> None:
     tour.add_argument("--preset", choices=["first-game"], default=None,
                       help="play every game on a fixed set-up instead of random ones")
     _add_ruleset(tour, "every game")
-    tour.add_argument("--out", default="results", help="output folder; an interrupted run resumes from it")
+    tour.add_argument("--out", default="results",
+                      help="output folder (default results); an interrupted run resumes from it, a run with other "
+                           "settings is refused (the order of --expansions and --rules does not matter)")
     tour.add_argument("--quiet", action="store_true", help="no progress bar")
     tour.add_argument("--field", action="store_true",
                       help="seat the first agent alone against the others (ppo:path=X greedy: one ppo, n-1 greedy)")
