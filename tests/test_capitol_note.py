@@ -52,7 +52,7 @@ def test_kbenv_play_prints_the_note_under_the_table(capsys):
 
 def test_kbenv_score_prints_the_note_and_keeps_json_as_it_was(tmp_path, capsys):
     position = {"expansions": ["capitol"], "sections": [list(s) for s in NO_CAPITOL_SECTIONS], "cards": CARDS,
-                "settlements": [[[0, 3]], [[10, 3]]]}
+                "settlements": [[[0, 0]], [[10, 0]]]}  # flower field and desert; grass and grass with ORACLE_HARBOR
     path = tmp_path / "position.json"
     path.write_text(json.dumps(position))
     assert main(["score", str(path)]) == 0
