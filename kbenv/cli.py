@@ -441,7 +441,8 @@ EXAMPLES = {
               "kbenv train --config configs/ppo_quick.yaml --timesteps 50000"),
     "tournament": ("kbenv tournament --agents random greedy lookahead --players 2,3 --games 100 --workers 2 "
                    "--out results/",
-                   "kbenv tournament --agents aznet:path=runs/quick/model.pt greedy --players 4 --field --out results/",
+                   "kbenv tournament --agents aznet:path=runs/quick/model.pt greedy --players 4 --field "
+                   "--out results/field/",
                    "kbenv tournament --agents random greedy --expansions crossroads,caves --games 20 "
                    "--out results/crossroads/"),
     "bench": ("kbenv bench --seconds 2 --batch-sizes 1,16,256,1024,4096",),

@@ -459,7 +459,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The command line: a YAML config, overrides of its keys, the Ray address, and --evaluate."""
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 epilog="examples:\n" + "\n".join(
-                                    line.strip() for line in __doc__.splitlines() if line.startswith("    python ")),
+                                    line[2:] for line in __doc__.splitlines() if line.startswith("    python ")),
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--config", default=str(ROOT / "configs" / "rllib_selfplay.yaml"),
                    help="YAML config of the run (default configs/rllib_selfplay.yaml; it documents every key)")

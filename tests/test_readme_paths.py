@@ -219,7 +219,10 @@ def argv_of(command: str) -> list[str]:
 
 
 def python_commands() -> list[str]:
-    return sorted({line for _, line in command_lines() if re.match(r"python (-m \w|scripts/)", line)})
+    """The python command lines of the docs and of the examples in scripts/rllib_selfplay.py's help."""
+    script_examples = [line.strip() for line in _load_script().build_parser().epilog.splitlines()[1:]]
+    lines = [line for _, line in command_lines()] + script_examples
+    return sorted({line for line in lines if re.match(r"python (-m \w|scripts/)", line)})
 
 
 class Parsed(Exception):
