@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import functools
+import os
 import re
 import runpy
 import shlex
@@ -240,14 +241,19 @@ def parses_with_its_own_parser(command: str, monkeypatch) -> argparse.Namespace:
     monkeypatch.setattr(argparse.ArgumentParser, "parse_args", parse_args)
     target, rest = (tokens[1], tokens[2:]) if tokens[0] == "-m" else (tokens[0], tokens[1:])
     monkeypatch.setattr(sys, "argv", [target, *rest])
-    with pytest.raises(Parsed) as parsed:
-        try:
-            if tokens[0] == "-m":
-                runpy.run_module(target, run_name="__main__", alter_sys=True)
-            else:
-                runpy.run_path(str(ROOT / target), run_name="__main__")
-        except ImportError as err:
-            pytest.skip(f"{target} needs an optional package: {err}")
+    environ = dict(os.environ)  # a benchmark sets NUMBA_NUM_THREADS as it is imported: keep it out of later tests
+    try:
+        with pytest.raises(Parsed) as parsed:
+            try:
+                if tokens[0] == "-m":
+                    runpy.run_module(target, run_name="__main__", alter_sys=True)
+                else:
+                    runpy.run_path(str(ROOT / target), run_name="__main__")
+            except ImportError as err:
+                pytest.skip(f"{target} needs an optional package: {err}")
+    finally:
+        os.environ.clear()
+        os.environ.update(environ)
     return parsed.value.args[0]
 
 
