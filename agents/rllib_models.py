@@ -1,7 +1,7 @@
 """RLlib pieces for kbenv (new API stack): the multi-agent env factory and a small masked-action RLModule.
 
 - `KBPettingZooEnv(env_config)`: kbenv's PettingZoo AEC env (`kingdom_builder_v0.raw_env`, or v1 with
-  expansions) in RLlib's `PettingZooEnv` wrapper (`make_rllib_env` for `register_env`). The raw env
+  expansions or rule flags) in RLlib's `PettingZooEnv` wrapper (`make_rllib_env` for `register_env`). The raw env
   raises `IllegalActionError` on an illegal action, and RLlib's EnvRunner re-raises it
   (`restart_failed_sub_environments` is off by default), so a run that completes played legal moves only.
 - `KBMaskedConvModule`: a tiny convolutional policy/value network for PPO. It reads the Dict
@@ -37,19 +37,21 @@ FEATURES = BOARD * BOARD
 
 
 def make_raw_env(env_config: dict | None = None) -> AECEnv:
-    """kbenv's raw AEC env: v0, or v1 when `expansions` is given (illegal actions raise).
+    """kbenv's raw AEC env: v0, or v1 when `expansions` or `rules` are given (illegal actions raise).
 
-    Keys of `env_config`: `num_players` (2), `reward` ("win"), `expansions` (none), `preset`, `hints`.
+    Keys of `env_config`: `num_players` (2), `reward` ("win"), `expansions` (none), `rules` (none: rule flags
+    switched on, a ruleset of kingdom_builder_v1 as in `kbenv play --rules`), `preset`, `hints`.
     """
     cfg = dict(env_config or {})
     kwargs: dict[str, Any] = {"num_players": int(cfg.get("num_players", 2)), "reward": cfg.get("reward", "win")}
     for key in ("preset", "hints"):
         if cfg.get(key) is not None:
             kwargs[key] = cfg[key]
-    if cfg.get("expansions"):
+    if cfg.get("expansions") or cfg.get("rules"):
         from kbenv import kingdom_builder_v1
 
-        return kingdom_builder_v1.raw_env(expansions=list(cfg["expansions"]), **kwargs)
+        return kingdom_builder_v1.raw_env(expansions=list(cfg.get("expansions") or []),
+                                          rules=list(cfg.get("rules") or []) or None, **kwargs)
     from kbenv import kingdom_builder_v0
 
     return kingdom_builder_v0.raw_env(**kwargs)

@@ -214,8 +214,16 @@ SECTIONS = (
     # The Crossroads sections come from one source only (torgoton/kbc, a commit marked as AI co-authored);
     # no artwork could be checked, not even the printed orientation (spec decision 4, A-C11).
     *(Section(name, "crossroads", "UNVERIFIED: kb-data from a single source (torgoton/kbc), orientation unchecked")
-      for name in ("barracks", "cityhall", "lighthouse", "monastery")),
+      for name in ("barracks", "city_hall", "lighthouse", "monastery")),
 )
+# Former section names, still read wherever a section is named (records and position files written before the
+# City Hall section was spelt as its location type, city_hall).
+SECTION_ALIASES = {"cityhall": "city_hall"}
+
+
+def section_name(name):
+    """The section's current name: a former name (SECTION_ALIASES) becomes today's; anything else as given."""
+    return SECTION_ALIASES.get(name, name) if isinstance(name, str) else name
 
 
 def sections_of(expansion: str | None) -> tuple[str, ...]:

@@ -1,4 +1,5 @@
-"""The `kbenv` command line: play, score, legal, tournament, train and bench.
+"""The `kbenv` command line: play, score, legal, tournament, train, bench and sections (each command's help ends
+with example command lines, which tests/test_readme.py parses).
 
 Exit codes: 0 success; 2 a user error (bad option, agent spec, file or setting: one line
 `kbenv <command>: error: ...` on stderr, or argparse's usage and error for a bad option value);
@@ -22,9 +23,9 @@ import numpy as np
 from . import catalogue as CAT
 from .colours import SEAT_COLOUR_NAMES, seat_name
 from .game import Game
-from .position import legal_position, load_position, score_position
+from .position import game_from_position, legal_position, load_position
 from .render_image import board_image, save_gif, save_png
-from .render_text import board_text, legend, score_text
+from .render_text import board_text, legend, score_notes, score_text
 from .setup import SetupError
 
 MAX_SEED = 2**63 - 1
@@ -280,6 +281,8 @@ def _print_game(game: Game, game_seed: int, specs: list[str], colour: bool) -> N
     print(board_text(game, colour=colour))
     print(legend(game.num_players, game.expansions))
     print(score_text(game.scores(), game.cards))
+    for note in score_notes(game):
+        print(note)
     print("winner(s): " + ", ".join(seat_name(p) for p in game.winners()))
 
 
@@ -301,13 +304,16 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 def cmd_score(args: argparse.Namespace) -> int:
     position = load_position(args.file)
-    scores = score_position(position)
+    game = game_from_position(position)
+    scores = game.scores(expansion_columns=True)  # as score_position
     if args.json:
         print(json.dumps({"players": scores}))
     else:
         if not position.get("expansions"):  # a base-game position: its table keeps the base columns
             scores = [{k: v for k, v in s.items() if k not in ("capitols", "gold")} for s in scores]
         print(score_text(scores, tuple(scores[0]["cards"])))
+        for note in score_notes(game):
+            print(note)
     return 0
 
 
@@ -347,8 +353,17 @@ def cmd_bench(args: argparse.Namespace) -> int:
     results = run_suite(seconds=args.seconds, players=args.players, out_dir=args.out, batch_sizes=args.batch_sizes,
                         progress=lambda msg: print(f"[bench] {msg}", file=sys.stderr, flush=True))
     print(table(results))
-    print(f"wrote {args.out}/bench.json and {args.out}/bench.png")
+    print("wrote " + " and ".join(output_paths(args.out, ("bench.json", "bench.png"))))
     return 0
+
+
+TOURNAMENT_FILES = ("games.csv", "records.jsonl", "summary.json", "ratings.csv", "ratings.png")
+
+
+def output_paths(folder: str, names: tuple[str, ...]) -> list[str]:
+    """The paths of files written in `folder`, spelt as proper paths ('results/' -> 'results/games.csv')."""
+    folder = os.path.normpath(folder)
+    return [os.path.join(folder, name) for name in names]
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
@@ -360,27 +375,34 @@ def cmd_tournament(args: argparse.Namespace) -> int:
                              workers=args.workers, backend=args.backend, setup=setup, progress=not args.quiet,
                              field=args.field)
     print(table_text(summary))
-    print(f"wrote {args.out}/games.csv, records.jsonl, summary.json, ratings.csv, ratings.png")
+    print("wrote " + ", ".join(output_paths(args.out, TOURNAMENT_FILES)))
     return 0
 
 
 def cmd_sections(args: argparse.Namespace) -> int:
-    """The built-in board sections: name, expansion, locations and where the grid comes from."""
+    """The built-in board sections: name, expansion, locations, former names and where the grid comes from.
+
+    A section is named after one of its location types, spelt as that location (city_hall); a former name
+    (cityhall) is still read in records and position files, and listed as `also`."""
     from .board.sections import load_section
-    from .catalogue import LOCATION_LETTERS_TO_NAMES, SECTIONS
+    from .catalogue import LOCATION_LETTERS_TO_NAMES, SECTION_ALIASES, SECTIONS
 
     rows = []
     for sec in SECTIONS:
         grid = load_section(sec.name)
         locations = sorted({LOCATION_LETTERS_TO_NAMES[ch] for row in grid for ch in row if ch.islower()})
+        aliases = sorted(old for old, new in SECTION_ALIASES.items() if new == sec.name)
         rows.append({"name": sec.name, "expansion": sec.expansion or "base", "locations": locations,
-                     "verified": not sec.provenance.startswith("UNVERIFIED"), "provenance": sec.provenance})
+                     "aliases": aliases, "verified": not sec.provenance.startswith("UNVERIFIED"),
+                     "provenance": sec.provenance})
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
+    print(f"{'section':<11}{'expansion':<11}{'locations':<28}")
     for row in rows:
         mark = "" if row["verified"] else "  [UNVERIFIED]"
-        print(f"{row['name']:<11}{row['expansion']:<11}{', '.join(row['locations']):<28}{mark}")
+        also = f"  (also read as {', '.join(row['aliases'])})" if row["aliases"] else ""
+        print(f"{row['name']:<11}{row['expansion']:<11}{', '.join(row['locations']):<28}{mark}{also}")
         print(f"{'':<22}{row['provenance']}")
     return 0
 
@@ -406,8 +428,41 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# Example command lines of each command, shown under its help (tests/test_readme.py parses every one).
+EXAMPLES = {
+    "play": ("kbenv play --players 2 --agents human trained:2p",
+             "kbenv play --players 4 --seed 1 --agents aznet:path=runs/quick/model.pt greedy --png final.png",
+             "kbenv play --players 3 --expansions nomads,capitol,caves --rules capitol_replaces_castle "
+             "--agents greedy"),
+    "score": ("kbenv score position.json --json",),
+    "legal": ("kbenv legal position.json",),
+    "train": ("kbenv train --config configs/quick.yaml",
+              "kbenv train --config configs/selfplay_2p.yaml --resume --max-minutes 30",
+              "kbenv train --config configs/ppo_quick.yaml --timesteps 50000"),
+    "tournament": ("kbenv tournament --agents random greedy lookahead --players 2,3 --games 100 --workers 2 "
+                   "--out results/",
+                   "kbenv tournament --agents aznet:path=runs/quick/model.pt greedy --players 4 --field "
+                   "--out results/field/",
+                   "kbenv tournament --agents random greedy --expansions crossroads,caves --games 20 "
+                   "--out results/crossroads/"),
+    "bench": ("kbenv bench --seconds 2 --batch-sizes 1,16,256,1024,4096",),
+    "sections": ("kbenv sections --json",),
+}
+
+
+class _HelpFormatter(argparse.HelpFormatter):
+    """argparse's wrapping of descriptions and options; the examples epilog keeps its lines as written."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if text.startswith("examples:"):
+            return "".join(indent + line for line in text.splitlines(keepends=True))
+        return super()._fill_text(text, width, indent)
+
+
 def _command(sub, name: str, help_text: str, func: Callable[[argparse.Namespace], int]) -> argparse.ArgumentParser:
-    parser = sub.add_parser(name, help=help_text, description=help_text)
+    epilog = "examples:\n" + "\n".join(f"  {line}" for line in EXAMPLES[name])
+    parser = sub.add_parser(name, help=help_text, description=help_text, epilog=epilog,
+                            formatter_class=_HelpFormatter)
     parser.set_defaults(func=func)
     return parser
 
@@ -425,7 +480,8 @@ def _add_play(sub) -> None:
     play.add_argument("--agents", nargs="+", metavar="SPEC",
                       help="agent spec per seat, player_0 first (default: random for every seat); with fewer "
                            "specs than players the last spec fills the remaining seats, more specs than players "
-                           "is an error; e.g. --agents ppo:path=runs/quick/model.zip greedy")
+                           "is an error; e.g. --agents aznet:path=runs/quick/model.pt greedy (the network "
+                           "`make demo` trains) or --agents human trained:2p")
     colours = play.add_mutually_exclusive_group()
     colours.add_argument("--colour", action="store_true",
                          help="force ANSI colours (default: colours when stdout is a terminal)")
@@ -457,7 +513,9 @@ def _add_legal(sub) -> None:
 
 
 def _add_train(sub) -> None:
-    tr = _command(sub, "train", "self-play MaskablePPO training from a YAML config", cmd_train)
+    tr = _command(sub, "train", "train an agent by self-play from a YAML config: search-based self-play "
+                  "(method: alphazero, e.g. configs/quick.yaml, writing runs/<name>/model.pt) or MaskablePPO "
+                  "(method: ppo, e.g. configs/ppo_quick.yaml, writing runs/<name>/model.zip)", cmd_train)
     tr.add_argument("--config", required=True, help="training config (YAML), e.g. configs/quick.yaml")
     tr.add_argument("--resume", action="store_true", help="continue from the run folder's last checkpoint")
     tr.add_argument("--timesteps", type=positive_int,
@@ -471,7 +529,9 @@ def _add_train(sub) -> None:
 def _add_tournament(sub) -> None:
     tour = _command(sub, "tournament", "seat-rotated games between agents, with ratings", cmd_tournament)
     tour.add_argument("--agents", nargs="+", required=True, metavar="SPEC",
-                      help="agent specs, e.g. random greedy lookahead mcts:sims=200 ppo:path=runs/quick/model.zip")
+                      help="agent specs, e.g. random greedy lookahead mcts:sims=200 trained:2p "
+                           "aznet:path=runs/quick/model.pt az:path=runs/quick/model.pt,sims=16 "
+                           "ppo:path=runs/ppo_quick/model.zip")
     tour.add_argument("--players", type=player_counts, default="2",
                       help="comma-separated player counts from 2 to 5, e.g. 2,3,4 (default 2)")
     tour.add_argument("--games", type=positive_int, default=100,
@@ -483,7 +543,9 @@ def _add_tournament(sub) -> None:
     tour.add_argument("--preset", choices=["first-game"], default=None,
                       help="play every game on a fixed set-up instead of random ones")
     _add_ruleset(tour, "every game")
-    tour.add_argument("--out", default="results", help="output folder; an interrupted run resumes from it")
+    tour.add_argument("--out", default="results",
+                      help="output folder (default results); an interrupted run resumes from it, a run with other "
+                           "settings is refused (the order of --expansions and --rules does not matter)")
     tour.add_argument("--quiet", action="store_true", help="no progress bar")
     tour.add_argument("--field", action="store_true",
                       help="seat the first agent alone against the others (ppo:path=X greedy: one ppo, n-1 greedy)")

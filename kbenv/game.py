@@ -149,7 +149,9 @@ class Game:
 
     @classmethod
     def from_record(cls, record: dict) -> Game:
-        """Replay a record from `to_record()`; SetupError names a bad field."""
+        """Replay a record from `to_record()`; SetupError names a bad field.
+
+        The version must match the set-up: 1 for a base game, 2 for one with a ruleset or expansion pieces."""
         if not isinstance(record, dict):
             raise SetupError("record: expected a JSON object")
         if record.get("format") != RECORD_FORMAT:
@@ -161,7 +163,14 @@ class Game:
         actions = record.get("actions")
         if not isinstance(actions, list):
             raise SetupError("actions: missing or not a list")
-        game = cls.from_setup(Setup.from_dict(record["setup"]))
+        setup = Setup.from_dict(record["setup"])
+        if record["version"] != record_version(setup):
+            meaning = "a base game" if record["version"] == RECORD_VERSION else "a set-up with a ruleset"
+            holds = "a ruleset or expansion pieces" if record_version(setup) == RECORD_VERSION_RULESET \
+                else "a base game (no ruleset, no expansion pieces)"
+            raise SetupError(f"version: {record['version']} means {meaning}, but the record's setup holds {holds} "
+                             f"(version {record_version(setup)})")
+        game = cls.from_setup(setup)
         for k, a in enumerate(actions):
             try:
                 game.step(a)

@@ -174,6 +174,25 @@ def score_text(scores: list[dict], cards: tuple[str, ...]) -> str:
     return "\n".join(lines)
 
 
+def score_notes(game: Game) -> list[str]:
+    """Lines that say why the capitols column is 0 for everyone, printed under an expansion game's table.
+
+    The Capitol rule (Big Box, Queenie 1): a capitol is placed on a castle of the Oracle or Harbor section
+    and only when such a section is in play; without one (or without the Capitol) nobody can score it."""
+    if not game.expansions or game.capitols():  # base tables have no capitols column; placed ones explain it
+        return []
+    why = "the Capitol expansion is not in play"
+    if "capitol" in game.expansions:
+        locations = "".join(game.setup.board)
+        if LOCATION_LETTERS[LOCATION_NAMES.index("oracle")] not in locations \
+                and LOCATION_LETTERS[LOCATION_NAMES.index("harbor")] not in locations:
+            why = ("no capitol was placed: a capitol stands on a castle of the Oracle or Harbor section, and neither "
+                   "section is in play")
+        else:
+            why = "no capitol is on the board (the position places none)"
+    return [f"capitols: 0 for everyone, {why}"]
+
+
 def _column(value) -> int:
     """A score column's gold: the sum of a {task: gold} mapping, else the value itself."""
     return sum(value.values()) if isinstance(value, dict) else value

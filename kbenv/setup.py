@@ -22,7 +22,7 @@ from .board.sections import assemble
 from .board.tables import TABLE_SECTIONS, board_arrays
 from .catalogue import CARD_NAMES as ALL_CARD_NAMES
 from .catalogue import NOMADS as NOMADS_BIT
-from .catalogue import RULE_BIT, expansion_names, rule_names
+from .catalogue import RULE_BIT, expansion_names, rule_names, section_name
 from .engine import state as S
 from .engine.init import (
     CARDS_PER_TERRAIN,
@@ -134,7 +134,7 @@ def check_sections(sections) -> tuple[tuple[str, bool], ...]:
     for k, pair in enumerate(sections):
         if not isinstance(pair, (list, tuple)) or len(pair) != 2 or not isinstance(pair[0], str):
             raise SetupError(f'sections[{k}]: expected a [name, turned] pair, e.g. ["tavern", false], got {pair!r}')
-        out.append((pair[0], check_flag(pair[1], f"sections[{k}].turned")))
+        out.append((section_name(pair[0]), check_flag(pair[1], f"sections[{k}].turned")))
     return tuple(out)
 
 

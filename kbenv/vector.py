@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .board.tables import TABLE_SECTIONS
-from .catalogue import expansion_names, rule_names
+from .catalogue import expansion_names, rule_names, section_name
 from .engine import batch
 from .engine import state as S
 from .engine.init import (
@@ -93,6 +93,7 @@ def forced_options(preset=None, sections=None, cards=None, start_player=None, ex
         if len(sections) != 4:
             raise SetupError(f"sections: expected 4 (TL, TR, BL, BR), got {len(sections)}")
         for k, (name, turned) in enumerate(sections):
+            name = section_name(name)  # a former name (cityhall) is today's section
             if name not in TABLE_SECTIONS:
                 raise SetupError(f"sections: the batch engine takes built-in sections only, not {name!r}")
             forced[DRAW_SECTIONS + k] = TABLE_SECTIONS.index(name)

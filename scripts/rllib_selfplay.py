@@ -5,9 +5,11 @@ Every seat maps to one shared RLModule (`agents.rllib_models.KBMaskedConvModule`
 masks illegal actions with the observation's `action_mask`). Runs on a local Ray instance by default, or
 on a Ray cluster with `--address auto` (on a cluster node), `--address ray://head:10001` (Ray Client) or
 `RAY_ADDRESS`. Writes `metrics.csv`, `metrics.json` (per iteration), `summary.json` and an RLlib
-checkpoint under `checkpoint_dir`. See docs/rllib.md.
+checkpoint under `checkpoint_dir`; the checkpoint holds `kbenv_run.json`, the ruleset (players, reward,
+expansions, rule flags) and network it was trained with, which `--evaluate` reads. See docs/rllib.md.
 
     python scripts/rllib_selfplay.py --config configs/rllib_selfplay.yaml
+    python scripts/rllib_selfplay.py --expansions nomads,caves --iterations 5
     python scripts/rllib_selfplay.py --config configs/rllib_selfplay.yaml --address auto --num-env-runners 16
     python scripts/rllib_selfplay.py --evaluate runs/rllib_selfplay/checkpoint --eval-games 100
 """
@@ -49,6 +51,7 @@ class RLlibSelfPlayConfig:
     players: int = 2
     reward: str = "win"
     expansions: list[str] = field(default_factory=list)
+    rules: list[str] = field(default_factory=list)
     iterations: int = 20
     num_env_runners: int = 0
     num_envs_per_env_runner: int = 8
@@ -86,6 +89,7 @@ class RLlibSelfPlayConfig:
             raise ValueError("iterations, train_batch_size and minibatch_size must be positive")
         if not 2 <= cfg.players <= 5:
             raise ValueError(f"players: expected 2..5, got {cfg.players}")
+        check_ruleset(cfg.expansions, cfg.rules)
         return cfg
 
     @classmethod
@@ -98,7 +102,72 @@ class RLlibSelfPlayConfig:
 
     def env_config(self) -> dict[str, Any]:
         """The `env_config` handed to `KBPettingZooEnv`."""
-        return {"num_players": self.players, "reward": self.reward, "expansions": list(self.expansions)}
+        return {"num_players": self.players, "reward": self.reward, "expansions": list(self.expansions),
+                "rules": list(self.rules)}
+
+
+def check_ruleset(expansions: Any, rules: Any) -> None:
+    """ValueError naming the field for expansions or rule flags kbenv does not play (or given twice)."""
+    from kbenv import catalogue as CAT
+
+    for name, values in (("expansions", expansions), ("rules", rules)):
+        if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+            raise ValueError(f"{name}: expected a list of names, got {values!r}")
+        if len(set(values)) != len(values):
+            raise ValueError(f"{name}: each name may appear once, got {values!r}")
+    CAT.parse_rules(rules, CAT.parse_expansions(expansions))  # names the expansion or flag at fault
+
+
+# ----- what a checkpoint was trained with --------------------------------------------------------------
+RUN_FILE = "kbenv_run.json"  # in the checkpoint folder, next to RLlib's rllib_checkpoint.json
+RUN_FORMAT = "kbenv-rllib-run"
+
+
+def run_info(cfg: RLlibSelfPlayConfig) -> dict[str, Any]:
+    """What evaluating a checkpoint needs: the ruleset (players, reward, expansions, rules) and the network."""
+    return {"format": RUN_FORMAT, "version": 1, "players": cfg.players, "reward": cfg.reward,
+            "expansions": list(cfg.expansions), "rules": list(cfg.rules), "model": dict(cfg.model)}
+
+
+def write_run_info(checkpoint: str | Path, cfg: RLlibSelfPlayConfig) -> None:
+    """Store `run_info` in the checkpoint folder."""
+    (Path(checkpoint) / RUN_FILE).write_text(json.dumps(run_info(cfg), indent=1) + "\n")
+
+
+def read_run_info(checkpoint: str | Path) -> dict[str, Any]:
+    """The ruleset and network a checkpoint of this script was trained with; ValueError naming the problem."""
+    path = Path(checkpoint) / RUN_FILE
+    if not Path(checkpoint).is_dir():
+        raise ValueError(f"--evaluate: {checkpoint} is not a checkpoint folder")
+    if not path.is_file():
+        raise ValueError(f"--evaluate: {checkpoint} has no {RUN_FILE} (a checkpoint written before checkpoints "
+                         "stored their ruleset and network): train it again, or add the file by hand with the "
+                         'run\'s players, reward, expansions, rules and model, e.g. {"format": "kbenv-rllib-run", '
+                         '"version": 1, "players": 2, "reward": "win", "expansions": [], "rules": [], '
+                         '"model": {"channels": 16, "conv_layers": 2, "hidden": 64}}')
+    try:
+        info = json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, ValueError) as err:
+        raise ValueError(f"--evaluate: {path} is unreadable ({err})") from None
+    if not isinstance(info, dict) or info.get("format") != RUN_FORMAT or info.get("version") != 1:
+        raise ValueError(f"--evaluate: {path}: format: expected {RUN_FORMAT!r} version 1")
+    for key in ("players", "reward", "expansions", "rules", "model"):
+        if key not in info:
+            raise ValueError(f"--evaluate: {path}: {key}: missing")
+    check_ruleset(info["expansions"], info["rules"])
+    return info
+
+
+def evaluation_config(cfg: RLlibSelfPlayConfig, info: dict[str, Any], expansions: list[str] | None,
+                      rules: list[str] | None) -> RLlibSelfPlayConfig:
+    """The config to evaluate a checkpoint with: its own ruleset and network. `--expansions`/`--rules`, when
+    given, must name the checkpoint's ruleset (as sets: the order does not matter)."""
+    for name, given in (("expansions", expansions), ("rules", rules)):
+        if given is not None and set(given) != set(info[name]):
+            raise ValueError(f"--{name}: the checkpoint was trained with {name} "
+                             f"{','.join(info[name]) or 'none'}, not {','.join(given) or 'none'}")
+    return RLlibSelfPlayConfig.from_dict({**asdict(cfg), "reward": info["reward"], "expansions": info["expansions"],
+                                          "rules": info["rules"], "model": info["model"]})
 
 
 def init_ray(cfg: RLlibSelfPlayConfig, address: str | None = None, ship_code: bool = False) -> bool:
@@ -341,8 +410,10 @@ def train(cfg: RLlibSelfPlayConfig, address: str | None = None, ship_code: bool 
                     f"{row['iter_time_s']:.1f} s")
                 if cfg.checkpoint_every and it % cfg.checkpoint_every == 0 and it < cfg.iterations:
                     algo.save_to_path(str(checkpoint))
+                    write_run_info(checkpoint, cfg)
             train_wall = time.perf_counter() - train_start
             algo.save_to_path(str(checkpoint))
+            write_run_info(checkpoint, cfg)
             log(f"[rllib] checkpoint: {checkpoint}")
             total_steps = sum(r["env_steps"] for r in rows)
             summary: dict[str, Any] = {
@@ -377,38 +448,80 @@ def train(cfg: RLlibSelfPlayConfig, address: str | None = None, ship_code: bool 
             ray.shutdown()
 
 
-def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    """Command line: a YAML config plus a few overrides and the Ray address."""
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--config", default=str(ROOT / "configs" / "rllib_selfplay.yaml"), help="YAML config")
+def _comma_list(kind: str):
+    """An argparse type: comma-separated names, checked like kbenv's own --expansions / --rules."""
+    from kbenv.cli import expansion_list, rule_list
+
+    return expansion_list if kind == "expansions" else rule_list
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line: a YAML config, overrides of its keys, the Ray address, and --evaluate."""
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                epilog="examples:\n" + "\n".join(
+                                    line[2:] for line in __doc__.splitlines() if line.startswith("    python ")),
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--config", default=str(ROOT / "configs" / "rllib_selfplay.yaml"),
+                   help="YAML config of the run (default configs/rllib_selfplay.yaml; it documents every key)")
     p.add_argument("--address", default=None,
                    help="Ray address: 'auto' (join the cluster this node is in), 'ray://HOST:10001' (Ray Client), "
                         "'local' (always a new local instance); default: RAY_ADDRESS, else a new local instance")
     p.add_argument("--ship-code", action="store_true",
                    help="upload this repository to the cluster as the Ray runtime_env working_dir")
-    p.add_argument("--iterations", type=int)
-    p.add_argument("--num-env-runners", type=int)
-    p.add_argument("--players", type=int)
-    p.add_argument("--checkpoint-dir")
-    p.add_argument("--eval-games", type=int)
-    p.add_argument("--evaluate", metavar="CHECKPOINT", help="only evaluate a checkpoint against random play")
-    return p.parse_args(argv)
+    p.add_argument("--iterations", type=int, metavar="N", help="override the config's iterations (algo.train calls)")
+    p.add_argument("--num-env-runners", type=int, metavar="N",
+                   help="override num_env_runners: 0 samples in the driver, N uses N EnvRunner actors")
+    p.add_argument("--players", type=int, metavar="N", help="override players (2 to 5; every seat plays the shared "
+                   "module); with --evaluate, the player count of the evaluation games")
+    p.add_argument("--expansions", type=_comma_list("expansions"), metavar="LIST",
+                   help="override expansions: comma-separated, e.g. nomads,caves (kingdom_builder_v1); with "
+                        "--evaluate it must name the checkpoint's expansions, in any order")
+    p.add_argument("--rules", type=_comma_list("rules"), metavar="LIST",
+                   help="override rules: comma-separated rule flags to switch on, as in kbenv play --rules; with "
+                        "--evaluate it must name the checkpoint's flags")
+    p.add_argument("--checkpoint-dir", metavar="DIR",
+                   help="override checkpoint_dir: where metrics, summary.json and checkpoint/ go")
+    p.add_argument("--eval-games", type=int, metavar="N",
+                   help="override eval_games: games against kbenv's random policy at the end, or with --evaluate")
+    p.add_argument("--evaluate", metavar="CHECKPOINT",
+                   help="only evaluate a checkpoint of this script against random play, with the ruleset and "
+                        "network stored in it (its kbenv_run.json)")
+    return p
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """The parsed command line (see build_parser)."""
+    return build_parser().parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point."""
+    """Entry point: train, or evaluate a checkpoint; a bad setting ends with one line on stderr and exit 2."""
     args = parse_args(argv)
+    try:
+        return _run(args)
+    except (ValueError, FileNotFoundError) as err:
+        print(f"rllib_selfplay.py: error: {err}", file=sys.stderr)
+        return 2
+
+
+def _run(args: argparse.Namespace) -> int:
     cfg = RLlibSelfPlayConfig.from_yaml(args.config)
     overrides = {"iterations": args.iterations, "num_env_runners": args.num_env_runners, "players": args.players,
                  "checkpoint_dir": args.checkpoint_dir, "eval_games": args.eval_games}
+    if not args.evaluate:
+        overrides.update(expansions=args.expansions, rules=args.rules)
     cfg = RLlibSelfPlayConfig.from_dict({**asdict(cfg), **{k: v for k, v in overrides.items() if v is not None}})
     if args.evaluate:
         import torch
 
+        info = read_run_info(args.evaluate)
+        if args.players is None:
+            cfg = RLlibSelfPlayConfig.from_dict({**asdict(cfg), "players": info["players"]})
+        cfg = evaluation_config(cfg, info, args.expansions, args.rules)
         torch.set_num_threads(max(cfg.torch_threads, 1))
         result = evaluate_vs_random(load_module(args.evaluate), cfg.env_config(), cfg.eval_games or 20,
                                     seed=cfg.seed + 10_000, greedy=cfg.eval_greedy)
-        print(json.dumps(result, indent=1))
+        print(json.dumps({**result, "expansions": cfg.expansions, "rules": cfg.rules}, indent=1))
         return 0
     train(cfg, address=args.address, ship_code=args.ship_code)
     return 0

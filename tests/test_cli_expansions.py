@@ -277,7 +277,7 @@ def test_sections_lists_every_section_and_marks_the_unverified_ones(capsys):
     assert main(["sections", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)
     crossroads = {r["name"]: r for r in rows if r["expansion"] == "crossroads"}
-    assert set(crossroads) == {"barracks", "cityhall", "lighthouse", "monastery"}
+    assert set(crossroads) == {"barracks", "city_hall", "lighthouse", "monastery"}
     assert all(not r["verified"] and "single source" in r["provenance"] for r in crossroads.values())
     assert all(r["verified"] for r in rows if r["expansion"] != "crossroads")
     assert crossroads["barracks"]["locations"] == ["barracks", "crossroads"]
@@ -288,7 +288,7 @@ def test_sections_lists_every_section_and_marks_the_unverified_ones(capsys):
 def test_play_says_when_a_section_is_unverified(capsys):
     for seed in range(20):
         game = Game.new(2, seed=seed, expansions=["crossroads"])
-        if any(name in ("barracks", "cityhall", "lighthouse", "monastery") for name, _ in game.setup.sections):
+        if any(name in ("barracks", "city_hall", "lighthouse", "monastery") for name, _ in game.setup.sections):
             break
     assert main(["play", "--players", "2", "--seed", str(seed), "--expansions", "crossroads", "--no-colour"]) == 0
     assert "(unverified section data)" in capsys.readouterr().out.splitlines()[0]

@@ -267,7 +267,7 @@ def test_sections_are_catalogue_rows_in_their_fixed_order():
 
     assert TABLE_SECTIONS == ("tavern", "paddock", "oasis", "farm", "tower", "harbor", "oracle", "barn",
                               "caravan", "quarry", "garden", "village",
-                              "barracks", "cityhall", "lighthouse", "monastery")
+                              "barracks", "city_hall", "lighthouse", "monastery")
     assert all(sec.provenance.startswith(("kb-data", "UNVERIFIED: kb-data")) for sec in SECTIONS)
     assert {sec.expansion for sec in SECTIONS} == {None, "nomads", "crossroads"}
     # Decision 4 / A-C11: the Crossroads sections say everywhere that a single unverified source gave them.

@@ -8,7 +8,8 @@ every seat equally often on the same deals.
 Output folder: `tournament.json` (the settings that identify the schedule, written before the first
 game), `games.csv` and `records.jsonl` (one line per finished game, streamed as games finish),
 `summary.json`, `ratings.csv` and `ratings.png`. An interrupted run resumes from its folder when the
-settings match; `tournament.lock` keeps two runs out of one folder at the same time.
+settings match; `tournament.lock` keeps two runs out of one folder at the same time (it names the
+process that holds it, is removed when the run ends, and a lock left by a killed process does not block).
 """
 
 from __future__ import annotations
@@ -152,7 +153,32 @@ def check_setup(setup: dict, tasks: list[GameTask]) -> dict:
             Game.new(n, seed=t.seed, **setup)
         except TypeError as err:
             raise ValueError(f"setup: {err}") from None
-    return as_json
+    return canonical_setup(as_json)
+
+
+def canonical_setup(setup: dict) -> dict:
+    """The set-up with its ruleset as sets: expansions and the rule flags switched on, in catalogue order.
+
+    `expansions: [crossroads, caves]` and `[caves, crossroads]` are one ruleset and play the same games, so
+    they are one tournament; `rules` as a {flag: bool} mapping becomes the list of flags that are on, and an
+    empty `expansions` or `rules` is left out (the base game). Values that are not a valid ruleset are kept
+    as given (Game.new refuses them first).
+    """
+    from kbenv import catalogue as CAT
+
+    if not isinstance(setup, dict):
+        return setup
+    out = {k: v for k, v in setup.items() if k not in ("expansions", "rules")}
+    try:
+        bits = CAT.parse_expansions(setup.get("expansions"))
+        rule_bits = CAT.parse_rules(setup.get("rules"), bits)
+    except (TypeError, ValueError):
+        return setup
+    if bits:
+        out["expansions"] = list(CAT.expansion_names(bits))
+    if rule_bits:
+        out["rules"] = list(CAT.rule_names(rule_bits))
+    return out
 
 
 def _model_hashes(agents: list[str]) -> dict[str, str]:
@@ -218,6 +244,7 @@ def claim_out_dir(out_dir: str, identity: dict) -> None:
     if not isinstance(stored, dict) or stored.get("version") != CONFIG_VERSION:
         raise ValueError(f"out folder {out_dir}: {CONFIG} is not a version {CONFIG_VERSION} tournament file: "
                          "use another --out")
+    stored = {**stored, "setup": canonical_setup(stored.get("setup"))}  # files written before rulesets were sets
     for name in IDENTITY_FIELDS:
         if stored.get(name) != identity[name]:
             raise ValueError(f"out folder {out_dir} holds a tournament with "
@@ -227,28 +254,71 @@ def claim_out_dir(out_dir: str, identity: dict) -> None:
 
 @contextlib.contextmanager
 def _locked(out_dir: str) -> Iterator[None]:
-    """Create the folder and hold `tournament.lock` (an advisory lock): two runs never write one folder."""
+    """Create the folder and hold `tournament.lock` (an advisory lock): two runs never write one folder.
+
+    The lock file names the process that holds it and is removed when the run ends, however it ends
+    (done, an error, Ctrl-C or SIGTERM). A file left by a killed process does not block: the kernel drops
+    a dead process's lock, so the next run takes the file over.
+    """
     try:
         os.makedirs(out_dir, exist_ok=True)
-        lock = open(os.path.join(out_dir, LOCK), "a")
     except OSError as err:
         raise ValueError(f"out folder {out_dir}: cannot write there ({err.strerror or err})") from None
-    with lock:
-        _lock_or_refuse(lock, out_dir)
+    path = os.path.join(out_dir, LOCK)
+    lock = _acquire_lock(path, out_dir)
+    try:
         yield
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(path)  # while the lock is held: a run waiting on this file then sees it gone and retries
+        lock.close()
 
 
-def _lock_or_refuse(lock, out_dir: str) -> None:
+def _acquire_lock(path: str, out_dir: str):
+    """The open lock file, locked by this process; ValueError if a live run holds it."""
+    while True:
+        try:
+            lock = open(path, "a+", encoding="utf-8")
+        except OSError as err:
+            raise ValueError(f"out folder {out_dir}: cannot write there ({err.strerror or err})") from None
+        try:
+            locked = _lock_or_refuse(lock, out_dir)
+        except BaseException:
+            lock.close()
+            raise
+        if locked and not _same_file(lock, path):  # the holder removed the file as we waited: lock the new one
+            lock.close()
+            continue
+        lock.seek(0)
+        lock.truncate()
+        lock.write(f"{os.getpid()}\n")
+        lock.flush()
+        return lock
+
+
+def _same_file(lock, path: str) -> bool:
+    try:
+        return os.path.samestat(os.fstat(lock.fileno()), os.stat(path))
+    except OSError:
+        return False
+
+
+def _lock_or_refuse(lock, out_dir: str) -> bool:
+    """Lock the file; ValueError naming the holder if another run has it. False where there are no locks."""
     try:
         import fcntl
     except ImportError:  # no advisory locks on this platform
-        return
+        return False
     try:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
-        raise ValueError(f"out folder {out_dir} is in use by another tournament: use another --out") from None
+        lock.seek(0)
+        holder = lock.read().strip()
+        who = f" (process {holder})" if holder.isdigit() else ""
+        raise ValueError(f"out folder {out_dir} is in use by another tournament{who}: use another --out") from None
     except OSError:  # a file system without locks: go on unlocked
-        pass
+        return False
+    return True
 
 
 # ----- games.csv and records.jsonl ------------------------------------------------------------

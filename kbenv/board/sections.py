@@ -5,7 +5,7 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-from ..catalogue import sections_of
+from ..catalogue import section_name, sections_of
 from .codes import LOCATION_LETTERS, TERRAIN_LETTERS
 
 SECTION_SIZE = 10
@@ -40,6 +40,7 @@ def load_section(name: str) -> list[str]:
     Built-in sections are read once. Files are read every time (a 10-line file costs microseconds), so
     an edited file is never served from a stale cache, however quickly it was edited.
     """
+    name = section_name(name)  # a former name (cityhall) reads today's section
     if name in _BUILTIN_CACHE:
         return list(_BUILTIN_CACHE[name])
     if name.endswith(".txt"):

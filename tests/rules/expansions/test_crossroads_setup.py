@@ -34,7 +34,7 @@ A_C4 = ("The pieces are given at set-up, so they do not touch the 40-settlement 
         "trigger.")  # spec A-C4
 
 TASK_NAMES = {"home_country", "fortress", "road", "place_of_refuge", "advance", "compass_points"}
-CROSSROADS_SECTIONS = ["barracks", "cityhall", "lighthouse", "monastery"]
+CROSSROADS_SECTIONS = ["barracks", "city_hall", "lighthouse", "monastery"]
 
 # kb-data grids (torgoton/kbc, unverified, A-C11) with the location letters of the contract
 CROSSROADS_GRIDS = {
@@ -50,7 +50,7 @@ CROSSROADS_GRIDS = {
         "GGDDDWWDGG",
         "GGDWWWDDGG",
     ),
-    "cityhall": (
+    "city_hall": (
         "TTTTWWDDDD",
         "TTFFFGGDDD",
         "MMTFFyGMCD",
@@ -87,15 +87,15 @@ CROSSROADS_GRIDS = {
         "FFTTTTMMMM",
     ),
 }
-# section cell -> location type (kb-data headers); castles: barracks (7, 4), cityhall (4, 2), lighthouse (2, 7),
+# section cell -> location type (kb-data headers); castles: barracks (7, 4), city_hall (4, 2), lighthouse (2, 7),
 # monastery (6, 3)
 CROSSROADS_LOCATIONS = {
     "barracks": {(3, 3): "barracks", (4, 7): "crossroads"},
-    "cityhall": {(2, 5): "city_hall", (6, 6): "fort"},
+    "city_hall": {(2, 5): "city_hall", (6, 6): "fort"},
     "lighthouse": {(3, 2): "foresters_lodge", (6, 6): "lighthouse"},
     "monastery": {(2, 7): "monastery", (8, 8): "wagon"},
 }
-CROSSROADS_CASTLES = {"barracks": (7, 4), "cityhall": (4, 2), "lighthouse": (2, 7), "monastery": (6, 3)}
+CROSSROADS_CASTLES = {"barracks": (7, 4), "city_hall": (4, 2), "lighthouse": (2, 7), "monastery": (6, 3)}
 
 SEEDS = range(240)
 
@@ -211,19 +211,19 @@ def test_C1_board_letters_and_two_tiles_per_crossroads_location(kx, games):
 def test_C1_explicit_layout_with_all_four_crossroads_sections(kx):
     from kbenv import Game
 
-    sections = [("barracks", False), ("cityhall", True), ("lighthouse", False), ("monastery", True)]
+    sections = [("barracks", False), ("city_hall", True), ("lighthouse", False), ("monastery", True)]
     g = Game.new(3, seed=5, sections=sections, expansions=["crossroads"])
     assert list(g.board) == expected_board(kx, sections)
     locations = crossroads_location_hexes(sections)
     assert sorted(locations.values()) == sorted(["barracks", "crossroads", "city_hall", "fort", "foresters_lodge",
                                                  "lighthouse", "monastery", "wagon"])
-    # cityhall turned (TR): city hall (2, 5) -> (7, 4) -> board (7, 14); fort (6, 6) -> (3, 3) -> (3, 13)
+    # city_hall turned (TR): city hall (2, 5) -> (7, 4) -> board (7, 14); fort (6, 6) -> (3, 3) -> (3, 13)
     assert locations[(7, 14)] == "city_hall" and locations[(3, 13)] == "fort"
     # monastery turned (BR): wagon (8, 8) -> (1, 1) -> board (11, 11)
     assert locations[(11, 11)] == "wagon" and g.board[11][11] == "n"
     assert g.board[3][3] == "k" and g.board[4][7] == "x"
     assert all(g.tiles_left(h) == 2 for h in locations)
-    # castles: barracks (7, 4); cityhall (4, 2) turned -> (5, 7) -> (5, 17); lighthouse (2, 7) -> (12, 7);
+    # castles: barracks (7, 4); city_hall (4, 2) turned -> (5, 7) -> (5, 17); lighthouse (2, 7) -> (12, 7);
     # monastery (6, 3) turned -> (3, 6) -> (13, 16)
     assert all(g.board[r][c] == "K" for r, c in [(7, 4), (5, 17), (12, 7), (13, 16)])
     assert len(tasks_of(g)) == 4
@@ -252,7 +252,7 @@ def test_C2_one_task_card_per_crossroads_section(games):
 
 @pytest.mark.parametrize("sections,n_tasks", [
     ([("barracks", False), ("tavern", False), ("oasis", True), ("farm", False)], 1),
-    ([("barracks", False), ("cityhall", False), ("oasis", True), ("farm", False)], 2),
+    ([("barracks", False), ("city_hall", False), ("oasis", True), ("farm", False)], 2),
     ([("tavern", False), ("paddock", False), ("oasis", True), ("farm", False)], 0),
 ], ids=["one", "two", "none"])
 def test_C2_task_count_follows_the_explicit_layout(sections, n_tasks):
