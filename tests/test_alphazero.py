@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import torch
 
-from agents.alphazero.network import PolicyValueNet, save_network
+from agents.alphazero.network import PolicyValueNet, load_network, save_network
 from agents.alphazero.search import (
     GumbelSearch,
     considered_visits,
@@ -27,6 +27,8 @@ from agents.training.az_config import AlphaZeroConfig
 from kbenv.engine import state as S
 from kbenv.game import Game
 from kbenv.view import PlayerView
+
+from .game_checks import Recording, assert_a_finished_game
 
 
 def test_sequential_halving_schedule():
@@ -199,7 +201,9 @@ def _tiny_config(tmp_path: Path, **over) -> AlphaZeroConfig:
 
 
 def test_training_runs_end_to_end(tmp_path):
-    card = Run(_tiny_config(tmp_path, iterations=3), log=lambda *_: None).run(progress=False)
+    trainer = Run(_tiny_config(tmp_path, iterations=3), log=lambda *_: None)
+    initial = {k: v.detach().clone() for k, v in trainer.net.named_parameters()}
+    card = trainer.run(progress=False)
     run = tmp_path / "tiny"
     for name in ("model.pt", "checkpoint.pt", "curve.csv", "curve.png", "losses.csv", "model_card.json"):
         assert (run / name).exists(), name
@@ -208,9 +212,16 @@ def test_training_runs_end_to_end(tmp_path):
     losses = (run / "losses.csv").read_text().splitlines()
     assert len(losses) == 4 and all(np.isfinite(float(x)) for x in losses[-1].split(",")[2:])
     assert json.loads((run / "model_card.json").read_text())["evaluation"][0]["opponent"] == "random"
-    agent = make_agent(f"aznet:path={run / 'model.pt'}", seed=0)
+    # the optimizer changed the network's weights, and model.pt holds the trained network
+    assert any(not torch.equal(initial[k], v) for k, v in trainer.net.named_parameters())
+    saved, _ = load_network(run / "model.pt")
+    trained = trainer.net.state_dict()
+    for name, value in saved.state_dict().items():
+        assert torch.equal(value, trained[name]), name
+    agent = Recording(make_agent(f"aznet:path={run / 'model.pt'}", seed=0))
     result = play_game(0, 1, ["aznet", "random"], [agent, make_agent("random", seed=1)])
-    assert result.decisions > 0
+    agent.assert_all_legal(at_least=20)
+    assert_a_finished_game(result)
 
 
 def test_resume_continues_bit_for_bit(tmp_path):

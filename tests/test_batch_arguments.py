@@ -205,17 +205,66 @@ def test_any_rows_argument_gives_a_result_or_a_named_error(call, rows):
         assert_unchanged(v, before)
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(actions=st.lists(st.integers(-(2**65), 2**65), min_size=4, max_size=4))
-def test_any_actions_are_applied_only_when_all_are_legal(actions):
-    v = fresh()
-    before = snapshot(v)
-    masks = v.legal_masks()
-    legal = all(0 <= a < 409 and masks[i, a] for i, a in enumerate(actions))
-    try:
-        v.step(actions)
-    except IllegalActionError:
-        assert not legal
-        assert_unchanged(v, before)
-    else:
-        assert legal
+ROW_SUBSETS = st.lists(st.integers(0, 3), min_size=1, max_size=4, unique=True)  # any subset, any order
+# per game: a legal action (most often), an in-range illegal one, or any integer at all
+ACTION_KINDS = st.sampled_from(["legal", "legal", "legal", "legal", "legal", "illegal", "any"])
+
+
+def test_any_actions_are_applied_only_when_all_are_legal():
+    """Hypothesis: actions drawn from the legal masks mixed with illegal ones; when every action is legal,
+    exactly the stepped games change, each as a single Game stepped with its action; otherwise an error
+    names the first illegal (game, action) and nothing changes. Both branches must occur often."""
+    seen = {"applied": 0, "refused": 0}
+
+    @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(warmup=st.integers(0, 30), rows=ROW_SUBSETS, data=st.data())
+    def check(warmup, rows, data):
+        v = fresh(record=True)
+        rng = np.random.default_rng(warmup)
+        for _ in range(warmup):  # a few random moves so that the masks are not those of the first turn
+            v.step([int(rng.choice(np.flatnonzero(m))) for m in v.legal_masks()])
+        masks = v.legal_masks()
+        actions = []
+        for i in rows:
+            kind = data.draw(ACTION_KINDS)
+            if kind == "legal":
+                actions.append(int(data.draw(st.sampled_from(np.flatnonzero(masks[i]).tolist()))))
+            elif kind == "illegal":
+                actions.append(int(data.draw(st.sampled_from(np.flatnonzero(~masks[i].astype(bool)).tolist()))))
+            else:
+                actions.append(data.draw(st.integers(-(2**65), 2**65)))
+        legal = [0 <= a < 409 and bool(masks[i, a]) for i, a in zip(rows, actions, strict=True)]
+        before = snapshot(v)
+        expected = {}
+        if all(legal):
+            for i, a in zip(rows, actions, strict=True):
+                g = v.game(i)
+                g.step(a)
+                expected[i] = g.state.copy()
+        try:
+            v.step(actions, rows=rows)
+        except IllegalActionError as err:
+            assert not all(legal)
+            if all(-(2**63) <= a < 2**63 for a in actions):  # names the first illegal game and its action
+                j = legal.index(False)
+                assert f"game {rows[j]}: action {actions[j]}" in str(err), err
+            else:  # not an int64 array at all: names the argument
+                assert str(err).startswith("actions: "), err
+            assert_unchanged(v, before)
+            seen["refused"] += 1
+            return
+        assert all(legal)
+        seen["applied"] += 1
+        from kbenv.engine.state import SCRATCH
+
+        for i in range(4):
+            if i in expected:  # stepped: exactly the single-game step of its action
+                np.testing.assert_array_equal(v.states[i, :SCRATCH], expected[i][:SCRATCH], err_msg=f"game {i}")
+                assert not np.array_equal(v.states[i, :SCRATCH], before[0][i]), f"game {i} did not change"
+                assert v.actions[i] == [*before[4][i], actions[rows.index(i)]]
+            else:  # not stepped: untouched
+                np.testing.assert_array_equal(v.states[i, :SCRATCH], before[0][i], err_msg=f"game {i}")
+                assert v.actions[i] == before[4][i]
+
+    check()
+    assert seen["applied"] >= 20 and seen["refused"] >= 20, seen

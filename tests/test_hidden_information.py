@@ -2,7 +2,8 @@
 
 Hidden from a player: the hands of the other players (except the played card of the player to move),
 the order of the draw pile and the in-game generator that reshuffles it. Two games that differ only
-in those must look the same from the seat and make every built-in policy decide the same.
+in those must look the same from the seat and make every built-in policy decide the same: checked for 2 to 5
+players in every ruleset (base, Nomads, Capitol, Caves, Crossroads with hands of several cards, all expansions).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agents import make_agent
+from agents.evaluation.play import agent_inputs
 from kbenv import Game, hex_action
 from kbenv.engine import state as S
 from kbenv.observation import action_mask, observation_planes
@@ -21,10 +23,18 @@ from kbenv.policies.lookahead import lookahead_values
 from kbenv.view import PlayerView
 
 POLICIES = ("greedy", "lookahead", "mcts:sims=12,rollout=greedy")
+RULESETS = {
+    "base": None,
+    "nomads": ["nomads"],
+    "capitol": ["capitol"],
+    "caves": ["caves"],
+    "crossroads": ["crossroads"],
+    "all": ["nomads", "capitol", "caves", "crossroads"],
+}
 
 
-def played_game(seed: int, steps: int, num_players: int = 3) -> Game:
-    game = Game.new(num_players, seed=seed)
+def played_game(seed: int, steps: int, num_players: int = 3, expansions: list[str] | None = None) -> Game:
+    game = Game.new(num_players, seed=seed, expansions=expansions)
     rng = np.random.default_rng(seed)
     for _ in range(steps):
         if game.done:
@@ -38,29 +48,37 @@ def variant(game: Game, player: int, seed: int) -> Game:
     return game.determinize(player, np.random.default_rng(seed))
 
 
-def values(kernel, state: np.ndarray) -> np.ndarray:
-    out = np.empty(409, dtype=np.float64)
+def values(kernel, state: np.ndarray, size: int = 409) -> np.ndarray:
+    out = np.empty(size, dtype=np.float64)
     kernel(state.copy(), out)
     return out
 
 
 def decisions(game: Game, player: int) -> dict:
-    """Everything a seat's policies derive from a game, for comparison between variants."""
-    view = PlayerView(game, player)
+    """Everything a seat's policies derive from a game, for comparison between variants: the observation and
+    mask of the ruleset (what agents are given), the view's scores and hands, and for the seat that decides
+    next the greedy and lookahead values and the choice of every built-in policy."""
+    observation, mask, view = agent_inputs(game, player)
     out = {
-        "observation": observation_planes(game.state, player),
-        "mask": action_mask(game.state, player),
-        "hints_greedy": observation_planes(game.state, player, "greedy"),
-        "hints_lookahead": observation_planes(game.state, player, "lookahead"),
-        "view_observation": view.observation("lookahead"),
+        "observation": observation,
+        "mask": mask,
         "scores": view.scores(),
+        "hands": [view.hand_cards(p) if p not in game.hidden_from(player) else None for p in range(game.num_players)],
+        "unseen": view.unseen_cards(),
     }
-    if game.current_player == player and not game.done:
-        out["greedy_values"] = values(greedy_values, game.state)
-        out["lookahead_values"] = values(lookahead_values, game.state)
+    if not game.expansions:  # the hint planes and the v0 view exist for base games only
+        out["hints_greedy"] = observation_planes(game.state, player, "greedy")
+        out["hints_lookahead"] = observation_planes(game.state, player, "lookahead")
+        out["view_observation"] = view.observation("lookahead")
+    else:
+        out["view_observation"] = view.observation_v1()
+    if game.decider == player and not game.done:
+        out["greedy_values"] = values(greedy_values, game.state, game.action_size)
+        out["lookahead_values"] = values(lookahead_values, game.state, game.action_size)
         for spec in POLICIES:
             agent = make_agent(spec, seed=7)
-            out[spec] = agent.act(out["observation"], out["mask"], view)
+            out[spec] = agent.act(observation, mask, view)
+            assert mask[out[spec]], spec
     return out
 
 
@@ -73,13 +91,62 @@ def assert_same(a: dict, b: dict) -> None:
             assert a[key] == b[key], key
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 10_000), steps=st.integers(0, 200), redeal=st.integers(0, 1000))
-def test_policies_decide_the_same_when_only_hidden_cards_differ(seed, steps, redeal):
-    game = played_game(seed, steps)
+def hidden_part(game: Game, player: int) -> tuple:
+    """What `player` cannot see: the other players' hands and the draw pile."""
+    return (tuple(tuple(game.hand_cards(p)) for p in game.hidden_from(player)),
+            game.state[S.DECK : S.DECK + S.DECK_SIZE].tobytes())
+
+
+def assert_twins_look_the_same(game: Game, redeal: int) -> int:
+    """For every seat: a twin re-dealt in what that seat cannot see gives it the same decisions.
+    Returns how many twins really differ in hidden cards (the check is empty for the others)."""
+    differing = 0
     for player in range(game.num_players):
-        other = variant(game, player, redeal)
+        other = variant(game, player, redeal + player)
+        differing += hidden_part(other, player) != hidden_part(game, player)
         assert_same(decisions(game, player), decisions(other, player))
+    return differing
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+@pytest.mark.parametrize("ruleset", RULESETS)
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), steps=st.integers(0, 200), redeal=st.integers(0, 1000))
+def test_policies_decide_the_same_when_only_hidden_cards_differ(ruleset, players, seed, steps, redeal):
+    game = played_game(seed, steps, players, RULESETS[ruleset])
+    assert game.expansions == tuple(RULESETS[ruleset] or ())
+    assert_twins_look_the_same(game, redeal)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_re_dealt_twins_really_differ_in_every_ruleset(ruleset):
+    """The property test above would be empty if re-dealing never changed a hidden card."""
+    differing = sum(assert_twins_look_the_same(played_game(seed, 30, players, RULESETS[ruleset]), seed)
+                    for seed, players in ((1, 2), (2, 3), (3, 4), (4, 5)))
+    assert differing >= 10  # of the 2 + 3 + 4 + 5 = 14 twins
+
+
+# (players, seed, steps) where a seat that does not decide holds two terrain cards, found by random play
+SEVERAL_CARDS = [("crossroads", 2, 8, 14), ("crossroads", 3, 8, 36), ("crossroads", 4, 8, 12), ("crossroads", 5, 1, 9),
+                 ("all", 2, 8, 126), ("all", 5, 8, 13)]
+
+
+@pytest.mark.parametrize("ruleset, players, seed, steps", SEVERAL_CARDS)
+def test_crossroads_hands_of_several_cards_stay_hidden(ruleset, players, seed, steps):
+    """Crossroads hands hold several cards: re-dealing a hidden hand of two changes nothing the others see."""
+    game = played_game(seed, steps, players, RULESETS[ruleset])
+    decider = game.decider
+    big = [p for p in game.hidden_from(decider) if len(game.hand_cards(p)) >= 2]
+    assert big, [game.hand_cards(p) for p in range(players)]  # the position really has such a hand
+    re_dealt = 0
+    for k in range(6):
+        other = variant(game, decider, k)
+        re_dealt += any(sorted(other.hand_cards(p)) != sorted(game.hand_cards(p)) for p in big)
+        assert [len(other.hand_cards(p)) for p in range(players)] == [len(game.hand_cards(p)) for p in range(players)]
+        assert other.hand_cards(decider) == game.hand_cards(decider)
+        assert_same(decisions(game, decider), decisions(other, decider))
+    assert re_dealt >= 1  # some re-deal changed a hidden hand of several cards
+    assert_twins_look_the_same(game, seed)
 
 
 def test_a_re_dealt_variant_really_differs_in_hidden_cards():

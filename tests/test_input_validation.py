@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -164,6 +166,14 @@ json_values = st.recursive(
     max_leaves=20,
 )
 FIELDS = ["board", "sections", "cards", "settlements", "options"]
+# A key may also be reported as another one that it broke: a new board can leave a settlement on a mountain,
+# and sections next to a board are refused as "board: give either board or sections".
+ALSO_NAMED = {"board": {"settlements"}, "sections": {"board"}, "extra": {"position"}}
+
+
+def field_of(err: Exception) -> str:
+    """The field an error names: the text before the first ':', without [index] and .subfield parts."""
+    return str(err).split(":")[0].split("[")[0].split(".")[0]
 
 
 def mutated_position(draw_key: str, value) -> dict:
@@ -175,45 +185,65 @@ def mutated_position(draw_key: str, value) -> dict:
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(key=st.sampled_from([*FIELDS, "extra"]), value=json_values)
 def test_any_malformed_position_gives_a_named_error(key, value):
+    """A whole key replaced by any JSON value: a result, or a SetupError naming that key."""
     position = mutated_position(key, value)
     try:
         scores = score_position(position)
     except SetupError as err:
-        assert str(err).split(":")[0].split("[")[0].split(".")[0] in (*FIELDS, "position"), err
+        assert field_of(err) in {key, *ALSO_NAMED.get(key, ())}, err
+    else:
+        assert key != "extra"  # an unknown key is never ignored
+        assert len(scores) == len(position["settlements"])
+
+
+NESTED_BASE = {**GOOD, "options": {"lords_count_zero": False}}
+
+
+def value_paths(node, prefix: tuple = ()) -> list[tuple]:
+    """Every path to a value inside a JSON document: keys of objects, indices of lists."""
+    items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+    out = []
+    for key, child in items:
+        out.append((*prefix, key))
+        out.extend(value_paths(child, (*prefix, key)))
+    return out
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(path=st.sampled_from(value_paths(NESTED_BASE)), value=json_values)
+def test_any_nested_change_gives_a_result_or_a_named_error(path, value):
+    """Any value anywhere inside the position replaced: a result, or a SetupError naming the top-level key changed,
+    and for a player's settlements that player (or the other one, when the change put both on one hex)."""
+    position = copy.deepcopy(NESTED_BASE)
+    node = position
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+    top = path[0]
+    try:
+        scores = score_position(position)
+    except SetupError as err:
+        assert field_of(err) in {top, *ALSO_NAMED.get(top, ())}, (path, err)
+        if top == "settlements" and len(path) >= 3 and "already holds" not in str(err):
+            assert str(err).startswith(f"settlements[{path[1]}]:"), (path, err)
+        if path == ("options", "lords_count_zero"):
+            assert str(err).startswith("options.lords_count_zero:"), err
+        if top == "board" and len(path) == 2 and field_of(err) == "board":
+            assert str(err).startswith(f"board[{path[1]}]:"), (path, err)
     else:
         assert len(scores) == len(position["settlements"])
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(path=st.lists(st.sampled_from(["settlements", 0, 1, "options", "lords_count_zero", "cards", 2]), min_size=1,
-                     max_size=3), value=json_values)
-def test_any_nested_change_gives_a_result_or_a_named_error(path, value):
-    position = copy.deepcopy(GOOD)
-    node = position
-    for key in path[:-1]:
-        try:
-            node = node[key]
-        except (KeyError, IndexError, TypeError):
-            return
-    try:
-        node[path[-1]] = value
-    except (IndexError, TypeError):
-        return
-    try:
-        score_position(position)
-    except SetupError:
-        pass
+RECORDS = Path(__file__).parent / "data" / "replay_records.json"  # written by scripts/make_replay_records.py
 
 
-def base_record() -> dict:
-    game = Game.new(2, seed=3)
-    rng = np.random.default_rng(0)
-    for _ in range(10):
-        game.step(int(rng.choice(game.legal_actions())))
-    return json.loads(json.dumps(game.to_record()))
+def stored_records() -> dict:
+    data = json.loads(RECORDS.read_text())
+    assert data["format"] == "kbenv-replay-records" and data["version"] == 1
+    return data["games"]
 
 
-RECORD = base_record()
+RECORD = stored_records()["base_2p_seed3_partial"]["record"]  # 10 random decisions of a 2-player game
 SETUP_FIELDS = list(RECORD["setup"])
 
 
@@ -221,6 +251,8 @@ SETUP_FIELDS = list(RECORD["setup"])
 @given(part=st.sampled_from(["format", "version", "actions", "setup", *[f"setup.{k}" for k in SETUP_FIELDS],
                              "setup.extra", "actions[]"]), value=json_values)
 def test_any_malformed_record_gives_a_named_error(part, value):
+    """A field of a stored record replaced: a game, or a SetupError naming that field; a set-up that is valid but
+    another game's may instead make a stored action illegal, named as actions[k]."""
     record = copy.deepcopy(RECORD)
     if part.startswith("setup."):
         record["setup"][part[6:]] = value
@@ -228,14 +260,18 @@ def test_any_malformed_record_gives_a_named_error(part, value):
         record["actions"][3] = value
     else:
         record[part] = value
+    expected = {"setup.extra": {"setup"}, "actions[]": {"actions"}}.get(part, {part.removeprefix("setup.")})
     try:
         game = Game.from_record(record)
     except SetupError as err:
-        message = str(err)
-        assert message.split(":")[0].split("[")[0].split(".")[0] in (
-            "format", "version", "setup", "actions", "record", *SETUP_FIELDS), message
+        allowed = expected | ({"actions"} if part.startswith("setup.") else set())
+        assert field_of(err) in allowed, err
+        if part == "actions[]" and field_of(err) == "actions":
+            assert str(err).startswith("actions[3]:"), err
     else:
+        assert part != "setup.extra"  # an unknown set-up field is never ignored
         assert game.num_players == record["setup"]["num_players"]
+        assert game.actions == record["actions"]
 
 
 @pytest.mark.parametrize("action", [-1, 2**63, -(2**63) - 1, 10**30])
@@ -249,8 +285,15 @@ def test_action_numbers_outside_int64_are_refused_by_name(action):
     assert np.array_equal(game.state, before) and game.actions == []
 
 
-def test_a_stored_record_still_replays():
-    assert Game.from_record(copy.deepcopy(RECORD)).state_key() == Game.from_record(RECORD).state_key()
+@pytest.mark.parametrize("name", ["base_2p_seed3_partial", "base_4p_seed11", "all_expansions_3p_seed5"])
+def test_a_stored_record_still_replays(name):
+    """Records written once (tests/data/replay_records.json) replay to the stored final state and scores."""
+    entry = stored_records()[name]
+    game = Game.from_record(copy.deepcopy(entry["record"]))
+    assert hashlib.sha256(game.state_key()).hexdigest() == entry["state_sha256"]
+    assert game.done == entry["done"]
+    assert json.loads(json.dumps(game.scores())) == entry["scores"]
+    assert json.loads(json.dumps(game.to_record())) == entry["record"]
 
 
 # ----- the AEC env before reset and after the end ----------------------------------------------------------
@@ -362,6 +405,12 @@ def test_the_expansion_reference_position_is_valid():
     assert legal_position(EXPANSION_POSITION)["player"] == 0
 
 
+# Keys whose garbage may be reported under another key it broke: the expansions enable the other keys and the
+# rule options (a Capitol rule without the Capitol expansion is refused as "rules"), and the location types give
+# the board's L hexes their meaning (without them "board[r]: unknown board code 'L'").
+NEW_KEY_ALSO_NAMED = {"expansions": {*NEW_KEYS, *FIELDS, "rules", "position"}, "locations": {"board"}}
+
+
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(key=st.sampled_from(NEW_KEYS), value=json_values)
 def test_any_garbage_in_a_new_position_key_gives_a_named_error(key, value):
@@ -372,8 +421,7 @@ def test_any_garbage_in_a_new_position_key_gives_a_named_error(key, value):
     try:
         legal_position(position)
     except SetupError as err:
-        field = str(err).split(":")[0].split("[")[0].split(".")[0]
-        assert field in (*NEW_KEYS, *FIELDS, "position", "rules", "tiles", "seed"), err
+        assert field_of(err) in {key, *NEW_KEY_ALSO_NAMED.get(key, ())}, err
 
 
 # ----- Crossroads position keys ------------------------------------------------------------------------
@@ -430,5 +478,111 @@ def test_any_garbage_in_a_crossroads_key_gives_a_named_error(key, value):
     try:
         legal_position(position)
     except SetupError as err:
-        field = str(err).split(":")[0].split("[")[0].split(".")[0]
-        assert field in (*CROSSROADS_KEYS, *NEW_KEYS, *FIELDS, "position", "rules", "seed"), err
+        assert field_of(err) == key, err
+
+
+# ----- hypothesis: near-valid mistakes, one value wrong deep inside a valid file ----------------------------
+FULL = {"board": ["G" * 20] * 20, "cards": ["fishermen", "knights", "merchants"],
+        "settlements": [[[r, c] for r in range(2) for c in range(20)], [[10, 10]]]}  # player 0: all 40
+BASES = {"good": GOOD, "full": FULL, "expansions": EXPANSION_POSITION, "crossroads": CROSSROADS_POSITION}
+OUT_OF_RANGE = st.sampled_from([20, 21, -1, -20, 10**6])
+WRONG_TYPE = st.sampled_from([5.0, "5", True, None, [5], {"row": 5}])
+BAD_LETTER = st.sampled_from(["X", "Q", "W", "M", "GG", "", 1])
+
+
+def typo(name: str):
+    """A card, task or tile name one keystroke away: a letter dropped, doubled or changed."""
+    return st.sampled_from([name[:-1], name + "s", name[0] + name[2:], name.replace(name[1], "x", 1)]).filter(
+        lambda t: t != name)
+
+
+@st.composite
+def near_valid(draw):
+    """(base name, path to one value, the wrong value, the field prefix its error must name)."""
+    kind = draw(st.sampled_from(["coordinate", "coordinate type", "card name", "settlement too many", "board code",
+                                 "board row length", "option type", "hand letter", "deck letter", "gold",
+                                 "supply", "tiles left", "wall", "nomad tile", "current player",
+                                 "piece coordinate", "piece type", "crossroads hand", "task name"]))
+    p, j = draw(st.integers(0, 1)), draw(st.integers(0, 1))
+    if kind == "coordinate":
+        return "good", ["settlements", p, 0, j], draw(OUT_OF_RANGE), f"settlements[{p}]"
+    if kind == "coordinate type":
+        return "good", ["settlements", p, 0, j], draw(WRONG_TYPE), f"settlements[{p}]"
+    if kind == "card name":
+        i = draw(st.integers(0, 2))
+        return "good", ["cards", i], draw(typo(GOOD["cards"][i])), "cards"
+    if kind == "settlement too many":  # a 41st settlement on a free hex
+        return "full", ["settlements", 0, 40], [draw(st.integers(3, 19)), draw(st.integers(0, 19))], "settlements[0]"
+    if kind == "board code":
+        r, c = draw(st.integers(0, 19)), draw(st.integers(0, 19))
+        row = BOARD[r][:c] + draw(st.sampled_from(["?", "#", "1", " ", "Z"])) + BOARD[r][c + 1:]
+        return "good", ["board", r], row, f"board[{r}]"
+    if kind == "board row length":
+        r = draw(st.integers(0, 19))
+        return "good", ["board", r], draw(st.sampled_from([BOARD[r][:-1], BOARD[r] + "M"])), f"board[{r}]"
+    if kind == "option type":
+        return "good", ["options"], {"lords_count_zero": draw(st.sampled_from([1, 0, "true", None, [True]]))}, \
+            "options.lords_count_zero"
+    if kind == "hand letter":
+        return "expansions", ["hands", p], draw(BAD_LETTER), f"hands[{p}]"
+    if kind == "deck letter":
+        return "expansions", ["deck", 0], draw(BAD_LETTER), "deck[0]"
+    if kind == "gold":
+        return "expansions", ["gold", p], draw(st.sampled_from([-1, 1.0, "2", None, True])), "gold"
+    if kind == "supply":  # one too many (player 0 has 1 settlement on the board, player 1 none), or a wrong type
+        return "expansions", ["supply", p], draw(st.sampled_from([40 + p, 100, 39.0, "39", True])), \
+            f"supply[{p}]"
+    if kind == "tiles left":
+        return "expansions", ["tiles_left", "5,9"], draw(st.sampled_from([3, -1, 2.0, "2", None])), "tiles_left"
+    if kind == "wall":
+        return "expansions", ["walls", 0, j], draw(st.one_of(OUT_OF_RANGE, WRONG_TYPE)), "walls"
+    if kind == "nomad tile":
+        return "expansions", ["nomad_tiles", 0, 0], draw(st.one_of(typo("outpost"), st.just(3))), "nomad_tiles[0]"
+    if kind == "current player":
+        return "expansions", ["current_player"], draw(st.sampled_from([2, -1, 1.0, "0", True])), "current_player"
+    piece, seat = draw(st.sampled_from([("warriors", 0), ("wagons", 0), ("ships", 1), ("city_halls", 1)]))
+    path = [piece, seat, 0, j] if piece == "warriors" else [piece, seat, j]
+    if kind == "piece coordinate":
+        return "crossroads", path, draw(OUT_OF_RANGE), f"{piece}[{seat}]"
+    if kind == "piece type":
+        return "crossroads", path, draw(WRONG_TYPE), f"{piece}[{seat}]"
+    if kind == "crossroads hand":
+        return "crossroads", ["hands", 0, j], draw(BAD_LETTER), f"hands[0][{j}]"
+    i = draw(st.integers(0, 1))
+    return "crossroads", ["tasks", i], draw(typo(CROSSROADS_POSITION["tasks"][i])), "tasks"
+
+
+def set_at(position: dict, path: list, value) -> None:
+    node = position
+    for key in path[:-1]:
+        node = node[key]
+    if isinstance(node, list) and path[-1] == len(node):
+        node.append(value)
+    else:
+        node[path[-1]] = value
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=near_valid())
+def test_a_near_valid_position_is_refused_naming_the_field(case):
+    """One coordinate out of range, a wrong card letter or name, one settlement too many, a number of the wrong
+    type deep inside: a SetupError whose field is exactly the one corrupted, and the position is left as it was."""
+    from kbenv.position import legal_position
+
+    base, path, value, field = case
+    position = copy.deepcopy(BASES[base])
+    set_at(position, path, value)
+    given_position = copy.deepcopy(position)
+    check = score_position if base in ("good", "full") else legal_position
+    with pytest.raises(SetupError) as err:
+        check(position)
+    assert str(err.value).split(":")[0] == field, (path, value, str(err.value))
+    assert position == given_position
+
+
+@pytest.mark.parametrize("base", sorted(BASES))
+def test_the_near_valid_bases_are_valid(base):
+    """The mutations above start from valid positions: without the mutation there is no error."""
+    from kbenv.position import legal_position
+
+    assert legal_position(copy.deepcopy(BASES[base]))["player"] in (0, 1)

@@ -20,6 +20,8 @@ from agents.openspiel_bots import BOTS, OpenSpielAgent, check_bot  # noqa: E402
 from kbenv import Game  # noqa: E402
 from kbenv.view import PlayerView  # noqa: E402
 
+from .game_checks import Recording, assert_a_finished_game  # noqa: E402
+
 RULESETS = {
     "base": "",
     "nomads": "nomads",
@@ -153,7 +155,11 @@ def test_mcts_bot_plays_a_two_player_game():
             state.apply_action(action)
             decisions += 1
     assert decisions > 20
-    assert sorted(state.returns()) in ([-1.0, 1.0], [0.0, 0.0])
+    returns = state.returns()
+    assert sorted(returns) in ([-1.0, 1.0], [0.0, 0.0])
+    assert returns == kos.win_returns(state.gold())  # the player with more gold wins
+    assert state.gold() == [int(x) for x in state.kbenv_game.score_table()[:, -1]]
+    assert Game.from_record(state.kbenv_game.to_record()).state_key() == state.kbenv_game.state_key()
 
 
 def test_rl_environment_plays_on_the_observation_tensor():
@@ -164,11 +170,19 @@ def test_rl_environment_plays_on_the_observation_tensor():
     assert env.observation_spec()["info_state"] == (40 * 400,)
     time_step = env.reset()
     rng = np.random.default_rng(0)
+    steps = 0
     while not time_step.last():
         player = time_step.observations["current_player"]
         legal = time_step.observations["legal_actions"][player]
+        assert legal and all(0 <= a < 458 for a in legal)
+        assert len(time_step.observations["info_state"][player]) == 40 * 400
+        assert time_step.rewards in (None, [0.0, 0.0])  # nothing is paid before the end
         time_step = env.step([legal[rng.integers(len(legal))]])
+        steps += 1
+    assert steps > 20
     assert sorted(time_step.rewards) in ([-1.0, 1.0], [0.0, 0.0])
+    gold = env.get_state.gold()
+    assert time_step.rewards == kos.win_returns(gold)
 
 
 def variants(seed: int, players: int, expansions: str, steps: int):
@@ -273,16 +287,26 @@ def test_state_from_kbenv_checks_the_ruleset():
     {"bot": "uniform"},
 ])
 def test_adapter_plays_a_kbenv_game_against_greedy(params):
-    agent = OpenSpielAgent(seed=3, **params)
-    result = play_game(0, 9, ["openspiel", "greedy"], [agent, GreedyAgent(seed=1)])
-    assert result.decisions > 20 and len(result.gold) == 2
+    results = []
+    for _ in range(2):  # twice with the same seeds: the same game
+        bot = Recording(OpenSpielAgent(seed=3, **params))
+        result = play_game(0, 9, ["openspiel", "greedy"], [bot, GreedyAgent(seed=1)])
+        bot.assert_all_legal(at_least=20)  # every decision of the bot was in its legal mask
+        assert_a_finished_game(result)
+        results.append(result)
+    assert results[0].record == results[1].record and results[0].gold == results[1].gold
 
 
 def test_adapter_plays_an_expansion_game():
-    agents = [OpenSpielAgent(bot="mcts", sims=3, max_rollout=8, seed=1), GreedyAgent(seed=2),
-              OpenSpielAgent(bot="random", seed=4)]
-    result = play_game(1, 12, ["openspiel", "greedy", "openspiel"], agents, expansions=["nomads", "crossroads"])
-    assert len(result.gold) == 3
+    expansions = ["nomads", "crossroads"]
+    bots = [Recording(OpenSpielAgent(bot="mcts", sims=3, max_rollout=8, seed=1)),
+            Recording(OpenSpielAgent(bot="random", seed=4))]
+    result = play_game(1, 12, ["openspiel", "greedy", "openspiel"], [bots[0], GreedyAgent(seed=2), bots[1]],
+                       expansions=expansions)
+    for bot in bots:
+        bot.assert_all_legal(at_least=20)
+        assert all(len(mask) == 458 for mask, _ in bot.choices)  # the expansion (v1) action layout
+    assert_a_finished_game(result, expansions)
 
 
 def test_adapter_decides_the_same_when_only_hidden_cards_differ():

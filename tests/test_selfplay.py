@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import torch
 from gymnasium.utils.env_checker import check_env
 
 from kbenv import IllegalActionError, SetupError
@@ -110,7 +111,10 @@ def test_short_maskable_ppo_run():
     env = SelfPlayEnv(num_players=2)
     model = MaskablePPO("MlpPolicy", env, n_steps=128, batch_size=64, n_epochs=1, seed=0,
                         policy_kwargs={"net_arch": [32]}, device="cpu")
+    initial = {k: v.detach().clone() for k, v in model.policy.named_parameters()}
     model.learn(total_timesteps=256)
+    assert model.num_timesteps == 256
+    assert any(not torch.equal(initial[k], v) for k, v in model.policy.named_parameters())  # the update changed it
     obs, _ = env.reset(seed=5)
     for _ in range(20):
         action, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=True)

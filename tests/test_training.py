@@ -8,9 +8,13 @@ import sys
 from pathlib import Path
 
 import pytest
+import torch
 
+from agents import make_agent
 from agents.training.config import TrainConfig
 from agents.training.training import train
+
+from .game_checks import Recording, assert_a_finished_game
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = {
@@ -59,6 +63,11 @@ def test_training_run_checkpoints_resumes_evaluates_and_writes_a_card(tmp_path):
     assert card2["timesteps"] == 512
     assert json.loads((run / "progress.json").read_text())["timesteps"] == 512
     assert {r["timesteps"] for r in card2["evaluation_history"]} >= {256, 512}
+    # the model was trained on: the step-128 checkpoint and the final model differ
+    first = dict(make_agent(f"ppo:path={run / 'checkpoints' / 'step_128.zip'}", seed=0).model.policy.named_parameters())
+    last = dict(make_agent(f"ppo:path={run / 'model.zip'}", seed=0).model.policy.named_parameters())
+    assert first.keys() == last.keys()
+    assert any(not torch.equal(first[k], last[k]) for k in first)
 
     # A loaded checkpoint plays legal moves through `kbenv play` (every move is checked by the engine).
     out = subprocess.run(
@@ -71,7 +80,6 @@ def test_training_run_checkpoints_resumes_evaluates_and_writes_a_card(tmp_path):
 
 
 def test_training_with_hints_and_the_lookahead_teacher_gives_an_agent_that_reads_hints(tmp_path):
-    from agents import make_agent
     from agents.evaluation.play import play_game
 
     config = TrainConfig.from_dict({**TINY, "out_dir": str(tmp_path), "hints": "greedy", "teacher": "lookahead",
@@ -82,8 +90,10 @@ def test_training_with_hints_and_the_lookahead_teacher_gives_an_agent_that_reads
     agent = make_agent(f"ppo:path={tmp_path / 'tiny' / 'model.zip'}", seed=1)
     assert agent.hints == "greedy"
     assert agent.model.observation_space.shape[0] == 30
-    result = play_game(0, 5, ["ppo", "lookahead"], [agent, make_agent("lookahead", seed=2)])
-    assert result.decisions > 50 and len(result.winners) >= 1  # every move passed the engine's legality check
+    player = Recording(agent)
+    result = play_game(0, 5, ["ppo", "lookahead"], [player, make_agent("lookahead", seed=2)])
+    player.assert_all_legal(at_least=20)
+    assert_a_finished_game(result)
 
 
 @pytest.mark.parametrize(("change", "field"), [({"hints": "all"}, "hints"), ({"teacher": "mcts"}, "teacher")])

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import torch
+
 from agents.alphazero.network import PolicyValueNet, load_network, save_network
 from agents.training.alphazero import Run
 from agents.training.config import TrainConfig
@@ -12,6 +14,7 @@ from agents.training.training import train
 from kbenv.catalogue import ACTION_SIZE_V1
 from kbenv.engine.observe_v1 import NUM_CHANNELS_V1, V1_BASE_CHANNELS
 
+from .game_checks import Recording, assert_a_finished_game
 from .test_alphazero import _tiny_config
 from .test_training import ROOT
 from .test_training_rulesets import TINY_NOMADS
@@ -26,10 +29,11 @@ def test_search_self_play_runs_on_crossroads_and_its_network_plays(tmp_path):
     Run(_tiny_config(tmp_path, iterations=2, expansions=CROSSROADS), log=lambda *_: None).run(progress=False)
     net, info = load_network(tmp_path / "tiny" / "model.pt")
     assert net.config["v1"] and net.config["input_channels"] == NUM_CHANNELS_V1 and net.action_size == ACTION_SIZE_V1
-    agent = make_agent(f"az:path={tmp_path / 'tiny' / 'model.pt'},sims=2", seed=1)
+    agent = Recording(make_agent(f"az:path={tmp_path / 'tiny' / 'model.pt'},sims=2", seed=1))
     game = play_game(0, 5, ["az", "greedy"], [agent, make_agent("greedy", seed=2)], expansions=CROSSROADS)
-    assert game.decisions > 50 and game.winners
-    assert list(game.record["setup"]["expansions"]) == CROSSROADS
+    agent.assert_all_legal(at_least=20)
+    assert all(len(mask) == ACTION_SIZE_V1 for mask, _ in agent.choices)
+    assert_a_finished_game(game, CROSSROADS)
 
 
 def test_a_network_made_before_crossroads_reads_the_prefix_and_plays_crossroads(tmp_path):
@@ -45,9 +49,12 @@ def test_a_network_made_before_crossroads_reads_the_prefix_and_plays_crossroads(
     __import__("torch").save(saved, path)
     loaded, _ = load_network(path)
     assert loaded.config["input_channels"] == V1_BASE_CHANNELS
-    agent = make_agent(f"aznet:path={path}", seed=1)
+    for name, value in net.state_dict().items():  # the weights come back as saved
+        assert torch.equal(loaded.state_dict()[name], value), name
+    agent = Recording(make_agent(f"aznet:path={path}", seed=1))
     game = play_game(0, 6, ["old", "random"], [agent, make_agent("random", seed=2)], expansions=CROSSROADS)
-    assert game.decisions > 50
+    agent.assert_all_legal(at_least=20)
+    assert_a_finished_game(game, CROSSROADS)
 
 
 def test_a_tiny_ppo_run_on_crossroads_gives_a_model_that_plays(tmp_path):
@@ -61,8 +68,10 @@ def test_a_tiny_ppo_run_on_crossroads_gives_a_model_that_plays(tmp_path):
     assert json.loads((run / "model_card.json").read_text())["ruleset"] == {"expansions": CROSSROADS, "rules": []}
     agent = make_agent(f"ppo:path={run / 'model.zip'}", seed=1)
     assert agent.model.observation_space.shape == (NUM_CHANNELS_V1, 20, 20)
-    game = play_game(0, 7, ["ppo", "greedy"], [agent, make_agent("greedy", seed=2)], expansions=CROSSROADS)
-    assert game.decisions > 50 and game.winners
+    player = Recording(agent)
+    game = play_game(0, 7, ["ppo", "greedy"], [player, make_agent("greedy", seed=2)], expansions=CROSSROADS)
+    player.assert_all_legal(at_least=20)
+    assert_a_finished_game(game, CROSSROADS)
 
 
 def test_the_crossroads_self_play_config_loads():

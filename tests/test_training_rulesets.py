@@ -18,6 +18,7 @@ from kbenv.catalogue import ACTION_SIZE_V0, ACTION_SIZE_V1
 from kbenv.engine.observe_v1 import NUM_CHANNELS_V1
 from kbenv.observation import OBSERVATION_SHAPE, observation_space_v1
 
+from .game_checks import Recording, assert_a_finished_game
 from .test_training import ROOT
 
 NOMADS = ["nomads", "capitol", "caves"]
@@ -144,8 +145,10 @@ def test_a_tiny_nomads_run_gives_a_model_that_plays_nomads_games(tmp_path):
     assert agent.model.observation_space.shape == (NUM_CHANNELS_V1, 20, 20) and agent.action_size == ACTION_SIZE_V1
 
     # A whole Nomads game against greedy (every decision checked by the engine).
-    game = play_game(0, 7, ["ppo", "greedy"], [agent, make_agent("greedy", seed=2)], expansions=NOMADS)
-    assert list(game.record["setup"]["expansions"]) == NOMADS and game.decisions > 50 and game.winners
+    player = Recording(agent)
+    game = play_game(0, 7, ["ppo", "greedy"], [player, make_agent("greedy", seed=2)], expansions=NOMADS)
+    player.assert_all_legal(at_least=20)
+    assert_a_finished_game(game, NOMADS)
 
     # The same through a tournament, seats rotated.
     summary = run_tournament([agent.name, "greedy"], [2], games=2, seed=3, out_dir=str(tmp_path / "t"),
@@ -159,7 +162,7 @@ def test_a_tiny_nomads_run_gives_a_model_that_plays_nomads_games(tmp_path):
     assert view.legal_mask()[action]
     # A v1 network plays base games too (v0 ids are the prefix of v1).
     base = play_game(1, 8, ["ppo", "greedy"], [agent, make_agent("greedy", seed=3)])
-    assert base.decisions > 50
+    assert_a_finished_game(base)
 
     # Resuming this run with another ruleset (same observation shapes) is refused, naming the field.
     other = TrainConfig.from_dict({**TINY_NOMADS, "out_dir": str(tmp_path), "expansions": ["nomads"],

@@ -9,8 +9,6 @@ odd r: (r, c+-1), (r-1, c), (r-1, c+1), (r+1, c), (r+1, c+1). Paddock 2-step str
 (r, c): (r, c+-2), (r-2, c-1), (r-2, c+1), (r+2, c-1), (r+2, c+1).
 """
 
-from pathlib import Path
-
 import pytest
 
 from kbenv.board.sections import NOMAD_SECTIONS, assemble, load_section, turn_section
@@ -489,31 +487,84 @@ def test_lowest_numbered_tile_is_used_first(kb, move_away_from, farm_left):
 
 # --------------------------------------------------------------------------- 5. Nomads sections
 
-KB_DATA = Path("/work/shared/kb-data/sections")
+# The four Nomads sections as kb-data records them (shared/kb-data/sections/<name>.txt, copied here so the
+# tests read no file outside the repository): the grid with L for a location hex and N for a nomad space,
+# then the "# location: r,c type" and "# nomad: r,c" lines.
+KB_DATA = {
+    "caravan": {
+        "grid": (
+            "WWGGWWWFFF",
+            "WGGTWWWFFF",
+            "WWWGTWWDDF",
+            "TTWNTWDMFF",
+            "TTTWWWDDGG",
+            "TTTTCDGGGG",
+            "TTLCCCGGMG",
+            "TCCCCGLDDG",
+            "CMCCCFFFDD",
+            "CCCFFFFDDD",
+        ),
+        "locations": {(6, 2): "caravan", (7, 6): "caravan"},
+        "nomads": {(3, 3)},
+    },
+    "quarry": {
+        "grid": (
+            "GGGWWWMCCC",
+            "GGWTDWWWCC",
+            "GMWTLDDDWM",
+            "FWTTCCDFFF",
+            "FWGGCCDDMF",
+            "FWNGCCDNFF",
+            "FFWGCCCFFF",
+            "DWGGCNTTFF",
+            "DDWWGTTMTT",
+            "DDDWWTMTTT",
+        ),
+        "locations": {(2, 4): "quarry"},
+        "nomads": {(5, 2), (5, 7), (7, 5)},
+    },
+    "garden": {
+        "grid": (
+            "CCCWWWWDDD",
+            "CCCWLFDDMD",
+            "CCCCCCFDMD",
+            "CGGCCMFMDD",
+            "CGGGDMMFFF",
+            "TFGLDDFFFF",
+            "TTFFDMFGGF",
+            "TTMFMTNGGG",
+            "TMTTTTWWGG",
+            "TTTTWWWGGG",
+        ),
+        "locations": {(1, 4): "garden", (5, 3): "garden"},
+        "nomads": {(7, 6)},
+    },
+    "village": {
+        "grid": (
+            "DDDDDDDGGG",
+            "DDDMDFFFGG",
+            "DMDDDFWFGT",
+            "CFWDNWFTTT",
+            "CFFWWWFLCT",
+            "CFFFWWFCCC",
+            "CCCLTWWFMC",
+            "GCGGTWFCCC",
+            "GGGGTTTTCM",
+            "GGGTTTTTMM",
+        ),
+        "locations": {(4, 7): "village", (6, 3): "village"},
+        "nomads": {(3, 4)},
+    },
+}
 TYPE_LETTER = {"caravan": "c", "quarry": "q", "village": "v", "garden": "g"}
 BASE_FILL = ["tavern", "paddock", "oasis", "farm"]
 
 
 def _kb_data(name):
     """(grid with L replaced by the location's type letter, locations {rc: type}, nomad spaces)
-    from the kb-data section file (the reference)."""
-    locations, nomads, grid = {}, set(), []
-    for raw in (KB_DATA / f"{name}.txt").read_text().splitlines():
-        line = raw.strip()
-        if not line:
-            continue
-        if line.startswith("#"):
-            key, _, val = line[1:].partition(":")
-            key, val = key.strip(), val.strip()
-            if key == "location":
-                pos, typ = val.split()
-                r, c = (int(x) for x in pos.split(","))
-                locations[(r, c)] = typ
-            elif key == "nomad":
-                r, c = (int(x) for x in val.split(","))
-                nomads.add((r, c))
-            continue
-        grid.append(line)
+    from the kb-data section record (the reference)."""
+    data = KB_DATA[name]
+    grid, locations, nomads = data["grid"], data["locations"], data["nomads"]
     assert len(grid) == 10 and all(len(row) == 10 for row in grid)
     cells = [list(row) for row in grid]
     for (r, c), typ in locations.items():
@@ -521,6 +572,7 @@ def _kb_data(name):
         cells[r][c] = TYPE_LETTER[typ]
     for r, c in nomads:
         assert cells[r][c] == "N"
+    assert sum(row.count("L") for row in grid) == len(locations) and sum(row.count("N") for row in grid) == len(nomads)
     return ["".join(row) for row in cells], locations, nomads
 
 

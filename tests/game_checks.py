@@ -1,0 +1,43 @@
+"""Checks on a finished `play_game` result shared by the agent and training tests: the record replays
+through the engine to the same final gold, and the winners are players with the most gold."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kbenv import Game
+
+
+def assert_a_finished_game(result, expansions: list[str] | None = None) -> Game:
+    """The result's record replays (every decision legal) to a finished game with the result's gold."""
+    game = Game.from_record(result.record)
+    assert game.done
+    assert list(game.expansions) == list(expansions or [])
+    assert result.decisions == len(result.record["actions"]) == len(game.actions) > 0
+    assert [int(x) for x in game.score_table()[:, -1]] == result.gold
+    assert len(result.gold) == game.num_players == len(result.seats)
+    best = max(result.gold)
+    assert result.winners and all(result.gold[w] == best for w in result.winners)
+    return game
+
+
+class Recording:
+    """Wraps an agent and keeps every (mask, action) it was asked for, to check that each action was legal."""
+
+    def __init__(self, agent):
+        self.agent = agent
+        self.choices: list[tuple[np.ndarray, int]] = []
+
+    def reset(self, seed: int | None = None) -> None:
+        if hasattr(self.agent, "reset"):
+            self.agent.reset(seed)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, view) -> int:
+        action = self.agent.act(observation, action_mask, view)
+        self.choices.append((np.asarray(action_mask).copy(), int(action)))
+        return action
+
+    def assert_all_legal(self, at_least: int) -> None:
+        assert len(self.choices) >= at_least, len(self.choices)
+        for mask, action in self.choices:
+            assert 0 <= action < len(mask) and mask[action], action
