@@ -26,6 +26,11 @@ Design (docs/openspiel.md has the details):
   agents get; the observation string is a text rendering of the player's view; the information-state
   string is perfect recall (the public set-up and every decision with the cards the player saw after it).
   No information-state tensor is provided.
+- Imperfect-information search: `state.resample_from_infostate(player, sampler)` re-deals the cards that
+  player has not seen (as `PlayerView.determinize`) and keeps its perfect recall, so OpenSpiel's Python
+  ISMCTSBot runs (`seeded_resampler(seed)` makes it reproducible). OpenSpiel's C++ MCTSBot and ISMCTSBot
+  crash on Python games (docs/openspiel.md). `load_game(players, expansions, **flags)` takes the
+  expansions as a string, list or tuple (pyspiel.load_game itself refuses lists).
 """
 
 from __future__ import annotations

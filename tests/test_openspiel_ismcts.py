@@ -220,3 +220,15 @@ def test_bad_expansions_name_the_expected_form(expansions):
 def test_seeded_resampler_checks_its_seed():
     with pytest.raises(ValueError, match="seed"):
         kos.seeded_resampler(-1)
+
+
+def test_ismcts_agent_plays_a_kbenv_game():
+    """`openspiel:bot=ismcts` through the registry: a whole 2-player game against greedy, legal throughout."""
+    from agents import GreedyAgent, make_agent
+    from agents.evaluation.play import play_game
+
+    agent = make_agent("openspiel:bot=ismcts,sims=4,max_rollout=4", seed=2)
+    assert agent.name == "openspiel:bot=ismcts,sims=4,rollouts=1"
+    result = play_game(0, 7, ["openspiel", "greedy"], [agent, GreedyAgent(seed=0)],
+                       expansions=["nomads", "crossroads"])
+    assert result.decisions > 20 and len(result.gold) == 2  # act() raises if the bot picks an illegal action
