@@ -1,4 +1,5 @@
-"""OpenSpiel bots as kbenv agents: `openspiel:bot=mcts,sims=32,rollouts=1`, `openspiel:bot=random`.
+"""OpenSpiel bots as kbenv agents: `openspiel:bot=mcts,sims=32,rollouts=1`, `openspiel:bot=ismcts,sims=32`,
+`openspiel:bot=random`.
 
 The agent never hands the bot the real game. For each decision it deals a world consistent with its
 player's information (`view.determinize(rng)`: other hands, the draw pile and the in-game generator dealt
@@ -8,7 +9,9 @@ them is played (determinized MCTS); other bots vote, one vote per world.
 
 Bots (`BOTS`): `mcts` (open_spiel.python.algorithms.mcts.MCTSBot with a RandomRolloutEvaluator: `sims`
 simulations, `rollouts` random rollouts per leaf, each at most `max_rollout` decisions when given, UCT
-constant `c`), `random` (pyspiel's C++ uniform random bot) and `uniform` (OpenSpiel's Python
+constant `c`), `ismcts` (open_spiel.python.algorithms.ismcts.ISMCTSBot, the same evaluator and parameters:
+one search tree over the player's information sets, each simulation in a world re-dealt by the state's
+`resample_from_infostate`, seeded), `random` (pyspiel's C++ uniform random bot) and `uniform` (OpenSpiel's Python
 UniformRandomBot). Any other bot: pass `bot_factory(game, player, seed) -> pyspiel.Bot`.
 
 This module imports without OpenSpiel; pyspiel is needed once an agent is made.
@@ -23,7 +26,7 @@ import numpy as np
 
 from kbenv.view import PlayerView
 
-BOTS = ("mcts", "random", "uniform")
+BOTS = ("mcts", "ismcts", "random", "uniform")
 
 
 def check_bot(text: str) -> str:
@@ -56,7 +59,8 @@ class OpenSpielAgent:
         self.bot = "custom" if bot_factory is not None else bot
         self.sims, self.rollouts, self.dets, self.c, self.max_rollout = sims, rollouts, dets, float(c), max_rollout
         self.bot_factory = bot_factory
-        self.name = f"openspiel:bot={self.bot}" + (f",sims={sims},rollouts={rollouts}" if self.bot == "mcts" else "")
+        searched = self.bot in ("mcts", "ismcts")
+        self.name = f"openspiel:bot={self.bot}" + (f",sims={sims},rollouts={rollouts}" if searched else "")
         self._games: dict = {}
         self._bots: dict = {}
         self.reset(seed)
@@ -121,5 +125,13 @@ class OpenSpielAgent:
         random_state = np.random.RandomState(seed)
         evaluator = RandomRolloutEvaluator(n_rollouts=self.rollouts, random_state=random_state,
                                            max_length=self.max_rollout)
+        if self.bot == "ismcts":
+            from open_spiel.python.algorithms.ismcts import ISMCTSBot
+
+            from kbenv.openspiel import seeded_resampler
+
+            bot = ISMCTSBot(game, evaluator, self.c, self.sims, random_state=random_state)
+            bot.set_resampler(seeded_resampler(seed))  # the bot's own resampler is not seeded
+            return bot
         # solve=False: a determinized world is one guess at the hidden cards, not something to prove wins in.
         return MCTSBot(game, self.c, self.sims, evaluator, solve=False, random_state=random_state)

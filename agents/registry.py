@@ -2,8 +2,8 @@
 `az:path=X.pt,sims=16` (network + Gumbel search; `search=compiled` for the numba search), `aznet:path=X.pt`
 (raw network), `trained:2p` / `trained:4p` (shipped models, optionally `trained:2p,sims=32`), `human`
 (a person at the terminal) and
-`openspiel:bot=mcts,sims=32,rollouts=1` / `openspiel:bot=random` (OpenSpiel's bots on determinized worlds,
-with the `openspiel` extra; docs/openspiel.md).
+`openspiel:bot=mcts,sims=32,rollouts=1` / `openspiel:bot=ismcts` / `openspiel:bot=random` (OpenSpiel's bots
+on determinized worlds, with the `openspiel` extra; docs/openspiel.md).
 
 A spec is `kind[:key=value,key=value...]`. Every kind accepts a fixed set of parameters, each with a
 type and range (`PARAMETERS`); `parse_spec` checks them all and names the spec, the parameter and the

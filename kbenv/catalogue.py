@@ -178,7 +178,7 @@ EXPANSIONS = (
     Expansion("nomads", 0, "Nomads: 4 sections, quarry/caravan/village/garden, nomad tiles, walls, red cards", True),
     Expansion("capitol", 1, "Queenie 1 Capitol: capitols on castles of the Oracle and Harbor sections", True),
     Expansion("caves", 2, "Queenie 2 Caves: one cave per quadrant, a once-per-turn move between caves", True),
-    Expansion("crossroads", 3, "Crossroads: 4 sections (unverified data), 8 locations, warriors, wagons, ships, "
+    Expansion("crossroads", 3, "Crossroads: 4 sections (3 partly checked), 8 locations, warriors, wagons, ships, "
               "city halls, task cards, two-card hands", True),
     Expansion("marshlands", 4, "Marshlands (not implemented yet)", False),
     Expansion("harvest", 5, "Harvest (not implemented yet)", False),
@@ -211,10 +211,15 @@ SECTIONS = (
     Section("quarry", "nomads", f"{_CHECKED}; torgoton agrees"),
     Section("garden", "nomads", f"{_CHECKED}; torgoton agrees"),
     Section("village", "nomads", f"{_CHECKED}; torgoton agrees"),
-    # The Crossroads sections come from one source only (torgoton/kbc, a commit marked as AI co-authored);
-    # no artwork could be checked, not even the printed orientation (spec decision 4, A-C11).
-    *(Section(name, "crossroads", "UNVERIFIED: kb-data from a single source (torgoton/kbc), orientation unchecked")
-      for name in ("barracks", "city_hall", "lighthouse", "monastery")),
+    # The Crossroads grids come from one source (torgoton/kbc, a commit marked as AI co-authored; spec
+    # decision 4, A-C11). The first-edition Big Box rulebook pictures the four sections (kbenv issue 19):
+    # in the shipped orientation the picture agrees with every hex of Barracks once (1,5) and (1,6) are
+    # forest (corrected), and with every hex it shows of the other three, about half of each.
+    Section("barracks", "crossroads", "kb-data (torgoton/kbc) and the first-edition Big Box rulebook picture agree "
+            "on all 100 hexes and the orientation, after (1,5),(1,6) were corrected from grass to forest"),
+    *(Section(name, "crossroads", "UNVERIFIED: kb-data from a single source (torgoton/kbc); the first-edition Big "
+              "Box rulebook picture shows about half of the section and agrees there, in this orientation")
+      for name in ("city_hall", "lighthouse", "monastery")),
 )
 # Former section names, still read wherever a section is named (records and position files written before the
 # City Hall section was spelt as its location type, city_hall).
@@ -251,7 +256,8 @@ RULE_FLAGS = (
     # expansions implemented so far the flag changes nothing; it is accepted so that rulesets stay stable.
     RuleFlag("nomad_tile_next_turn", 4, "nomads", "a nomad tile is usable in its holder's next turn (A-N1 b)"),
     RuleFlag("zone_blocks_settlements_only", 5, "crossroads",
-             "a warrior zone blocks settlements only; warriors, wagons, ships and city halls may enter it (A-C1 b)"),
+             "a warrior zone blocks settlements only; warriors, wagons, ships, city halls and walls may enter "
+             "it (A-C1 b)"),
 )
 RULE_BIT = {f.name: 1 << f.bit for f in RULE_FLAGS}
 

@@ -26,6 +26,11 @@ Design (docs/openspiel.md has the details):
   agents get; the observation string is a text rendering of the player's view; the information-state
   string is perfect recall (the public set-up and every decision with the cards the player saw after it).
   No information-state tensor is provided.
+- Imperfect-information search: `state.resample_from_infostate(player, sampler)` re-deals the cards that
+  player has not seen (as `PlayerView.determinize`) and keeps its perfect recall, so OpenSpiel's Python
+  ISMCTSBot runs (`seeded_resampler(seed)` makes it reproducible). OpenSpiel's C++ MCTSBot and ISMCTSBot
+  crash on Python games (docs/openspiel.md). `load_game(players, expansions, **flags)` takes the
+  expansions as a string, list or tuple (pyspiel.load_game itself refuses lists).
 """
 
 from __future__ import annotations
@@ -80,13 +85,22 @@ GAME_TYPE = pyspiel.GameType(
 )
 
 
-def parse_expansions(text: str) -> tuple[str, ...]:
-    """('nomads', 'crossroads') from 'nomads,crossroads' (also '+', ';' or spaces between names); '' = base game.
+EXPANSIONS_FORM = ("a string of names separated by ',' or '+' (such as 'nomads,crossroads'), "
+                   "or a list or tuple of names (such as ['nomads', 'crossroads'])")
+
+
+def parse_expansions(text: str | list[str] | tuple[str, ...]) -> tuple[str, ...]:
+    """('nomads', 'crossroads') from 'nomads,crossroads' (also '+', ';' or spaces between names) or from a
+    list or tuple of names; '' or [] = base game.
 
     Names are checked against kbenv.catalogue and returned in catalogue order, without repeats.
     """
+    if isinstance(text, (list, tuple)):
+        if not all(isinstance(name, str) for name in text):
+            raise ValueError(f"expansions: expected {EXPANSIONS_FORM}; got {text!r}")
+        text = ",".join(text)
     if not isinstance(text, str):
-        raise ValueError(f"expansions: expected a string such as 'nomads,crossroads', got {text!r}")
+        raise ValueError(f"expansions: expected {EXPANSIONS_FORM}; got {text!r}")
     names = [name for name in text.replace("+", ",").replace(";", ",").replace(" ", ",").split(",") if name]
     for name in names:
         if name not in IMPLEMENTED_EXPANSIONS:
@@ -151,6 +165,34 @@ def seed_actions(seed: int) -> tuple[int, int]:
     """The two chance outcomes that deal kbenv's `Game.new(n, seed=seed)` (seeds agree modulo 2**32)."""
     seed = int(seed) % (1 << (SEED_BITS * CHANCE_NODES))
     return seed >> SEED_BITS, seed & (SEED_OUTCOMES - 1)
+
+
+def load_game(players: int = 2, expansions: str | list[str] | tuple[str, ...] = "", **rules: bool) -> pyspiel.Game:
+    """`pyspiel.load_game("python_kingdom_builder", ...)` that also takes the expansions as a list or tuple.
+
+    pyspiel.load_game itself takes string, int, float or bool parameters only: a list there fails inside
+    pyspiel, before this module sees it. Here the names are checked (ValueError naming `expansions`) and
+    passed on as one '+'-joined string.
+    """
+    names = parse_expansions(expansions)
+    return pyspiel.load_game(GAME_NAME, {"players": players, "expansions": "+".join(names), **rules})
+
+
+def seeded_resampler(seed: int):
+    """A reproducible resampler for OpenSpiel's Python ISMCTSBot: `bot.set_resampler(seeded_resampler(0))`.
+
+    The bot's own resampler draws from `pyspiel.UniformProbabilitySampler(0., 1.)`, which is not seeded
+    (a new sampler gives new numbers each run); this one calls `resample_from_infostate` with one sampler
+    seeded by `seed` (0 .. 2**31 - 1), so a bot with a seeded random_state repeats its choices.
+    """
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**31:
+        raise ValueError(f"seed: expected an integer 0..2**31-1, got {seed!r}")
+    sampler = pyspiel.UniformProbabilitySampler(int(seed), 0.0, 1.0)
+
+    def resample(state: KingdomBuilderState, player: int) -> KingdomBuilderState:
+        return state.resample_from_infostate(player, sampler)
+
+    return resample
 
 
 def game_info(ruleset: Ruleset) -> pyspiel.GameInfo:
@@ -273,8 +315,30 @@ def snapshot(st: np.ndarray) -> tuple:
     )
 
 
+UNSEEN_CARD = -2  # a card in a resampled state's history that the resampling player never saw (shown "?")
+
+
+def masked_snapshot(snap: tuple, player: int) -> tuple:
+    """The snapshot with every card `player` could not see replaced by UNSEEN_CARD (rule of `cards_seen`).
+
+    `cards_seen(masked_snapshot(snap, p), p) == cards_seen(snap, p)`: the player's view is unchanged.
+    """
+    over, mover, fixed, fort, deck, hands, extra_counts, extras, discards, removed = snap
+    if over:
+        return snap
+    open_hand = mover != player and extra_counts[mover] > 0 and not fixed
+    hands = tuple(card if card == S.NO_CARD or q == player or (q == mover and not open_hand) else UNSEEN_CARD
+                  for q, card in enumerate(hands))
+    extras = list(extras)
+    for q, count in enumerate(extra_counts):
+        if q != player:
+            for k in range(q * S.MAX_EXTRA_CARDS, q * S.MAX_EXTRA_CARDS + count):
+                extras[k] = UNSEEN_CARD
+    return (over, mover, fixed, fort, deck, hands, extra_counts, tuple(extras), discards, removed)
+
+
 def _letters(cards) -> str:
-    return "".join(CARD_LETTERS[c] for c in cards if c != S.NO_CARD) or "-"
+    return "".join("?" if c == UNSEEN_CARD else CARD_LETTERS[c] for c in cards if c != S.NO_CARD) or "-"
 
 
 @lru_cache(maxsize=1 << 16)
@@ -331,6 +395,44 @@ class KingdomBuilderState(pyspiel.State):
         decider = core.game.decider
         core.game.step(int(action))
         core.log.append((decider, int(action), snapshot(core.game.state)))
+
+    def resample_from_infostate(self, player_id: int, probability_sampler) -> KingdomBuilderState:
+        """A state `player_id` cannot tell from this one: the cards it has not seen dealt anew.
+
+        As `PlayerView.determinize`: the other players' hidden hands, their hidden extra Crossroads cards
+        and the order of the draw pile are dealt at random from the cards the player cannot see, and the
+        in-game generator is re-seeded; everything the player sees is kept. The randomness comes from
+        `probability_sampler` (a callable returning floats in [0, 1), such as
+        `pyspiel.UniformProbabilitySampler(seed, 0., 1.)`): two draws seed the deal, so a seeded sampler
+        gives the same state. The new state keeps the player's perfect recall (its
+        `information_state_string(player_id)` and observation are this state's) but none of the past cards
+        the player did not see: those read "?" in every seat's history. Its OpenSpiel history is empty,
+        as `state_from_kbenv`'s. OpenSpiel's ISMCTS (open_spiel.python.algorithms.ismcts) calls this.
+        """
+        core = self._core
+        n = core.ruleset.num_players
+        if isinstance(player_id, bool) or not isinstance(player_id, (int, np.integer)) or not 0 <= player_id < n:
+            raise ValueError(f"player_id: expected a seat 0..{n - 1}, got {player_id!r}")
+        player = int(player_id)
+        draws = []
+        for _ in range(2):
+            u = probability_sampler()
+            if not isinstance(u, (float, int, np.floating)) or not 0.0 <= u <= 1.0:
+                raise ValueError(f"probability_sampler: expected a float in [0, 1), got {u!r}")
+            draws.append(min(int(u * (1 << 32)), (1 << 32) - 1))
+        other = KingdomBuilderState(self.get_game())
+        new = other._core
+        if core.game is None:  # the deal: only the seed bits chosen so far, which no player sees
+            if core.seed_high is not None:
+                new.seed_high = draws[0] >> SEED_BITS
+            return other
+        new.seed_high = core.seed_high
+        new.setup_text = core.public_setup()
+        new.origin = PlayerView(core.origin, player).public_game()
+        new.first = masked_snapshot(core.first, player)
+        new.log = [(d, a, masked_snapshot(snap, player)) for d, a, snap in core.log]
+        new.game = PlayerView(core.game, player).determinize(np.random.default_rng(draws))
+        return other
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:

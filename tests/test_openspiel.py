@@ -328,7 +328,7 @@ def test_adapter_decides_the_same_when_only_hidden_cards_differ():
 
 
 def test_adapter_arguments():
-    assert BOTS == ("mcts", "random", "uniform")
+    assert BOTS == ("mcts", "ismcts", "random", "uniform")
     assert check_bot("mcts") == "mcts"
     with pytest.raises(ValueError, match="one of"):
         check_bot("alphazero")

@@ -270,8 +270,11 @@ def test_sections_are_catalogue_rows_in_their_fixed_order():
                               "barracks", "city_hall", "lighthouse", "monastery")
     assert all(sec.provenance.startswith(("kb-data", "UNVERIFIED: kb-data")) for sec in SECTIONS)
     assert {sec.expansion for sec in SECTIONS} == {None, "nomads", "crossroads"}
-    # Decision 4 / A-C11: the Crossroads sections say everywhere that a single unverified source gave them.
-    assert all(sec.provenance.startswith("UNVERIFIED") for sec in SECTIONS if sec.expansion == "crossroads")
+    # Decision 4 / A-C11: the Crossroads sections say everywhere that a single unverified source gave them,
+    # except Barracks, checked hex by hex against the first-edition Big Box rulebook picture (issue 19).
+    assert all(sec.provenance.startswith("UNVERIFIED") for sec in SECTIONS
+               if sec.expansion == "crossroads" and sec.name != "barracks")
+    assert [sec.provenance.startswith("kb-data") for sec in SECTIONS if sec.name == "barracks"] == [True]
 
 
 GARBAGE_RULESETS = [({"expansions": [["nomads"]]}, "expansions"), ({"expansions": [5]}, "expansions"),

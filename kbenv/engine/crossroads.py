@@ -99,6 +99,14 @@ def is_piece_power(power: int) -> bool:
 def place_piece(st, p: int, h: int) -> None:
     """Put one of p's non-settlement pieces on h: it counts as p's settlement from now on. Placing is
     building (A-C3, A-N9): it seizes location and nomad tiles and scores the red cards."""
+    put_piece(st, p, h)
+    if st[EXPANSIONS] & EXP_NOMADS:
+        red_cards_after_build(st, p, h)
+
+
+@njit(cache=True)
+def put_piece(st, p: int, h: int) -> None:
+    """place_piece without the red cards: the piece stands on h, tiles seized and nomad tiles claimed."""
     w = HEX_WORD[h]
     b = HEX_BIT[h]
     st[OCCUPIED + w] |= b
@@ -109,7 +117,6 @@ def place_piece(st, p: int, h: int) -> None:
     seize_tiles(st, p, h)
     if st[EXPANSIONS] & EXP_NOMADS:
         claim_nomads(st, p, h)
-        red_cards_after_build(st, p, h)
 
 
 @njit(cache=True)
@@ -145,11 +152,19 @@ def update_zone(st) -> None:
 
 @njit(cache=True)
 def place_city_hall(st, p: int, centre: int) -> None:
-    """The city hall covers centre and its 6 neighbours; each cell counts as a settlement (C-8, A-C7)."""
+    """The city hall covers centre and its 6 neighbours; each cell counts as a settlement (C-8, A-C7).
+
+    The tile goes down whole, so the red cards check each of its 7 settlements once all 7 stand
+    (docs/rules-readings.md, "City hall and the red cards"): Shepherds sees the other cells as occupied.
+    """
     st[CITY_HALL_AT + p] = centre + 1
-    place_piece(st, p, centre)
+    put_piece(st, p, centre)
     for d in range(6):
-        place_piece(st, p, STEP1[centre, d])
+        put_piece(st, p, STEP1[centre, d])
+    if st[EXPANSIONS] & EXP_NOMADS:
+        red_cards_after_build(st, p, centre)
+        for d in range(6):
+            red_cards_after_build(st, p, STEP1[centre, d])
 
 
 @njit(cache=True)

@@ -22,10 +22,10 @@ from ..board.bitset import (
 )
 from ..board.codes import FLOWER
 from ..board.geometry import STEP1
-from ..catalogue import DONATION_TERRAINS, NOMAD_KINDS
+from ..catalogue import DONATION_TERRAINS, NOMAD_KINDS, RULE_BIT
 from .board_ops import adjacent_view, own_view, settlements_word
 from .nomads_hooks import FAMILIES, RED_CARD_GOLD, card_in_play, current_round
-from .pieces import piece_on
+from .pieces import piece_on, pieces_into
 from .state import (
     BUILDABLE_MASK,
     GOLD,
@@ -37,6 +37,7 @@ from .state import (
     NUM_NOMADS,
     NUM_PLAYERS,
     OCCUPIED,
+    RULE_FLAGS,
     TERRAIN_MASKS,
     WALLS,
     WALLS_LEFT,
@@ -50,6 +51,7 @@ OUTPOST = NOMAD_KINDS.index("outpost")
 SWORD = NOMAD_KINDS.index("sword")
 RESETTLEMENT_STEPS = 4
 DONATION_BUILDS = 3
+ZONE_SETTLEMENTS_ONLY = RULE_BIT["zone_blocks_settlements_only"]  # A-C1 (b): a wall may go in a warrior zone
 assert DONATION_TERRAINS == "GCDFTWM"  # donation k builds on terrain code k (kbenv.board.codes)
 
 
@@ -82,11 +84,20 @@ def place_wall(st, h: int) -> None:
 
 @njit(cache=True)
 def quarry_targets(st, p: int, terrain: int, out) -> None:
-    """Free hexes of the played card's terrain next to p's settlements (no fallback); none without walls."""
+    """Free hexes of the played card's terrain next to p's settlements (no fallback); none without walls.
+
+    A warrior zone closes its hexes to walls too (A-C1 (a)); under the flag zone_blocks_settlements_only
+    (A-C1 (b)) it blocks settlements only, and a wall may go on a zone hex that holds no piece.
+    """
     clear(out)
     if st[WALLS_LEFT] <= 0 or terrain < 0:
         return
     adjacent = adjacent_view(st, p)  # hexes next to p's settlements, kept up to date by board_ops
+    if st[RULE_FLAGS] & ZONE_SETTLEMENTS_ONLY:
+        pieces_into(st, out)  # the hexes holding a piece (walls and occupied caves included), zones left out
+        for i in range(WORDS):
+            out[i] = st[TERRAIN_MASKS + terrain * WORDS + i] & ~out[i] & adjacent[i]
+        return
     for i in range(WORDS):
         out[i] = st[TERRAIN_MASKS + terrain * WORDS + i] & ~st[OCCUPIED + i] & adjacent[i]
 

@@ -36,11 +36,12 @@ A_C4 = ("The pieces are given at set-up, so they do not touch the 40-settlement 
 TASK_NAMES = {"home_country", "fortress", "road", "place_of_refuge", "advance", "compass_points"}
 CROSSROADS_SECTIONS = ["barracks", "city_hall", "lighthouse", "monastery"]
 
-# kb-data grids (torgoton/kbc, unverified, A-C11) with the location letters of the contract
+# kb-data grids (torgoton/kbc, unverified, A-C11) with the location letters of the contract; Barracks (1,5) and
+# (1,6) are forest, not kb-data's grass, as the first-edition Big Box rulebook's picture shows (issue 19)
 CROSSROADS_GRIDS = {
     "barracks": (
         "GGTTWWTTGG",
-        "GGTTWGGCGG",
+        "GGTTWTTCGG",
         "GFFTTTTCCG",
         "FFFkDTTCCC",
         "FFFFFDTxMC",
