@@ -95,9 +95,9 @@ def legal_list(game, legal: list[int], width: int = 100) -> list[str]:
 class HumanAgent:
     name = "human"
 
-    def __init__(self, read: Callable[[str], str] = input, write: Callable[[str], None] = print,
+    def __init__(self, read: Callable[[str], str] | None = None, write: Callable[[str], None] = print,
                  colour: bool | None = None):
-        self.read = read
+        self.read = read if read is not None else (lambda prompt: input(prompt))  # input() as it is when asked
         self.write = write
         self.colour = sys.stdout.isatty() if colour is None else colour
         self.heard: list[tuple[int, str]] = []

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from agents.alphazero.network import PolicyValueNet, load_network, save_network
+from agents.rulesets import ModelRulesetError, OutsideTrainingWarning
 from agents.training.alphazero import Run
 from agents.training.config import TrainConfig
 from agents.training.training import train
@@ -45,8 +48,13 @@ def test_a_network_made_before_crossroads_reads_the_prefix_and_plays_crossroads(
     __import__("torch").save(saved, path)
     loaded, _ = load_network(path)
     assert loaded.config["input_channels"] == V1_BASE_CHANNELS
-    agent = make_agent(f"aznet:path={path}", seed=1)
-    game = play_game(0, 6, ["old", "random"], [agent, make_agent("random", seed=2)], expansions=CROSSROADS)
+    # It records no ruleset and cannot see the Crossroads pieces: it plays them only when told to, and says so.
+    with pytest.raises(ModelRulesetError, match="cannot see the crossroads pieces"):
+        play_game(0, 6, ["old", "random"], [make_agent(f"aznet:path={path}", seed=1), make_agent("random", seed=2)],
+                  expansions=CROSSROADS)
+    agent = make_agent(f"aznet:path={path},outside_training=1", seed=1)
+    with pytest.warns(OutsideTrainingWarning, match="outside its training"):
+        game = play_game(0, 6, ["old", "random"], [agent, make_agent("random", seed=2)], expansions=CROSSROADS)
     assert game.decisions > 50
 
 
