@@ -178,11 +178,14 @@ def cmd_play(args: argparse.Namespace) -> int:
     human = "human" in specs
     if human:  # a person needs the set-up before the first decision
         _print_setup(game, args.seed, specs, colour, notes)
+    left: tuple = ()
+    if human:
+        from agents.human import EndOfInput
+
+        left = (EndOfInput,)  # the person left: end of input or `quit`
     try:
         frames = _play_out(game, agents, np.random.default_rng(args.seed), record_frames=bool(args.gif))
-    except Exception as err:
-        if type(err).__name__ != "EndOfInput":  # agents.human.EndOfInput: the person left
-            raise
+    except left as err:
         print(f"\n{'end of input' if str(err) == 'end of input' else 'you left'}: the game stopped unfinished "
               f"after {len(game.actions)} decision{'' if len(game.actions) == 1 else 's'} (no winner)")
         return 0
@@ -463,7 +466,8 @@ def section_label(name: str, turned: bool) -> str:
 def build_parser() -> argparse.ArgumentParser:
     """The `kbenv` argument parser: one subcommand per command, every option with its help text."""
     parser = argparse.ArgumentParser(prog="kbenv", description="Kingdom Builder environment tools",
-                                     epilog="exit codes: 0 ok, 2 user error, 130 interrupted, 141 stdout closed")
+                                     epilog="exit codes: 0 ok (also a human's end of input), 2 user error, "
+                                            "130 interrupted, 141 stdout closed")
     sub = parser.add_subparsers(dest="command", required=True, metavar="command",
                                 help="play, score, legal, tournament, train, bench or sections "
                                      "(kbenv <command> -h for its options)")
@@ -491,7 +495,10 @@ def _add_play(sub) -> None:
     play.add_argument("--agents", nargs="+", metavar="SPEC",
                       help="agent spec per seat, player_0 first (default: random for every seat); with fewer "
                            "specs than players the last spec fills the remaining seats, more specs than players "
-                           "is an error; e.g. --agents ppo:path=runs/quick/model.zip greedy")
+                           "is an error; e.g. --agents ppo:path=runs/quick/model.zip greedy. `human` is you at the "
+                           "terminal: the set-up comes first, `help` lists the commands, end of input stops the "
+                           "game (exit 0). A trained model plays only the rulesets its card states "
+                           "(ModelRulesetError otherwise) unless its spec says outside_training=1")
     colours = play.add_mutually_exclusive_group()
     colours.add_argument("--colour", action="store_true",
                          help="force ANSI colours (default: colours when stdout is a terminal)")
