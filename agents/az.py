@@ -7,15 +7,22 @@
 - `trained:2p`, `trained:4p` (base game) and `trained:nomads-2p` (Nomads + Capitol + Caves): the
   models shipped in agents/models (model cards beside them), as `az` agents with 16 simulations
   (`trained:2p,sims=64` for more).
+
+Each agent knows the rulesets its network was trained for (`trained_for`, agents.rulesets: a shipped
+model's card, else the card saved in the file, else inferred from the network) and refuses any other
+ruleset at its first decision with `ModelRulesetError`, unless made with `outside_training=True`.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
 
 from kbenv.view import PlayerView
+
+from . import rulesets
 
 MODELS = Path(__file__).parent / "models"
 SHIPPED = {"2p": "trained_2p.pt", "4p": "trained_4p.pt", "nomads-2p": "trained_nomads_2p.pt"}
@@ -32,8 +39,14 @@ def shipped_model(name: str) -> Path:
     return path
 
 
+def shipped_card(name: str) -> dict:
+    """The model card (agents/models/<stem>.json) of a shipped model."""
+    return json.loads(shipped_model(name).with_suffix(".json").read_text(encoding="utf-8"))
+
+
 class _NetworkAgent:
-    def __init__(self, path: str | Path, device: str = "cpu", seed: int | None = None):
+    def __init__(self, path: str | Path, device: str = "cpu", seed: int | None = None,
+                 outside_training: bool = False, card: dict | None = None):
         from .alphazero.network import NetworkEvaluator, load_network
         from .training.networks import flush_denormals
 
@@ -42,6 +55,14 @@ class _NetworkAgent:
         self.evaluator = NetworkEvaluator(self.net, device)
         self.v1 = bool(self.net.config["v1"])
         self.path = str(path)
+        config = self.net.config
+        if card is not None:
+            self.trained_for = rulesets.from_card(card, self.v1, config.get("input_channels"),
+                                                  f"the model card of {Path(path).stem}")
+        else:
+            self.trained_for = rulesets.from_network(self.info, config, f"the model file {path}")
+        self.outside_training = bool(outside_training)
+        self._first_use = rulesets.FirstUseCheck()
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
@@ -50,17 +71,16 @@ class _NetworkAgent:
     def _check(self, view: PlayerView) -> None:
         if view is None:
             raise ValueError(f"{self.name}: needs the player's view")
-        if view.expansions and not self.v1:
-            raise ValueError(f"{self.name}: this network was trained on the base game and cannot play "
-                             f"{', '.join(view.expansions)}")
+        self._first_use(self, view.public_game())  # ModelRulesetError outside its training
 
 
 class AZNetAgent(_NetworkAgent):
     """The raw policy network: the legal action with the largest logit."""
 
-    def __init__(self, path: str | Path, device: str = "cpu", seed: int | None = None):
+    def __init__(self, path: str | Path, device: str = "cpu", seed: int | None = None,
+                 outside_training: bool = False, card: dict | None = None):
         self.name = f"aznet:path={path}"
-        super().__init__(path, device, seed)
+        super().__init__(path, device, seed, outside_training, card)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, view: PlayerView) -> int:
         self._check(view)
@@ -75,11 +95,12 @@ class AZSearchAgent(_NetworkAgent):
     `python` (agents.alphazero.search) or `compiled` (agents.alphazero.compiled_search, the same moves)."""
 
     def __init__(self, path: str | Path, sims: int = DEFAULT_SIMS, considered: int = 16, device: str = "cpu",
-                 seed: int | None = None, search: str = "python"):
+                 seed: int | None = None, search: str = "python", outside_training: bool = False,
+                 card: dict | None = None):
         from .alphazero.compiled_search import make_search
 
         self.name = f"az:path={path},sims={sims}" + (f",search={search}" if search != "python" else "")
-        super().__init__(path, device, seed)
+        super().__init__(path, device, seed, outside_training, card)
         self.search = make_search(search, self.evaluator, num_simulations=sims, max_considered=considered,
                                   gumbel_scale=0.0)
 

@@ -1,9 +1,13 @@
 """A person at the terminal as an agent (`kbenv play --agents human trained:2p`).
 
-Before each decision it prints the board, the scores so far, the player's card and the settlements
-placed since its last decision, then lists the legal decisions by number, coordinates and name. It
-accepts a number from that list, a hex as `r,c` (or `r c`), or a decision's name (`end_turn`, `done`,
-`tavern`, ...). Input that is not a legal decision is answered with the reason, and asked again.
+Before each decision it prints the board, the scores so far, the other players' decisions since its
+last one (in words: "player_0: build at 3,4"), its seat, its terrain card by name ("Flower field") and
+what the phase asks for, then lists the legal decisions by number, in words, with what to type for
+each (`[1] build at 3,4`, `[9] use the Oracle tile (oracle)`). It accepts a number from that list, a
+hex as `r,c` (or `r c`), or a decision's name (`end_turn`, `done`, `tavern`, ...); `help` or `?`
+prints the commands and the legal decisions, `board` shows the board again, and `quit` (or the end
+of input, Ctrl-D) stops the game with `EndOfInput`, which `kbenv play` reports and ends with exit code
+0. Input that is not a legal decision is answered with the reason, and asked again.
 """
 
 from __future__ import annotations
@@ -14,27 +18,41 @@ from collections.abc import Callable
 import numpy as np
 
 from kbenv.catalogue import ACTION_ID
+from kbenv.colours import seat_name
 from kbenv.explain import explain_illegal
-from kbenv.position import decision_name
 from kbenv.render_text import board_text, score_text
 from kbenv.view import PlayerView
+from kbenv.words import action_phrase, describe_decision, hand_words, phase_words
+
+
+class EndOfInput(Exception):
+    """The person left: input ended (Ctrl-D, a closed pipe) or they typed `quit`."""
 
 
 def decision_label(action: int) -> str:
-    """A decision as the player types it: `r,c` for a hex, else its name (kbenv.position.decision_name)."""
-    name = decision_name(action)
-    return f"{name[0]},{name[1]}" if isinstance(name, list) else name
+    """A decision as the player types it: `r,c` for a hex, else its name (kbenv.catalogue.ACTION_NAMES)."""
+    return action_phrase(action)
 
 
 # Every named decision, as typed: lower case, spaces for underscores ("end turn", "terrain-g").
 NAMED_ACTIONS = {name.replace("_", " ").lower(): action for name, action in ACTION_ID.items()}
+HELP_WORDS = ("help", "?")
+QUIT_WORDS = ("quit", "exit")
+COMMANDS = (
+    "  a number from the list      take that decision (e.g. 1)",
+    "  r,c  or  r c                the hex in row r, column c (e.g. 3,4)",
+    "  a decision's name           end_turn, done, oracle, tavern, ... (as shown in brackets)",
+    "  help  or  ?                 this help and the legal decisions",
+    "  board                       show the board and the scores again",
+    "  quit  (or end of input)     stop the game here",
+)
 
 
 def parse_decision(text: str, legal: list[int]) -> int | str:
     """The action id `text` names, or the reason it names none of the legal decisions."""
     text = text.strip().lower().replace(" ", ",")
     if not text:
-        return "type a number from the list, a hex as r,c, or a decision's name"
+        return "type a number from the list, a hex as r,c, or a decision's name (help lists them)"
     if text.isdigit():
         k = int(text)
         return legal[k - 1] if 1 <= k <= len(legal) else f"{k} is not in the list (1..{len(legal)})"
@@ -47,43 +65,85 @@ def parse_decision(text: str, legal: list[int]) -> int | str:
     name = text.replace(",", " ").replace("_", " ")
     if name in NAMED_ACTIONS:
         return NAMED_ACTIONS[name]  # the caller says why, if it is not legal now
-    return f"{text!r} is neither a number from the list, a hex r,c, nor a decision's name"
+    return f"{text!r} is neither a number from the list, a hex r,c, nor a decision's name (type help)"
+
+
+def legal_list(game, legal: list[int], width: int = 100) -> list[str]:
+    """The legal decisions in words, numbered: hexes grouped by what choosing them does
+    (`build at: [1] 0,3  [2] 0,4 ...`), every other decision with what to type for it
+    (`[60] use the Oracle tile (oracle)`); lines wrapped at about `width` characters."""
+    groups: dict[str, list[str]] = {}
+    for k, a in enumerate(legal, 1):
+        words = describe_decision(game, a)
+        typed = action_phrase(a)
+        if words.endswith(f" {typed}") and "," in typed:  # a hex: grouped under what it does
+            groups.setdefault(words[: -len(typed) - 1], []).append(f"[{k}] {typed}")
+        else:
+            groups.setdefault("", []).append(f"[{k}] {words}" + ("" if typed in words else f" ({typed})"))
+    lines = []
+    for head, items in sorted(groups.items(), key=lambda kv: kv[0] == ""):
+        line = f"  {head}:" if head else " "
+        for item in items:
+            if len(line) + len(item) + 2 > width and line.strip() not in ("", f"{head}:"):
+                lines.append(line)
+                line = "    "
+            line += f"  {item}"
+        lines.append(line)
+    return lines
 
 
 class HumanAgent:
     name = "human"
 
-    def __init__(self, read: Callable[[str], str] = input, write: Callable[[str], None] = print,
+    def __init__(self, read: Callable[[str], str] | None = None, write: Callable[[str], None] = print,
                  colour: bool | None = None):
-        self.read = read
+        self.read = read if read is not None else (lambda prompt: input(prompt))  # input() as it is when asked
         self.write = write
         self.colour = sys.stdout.isatty() if colour is None else colour
-        self.seen: dict[int, set] = {}
+        self.heard: list[tuple[int, str]] = []
 
     def reset(self, seed: int | None = None) -> None:
-        self.seen = {}
+        self.heard = []
+
+    def notice(self, player: int, words: str) -> None:
+        """A decision another player took (the play loop tells every agent that has this method)."""
+        self.heard.append((player, words))
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, view: PlayerView) -> int:
         game = view.public_game()
         legal = [int(a) for a in np.flatnonzero(action_mask)]
         self.write("")
-        self.write(board_text(game, colour=self.colour))
-        self.write(score_text(game.scores(), game.cards))
-        placed = []
-        for p in range(game.num_players):
-            now = game.settlements(p)
-            placed += [f"player {p}: {r},{c}" for r, c in sorted(now - self.seen.get(p, now))]
-            self.seen[p] = now
-        if placed:
-            self.write("placed since your last decision: " + "; ".join(placed))
-        self.write(f"you are player {view.player}; your card: {view.hand(view.player) or '-'}; "
-                   f"phase: {view.phase}")
-        self.write("legal decisions: " + "  ".join(f"[{k}] {decision_label(a)}" for k, a in enumerate(legal, 1)))
+        self._show_board(game)
+        others = [(p, w) for p, w in self.heard if p != view.player]
+        if others:
+            self.write("since your last decision:")
+            for p in sorted({p for p, _ in others}, key=lambda q: (q - view.player) % game.num_players):
+                self.write(f"  {seat_name(p)}: " + "; ".join(w for q, w in others if q == p))
+        self.heard = []
+        self.write(f"you are {seat_name(view.player)}; your card: {hand_words(view.hand_cards(view.player))}; "
+                   f"{phase_words(game)}")
+        self.write("legal decisions:")
+        for line in legal_list(game, legal):
+            self.write(line)
         while True:
             try:
-                answer = self.read("your decision> ")
+                answer = self.read("your decision (help for commands)> ")
             except EOFError:
-                raise KeyboardInterrupt from None  # no more input: stop the game as Ctrl-D would
+                raise EndOfInput("end of input") from None
+            word = answer.strip().lower()
+            if word in HELP_WORDS:
+                self.write("commands:")
+                for line in COMMANDS:
+                    self.write(line)
+                self.write("legal decisions:")
+                for line in legal_list(game, legal):
+                    self.write(line)
+                continue
+            if word in QUIT_WORDS:
+                raise EndOfInput(word)
+            if word == "board":
+                self._show_board(game)
+                continue
             choice = parse_decision(answer, legal)
             if isinstance(choice, str):
                 self.write(f"  not understood: {choice}")
@@ -91,3 +151,7 @@ class HumanAgent:
                 self.write(f"  {decision_label(choice)} is illegal: {explain_illegal(game, choice)}")
             else:
                 return choice
+
+    def _show_board(self, game) -> None:
+        self.write(board_text(game, colour=self.colour))
+        self.write(score_text(game.scores(), game.cards))

@@ -6,7 +6,11 @@ has the v1 action layout (458 actions); its policy kwargs record the ruleset (`a
 `agent.rules`). At play time the agent takes the observation and mask it is given when they have its
 network's shapes, and otherwise builds them from the player's view: v1 planes with `view.observation_v1()`,
 the game's own legal mask with `view.legal_mask()`, padded to the network's actions (v0 ids are a prefix of
-v1, so a v1 network also plays base games). A v0 network cannot play an expansion game and says so.
+v1, so a v1 network can also be given base games). A v0 network cannot play an expansion game and says so.
+
+The ruleset in the policy kwargs is what the agent was trained for (`trained_for`, agents.rulesets; a
+checkpoint that records none is read from its network: v0 is the base game, v1 unknown). Any other
+ruleset is refused at the first decision with `ModelRulesetError` unless `outside_training=True`.
 """
 
 from __future__ import annotations
@@ -18,11 +22,14 @@ import numpy as np
 from kbenv.engine.observe_v1 import V1_BASE_CHANNELS
 from kbenv.view import PlayerView
 
+from . import rulesets
+
 
 class PPOAgent:
     name = "ppo"
 
-    def __init__(self, path: str, deterministic: bool = True, device: str = "cpu", seed: int | None = None):
+    def __init__(self, path: str, deterministic: bool = True, device: str = "cpu", seed: int | None = None,
+                 outside_training: bool = False):
         from sb3_contrib import MaskablePPO
 
         from .training.networks import flush_denormals
@@ -40,6 +47,14 @@ class PPOAgent:
         self.v1 = self.observation_shape[0] >= V1_BASE_CHANNELS  # v1 networks made before Crossroads read 35
         self.deterministic = deterministic
         self.name = f"ppo:path={path}"
+        if "expansions" in extractor:
+            self.trained_for = rulesets.TrainedFor(
+                (rulesets.Ruleset.of(self.expansions, self.rules),), f"recorded in the checkpoint {path}",
+                self.v1, rulesets.sees_of(self.v1, self.observation_shape[0]))
+        else:
+            self.trained_for = rulesets.inferred(self.v1, self.observation_shape[0], f"the checkpoint {path}")
+        self.outside_training = bool(outside_training)
+        self._first_use = rulesets.FirstUseCheck()
 
     @property
     def ruleset(self) -> dict:
@@ -51,6 +66,8 @@ class PPOAgent:
             self.model.set_random_seed(seed % 2**32)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, view: PlayerView | None = None) -> int:
+        if view is not None:
+            self._first_use(self, view.public_game())  # ModelRulesetError outside its training
         mask = self.network_mask(action_mask, view)
         if self.hints != "none":  # the network reads hint planes: build its observation from the view
             if view is None:

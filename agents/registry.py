@@ -8,6 +8,9 @@ on determinized worlds, with the `openspiel` extra; docs/openspiel.md).
 A spec is `kind[:key=value,key=value...]`. Every kind accepts a fixed set of parameters, each with a
 type and range (`PARAMETERS`); `parse_spec` checks them all and names the spec, the parameter and the
 value at fault. `seed` (every kind) fixes the agent's seed, overriding the one `make_agent` is given.
+`outside_training=1` (trained kinds: ppo, az, aznet, trained) lets a model play a ruleset it was not
+trained for, with a warning; without it such a game is refused with `ModelRulesetError`
+(agents.rulesets, which also says what "another ruleset" means).
 """
 
 from __future__ import annotations
@@ -129,11 +132,12 @@ PARAMETERS: dict[str, dict[str, Converter]] = {
     "lookahead": {"seed": _seed},
     "mcts": {"sims": _positive_int, "rollout": _rollout, "c": _non_negative_float, "max_rollout": _positive_int,
              "seed": _seed},
-    "ppo": {"path": _checkpoint, "deterministic": _boolean, "device": _device},
+    "ppo": {"path": _checkpoint, "deterministic": _boolean, "device": _device, "outside_training": _boolean},
     "az": {"path": _network_file, "sims": _positive_int, "considered": _positive_int, "device": _device,
-           "search": _search_kind, "seed": _seed},
-    "aznet": {"path": _network_file, "device": _device, "seed": _seed},
-    "trained": {"model": _shipped, "sims": _positive_int, "search": _search_kind, "seed": _seed},
+           "search": _search_kind, "seed": _seed, "outside_training": _boolean},
+    "aznet": {"path": _network_file, "device": _device, "seed": _seed, "outside_training": _boolean},
+    "trained": {"model": _shipped, "sims": _positive_int, "search": _search_kind, "seed": _seed,
+                "outside_training": _boolean},
     "human": {},
     "openspiel": {"bot": _openspiel_bot, "sims": _positive_int, "rollouts": _positive_int, "dets": _positive_int,
                   "c": _non_negative_float, "max_rollout": _positive_int, "seed": _seed},
@@ -230,15 +234,16 @@ def _load_ppo(spec: str, seed: int | None, params: dict):
 
 def _load_network_agent(spec: str, kind: str, seed: int | None, params: dict):
     """az / aznet / trained agents; a file torch cannot read is reported as the spec's error."""
-    from .az import DEFAULT_SIMS, AZNetAgent, AZSearchAgent, shipped_model
+    from .az import DEFAULT_SIMS, AZNetAgent, AZSearchAgent, shipped_card, shipped_model
 
     try:
         if kind == "aznet":
             return AZNetAgent(seed=seed, **params)
         if kind == "trained":
-            path = shipped_model(params.pop("model"))
-            return AZSearchAgent(path, sims=params.get("sims", DEFAULT_SIMS), search=params.get("search", "python"),
-                                 seed=seed)
+            name = params.pop("model")
+            return AZSearchAgent(shipped_model(name), sims=params.get("sims", DEFAULT_SIMS),
+                                 search=params.get("search", "python"), seed=seed,
+                                 outside_training=params.get("outside_training", False), card=shipped_card(name))
         return AZSearchAgent(seed=seed, **params)
     except ImportError:
         raise

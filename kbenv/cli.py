@@ -1,11 +1,13 @@
 """The `kbenv` command line: play, score, legal, tournament, train, bench and sections (each command's help ends
 with example command lines, which tests/test_readme.py parses).
 
-Exit codes: 0 success; 2 a user error (bad option, agent spec, file or setting: one line
-`kbenv <command>: error: ...` on stderr, or argparse's usage and error for a bad option value);
-130 interrupted by Ctrl-C (one line `kbenv <command>: interrupted`); 141 (128 + SIGPIPE, as a
-shell reports a program killed by a closed pipe) when stdout is closed early, e.g. `kbenv play | head`,
-with nothing printed on stderr. Internal errors (bugs) still show a traceback.
+Exit codes: 0 success (also `kbenv play` ended by a human's end of input or `quit`, with a message);
+2 a user error (bad option, agent spec, file or setting: one line `kbenv <command>: error: ...` on
+stderr, or argparse's usage and error for a bad option value; a named error such as a model asked to
+play outside its training shows its name, `error: ModelRulesetError: ...`); warnings are one line
+`kbenv <command>: warning: ...`; 130 interrupted by Ctrl-C (one line `kbenv <command>: interrupted`);
+141 (128 + SIGPIPE, as a shell reports a program killed by a closed pipe) when stdout is closed early,
+e.g. `kbenv play | head`, with nothing printed on stderr. Internal errors (bugs) still show a traceback.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import json
 import math
 import os
 import sys
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 
@@ -171,12 +174,27 @@ def cmd_play(args: argparse.Namespace) -> int:
         _check_writable(path)
     game = Game.new(args.players, seed=args.seed, preset=args.preset, **ruleset)
     agents = _seat_agents(specs, args.seed) if args.agents else None
-    frames = _play_out(game, agents, np.random.default_rng(args.seed), record_frames=bool(args.gif))
+    notes = _check_rulesets(agents, game) if agents else {}
+    colour = args.colour or (not args.no_colour and sys.stdout.isatty())
+    human = "human" in specs
+    if human:  # a person needs the set-up before the first decision
+        _print_setup(game, args.seed, specs, colour, notes)
+    left: tuple = ()
+    if human:
+        from agents.human import EndOfInput
+
+        left = (EndOfInput,)  # the person left: end of input or `quit`
+    try:
+        frames = _play_out(game, agents, np.random.default_rng(args.seed), record_frames=bool(args.gif))
+    except left as err:
+        print(f"\n{'end of input' if str(err) == 'end of input' else 'you left'}: the game stopped unfinished "
+              f"after {len(game.actions)} decision{'' if len(game.actions) == 1 else 's'} (no winner)")
+        return 0
     if args.gif:
         save_gif(frames, args.gif)
     if args.png:
         save_png(board_image(game), args.png)
-    _print_game(game, args.seed, specs, colour=args.colour or (not args.no_colour and sys.stdout.isatty()))
+    _print_game(game, args.seed, specs, colour=colour, notes=notes, legend_shown=human)
     if args.record:
         with open(args.record, "w", encoding="utf-8") as f:
             json.dump(game.to_record(), f)
@@ -245,18 +263,34 @@ def _seat_agents(specs: list[str], game_seed: int) -> list:
     return [make_agent(spec, seed=game_seed * 31 + i) for i, spec in enumerate(specs)]
 
 
+def _check_rulesets(agents: list, game: Game) -> dict[str, str]:
+    """ModelRulesetError before the game for a trained agent outside its training; the notes of those that
+    play outside it (outside_training=1), each also printed as a warning."""
+    from agents.rulesets import Ruleset, check_agents
+
+    notes = check_agents(agents, Ruleset.of_game(game))
+    for note in notes.values():
+        print(f"kbenv play: warning: {note}", file=sys.stderr)
+    return notes
+
+
 def _play_out(game: Game, agents: list | None, rng: np.random.Generator, record_frames: bool) -> list:
     """Play the game to its end (agents, or uniformly random legal moves); frames after each turn if asked.
 
-    The agent of the player who decides next acts, with the observation and mask of the game's ruleset."""
+    The agent of the player who decides next acts, with the observation and mask of the game's ruleset;
+    agents that listen (the human) hear every decision in words."""
     frames = []
     turn = game.turn
     if agents:
-        from agents.evaluation.play import agent_inputs
+        from agents.evaluation.play import agent_inputs, announce, listeners
+
+        hearing = listeners(agents)
     while not game.done:
         if agents:
             p = game.decider
-            game.step(agents[p].act(*agent_inputs(game, p)))
+            action = agents[p].act(*agent_inputs(game, p))
+            announce(hearing, game, p, action)
+            game.step(action)
         else:
             game.step(int(rng.choice(game.legal_actions())))
         if record_frames and game.turn != turn:
@@ -267,19 +301,54 @@ def _play_out(game: Game, agents: list | None, rng: np.random.Generator, record_
     return frames
 
 
-def _print_game(game: Game, game_seed: int, specs: list[str], colour: bool) -> None:
-    """Header, seat-to-agent map, board, legend, score table and winners."""
+def _print_header(game: Game, game_seed: int, specs: list[str], notes: dict[str, str]) -> None:
+    """Sections, ruleset and who sits where (with a note for a model outside its training)."""
     sections = ", ".join(section_label(n, t) for n, t in game.setup.sections or [])
     print(f"Kingdom Builder, {game.num_players} players, seed {game_seed}: {sections}")
     if game.expansions or game.setup.rules:
         rules = ", ".join(game.setup.rules or ()) or "default"
         print(f"expansions: {', '.join(game.expansions) or 'none'}; rules: {rules}")
     for p, spec in enumerate(specs):
-        print(f"{seat_name(p)}: {spec} ({SEAT_COLOUR_NAMES[p]})")
+        outside = " - outside its training" if spec in notes else ""
+        print(f"{seat_name(p)}: {spec} ({SEAT_COLOUR_NAMES[p]}){outside}")
+
+
+def _print_setup(game: Game, game_seed: int, specs: list[str], colour: bool, notes: dict[str, str]) -> None:
+    """What a person needs before the first decision: header and seats, the Kingdom Builder cards and
+    locations in play (each with one line), task cards, the start player, the board and its legend."""
+    from .colours import NOMAD_TILE_LABELS
+    from .words import LOCATION_TEXT, NOMAD_TILE_TEXT, SCORING_CARD_TEXT, locations_in_play, title
+
+    _print_header(game, game_seed, specs, notes)
+    print("Kingdom Builder cards in play:")
+    for card in game.cards:
+        print(f"  {title(card)}: {SCORING_CARD_TEXT[card]}")
+    print("locations (take a tile by building next to one; a tile gives its extra action every turn):")
+    for name, hexes in locations_in_play(game):
+        where = ", ".join(f"{r},{c}" for r, c in hexes)
+        print(f"  {title(name)} at {where}: {LOCATION_TEXT[name]}")
+    tiles = sorted((rc, kind) for rc, kind in game.nomad_spaces().items() if kind is not None)
+    if tiles:
+        print("nomad tiles (claimed by building next to their space, usable once in the next round):")
+    for (r, c), kind in tiles:
+        print(f"  {NOMAD_TILE_LABELS[kind]} at {r},{c}: {kind}, {NOMAD_TILE_TEXT[kind]}")
+    for task in game.tasks() if "crossroads" in game.expansions else ():
+        rule = next(t for t in CAT.TASK_CARDS if t.name == task)
+        print(f"  task {title(task)}: {rule.gold} gold for {rule.rule}")
+    print(f"start player: {seat_name(game.start_player)}")
+    print(board_text(game, colour=colour))
+    print(legend(game.num_players, game.expansions))
+
+
+def _print_game(game: Game, game_seed: int, specs: list[str], colour: bool, notes: dict[str, str] | None = None,
+                legend_shown: bool = False) -> None:
+    """Header, seat-to-agent map, board, legend (unless shown before the game), score table and winners."""
+    _print_header(game, game_seed, specs, notes or {})
     print(f"cards: {', '.join(game.cards)}; start player: {seat_name(game.start_player)}; "
           f"{len(game.actions)} decisions")
     print(board_text(game, colour=colour))
-    print(legend(game.num_players, game.expansions))
+    if not legend_shown:
+        print(legend(game.num_players, game.expansions))
     print(score_text(game.scores(), game.cards))
     for note in score_notes(game):
         print(note)
@@ -419,7 +488,8 @@ def section_label(name: str, turned: bool) -> str:
 def build_parser() -> argparse.ArgumentParser:
     """The `kbenv` argument parser: one subcommand per command, every option with its help text."""
     parser = argparse.ArgumentParser(prog="kbenv", description="Kingdom Builder environment tools",
-                                     epilog="exit codes: 0 ok, 2 user error, 130 interrupted, 141 stdout closed")
+                                     epilog="exit codes: 0 ok (also a human's end of input), 2 user error, "
+                                            "130 interrupted, 141 stdout closed")
     sub = parser.add_subparsers(dest="command", required=True, metavar="command",
                                 help="play, score, legal, tournament, train, bench or sections "
                                      "(kbenv <command> -h for its options)")
@@ -481,7 +551,10 @@ def _add_play(sub) -> None:
                       help="agent spec per seat, player_0 first (default: random for every seat); with fewer "
                            "specs than players the last spec fills the remaining seats, more specs than players "
                            "is an error; e.g. --agents aznet:path=runs/quick/model.pt greedy (the network "
-                           "`make demo` trains) or --agents human trained:2p")
+                           "`make demo` trains) or --agents human trained:2p. `human` is you at the "
+                           "terminal: the set-up comes first, `help` lists the commands, end of input stops the "
+                           "game (exit 0). A trained model plays only the rulesets its card states "
+                           "(ModelRulesetError otherwise) unless its spec says outside_training=1")
     colours = play.add_mutually_exclusive_group()
     colours.add_argument("--colour", action="store_true",
                          help="force ANSI colours (default: colours when stdout is a terminal)")
@@ -580,11 +653,20 @@ def is_user_error(err: BaseException) -> bool:
 
 
 def one_line(err: BaseException) -> str:
-    """The error's message on one line (file errors as 'path: reason')."""
+    """The error's message on one line (file errors as 'path: reason'; a named error, one whose class sets
+    `show_name`, as 'ModelRulesetError: message')."""
     if isinstance(err, OSError) and err.filename is not None and err.strerror:
         return f"{err.filename}: {err.strerror}"
     lines = [line.strip() for line in str(err).splitlines() if line.strip()]
-    return "; ".join(lines) or type(err).__name__
+    text = "; ".join(lines) or type(err).__name__
+    return f"{type(err).__name__}: {text}" if getattr(err, "show_name", False) else text
+
+
+def _warning_printer(command: str) -> Callable:
+    """warnings.showwarning that prints one line `kbenv <command>: warning: message` on stderr."""
+    def show(message, category, filename, lineno, file=None, line=None) -> None:
+        print(f"kbenv {command}: warning: {message}", file=sys.stderr)
+    return show
 
 
 def _stdout_closed() -> bool:
@@ -613,7 +695,9 @@ def main(argv: list[str] | None = None) -> int:
     """Run one command; user errors, Ctrl-C and a closed stdout end with one line (or none) and an exit code."""
     args = build_parser().parse_args(argv)
     try:
-        code = args.func(args)
+        with warnings.catch_warnings():
+            warnings.showwarning = _warning_printer(args.command)
+            code = args.func(args)
         sys.stdout.flush()
         return code
     except BrokenPipeError:

@@ -9,6 +9,7 @@ import numpy as np
 from .board.bitset import BITS_PER_WORD, WORDS
 from .board.codes import CARD_LETTERS, LOCATION_NAMES, NUM_POWERS, NUM_TERRAIN_CODES, TERRAIN_NAMES
 from .board.geometry import NUM_HEXES, hex_rc
+from .colours import seat_name
 from .engine import state as S
 from .engine.legal import END_TURN, TILE_ACTION_BASE, legal_mask_into, usable_tile
 from .engine.powers import power_has_completion
@@ -38,18 +39,18 @@ def explain_illegal(game: Game, action: int) -> str:
             return f"powers can only be activated between actions, not in phase {phase!r}"
         held = [int(st[S.LOC_TYPE + i]) for i in range(int(st[S.NUM_LOCATIONS])) if st[S.TILES_HELD + p] >> i & 1]
         if power not in held:
-            return f"player {p} holds no {name} tile"
+            return f"{seat_name(p)} holds no {name} tile"
         if usable_tile(st, p, power) < 0:
             of_type = [i for i in range(int(st[S.NUM_LOCATIONS])) if st[S.LOC_TYPE + i] == power]
             fresh = [i for i in of_type if st[S.TILES_FRESH + p] >> i & 1]
             used = [i for i in of_type if st[S.TILES_USED + p] >> i & 1]
             if fresh and not used:
                 return f"the {name} tile was taken this turn and can be used from the next turn on"
-            return f"every {name} tile of player {p} was already used this turn"
+            return f"every {name} tile of {seat_name(p)} was already used this turn"
         tmp = np.zeros(WORDS, dtype=np.int64)
         if not power_has_completion(st, p, power, tmp):
             if power < 5 and st[S.SUPPLY + p] == 0:
-                return f"player {p} has no settlement left in supply"
+                return f"{seat_name(p)} has no settlement left in supply"
             return f"the {name} power has no legal destination now"
         return "not legal now"
     r, c = hex_rc(action)
@@ -59,7 +60,7 @@ def explain_illegal(game: Game, action: int) -> str:
     terrain = TERRAIN_NAMES[terrain_of(st, action)]
     if phase == "choose_source":
         if not (st[S.own_off(p) + action // 60] >> (action % 60) & 1):
-            return f"hex {(r, c)} holds no settlement of player {p} to move"
+            return f"hex {(r, c)} holds no settlement of {seat_name(p)} to move"
         return f"the settlement on {(r, c)} has no legal destination"
     if occupied:
         return f"hex {(r, c)} is already occupied"
@@ -68,7 +69,7 @@ def explain_illegal(game: Game, action: int) -> str:
         want = TERRAIN_NAMES[CARD_LETTERS.index(card)] if card else "?"
         if terrain != want:
             return f"hex {(r, c)} is {terrain}, but the played terrain card is {want}"
-        return f"hex {(r, c)} is not adjacent to player {p}'s settlements, and building adjacent is possible"
+        return f"hex {(r, c)} is not adjacent to {seat_name(p)}'s settlements, and building adjacent is possible"
     power = int(st[S.POWER])
     name = LOCATION_NAMES[power] if 0 <= power < NUM_POWERS else "power"
     legal = [hex_rc(h) for h in range(NUM_HEXES) if mask[h]]

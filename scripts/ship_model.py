@@ -4,7 +4,8 @@ model card (JSON and markdown) from the run's card and the tournaments that rate
     python scripts/ship_model.py --run runs/selfplay_mixed --name 2p \\
         --tournaments results/rate_2p_lookahead results/rate_2p_mcts
 
-Each tournament folder is one written by `kbenv tournament` (its summary.json); the card lists, per
+The card states the rulesets the model was trained for (`rulesets`, from the run's recorded ruleset;
+agents.rulesets). Each tournament folder is one written by `kbenv tournament` (its summary.json); the card lists, per
 tournament, the command's agents, player counts, games and seed, and the win share with its 95% CI
 of every seat.
 """
@@ -32,8 +33,17 @@ def tournament_rows(folder: Path) -> dict:
     return out
 
 
+def rulesets_line(card: dict) -> str:
+    """The card's rulesets in words (agents.rulesets), and where they come from."""
+    from agents.rulesets import Ruleset
+
+    text = " or ".join(Ruleset.from_dict(r).text() for r in card["rulesets"])
+    return (f"- trained for (rulesets): {text} ({card['rulesets_source']}); any other ruleset is refused with "
+            f"ModelRulesetError unless the spec says outside_training=1")
+
+
 def markdown(card: dict) -> str:
-    lines = [f"# trained:{card['shipped_as']}", "", card["summary"], "",
+    lines = [f"# trained:{card['shipped_as']}", "", card["summary"], "", rulesets_line(card),
              f"- method: {card['run']['method']}", f"- observation: {card['run']['observation']}",
              f"- network: {card['run']['network']}",
              f"- trained on: {card['run']['players']}-player games, "
@@ -67,8 +77,12 @@ def main() -> None:
     MODELS.mkdir(exist_ok=True)
     stem = f"trained_{args.name.replace('-', '_')}"
     shutil.copyfile(run / "model.pt", MODELS / f"{stem}.pt")
-    card = {"shipped_as": args.name, "summary": args.summary, "hardware": args.hardware,
-            "run": json.loads((run / "model_card.json").read_text()),
+    run_card = json.loads((run / "model_card.json").read_text())
+    ruleset = run_card.get("ruleset") or {}
+    card = {"shipped_as": args.name, "summary": args.summary,
+            "rulesets": [{"expansions": list(ruleset.get("expansions", [])), "rules": list(ruleset.get("rules", []))}],
+            "rulesets_source": "recorded in the run's model card (run.ruleset)", "hardware": args.hardware,
+            "run": run_card,
             "config": json.loads((run / "config.json").read_text()) if (run / "config.json").exists() else None,
             "tournaments": [tournament_rows(Path(t)) for t in args.tournaments]}
     (MODELS / f"{stem}.json").write_text(json.dumps(card, indent=2))

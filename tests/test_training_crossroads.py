@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 
+import pytest
 import torch
 
 from agents.alphazero.network import PolicyValueNet, load_network, save_network
+from agents.rulesets import ModelRulesetError, OutsideTrainingWarning
 from agents.training.alphazero import Run
 from agents.training.config import TrainConfig
 from agents.training.training import train
@@ -51,8 +53,13 @@ def test_a_network_made_before_crossroads_reads_the_prefix_and_plays_crossroads(
     assert loaded.config["input_channels"] == V1_BASE_CHANNELS
     for name, value in net.state_dict().items():  # the weights come back as saved
         assert torch.equal(loaded.state_dict()[name], value), name
-    agent = Recording(make_agent(f"aznet:path={path}", seed=1))
-    game = play_game(0, 6, ["old", "random"], [agent, make_agent("random", seed=2)], expansions=CROSSROADS)
+    # It records no ruleset and cannot see the Crossroads pieces: it plays them only when told to, and says so.
+    with pytest.raises(ModelRulesetError, match="cannot see the crossroads pieces"):
+        play_game(0, 6, ["old", "random"], [make_agent(f"aznet:path={path}", seed=1), make_agent("random", seed=2)],
+                  expansions=CROSSROADS)
+    agent = Recording(make_agent(f"aznet:path={path},outside_training=1", seed=1))
+    with pytest.warns(OutsideTrainingWarning, match="outside its training"):
+        game = play_game(0, 6, ["old", "random"], [agent, make_agent("random", seed=2)], expansions=CROSSROADS)
     agent.assert_all_legal(at_least=20)
     assert_a_finished_game(game, CROSSROADS)
 

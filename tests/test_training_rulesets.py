@@ -160,8 +160,13 @@ def test_a_tiny_nomads_run_gives_a_model_that_plays_nomads_games(tmp_path):
     view = PlayerView(nomads, nomads.decider)
     action = agent.act(view.observation(), view.legal_mask()[:ACTION_SIZE_V0], view)
     assert view.legal_mask()[action]
-    # A v1 network plays base games too (v0 ids are the prefix of v1).
-    base = play_game(1, 8, ["ppo", "greedy"], [agent, make_agent("greedy", seed=3)])
+    # A v1 network can play base games too (v0 ids are the prefix of v1), but only when told to: the base
+    # game is not the ruleset it was trained for (agents.rulesets).
+    with pytest.raises(ValueError, match="trained for nomads\\+capitol\\+caves; this game is base game"):
+        play_game(1, 8, ["ppo", "greedy"], [agent, make_agent("greedy", seed=3)])
+    outside = make_agent(f"ppo:path={run / 'model.zip'},outside_training=1", seed=1)
+    with pytest.warns(UserWarning, match="outside its training"):
+        base = play_game(1, 8, ["ppo", "greedy"], [outside, make_agent("greedy", seed=3)])
     assert_a_finished_game(base)
 
     # Resuming this run with another ruleset (same observation shapes) is refused, naming the field.

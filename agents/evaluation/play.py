@@ -1,14 +1,23 @@
-"""Playing one game between agents: the loop every tournament and `kbenv play` uses."""
+"""Playing one game between agents: the loop every tournament and `kbenv play` uses.
+
+Before the first decision every trained agent is checked against the game's ruleset
+(agents.rulesets.check_agents: ModelRulesetError outside its training). Agents with a `notice(player,
+words)` method (the human agent) are told every decision in words as it is taken (`announce`).
+"""
 
 from __future__ import annotations
 
 import time
+import warnings
 from dataclasses import dataclass, field
 
 from kbenv import Game
 from kbenv.engine import state as S
 from kbenv.observation import action_mask, observation_planes, observation_planes_v1
 from kbenv.view import PlayerView
+from kbenv.words import describe_decision
+
+from ..rulesets import OutsideTrainingWarning, Ruleset, check_agents
 
 
 @dataclass
@@ -47,6 +56,19 @@ def agent_inputs(game: Game, player: int) -> tuple:
     return observation, action_mask(game.state, player, game.action_size), PlayerView(game, player)
 
 
+def listeners(agents: list) -> list:
+    """The agents that want to hear every decision (those with a `notice` method)."""
+    return [a for a in agents if callable(getattr(a, "notice", None))]
+
+
+def announce(agents: list, game: Game, player: int, action: int) -> None:
+    """Tell `agents` (listeners) that `player` takes `action`, in words read before it is applied."""
+    if agents:
+        words = describe_decision(game, action)
+        for agent in agents:
+            agent.notice(player, words)
+
+
 def play_game(game_id: int, seed: int, seats: list[str], agents: list, **setup) -> GameResult:
     """Play one game; `agents[i]` sits in seat i and only ever sees that seat's view.
 
@@ -54,6 +76,9 @@ def play_game(game_id: int, seed: int, seats: list[str], agents: list, **setup) 
     (`game.decider`) acts, with the observation and mask of the ruleset (see `agent_inputs`).
     """
     game = Game.new(len(seats), seed=seed, **setup)
+    for note in check_agents(agents, Ruleset.of_game(game)).values():
+        warnings.warn(note, OutsideTrainingWarning, stacklevel=2)
+    hearing = listeners(agents)
     for i, agent in enumerate(agents):
         if hasattr(agent, "reset"):
             agent.reset(seed * 101 + i)
@@ -65,6 +90,7 @@ def play_game(game_id: int, seed: int, seats: list[str], agents: list, **setup) 
         action = agents[p].act(*agent_inputs(game, p))
         spent[p] += time.perf_counter() - t0
         moves[p] += 1
+        announce(hearing, game, p, action)
         game.step(action)
     gold = [int(x) for x in game.score_table()[:, -1]]
     return GameResult(

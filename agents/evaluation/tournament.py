@@ -10,6 +10,11 @@ game), `games.csv` and `records.jsonl` (one line per finished game, streamed as 
 `summary.json`, `ratings.csv` and `ratings.png`. An interrupted run resumes from its folder when the
 settings match; `tournament.lock` keeps two runs out of one folder at the same time (it names the
 process that holds it, is removed when the run ends, and a lock left by a killed process does not block).
+
+Before any game, every agent is checked against the tournament's ruleset (`check_rulesets`): a trained
+model asked to play a ruleset it was not trained for stops the tournament with ModelRulesetError
+(agents.rulesets); one whose spec says `outside_training=1` plays, with a warning, and the summary
+(`config.outside_training`) and the printed table say so.
 """
 
 from __future__ import annotations
@@ -23,11 +28,13 @@ import json
 import os
 import signal
 import threading
+import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 
 from ..registry import make_agent, parse_spec
+from ..rulesets import OutsideTrainingWarning, Ruleset, check_agents
 from .play import play_game
 from .ratings import head_to_head, rate, seat_stats
 
@@ -179,6 +186,18 @@ def canonical_setup(setup: dict) -> dict:
     if rule_bits:
         out["rules"] = list(CAT.rule_names(rule_bits))
     return out
+
+
+def check_rulesets(agents: list[str], setup: dict, tasks: list[GameTask]) -> dict[str, str]:
+    """ModelRulesetError for an agent asked to play outside its training; {spec: note} of those that
+    may (outside_training=1). Every game of a tournament has the ruleset of its first."""
+    from kbenv import Game
+
+    game = Game.new(tasks[0].num_players, seed=tasks[0].seed, **setup)
+    made = [_cached_agent(spec) if parse_spec(spec)[0] == "ppo" else make_agent(spec) for spec in agents]
+    for spec, agent in zip(agents, made, strict=True):
+        agent.spec = spec
+    return check_agents(made, Ruleset.of_game(game))
 
 
 def _model_hashes(agents: list[str]) -> dict[str, str]:
@@ -612,6 +631,9 @@ def run_tournament(
     setup = setup or {}
     tasks = schedule(list(agents), list(player_counts), games, seed, field)
     identity = tournament_identity(agents, player_counts, games, seed, check_setup(setup, tasks), field)
+    outside = check_rulesets(list(agents), setup, tasks)
+    for note in outside.values():
+        warnings.warn(note, OutsideTrainingWarning, stacklevel=2)
     with _locked(out_dir), _sigterm_interrupts():
         claim_out_dir(out_dir, identity)
         done = reconcile(out_dir, tasks)
@@ -622,7 +644,9 @@ def run_tournament(
 
             bar = tqdm(total=len(tasks), initial=len(tasks) - len(todo), desc="tournament", unit="game")
         try:
-            _play(todo, setup, workers, backend, out_dir, on_result, bar)
+            with warnings.catch_warnings():  # said once above, not again for every game
+                warnings.simplefilter("ignore", OutsideTrainingWarning)
+                _play(todo, setup, workers, backend, out_dir, on_result, bar)
         finally:
             if bar:
                 bar.close()
@@ -631,7 +655,8 @@ def run_tournament(
             raise RuntimeError(f"tournament: {len(tasks) - len(results)} scheduled games have no result")
         summary = summarize([results[t.game_id] for t in tasks], list(agents), list(player_counts))
         summary["config"] = {"agents": list(agents), "players": list(player_counts), "games": games, "seed": seed,
-                             "workers": workers, "backend": backend, "setup": identity["setup"], "field": field}
+                             "workers": workers, "backend": backend, "setup": identity["setup"], "field": field,
+                             "outside_training": outside}
         _write_atomic(os.path.join(out_dir, SUMMARY), json.dumps(summary, indent=2))
         write_tables(summary, out_dir)
         plot_summary(summary, out_dir)
@@ -680,6 +705,8 @@ def table_text(summary: dict) -> str:
             ci = s["win_share_ci95"]
             lines.append(f"  {a:<34}{r['mu']:>9.2f}{2 * r['sigma']:>7.2f}{s['win_share']:>11.3f}"
                          f"{f'[{ci[0]:.3f}, {ci[1]:.3f}]':>16}{s['fair_share']:>7.3f}{s['mean_gold']:>7.1f}")
+    for note in (summary.get("config", {}).get("outside_training") or {}).values():
+        lines.append(f"outside its training: {note}")
     return "\n".join(lines)
 
 

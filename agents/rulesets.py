@@ -1,0 +1,195 @@
+"""Which rulesets a trained model may play, and the refusal when it is asked to play another.
+
+A ruleset is the set of expansions in play plus the rule flags switched on (kbenv.catalogue); the
+player count is not part of it. Every trained model states the rulesets it was trained for
+(`TrainedFor`): a shipped model in its card (`agents/models/*.json`, field `rulesets`), a search
+network in the card saved inside its file (`card.ruleset`), a PPO checkpoint in its policy kwargs.
+A file that records none (saved before rulesets were recorded) is read from its network: a v0
+network (observation and actions of `kingdom_builder_v0`) was trained on the base game; a v1 network
+that records nothing is of no known ruleset.
+
+"Another ruleset" means any game whose expansions and rule flags are not exactly one of the trained
+rulesets (order does not matter): `trained:nomads-2p` (Nomads + Capitol + Caves) is outside its
+training in a Nomads-only game, in a Crossroads game and in a base game, and `trained:2p` in a base
+game with `lords_count_zero`. An agent asked to play another ruleset raises `ModelRulesetError`,
+unless its spec says `outside_training=1`: then it plays, and says so (a warning, the tournament's
+summary and `kbenv play`'s header). The option cannot make a v0 network play a game with expansions:
+its observation has no expansion pieces and its 409 actions no expansion decisions, so that stays a
+`ModelRulesetError`. A v1 network made before Crossroads (35 observation channels) plays a Crossroads
+game only with the option, and the warning says that it cannot see the Crossroads pieces.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+
+from kbenv import catalogue as CAT
+
+V0_SEES: tuple[str, ...] = ()  # a v0 network sees no expansion piece
+PRE_CROSSROADS = ("nomads", "capitol", "caves")  # what the 35 v1 channels made before Crossroads show
+
+
+class ModelRulesetError(ValueError):
+    """A trained agent asked to play a ruleset it was not trained for; the message names both."""
+
+    show_name = True  # `kbenv` prints "ModelRulesetError: ..." in its one-line error
+
+
+class OutsideTrainingWarning(UserWarning):
+    """A trained agent plays a ruleset outside its training because its spec says outside_training=1."""
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """Expansions and rule flags, in catalogue order."""
+
+    expansions: tuple[str, ...] = ()
+    rules: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, expansions=(), rules=()) -> Ruleset:
+        """A ruleset from names in any order (rules also as a {flag: bool} mapping); ValueError if unknown."""
+        rules = [k for k, v in rules.items() if v] if isinstance(rules, dict) else list(rules or ())
+        bits = CAT.parse_expansions(list(expansions or ()))
+        return cls(CAT.expansion_names(bits), CAT.rule_names(CAT.parse_rules(rules, bits)))
+
+    @classmethod
+    def from_dict(cls, data: dict | None) -> Ruleset:
+        """From {"expansions": [...], "rules": [...]} (missing keys: none); the base game from {} or None."""
+        data = data or {}
+        return cls.of(data.get("expansions") or (), data.get("rules") or ())
+
+    @classmethod
+    def of_game(cls, game) -> Ruleset:
+        """The ruleset of a `kbenv.Game` (or the public game of a view)."""
+        from kbenv.engine import state as S
+
+        rules = set(CAT.rule_names(int(game.state[S.RULE_FLAGS])))
+        if game.state[S.LORDS_COUNT_ZERO]:
+            rules.add("lords_count_zero")
+        return cls.of(game.expansions, sorted(rules))
+
+    def to_dict(self) -> dict:
+        return {"expansions": list(self.expansions), "rules": list(self.rules)}
+
+    def text(self) -> str:
+        """'base game', 'nomads+capitol+caves', 'base game with rules lords_count_zero', ..."""
+        text = "+".join(self.expansions) or "base game"
+        return f"{text} with rules {'+'.join(self.rules)}" if self.rules else text
+
+
+@dataclass(frozen=True)
+class TrainedFor:
+    """The rulesets a model was trained for, where that was read, and what its network can see.
+
+    `rulesets` empty: not known (every game is outside its training). `v1`: the network has the v1
+    layout (it can be given any ruleset's observation and actions); `sees`: the expansions whose
+    pieces its observation shows."""
+
+    rulesets: tuple[Ruleset, ...]
+    source: str
+    v1: bool
+    sees: tuple[str, ...]
+
+    def text(self) -> str:
+        return " or ".join(r.text() for r in self.rulesets) if self.rulesets else "an unknown ruleset"
+
+    def card_fields(self) -> dict:
+        """The fields a model card states: `rulesets` and where they come from."""
+        return {"rulesets": [r.to_dict() for r in self.rulesets], "rulesets_source": self.source}
+
+
+def sees_of(v1: bool, input_channels: int | None) -> tuple[str, ...]:
+    """The expansions a network's observation shows: none (v0), those before Crossroads (35 v1
+    channels) or every implemented one."""
+    from kbenv.engine.observe_v1 import V1_BASE_CHANNELS
+
+    if not v1:
+        return V0_SEES
+    if input_channels is not None and input_channels <= V1_BASE_CHANNELS:
+        return PRE_CROSSROADS
+    return tuple(e.name for e in CAT.EXPANSIONS if e.implemented)
+
+
+def inferred(v1: bool, input_channels: int | None, what: str) -> TrainedFor:
+    """For a model that records no ruleset: a v0 network was trained on the base game; a v1 one is unknown."""
+    sees = sees_of(v1, input_channels)
+    if not v1:
+        return TrainedFor((Ruleset(),), f"inferred: {what} records no ruleset, and its v0 network reads the base "
+                                        "game only", False, sees)
+    return TrainedFor((), f"unknown: {what} records no ruleset and its network is v1", True, sees)
+
+
+def from_network(info: dict, config: dict, what: str) -> TrainedFor:
+    """A search network's rulesets, from the card saved in its file (`load_network`'s info)."""
+    v1 = bool(config.get("v1"))
+    channels = config.get("input_channels")
+    card = info.get("card") if isinstance(info.get("card"), dict) else None
+    if card is None or "ruleset" not in card:
+        return inferred(v1, channels, what)
+    return TrainedFor((Ruleset.from_dict(card["ruleset"]),), f"recorded in {what}", v1, sees_of(v1, channels))
+
+
+def from_card(card: dict, v1: bool, input_channels: int | None, what: str) -> TrainedFor:
+    """A shipped model's rulesets, from its model card's `rulesets` field."""
+    if "rulesets" not in card:
+        raise ValueError(f"{what}: the model card states no rulesets")
+    rulesets = tuple(Ruleset.from_dict(r) for r in card["rulesets"])
+    return TrainedFor(rulesets, card.get("rulesets_source", f"stated in {what}"), v1, sees_of(v1, input_channels))
+
+
+def agent_name(agent) -> str:
+    return getattr(agent, "spec", None) or getattr(agent, "name", type(agent).__name__)
+
+
+def check_agent(agent, ruleset: Ruleset) -> str | None:
+    """None if the agent may play `ruleset` within its training (every untrained agent may play any
+    ruleset); the note to show if it plays outside its training with `outside_training`; else
+    ModelRulesetError naming the agent, its rulesets and the game's."""
+    trained: TrainedFor | None = getattr(agent, "trained_for", None)
+    if trained is None or ruleset in trained.rulesets:
+        return None
+    name = agent_name(agent)
+    message = f"{name} was trained for {trained.text()}; this game is {ruleset.text()}"
+    if ruleset.expansions and not trained.v1:
+        raise ModelRulesetError(f"{message}: its network was trained on the base game's observation and actions "
+                                "(v0), which hold no expansion pieces or decisions, so it cannot play this game, "
+                                "not even with outside_training=1")
+    blind = [e for e in ruleset.expansions if e not in trained.sees]
+    if blind:
+        message += f" (its network cannot see the {', '.join(blind)} pieces)"
+    if not getattr(agent, "outside_training", False):
+        raise ModelRulesetError(f"{message}; add outside_training=1 to the agent spec to let it play anyway")
+    return f"{message}; playing outside its training (outside_training=1)"
+
+
+def check_agents(agents: list, ruleset: Ruleset) -> dict[str, str]:
+    """check_agent for every agent: {agent name: note} of those that play outside their training (the
+    caller shows the notes; the agents' own first-use checks then stay silent for this ruleset)."""
+    notes = {}
+    for agent in agents:
+        note = check_agent(agent, ruleset)
+        if note:
+            notes[agent_name(agent)] = note
+        first_use = getattr(agent, "_first_use", None)
+        if isinstance(first_use, FirstUseCheck):
+            first_use.checked.add(ruleset)
+    return notes
+
+
+class FirstUseCheck:
+    """The check at an agent's first decision in a ruleset (and again whenever the ruleset changes):
+    raises ModelRulesetError, or warns once (OutsideTrainingWarning) when playing outside its training."""
+
+    def __init__(self) -> None:
+        self.checked: set[Ruleset] = set()
+
+    def __call__(self, agent, game) -> None:
+        ruleset = Ruleset.of_game(game)
+        if ruleset in self.checked:
+            return
+        note = check_agent(agent, ruleset)
+        self.checked.add(ruleset)
+        if note:
+            warnings.warn(note, OutsideTrainingWarning, stacklevel=3)

@@ -1,0 +1,186 @@
+"""Kingdom Builder in words, for a person at the terminal: the names of terrain cards, Kingdom Builder
+cards, locations and nomad tiles, a one-line description of each card and power (restated from the
+rulebooks), and each decision as a sentence ("build at 3,4", "use the Oracle tile", "end the turn").
+
+Only the play loop and the human agent use this module; nothing here changes a game.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import catalogue as CAT
+from .board.geometry import NUM_HEXES, hex_rc
+from .engine import state as S
+
+if TYPE_CHECKING:
+    from .game import Game
+
+# Terrain cards by letter (G C D F T): "Flower field", not "F".
+CARD_WORDS = {t.letter: t.name.capitalize() for t in CAT.TERRAIN_CARDS}
+
+# One line per Kingdom Builder card (base rulebook; Nomads: the big box rulebook, scored during play).
+SCORING_CARD_TEXT = {
+    "fishermen": "1 gold for each of your settlements next to water",
+    "miners": "1 gold for each of your settlements next to a mountain",
+    "workers": "1 gold for each of your settlements next to a castle or location",
+    "merchants": "4 gold for each castle or location linked to another one by a chain of your settlements",
+    "discoverers": "1 gold for each horizontal row holding at least one of your settlements",
+    "hermits": "1 gold for each of your separate settlement areas (a lone settlement counts)",
+    "citizens": "1 gold for every 2 settlements of your largest settlement area",
+    "knights": "2 gold for each of your settlements on the row where you have the most",
+    "lords": "in each quarter of the board: 12 gold for the most settlements there, 6 for the second most",
+    "farmers": "3 gold for each of your settlements in the quarter of the board where you have the fewest",
+    "families": "during play: 2 gold when your mandatory action builds 3 settlements in a straight line",
+    "shepherds": "during play: 2 gold for each settlement that leaves no empty hex of its terrain next to it",
+    "ambassadors": "during play: 1 gold for each settlement built next to another player's settlement",
+}
+
+# One line per location power (base game, Nomads, Crossroads rulebooks).
+LOCATION_TEXT = {
+    "oracle": "build one settlement on the terrain of your card, next to your own if possible",
+    "farm": "build one settlement on grass, next to your own if possible",
+    "oasis": "build one settlement on desert, next to your own if possible",
+    "tower": "build one settlement at the edge of the board, next to your own if possible",
+    "tavern": "build one settlement at an end of a line of at least 3 of your settlements",
+    "barn": "move one of your settlements to the terrain of your card, next to your own if possible",
+    "harbor": "move one of your settlements to water, next to your own if possible",
+    "paddock": "move one of your settlements 2 hexes in a straight line (jumping allowed)",
+    "caravan": "move one of your settlements in a straight line until something blocks it",
+    "quarry": "place 1 or 2 stone walls on the terrain of your card, next to your settlements",
+    "village": "build one settlement on a hex next to at least 3 of your settlements",
+    "garden": "build one settlement on a flower field, next to your own if possible",
+    "foresters_lodge": "build one settlement on forest, next to your own if possible",
+    "monastery": "build one settlement on canyon, next to your own if possible",
+    "fort": "draw a terrain card and build one settlement on its terrain, next to your own if possible",
+    "city_hall": "once a game, place your city hall on 7 empty buildable hexes next to your settlements",
+    "barracks": "place one of your warriors (its neighbours are closed to building) or take one back",
+    "wagon": "place your wagon, move it up to 3 hexes, or take it back",
+    "lighthouse": "place your ship on water, move it up to 3 water hexes, or take it back",
+    "crossroads": "draw one extra terrain card at the end of each of your turns (no decision of its own)",
+}
+
+# One line per nomad tile kind (a tile is used in the round after it is claimed, then removed).
+NOMAD_TILE_TEXT = {
+    **{f"donation-{t}": f"build 3 settlements on {name}" for t, name in
+       (("G", "grass"), ("C", "canyon"), ("D", "desert"), ("F", "flower field"), ("T", "forest"),
+        ("W", "water"), ("M", "mountain"))},
+    "resettlement": "move 1 to 4 settlements, up to 4 hexes in all",
+    "outpost": "one settlement of this turn need not be next to your own",
+    "sword": "remove one settlement of each other player",
+    "treasure": "3 gold at once",
+}
+
+def phase_words(game: Game) -> str:
+    """What the decision at hand asks for, in words (the phase, the mandatory action's progress, the power)."""
+    st = game.state
+    phase = S.PHASE_NAMES[int(st[S.PHASE])]
+    target, built = int(st[S.MANDATORY_TARGET]) or 3, int(st[S.MANDATORY_BUILT])
+    power = _power(st)
+    if phase == "idle" and not st[S.MANDATORY_DONE]:
+        return (f"your turn: build {target} settlements on the terrain of your card (the mandatory action); "
+                "you may use a tile before or after it")
+    if phase == "idle":
+        return "mandatory action done: use a tile or end the turn"
+    if phase == "mandatory":
+        return f"mandatory action: {built} of {target} settlements built"
+    if phase == "game_over":
+        return "the game is over"
+    name = title(power) if power else "power"
+    if phase == "choose_source":
+        return f"{name}: choose the piece to move or take"
+    if phase == "choose_target":
+        return f"{name}: choose the hex"
+    return f"{name}: choose the next hex, or done"
+
+
+def title(name: str) -> str:
+    """A catalogue name as a person reads it: 'foresters_lodge' -> "Forester's lodge", 'oracle' -> 'Oracle'."""
+    if name == "foresters_lodge":
+        return "Forester's lodge"
+    return name.replace("_", " ").capitalize()
+
+
+def card_words(letter: str | None) -> str:
+    """A terrain card by name ('F' -> 'Flower field'); '-' for no card."""
+    return CARD_WORDS.get(letter, letter) if letter else "-"
+
+
+def hand_words(cards: list[str]) -> str:
+    """A hand of terrain cards in words ('Flower field', or 'Grass and Forest' with Crossroads)."""
+    return " and ".join(card_words(c) for c in cards) if cards else "-"
+
+
+def locations_in_play(game: Game) -> list[tuple[str, list[tuple[int, int]]]]:
+    """[(location type, its hexes)] of the board, in catalogue order."""
+    hexes: dict[int, list[tuple[int, int]]] = {}
+    for i, rc in enumerate(game.location_hexes()):
+        hexes.setdefault(int(game.state[S.LOC_TYPE + i]), []).append(rc)
+    return [(CAT.LOCATION_NAMES[k], sorted(hexes[k])) for k in sorted(hexes)]
+
+
+def _power(st) -> str | None:
+    code = int(st[S.POWER])
+    return CAT.POWER_NAMES[code] if 0 <= code < CAT.NUM_POWER_CODES else None
+
+
+def _kind(power: str) -> str:
+    """'build', 'move', 'walls', 'piece' or 'tile' for a power name."""
+    for loc in CAT.LOCATION_TYPES:
+        if loc.name == power:
+            return loc.power
+    if power in ("resettlement", "cave"):
+        return "move"
+    if power.startswith("donation-"):
+        return "build"
+    return "tile"
+
+
+def describe_decision(game: Game, action: int) -> str:
+    """The decision `action` in words, read in the position before it is taken (its phase and power):
+    'build at 3,4', 'Oracle: build at 5,6', 'Barn: move the settlement from 2,3', 'use the Oracle tile',
+    'end the turn'. An action id outside the layout reads 'action N'."""
+    st = game.state
+    if 0 <= action < NUM_HEXES:
+        r, c = hex_rc(action)
+        where = f"{r},{c}"
+        phase = S.PHASE_NAMES[int(st[S.PHASE])]
+        power = _power(st)
+        if phase in ("idle", "mandatory") or power is None:
+            return f"build at {where}"
+        kind = _kind(power)
+        if phase == "choose_source":
+            verb = "move the settlement from" if kind == "move" else "take from"
+        elif kind == "build":
+            verb = "build at"
+        elif kind == "move":
+            verb = "move it to"
+        elif kind == "walls":
+            verb = "stone wall at"
+        else:
+            verb = "choose"
+        return f"{title(power)}: {verb} {where}"
+    if not 0 <= action < CAT.ACTION_SIZE_V1:
+        return f"action {action}"
+    name = CAT.ACTION_NAMES[action]
+    if name == "end_turn":
+        return "end the turn"
+    if name == "done":
+        return "done"
+    if name == "cave":
+        return "use a cave (move a settlement between caves)"
+    if name.startswith("terrain-"):
+        return f"choose {card_words(name[-1])}"
+    if name in CAT.NOMAD_USABLE_KINDS:
+        return f"use the {name} nomad tile"
+    if name in CAT.LOCATION_NAMES:
+        return f"use the {title(name)} tile"
+    return name
+
+
+def action_phrase(action: int) -> str:
+    """What a person types for an action: 'r,c' for a hex, else its name ('oracle', 'end_turn')."""
+    if 0 <= action < NUM_HEXES:
+        r, c = hex_rc(action)
+        return f"{r},{c}"
+    return CAT.ACTION_NAMES[action]
