@@ -389,7 +389,7 @@ def make_setup(
                                                   "nomad_tiles": nomad_tiles, "tasks": tasks, "warriors": warriors,
                                                   "wagons": wagons, "ships": ships, "city_halls": city_halls},
                                  occupied)
-        check_nomad_counts(pieces, (resume or {}).get("nomad_tiles_gone", ()))
+        check_nomad_counts(board, pieces, (resume or {}).get("nomad_tiles_gone", ()))
     except ValueError as err:
         raise SetupError(str(err)) from None
     if sections is not None:

@@ -101,11 +101,7 @@ def validate_pieces(board, n: int, bits: int, fields: dict, occupied: set) -> di
     if "nomad_tiles" in out:
         out["nomad_tiles"] = _nomad_tiles(out["nomad_tiles"], n, board)
     validate_crossroads(board, n, out, occupied)
-    spaces = sum(1 for row in board for ch in row if ch == "N")
-    held = sum(1 for t in out.get("nomad_tiles", ()) for e in t if isinstance(e, str) or e["space"] is None)
-    if spaces + held > S.MAX_NOMADS:
-        raise ExpansionSetupError(f"nomad_tiles: {spaces} nomad spaces and {held} held tiles; at most {S.MAX_NOMADS}")
-    check_nomad_counts(out)
+    check_nomad_counts(board, out)
     return out
 
 
@@ -251,8 +247,15 @@ def nomad_entry(entry: dict, name: str, board, held: bool) -> dict:
     return out
 
 
-def check_nomad_counts(pieces: dict, gone: tuple = ()) -> None:
-    """Tiles lying on spaces, held and gone: at most the game's tiles of each kind (catalogue)."""
+def check_nomad_counts(board, pieces: dict, gone: tuple = ()) -> None:
+    """Tiles lying on spaces, held and gone: at most the game's tiles of each kind (catalogue), each space
+    the source of one tile, and slots for the spaces and the tiles that came from no space."""
+    spaces = sum(1 for row in board for ch in row if ch == "N")
+    loose = sum(1 for held in pieces.get("nomad_tiles", ()) for e in held if isinstance(e, str) or e["space"] is None)
+    loose += sum(1 for e in gone if e["space"] is None)
+    if spaces + loose > S.MAX_NOMADS:
+        raise ExpansionSetupError(f"nomad_tiles: {spaces} nomad spaces and {loose} tiles from no space; at most "
+                                  f"{S.MAX_NOMADS} in all")
     kinds = [kind for _, kind in pieces.get("nomad_spaces", ()) if kind is not None]
     kinds += [e if isinstance(e, str) else e["kind"] for held in pieces.get("nomad_tiles", ()) for e in held]
     kinds += [e["kind"] for e in gone]
