@@ -26,7 +26,7 @@ import numpy as np
 from . import catalogue as CAT
 from .colours import SEAT_COLOUR_NAMES, seat_name
 from .game import Game
-from .position import game_from_position, legal_position, load_position
+from .position import game_from_position, legal_position, load_position, record_position
 from .render_image import board_image, save_gif, save_png
 from .render_text import board_text, legend, score_notes, score_text
 from .setup import SetupError
@@ -396,6 +396,19 @@ def cmd_legal(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_position(args: argparse.Namespace) -> int:
+    if args.out is not None:
+        _check_writable(args.out)
+    position = record_position(load_position(args.record), args.at)
+    text = json.dumps(position, indent=1 if args.out is None else None)
+    if args.out is None:
+        print(text)
+    else:
+        Path(args.out).write_text(text + "\n")
+        print(f"wrote the position after {args.at if args.at is not None else 'every'} decision(s) to {args.out}")
+    return 0
+
+
 def legal_text(legal: dict, per_line: int = 12) -> str:
     """A readable table of `legal_position`'s answer: player, phase, then the hexes (as r,c), the powers
     (by name) and done / end_turn."""
@@ -491,9 +504,10 @@ def build_parser() -> argparse.ArgumentParser:
                                      epilog="exit codes: 0 ok (also a human's end of input), 2 user error, "
                                             "130 interrupted, 141 stdout closed")
     sub = parser.add_subparsers(dest="command", required=True, metavar="command",
-                                help="play, score, legal, tournament, train, bench or sections "
+                                help="play, score, legal, position, tournament, train, bench or sections "
                                      "(kbenv <command> -h for its options)")
-    for add in (_add_play, _add_score, _add_legal, _add_train, _add_tournament, _add_bench, _add_sections):
+    for add in (_add_play, _add_score, _add_legal, _add_position, _add_train, _add_tournament, _add_bench,
+                _add_sections):
         add(sub)
     return parser
 
@@ -583,6 +597,15 @@ def _add_legal(sub) -> None:
                                     "\"then\" (decisions to take first)")
     legal.add_argument("--json", action="store_true",
                        help='print {"player": p, "phase": ..., "legal": [[r, c], power names, "done", "end_turn"]}')
+
+
+def _add_position(sub) -> None:
+    position = _command(sub, "position", "write the whole state of a recorded game after N decisions as a position "
+                        "file (JSON) that `kbenv legal` and `kbenv score` read back exactly", cmd_position)
+    position.add_argument("record", help="game record (JSON), as written by kbenv play --record")
+    position.add_argument("--at", type=_integer, default=None, metavar="N",
+                          help="the number of the record's decisions to apply first, 0 to all (default: all)")
+    position.add_argument("--out", default=None, metavar="FILE", help="write the position here (default: print it)")
 
 
 def _add_train(sub) -> None:

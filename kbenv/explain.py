@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from . import catalogue as CAT
 from .board.bitset import BITS_PER_WORD, WORDS
 from .board.codes import CARD_LETTERS, LOCATION_NAMES, NUM_POWERS, NUM_TERRAIN_CODES, TERRAIN_NAMES
 from .board.geometry import NUM_HEXES, hex_rc
@@ -20,14 +21,16 @@ if TYPE_CHECKING:
 
 def explain_illegal(game: Game, action: int) -> str:
     st = game.state.copy()  # the explanation must not touch the game, scratch space included
-    mask = np.zeros(END_TURN + 1, dtype=np.int8)
+    mask = np.zeros(game.action_size, dtype=np.int8)
     legal_mask_into(st, mask)
     phase = S.PHASE_NAMES[int(st[S.PHASE])]
     p = int(st[S.CURRENT])
-    if action < 0 or action > END_TURN:
-        return f"actions are 0..{END_TURN}"
+    if action < 0 or action >= game.action_size:
+        return f"actions are 0..{game.action_size - 1}"
     if phase == "game_over":
         return "the game is over"
+    if action > END_TURN:
+        return explain_expansion_action(game, st, action, phase, p)
     if action == END_TURN:
         if phase != "idle":
             return f"cannot end the turn in phase {phase!r}: the current build or power must be finished first"
@@ -75,6 +78,43 @@ def explain_illegal(game: Game, action: int) -> str:
     legal = [hex_rc(h) for h in range(NUM_HEXES) if mask[h]]
     more = "..." if len(legal) > 12 else ""
     return f"hex {(r, c)} ({terrain}) is not a legal {name} destination; legal: {legal[:12]}{more}"
+
+
+def explain_expansion_action(game: Game, st: np.ndarray, action: int, phase: str, p: int) -> str:
+    """Why an action of layout v1 beyond END_TURN (a power of an expansion, "done") is illegal now."""
+    from .position_state import power_expansion
+
+    name = CAT.ACTION_NAMES[action]
+    power = int(st[S.POWER])
+    if name == "done":
+        if power < 0:
+            return "done ends a multi-step power, and none is being resolved"
+        return f"the {CAT.POWER_NAMES[power]} power cannot stop here (phase {phase!r}): its next step must be taken"
+    if name not in CAT.POWER_CODE:
+        return f"the {name!r} action belongs to a rule not implemented in this game"
+    needed = power_expansion(name)
+    if needed and not st[S.EXPANSIONS] & CAT.EXPANSION_BIT[needed]:
+        return f"the {name} power needs the {needed!r} expansion, which is not in play"
+    if phase != "idle":
+        return f"powers can only be activated between actions, not in phase {phase!r}"
+    if name in CAT.NOMAD_USABLE_KINDS:
+        held = [t for t in game.nomad_tiles(p) if t["kind"] == name]
+        if not held:
+            return f"player {p} holds no {name} tile"
+        if not any(t["usable"] for t in held):
+            return f"the {name} tile is usable only in the round after it was claimed"
+    elif name == "cave":
+        if st[S.CAVE_USED]:
+            return "the cave move was already used this turn"
+    else:
+        code = CAT.POWER_CODE[name]
+        held = [i for i in range(int(st[S.NUM_LOCATIONS]))
+                if st[S.TILES_HELD + p] >> i & 1 and st[S.LOC_TYPE + i] == code]
+        if not held:
+            return f"player {p} holds no {name} tile"
+        if usable_tile(st, p, code) < 0:
+            return f"every {name} tile of player {p} was taken this turn or already used this turn"
+    return f"the {name} power has no legal use now"
 
 
 def terrain_of(st: np.ndarray, hex_: int) -> int:

@@ -70,9 +70,10 @@ class Game:
     @classmethod
     def from_setup(cls, setup: Setup) -> Game:
         st = build_state(setup)
-        first = setup.start_player if setup.current_player is None else setup.current_player
-        begin_turn(st, first)
-        settle(st)
+        if setup.resume is None or "decision" not in setup.resume:  # else the decision in progress resumes
+            first = setup.start_player if setup.current_player is None else setup.current_player
+            begin_turn(st, first)
+            settle(st)
         return cls(setup, st)
 
     @classmethod
@@ -114,12 +115,14 @@ class Game:
         seed: int = 0,
         lords_count_zero: bool = False,
         sections=None,
+        resume=None,
         **expansion_fields,
     ) -> Game:
         """A hand-built position; the current player's turn begins (see docs/api.md).
 
         `expansion_fields`: expansions, rules, walls, capitols, caves, nomad_spaces, gold, nomad_tiles, tasks,
-        warriors, wagons, ships, city_halls."""
+        warriors, wagons, ships, city_halls. `resume`: the full-state keys of a position (discard, removed,
+        rng, turn, ..., decision; kbenv.position_state): with a "decision" no turn begins."""
         unknown = set(expansion_fields) - set(RULESET_FIELDS)
         if unknown:
             raise SetupError(f"{sorted(unknown)[0]}: unknown field")
@@ -143,6 +146,7 @@ class Game:
             supply=supply,
             deck=deck,
             current_player=current_player,
+            resume=resume,
             **expansion_fields,
         )
         return cls.from_setup(setup)
@@ -188,6 +192,13 @@ class Game:
             "setup": self.setup.to_dict(),
             "actions": list(self.actions),
         }
+
+    def to_position(self) -> dict:
+        """A position file (a JSON-ready dict) of the whole state: reading it back (kbenv.position) gives a
+        game with the same legal decisions, scores and future; format: docs/api.md."""
+        from .position import position_of
+
+        return position_of(self)
 
     def clone(self) -> Game:
         g = Game(self.setup, self.state.copy(), list(self.actions))

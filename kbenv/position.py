@@ -1,15 +1,19 @@
 """Position files: a hand-built game state as JSON, scored (`kbenv score`) or asked for its legal
-decisions (`kbenv legal`), optionally after a list of decisions ("then"). Format: docs/api.md."""
+decisions (`kbenv legal`), optionally after a list of decisions ("then"); `position_of` writes the whole
+state of a game as one (`Game.to_position`, `kbenv position`). Format: docs/api.md."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+from . import catalogue as CAT
 from .board.codes import LOCATION_LETTERS, LOCATION_NAMES
-from .board.geometry import NUM_HEXES
+from .board.geometry import NUM_HEXES, hex_rc
 from .catalogue import ACTION_ID, ACTION_NAMES, POWER_NAMES, RULE_FLAGS
+from .engine import state as S
 from .game import Game, IllegalActionError
+from .position_state import RESUME_FIELDS, resume_of, space_of
 from .setup import SetupError, check_flag, standard_setup
 
 DECISION_IDS = {**{name: ACTION_ID[name] for name in POWER_NAMES if name in ACTION_ID}, "done": ACTION_ID["done"],
@@ -18,11 +22,11 @@ DECISION_IDS = {**{name: ACTION_ID[name] for name in POWER_NAMES if name in ACTI
 POSITION_FIELDS = ("board", "sections", "locations", "cards", "settlements", "options", "expansions", "walls",
                    "capitols", "caves", "nomad_spaces", "gold", "current_player", "start_player", "hands", "deck",
                    "supply", "tiles", "tiles_left", "nomad_tiles", "tasks", "warriors", "wagons", "ships",
-                   "city_halls", "then")
+                   "city_halls", "seed", *RESUME_FIELDS, "then")
 OPTION_FIELDS = tuple(f.name for f in RULE_FLAGS)
 PASSED_THROUGH = ("walls", "capitols", "caves", "nomad_spaces", "gold", "nomad_tiles", "tasks", "warriors", "wagons",
                   "ships", "city_halls", "current_player",
-                  "start_player", "supply", "tiles")
+                  "start_player", "supply", "tiles", "seed")
 
 
 def parse_position(position: dict) -> dict:
@@ -71,8 +75,10 @@ def parse_position(position: dict) -> dict:
         "num_players": n,
         "cards": position["cards"],
         "settlements": settlements,
-        "hands": position.get("hands", [None] * n),
-        "deck": position.get("deck", []),
+        # No hands and no deck: both are dealt from the seed. Hands without a deck: an empty draw pile;
+        # a deck without hands: each player draws at the start of their turn (as always).
+        "hands": position.get("hands", None if "deck" not in position else [None] * n),
+        "deck": position.get("deck", None if "hands" not in position else []),
         "lords_count_zero": options.get("lords_count_zero", False),
         "expansions": expansions,
         "rules": rules or None,
@@ -84,6 +90,9 @@ def parse_position(position: dict) -> dict:
             kwargs[name] = position[name]
     if "tiles_left" in position:
         kwargs["tiles_left"] = tiles_left_pairs(position["tiles_left"])
+    resume = {name: position[name] for name in RESUME_FIELDS if name in position}
+    if resume:
+        kwargs["resume"] = resume
     return kwargs
 
 
@@ -182,3 +191,79 @@ def load_position(path: str | Path) -> dict:
         raise SetupError(f"{path}: not valid JSON ({err})") from None
     except (OSError, UnicodeDecodeError) as err:
         raise SetupError(f"{path}: cannot read the file ({err.__class__.__name__}: {err})") from None
+
+
+def position_of(game: Game) -> dict:
+    """The whole state of a game as a position file (JSON-ready): `game_from_position` of it continues
+    exactly as the game does (same legal decisions, scores and future with the same actions)."""
+    st, setup, n = game.state, game.setup, game.num_players
+
+    def rc(h: int) -> list[int]:
+        return list(hex_rc(int(h)))
+
+    bits, rules = int(st[S.EXPANSIONS]), int(st[S.RULE_FLAGS])
+    pos: dict = {"sections": [list(x) for x in setup.sections]} if setup.sections is not None \
+        else {"board": list(setup.board)}
+    pos["cards"] = list(setup.cards)
+    pos["settlements"] = [sorted(list(x) for x in game.settlements(p)) for p in range(n)]
+    if bits:
+        pos["expansions"] = list(CAT.expansion_names(bits))
+    options = {name: True for name in CAT.rule_names(rules) if name != "lords_count_zero"}
+    if st[S.LORDS_COUNT_ZERO]:
+        options["lords_count_zero"] = True
+    if options:
+        pos["options"] = options
+    pos["seed"] = setup.seed
+    pos["current_player"] = game.current_player
+    pos["start_player"] = game.start_player
+    pos["hands"] = [hand_entry(game, p) for p in range(n)]
+    pos["deck"] = game.deck_cards()
+    pos["supply"] = [game.supply(p) for p in range(n)]
+    pos["tiles"] = [sorted(list(loc) for _, loc in game.tiles(p)) for p in range(n)]
+    pos["tiles_left"] = {"{},{}".format(*loc): game.tiles_left(loc) for loc in game.location_hexes()}
+    if bits:
+        pos["gold"] = [game.gold(p) for p in range(n)]
+    if bits & CAT.NOMADS:
+        pos["walls"] = sorted(list(x) for x in game.walls())
+        pos["nomad_spaces"] = {"{},{}".format(*h): kind for h, kind in sorted(game.nomad_spaces().items())}
+        pos["nomad_tiles"] = [[{"kind": CAT.NOMAD_KINDS[int(st[S.NOMAD_KIND + i])],
+                                "claimed_round": int(st[S.NOMAD_ROUND + i]), "space": space_of(st, i)}
+                               for i in range(int(st[S.NUM_NOMADS])) if st[S.NOMAD_OWNER + i] == p]
+                              for p in range(n)]
+    if bits & CAT.CAPITOL:
+        pos["capitols"] = [rc(st[S.CAPITOL_HEX + k]) for k in range(int(st[S.NUM_CAPITOLS]))]
+    if bits & CAT.CAVES:
+        pos["caves"] = sorted(list(x) for x in game.caves())
+    if bits & CAT.CROSSROADS:
+        pos["tasks"] = list(game.tasks())
+        pos["warriors"] = [warrior_slots(st, p) for p in range(n)]
+        for name, off in (("wagons", S.WAGON_AT), ("ships", S.SHIP_AT), ("city_halls", S.CITY_HALL_AT)):
+            pos[name] = [rc(st[off + p] - 1) if st[off + p] > 0 else None for p in range(n)]
+    pos.update(resume_of(st))
+    return pos
+
+
+def hand_entry(game: Game, player: int):
+    """A player's "hands" entry: a letter or null, or with extra Crossroads cards a list (null first when
+    only the extra cards are held)."""
+    extra = game.hand_cards(player)[0 if game.hand(player) is None else 1:]
+    return [game.hand(player), *extra] if extra else game.hand(player)
+
+
+def warrior_slots(st, player: int) -> list:
+    """A player's warriors in slot order; null marks an empty slot before a placed warrior."""
+    slots = [int(v) for v in st[S.WARRIOR_AT + player * S.WARRIORS_PER_PLAYER:][: S.WARRIORS_PER_PLAYER]]
+    while slots and slots[-1] == 0:
+        slots.pop()
+    return [list(hex_rc(v - 1)) if v > 0 else None for v in slots]
+
+
+def record_position(record, at: int | None = None) -> dict:
+    """The position after the first `at` decisions of a game record (all of them when None)."""
+    if not isinstance(record, dict) or not isinstance(record.get("actions"), list):
+        raise SetupError("record: expected a kbenv record (an object with a list of actions)")
+    total = len(record["actions"])
+    if at is not None and (isinstance(at, bool) or not isinstance(at, int) or not 0 <= at <= total):
+        raise SetupError(f"--at: expected a number of decisions 0..{total}, got {at!r}")
+    actions = record["actions"] if at is None else record["actions"][:at]
+    return Game.from_record({**record, "actions": actions}).to_position()

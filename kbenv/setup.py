@@ -36,7 +36,16 @@ from .engine.init import (
     init_game,
     setup_draws,
 )
-from .setup_expansions import POSITION_PIECES, apply_pieces, apply_ruleset, is_int, ruleset_bits, validate_pieces
+from .position_state import apply_resume, resume_cards, validate_resume
+from .setup_expansions import (
+    POSITION_PIECES,
+    apply_pieces,
+    apply_ruleset,
+    check_nomad_counts,
+    is_int,
+    ruleset_bits,
+    validate_pieces,
+)
 
 PRESETS = {
     "first-game": {
@@ -54,8 +63,16 @@ class SetupError(ValueError):
 # 2**32 give the same game (use seeds below 2**32 for distinct games; docs/api.md).
 MAX_SEED = 2**63 - 1
 SEED_PERIOD = 2**32
-# Terrains a settlement may stand on: the five buildable ones and water (reached with the Harbor).
+# Terrains a settlement may stand on: the five buildable ones and water (reached with the Harbor); with
+# Nomads also those of the Donation tiles (mountain: kbenv.catalogue.DONATION_TERRAINS).
 SETTLEMENT_TERRAINS = "GCDFTW"
+
+
+def settlement_terrains(expansion_bits: int) -> str:
+    """The terrain letters a settlement may stand on under a ruleset."""
+    if expansion_bits & NOMADS_BIT:
+        return SETTLEMENT_TERRAINS + "".join(t for t in CAT.DONATION_TERRAINS if t not in SETTLEMENT_TERRAINS)
+    return SETTLEMENT_TERRAINS
 
 
 MIN_PLAYERS, MAX_PLAYERS = 2, S.MAX_PLAYERS
@@ -100,10 +117,11 @@ def check_flag(value, name: str) -> bool:
 
 
 def hand_letters(hand) -> tuple[str, ...]:
-    """The letters of a validated hand entry: None, one letter, or a tuple of letters (Crossroads)."""
+    """The letters of a validated hand entry: None, one letter, or a tuple of letters (Crossroads; its
+    first entry may be None: no card beside the extra cards)."""
     if hand is None:
         return ()
-    return (hand,) if isinstance(hand, str) else tuple(hand)
+    return (hand,) if isinstance(hand, str) else tuple(x for x in hand if x is not None)
 
 
 def check_hand(hand, name: str, bits: int):
@@ -116,7 +134,7 @@ def check_hand(hand, name: str, bits: int):
         if not 1 <= len(hand) <= 1 + S.MAX_EXTRA_CARDS:
             raise SetupError(f"{name}: expected 1 to {1 + S.MAX_EXTRA_CARDS} terrain letters, got {len(hand)}")
         letters = tuple(check_hand(h, f"{name}[{k}]", 0) for k, h in enumerate(hand))
-        if any(x is None for x in letters):
+        if any(x is None for x in letters[1:]) or letters == (None,):
             raise SetupError(f"{name}: expected terrain letters, got {list(hand)!r}")
         return letters[0] if len(letters) == 1 else letters
     try:
@@ -171,6 +189,8 @@ class Setup:
     wagons: tuple[tuple[int, int] | None, ...] | None = None
     ships: tuple[tuple[int, int] | None, ...] | None = None
     city_halls: tuple[tuple[int, int] | None, ...] | None = None
+    # The full state of a position written by Game.to_position (kbenv.position_state; None: a turn begins).
+    resume: dict | None = None
 
     @property
     def ruleset(self) -> tuple[int, int]:
@@ -180,7 +200,8 @@ class Setup:
     @property
     def standard_start(self) -> bool:
         """A new game (random expansion parts dealt) rather than a hand-built position."""
-        return self.settlements is None and all(getattr(self, f) is None for f in POSITION_PIECES)
+        return self.settlements is None and self.resume is None and all(
+            getattr(self, f) is None for f in POSITION_PIECES)
 
     def to_dict(self) -> dict:
         d = asdict(self)
@@ -258,6 +279,7 @@ def make_setup(
     wagons=None,
     ships=None,
     city_halls=None,
+    resume=None,
 ) -> Setup:
     """A validated Setup; SetupError names the field at fault."""
     try:
@@ -298,9 +320,11 @@ def make_setup(
                 if rc in seen:
                     raise SetupError(f"settlements[{i}]: hex {list(rc)} already holds a settlement")
                 code = board[rc[0]][rc[1]]
-                if code not in SETTLEMENT_TERRAINS:
+                if code not in settlement_terrains(bits):
+                    allowed = "grass, canyon, desert, flower field, forest, water" + (
+                        " and mountain (Donation tiles)" if bits & NOMADS_BIT else "")
                     raise SetupError(f"settlements[{i}]: hex {list(rc)} is {hex_name(code)}, where no settlement "
-                                     "can stand (only grass, canyon, desert, flower field, forest and water)")
+                                     f"can stand (only {allowed})")
                 seen.add(rc)
     if per_player(hands, "hands") is not None:
         hands = tuple(check_hand(h, f"hands[{i}]", bits) for i, h in enumerate(hands))
@@ -344,11 +368,20 @@ def make_setup(
         if len(deck) > S.DECK_SIZE:
             raise SetupError(f"deck: at most {S.DECK_SIZE} cards")
         deck = tuple(letter.upper() for letter in deck)
+    first = start_player if current_player is None else current_player
+    if resume is not None:
+        try:
+            resume = validate_resume(resume, board, n, bits, tiles, first, start_player)
+        except ValueError as err:
+            raise SetupError(str(err)) from None
+    if deck is not None or resume is not None:
         held = [letter for h in (hands or ()) for letter in hand_letters(h)]
+        cards = [*(deck or ()), *held, *resume_cards(resume or {})]
+        piles = "deck, hands" + (", discard, removed and Fort card" if resume is not None else "")
         for letter in CARD_LETTERS:
-            if deck.count(letter) + held.count(letter) > CARDS_PER_TERRAIN:
-                raise SetupError(f"deck: more than {CARDS_PER_TERRAIN} {letter} cards with the hands "
-                                 f"(the game has {CARDS_PER_TERRAIN} of each terrain)")
+            if cards.count(letter) > CARDS_PER_TERRAIN:
+                raise SetupError(f"{'deck' if deck is not None else 'discard'}: more than {CARDS_PER_TERRAIN} {letter} "
+                                 f"cards in {piles} (the game has {CARDS_PER_TERRAIN} of each terrain)")
     occupied = {rc for own in (settlements or ()) for rc in own}
     try:
         pieces = validate_pieces(board, n, bits, {"walls": walls, "capitols": capitols, "caves": caves,
@@ -356,6 +389,7 @@ def make_setup(
                                                   "nomad_tiles": nomad_tiles, "tasks": tasks, "warriors": warriors,
                                                   "wagons": wagons, "ships": ships, "city_halls": city_halls},
                                  occupied)
+        check_nomad_counts(board, pieces, (resume or {}).get("nomad_tiles_gone", ()))
     except ValueError as err:
         raise SetupError(str(err)) from None
     if sections is not None:
@@ -382,6 +416,7 @@ def make_setup(
         expansions=None if not bits else expansion_names(bits),
         rules=None if not rule_bits else rule_names(rule_bits),
         **pieces,
+        resume=resume,
     )
 
 
@@ -488,6 +523,7 @@ def build_state(setup: Setup) -> np.ndarray:
         rest = full_deck[n:]
     else:
         hands = [[CARD_LETTERS.index(x) for x in hand_letters(h)] for h in setup.hands]
+        no_card = [isinstance(h, tuple) and h[0] is None for h in setup.hands]  # extra cards only
         rest = list(full_deck)
         for held in hands:
             for h in held:
@@ -498,6 +534,8 @@ def build_state(setup: Setup) -> np.ndarray:
         rest = [CARD_LETTERS.index(x) for x in setup.deck]
     for p in range(n):
         held = hands[p] if isinstance(hands[p], list) else [hands[p]]
+        if setup.hands is not None and no_card[p]:
+            held = [S.NO_CARD, *held]
         st[S.HAND + p] = held[0] if held else S.NO_CARD
         for k, card in enumerate(held[1:]):  # a Crossroads hand of several cards
             st[S.EXTRA_CARDS + p * S.MAX_EXTRA_CARDS + k] = card
@@ -529,11 +567,16 @@ def build_state(setup: Setup) -> np.ndarray:
     if setup.tiles_left is not None:
         for (r, c), k in setup.tiles_left:
             st[S.LOC_TILES + location_hexes.index(hex_id(r, c))] = k
+    resume = setup.resume or {}
     if bits:
         first = setup.start_player if setup.current_player is None else setup.current_player
-        apply_pieces(st, setup_pieces(setup), first, setup.start_player)
+        apply_pieces(st, setup_pieces(setup), first, setup.start_player, resume.get("turn"),
+                     tuple(resume.get("nomad_tiles_gone", ())))
     if any(st[S.SUPPLY + p] == 0 for p in range(n)):
         st[S.ENDING] = 1
+    if setup.resume is not None:
+        st[S.CURRENT] = setup.start_player if setup.current_player is None else setup.current_player
+        apply_resume(st, setup.resume)
     return st
 
 

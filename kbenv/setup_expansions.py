@@ -17,6 +17,10 @@ from .engine.nomads import place_wall
 CROSSROADS_PIECES = ("tasks", "warriors", "wagons", "ships", "city_halls")
 POSITION_PIECES = ("walls", "capitols", "caves", "nomad_spaces", "gold", "nomad_tiles", *CROSSROADS_PIECES)
 RULESET_FIELDS = ("expansions", "rules", *POSITION_PIECES)  # what makes a set-up more than a base game
+# Gold banked during play: a bound far beyond any game (a few hundred at most) and far from int64 overflow
+# when the scores are summed.
+MAX_GOLD = 1_000_000
+MAX_ROUND = 100_000  # rounds of a game (a game has fewer than 200 turns in all)
 NEEDS = {"walls": "nomads", "nomad_spaces": "nomads", "nomad_tiles": "nomads", "capitols": "capitol",
          "caves": "caves", **{name: "crossroads" for name in CROSSROADS_PIECES}}
 
@@ -88,16 +92,16 @@ def validate_pieces(board, n: int, bits: int, fields: dict, occupied: set) -> di
         out["nomad_spaces"] = _nomad_spaces(board, out["nomad_spaces"])
     if "gold" in out:
         gold = out["gold"]
-        if not isinstance(gold, (list, tuple)) or len(gold) != n or not all(is_int(g) and g >= 0 for g in gold):
-            raise ExpansionSetupError(f"gold: expected {n} non-negative integers (one per player), got {gold!r}")
+        if not isinstance(gold, (list, tuple)) or len(gold) != n:
+            raise ExpansionSetupError(f"gold: expected {n} integers 0..{MAX_GOLD} (one per player), got {gold!r}")
+        for p, g in enumerate(gold):
+            if not is_int(g) or not 0 <= g <= MAX_GOLD:
+                raise ExpansionSetupError(f"gold[{p}]: expected an integer 0..{MAX_GOLD}, got {g!r}")
         out["gold"] = tuple(int(g) for g in gold)
     if "nomad_tiles" in out:
-        out["nomad_tiles"] = _nomad_tiles(out["nomad_tiles"], n)
+        out["nomad_tiles"] = _nomad_tiles(out["nomad_tiles"], n, board)
     validate_crossroads(board, n, out, occupied)
-    spaces = sum(1 for row in board for ch in row if ch == "N")
-    held = sum(len(t) for t in out.get("nomad_tiles", ()))
-    if spaces + held > S.MAX_NOMADS:
-        raise ExpansionSetupError(f"nomad_tiles: {spaces} nomad spaces and {held} held tiles; at most {S.MAX_NOMADS}")
+    check_nomad_counts(board, out)
     return out
 
 
@@ -139,10 +143,14 @@ def validate_crossroads(board, n: int, out: dict, occupied: set) -> None:
     if "warriors" in out:
         warriors = []
         for p, hexes in enumerate(_per_player(out["warriors"], n, "warriors")):
-            own = _hexes(hexes, f"warriors[{p}]")
-            if len(own) > S.WARRIORS_PER_PLAYER:
+            if not isinstance(hexes, (list, tuple)):
+                raise ExpansionSetupError(f"warriors[{p}]: expected a list of [row, col] pairs, got {hexes!r}")
+            if len(hexes) > S.WARRIORS_PER_PLAYER:
                 raise ExpansionSetupError(f"warriors[{p}]: at most {S.WARRIORS_PER_PLAYER} warriors")
-            for rc in own:
+            placed = _hexes([rc for rc in hexes if rc is not None], f"warriors[{p}]")
+            pairs = iter(placed)  # null keeps an empty warrior slot in its place
+            own = tuple(None if rc is None else next(pairs) for rc in hexes)
+            for rc in placed:
                 claim(rc, f"warriors[{p}]", "GCDFT")
             warriors.append(own)
         out["warriors"] = tuple(warriors)
@@ -190,19 +198,80 @@ def _nomad_spaces(board, value) -> tuple:
     return tuple(sorted(out))
 
 
-def _nomad_tiles(value, n: int) -> tuple:
+def _nomad_tiles(value, n: int, board) -> tuple:
+    """Per player: kinds held since the previous round (usable now), or objects {"kind", "claimed_round",
+    "space"} giving the round the tile was claimed in and the nomad space it came from."""
     if not isinstance(value, (list, tuple)) or len(value) != n:
         raise ExpansionSetupError(f"nomad_tiles: expected one list of tile kinds per player ({n})")
     out = []
     for p, kinds in enumerate(value):
         if not isinstance(kinds, (list, tuple)):
             raise ExpansionSetupError(f"nomad_tiles[{p}]: expected a list of tile kinds, got {kinds!r}")
-        for kind in kinds:
+        entries = []
+        for k, entry in enumerate(kinds):
+            kind = entry.get("kind") if isinstance(entry, dict) else entry
             if kind not in CAT.NOMAD_USABLE_KINDS:
                 raise ExpansionSetupError(f"nomad_tiles[{p}]: unknown nomad tile {kind!r}; "
                                           f"known: {', '.join(CAT.NOMAD_USABLE_KINDS)}")
-        out.append(tuple(kinds))
+            if isinstance(entry, dict):
+                entries.append(nomad_entry(entry, f"nomad_tiles[{p}][{k}]", board, True))
+            else:
+                entries.append(kind)
+        out.append(tuple(entries))
     return tuple(out)
+
+
+def nomad_entry(entry: dict, name: str, board, held: bool) -> dict:
+    """A nomad tile given as an object: {"kind", "claimed_round", "space"}; "claimed_round" (the round the
+    tile was claimed in) is required for a held tile, "space" (the nomad space it came from) is optional."""
+    keys = ("kind", "claimed_round", "space")
+    unknown = sorted(set(entry) - set(keys))
+    if unknown:
+        raise ExpansionSetupError(f"{name}: unknown key(s) {', '.join(map(repr, unknown))}; known: {', '.join(keys)}")
+    if entry.get("kind") not in CAT.NOMAD_KINDS:
+        raise ExpansionSetupError(f"{name}.kind: unknown nomad tile {entry.get('kind')!r}; "
+                                  f"known: {', '.join(CAT.NOMAD_KINDS)}")
+    out = {"kind": entry["kind"]}
+    if held or "claimed_round" in entry:
+        r = entry.get("claimed_round")
+        if not is_int(r) or not -1 <= r <= MAX_ROUND:
+            raise ExpansionSetupError(f"{name}.claimed_round: expected an integer -1..{MAX_ROUND}, got {r!r}")
+        out["claimed_round"] = int(r)
+    space = entry.get("space")
+    if space is not None:
+        rc = _parse_rc(space, f"{name}.space")
+        if board[rc[0]][rc[1]] != "N":
+            raise ExpansionSetupError(f"{name}.space: hex {list(rc)} is not a nomad space")
+        space = f"{rc[0]},{rc[1]}"
+    out["space"] = space
+    return out
+
+
+def check_nomad_counts(board, pieces: dict, gone: tuple = ()) -> None:
+    """Tiles lying on spaces, held and gone: at most the game's tiles of each kind (catalogue), each space
+    the source of one tile, and slots for the spaces and the tiles that came from no space."""
+    spaces = sum(1 for row in board for ch in row if ch == "N")
+    loose = sum(1 for held in pieces.get("nomad_tiles", ()) for e in held if isinstance(e, str) or e["space"] is None)
+    loose += sum(1 for e in gone if e["space"] is None)
+    if spaces + loose > S.MAX_NOMADS:
+        raise ExpansionSetupError(f"nomad_tiles: {spaces} nomad spaces and {loose} tiles from no space; at most "
+                                  f"{S.MAX_NOMADS} in all")
+    kinds = [kind for _, kind in pieces.get("nomad_spaces", ()) if kind is not None]
+    kinds += [e if isinstance(e, str) else e["kind"] for held in pieces.get("nomad_tiles", ()) for e in held]
+    kinds += [e["kind"] for e in gone]
+    for kind, count in CAT.NOMAD_TILE_COUNTS.items():
+        if kinds.count(kind) > count:
+            raise ExpansionSetupError(f"nomad_tiles: {kinds.count(kind)} {kind} tiles on spaces, held and gone; "
+                                      f"the game has {count}")
+    spaces = [e["space"] for held in pieces.get("nomad_tiles", ()) for e in held if isinstance(e, dict)]
+    spaces += [e["space"] for e in gone]
+    spaces = [s for s in spaces if s is not None]
+    lying = {f"{r},{c}" for (r, c), kind in pieces.get("nomad_spaces", ()) if kind is not None}
+    for s in spaces:
+        if s in lying:
+            raise ExpansionSetupError(f"nomad_tiles: space {s!r} still has a tile lying on it")
+        if spaces.count(s) > 1:
+            raise ExpansionSetupError(f"nomad_tiles: space {s!r} is the space of two tiles")
 
 
 def _parse_rc(key, name: str) -> tuple[int, int]:
@@ -226,8 +295,10 @@ def apply_ruleset(st: np.ndarray, bits: int, rules: int, seed: int, standard_sta
         deal_expansions(st, seed)
 
 
-def apply_pieces(st: np.ndarray, pieces: dict, current_player: int, start_player: int) -> None:
-    """The hand-built expansion pieces of a position."""
+def apply_pieces(st: np.ndarray, pieces: dict, current_player: int, start_player: int, turn: int | None = None,
+                 gone: tuple = ()) -> None:
+    """The hand-built expansion pieces of a position; `turn` (the turn counter, see kbenv.position_state)
+    fixes the round, `gone` lists the nomad tiles out of the game."""
     for r, c in pieces.get("walls", ()):
         place_wall(st, hex_id(r, c))
     for k, (r, c) in enumerate(pieces.get("capitols", ())):
@@ -243,18 +314,31 @@ def apply_pieces(st: np.ndarray, pieces: dict, current_player: int, start_player
     for p, g in enumerate(pieces.get("gold", ())):
         st[S.GOLD + p] = g
     n = int(st[S.NUM_PLAYERS])
-    this_round = 0
-    for p, kinds in enumerate(pieces.get("nomad_tiles", ())):
-        for kind in kinds:  # held since the previous round: usable now
-            i = int(st[S.NUM_NOMADS])
-            st[S.NOMAD_HEX + i] = -1
-            st[S.NOMAD_KIND + i] = CAT.NOMAD_KINDS.index(kind)
-            st[S.NOMAD_OWNER + i] = p
-            st[S.NOMAD_ROUND + i] = this_round - 1
-            st[S.NUM_NOMADS] = i + 1
+    # Rounds run from the start player: without a turn counter the position is in round 0, at
+    # current_player's turn (TURN counts the turns begun; begin_turn adds the current one).
+    st[S.TURN] = (current_player - start_player) % n if turn is None else turn - 1
+    this_round = int(st[S.TURN]) // n
+    for p, entries in enumerate(pieces.get("nomad_tiles", ())):
+        for entry in entries:  # a kind alone: held since the previous round, usable now
+            held = {"kind": entry, "space": None} if isinstance(entry, str) else entry
+            put_nomad(st, held, p, held.get("claimed_round", this_round - 1))
+    for entry in gone:
+        put_nomad(st, entry, S.NOMAD_GONE, entry.get("claimed_round", 0))
     apply_crossroads(st, pieces)
-    # Rounds run from the start player: the position is in round 0, at current_player's turn.
-    st[S.TURN] = (current_player - start_player) % n
+
+
+def put_nomad(st: np.ndarray, entry: dict, owner: int, claimed_round: int) -> None:
+    """A nomad tile off its space: back in the slot of the space it came from, or in a new slot."""
+    i = int(st[S.NUM_NOMADS])
+    if entry["space"] is not None:
+        r, c = map(int, entry["space"].split(","))
+        i = next(k for k in range(int(st[S.NUM_NOMADS])) if st[S.NOMAD_HEX + k] == hex_id(r, c))
+    else:
+        st[S.NOMAD_HEX + i] = -1
+        st[S.NUM_NOMADS] = i + 1
+    st[S.NOMAD_KIND + i] = CAT.NOMAD_KINDS.index(entry["kind"])
+    st[S.NOMAD_OWNER + i] = owner
+    st[S.NOMAD_ROUND + i] = claimed_round
 
 
 def apply_crossroads(st: np.ndarray, pieces: dict) -> None:
@@ -270,9 +354,10 @@ def apply_crossroads(st: np.ndarray, pieces: dict) -> None:
         st[S.adjacent_off(p) : S.adjacent_off(p) + WORDS] |= NEIGHBOUR_MASK[h]
 
     for p, hexes in enumerate(pieces.get("warriors", ())):
-        for k, (r, c) in enumerate(hexes):
-            st[S.WARRIOR_AT + p * S.WARRIORS_PER_PLAYER + k] = hex_id(r, c) + 1
-            put(p, hex_id(r, c))
+        for k, rc in enumerate(hexes):
+            if rc is not None:
+                st[S.WARRIOR_AT + p * S.WARRIORS_PER_PLAYER + k] = hex_id(*rc) + 1
+                put(p, hex_id(*rc))
     for name, field in (("wagons", S.WAGON_AT), ("ships", S.SHIP_AT)):
         for p, rc in enumerate(pieces.get(name, ())):
             if rc is not None:

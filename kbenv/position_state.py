@@ -1,0 +1,285 @@
+"""The full state in a position file: the keys that let a position resume any state reached in play.
+
+`Game.to_position()` writes them with the older keys (kbenv.position): the discard pile and the cards
+out of the game, the in-game generator, the turn counter, the end-of-game flag, tiles taken or used this
+turn, nomad tiles out of the game, and the decision in progress ("decision": the phase, the power being
+resolved, its steps, the mandatory builds so far, the Fort's card, ...). Here they are validated into
+`Setup.resume` (a dict of JSON values) and written into a state after the rest of the set-up. When
+"decision" is given no turn begins: the state resumes exactly where it was written. Format: docs/api.md.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import catalogue as CAT
+from .board.codes import CARD_LETTERS
+from .board.geometry import hex_id, hex_rc
+from .engine import state as S
+from .engine.crossroads import PIECE_STEPS
+from .engine.nomads import DONATION_BUILDS, RESETTLEMENT_STEPS
+from .engine.rng import MASK32
+from .engine.turns import MANDATORY_BUILDS
+from .setup_expansions import ExpansionSetupError, is_int, nomad_entry
+
+RESUME_FIELDS = ("discard", "removed", "rng", "turn", "ending", "turns_without_build", "decisions", "tiles_fresh",
+                 "tiles_used", "nomad_tiles_gone", "decision")
+MAX_TURN = 100_000  # turns of a game: far more than any game has (under 200)
+MAX_DECISIONS = 10_000_000
+MAX_STEPS = max(RESETTLEMENT_STEPS, DONATION_BUILDS, PIECE_STEPS)
+# The decision in progress: key -> (state offset, kind, value at the start of a turn).
+FLAGS = {"mandatory_done": S.MANDATORY_DONE, "built_this_turn": S.BUILT_THIS_TURN, "outpost_armed": S.OUTPOST_ARMED,
+         "cave_used": S.CAVE_USED, "terrain_fixed": S.TERRAIN_FIXED}
+COUNTS = {"steps_left": (S.STEPS_LEFT, MAX_STEPS), "steps_taken": (S.STEPS_TAKEN, MAX_STEPS),
+          "mandatory_built": (S.MANDATORY_BUILT, MANDATORY_BUILDS),
+          "mandatory_target": (S.MANDATORY_TARGET, MANDATORY_BUILDS)}
+DECISION_FIELDS = ("phase", "decider", "power", "source", "victim", *COUNTS, "mandatory_hexes", *FLAGS, "fort_card")
+POWER_PHASES = ("choose_source", "choose_target", "step")
+
+
+def _err(message: str) -> ExpansionSetupError:
+    return ExpansionSetupError(message)
+
+
+def _count(value, name: str, low: int, high: int) -> int:
+    if not is_int(value) or not low <= value <= high:
+        raise _err(f"{name}: expected an integer {low}..{high}, got {value!r}")
+    return int(value)
+
+
+def _flag(value, name: str) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise _err(f"{name}: expected true or false, got {value!r}")
+    return bool(value)
+
+
+def _letters(value, name: str) -> list[str]:
+    if not isinstance(value, (list, tuple)) or len(value) > S.DECK_SIZE:
+        raise _err(f"{name}: expected a list of at most {S.DECK_SIZE} terrain letters, got {value!r}")
+    for k, letter in enumerate(value):
+        if not isinstance(letter, str) or letter.upper() not in CARD_LETTERS:
+            raise _err(f"{name}[{k}]: expected a terrain letter ({' '.join(CARD_LETTERS)}), got {letter!r}")
+    return [letter.upper() for letter in value]
+
+
+def _hex(value, name: str) -> list[int]:
+    if not isinstance(value, (list, tuple)) or len(value) != 2 or not all(is_int(v) and 0 <= v < 20 for v in value):
+        raise _err(f"{name}: expected [row, col] on the 20x20 board, got {value!r}")
+    return [int(value[0]), int(value[1])]
+
+
+def _seat(value, name: str, n: int, optional: bool = False):
+    if value is None and optional:
+        return None
+    if not is_int(value) or not 0 <= value < n:
+        raise _err(f"{name}: expected a seat 0..{n - 1}{' or null' if optional else ''}, got {value!r}")
+    return int(value)
+
+
+def validate_resume(resume: dict, board, n: int, bits: int, tiles, current: int, start: int) -> dict:
+    """The full-state keys of a position, normalised to JSON values; ExpansionSetupError names the field."""
+    if not isinstance(resume, dict):
+        raise _err("resume: expected an object")
+    unknown = sorted(set(resume) - set(RESUME_FIELDS))
+    if unknown:
+        raise _err(f"position: unknown field(s) {', '.join(map(repr, unknown))}")
+    out: dict = {}
+    for name in ("discard", "removed"):
+        if name in resume:
+            out[name] = _letters(resume[name], name)
+    if "rng" in resume:
+        out["rng"] = _count(resume["rng"], "rng", 1, MASK32)
+    if "turn" in resume:
+        turn = _count(resume["turn"], "turn", 1, MAX_TURN)
+        if (turn - 1) % n != (current - start) % n:
+            raise _err(f"turn: turn {turn} is played by seat {(start + turn - 1) % n} (rounds run from the start "
+                       f"player {start}), not by the current player {current}")
+        out["turn"] = turn
+    if "ending" in resume:
+        out["ending"] = _flag(resume["ending"], "ending")
+    if "turns_without_build" in resume:
+        out["turns_without_build"] = _count(resume["turns_without_build"], "turns_without_build", 0, 2 * n)
+    if "decisions" in resume:
+        out["decisions"] = _count(resume["decisions"], "decisions", 0, MAX_DECISIONS)
+    held = [set(map(tuple, t)) for t in tiles] if tiles is not None else [set() for _ in range(n)]
+    for name in ("tiles_fresh", "tiles_used"):
+        if name in resume:
+            value = resume[name]
+            if not isinstance(value, (list, tuple)) or len(value) != n:
+                raise _err(f"{name}: expected one list of location hexes per player ({n})")
+            lists = []
+            for p, hexes in enumerate(value):
+                if not isinstance(hexes, (list, tuple)):
+                    raise _err(f"{name}[{p}]: expected a list of [row, col] pairs, got {hexes!r}")
+                own = [_hex(rc, f"{name}[{p}]") for rc in hexes]
+                for rc in own:
+                    if not board[rc[0]][rc[1]].islower():
+                        raise _err(f"{name}[{p}]: hex {rc} is not a location hex")
+                    if tuple(rc) not in held[p]:
+                        raise _err(f"{name}[{p}]: player {p} holds no tile of location {rc} (see tiles)")
+                lists.append(sorted(own))
+            out[name] = lists
+    if "nomad_tiles_gone" in resume:
+        if not bits & CAT.NOMADS:
+            raise _err("nomad_tiles_gone: needs the 'nomads' expansion")
+        gone = resume["nomad_tiles_gone"]
+        if not isinstance(gone, (list, tuple)):
+            raise _err('nomad_tiles_gone: expected a list of {"kind", "space"} objects')
+        out["nomad_tiles_gone"] = [nomad_entry(e if isinstance(e, dict) else {"kind": e}, f"nomad_tiles_gone[{k}]",
+                                               board, False)
+                                   for k, e in enumerate(gone)]
+    if "decision" in resume:
+        out["decision"] = validate_decision(resume["decision"], n, bits, current)
+    return out
+
+
+def validate_decision(decision, n: int, bits: int, current: int) -> dict:
+    """The "decision" object: the context of the decision in progress (defaults: the start of a turn)."""
+    if not isinstance(decision, dict):
+        raise _err("decision: expected an object")
+    unknown = sorted(set(decision) - set(DECISION_FIELDS))
+    if unknown:
+        raise _err(f"decision: unknown key(s) {', '.join(map(repr, unknown))}; known: {', '.join(DECISION_FIELDS)}")
+    out: dict = {}
+    phase = decision.get("phase", "idle")
+    if phase not in S.PHASE_NAMES:
+        raise _err(f"decision.phase: expected one of {', '.join(S.PHASE_NAMES)}, got {phase!r}")
+    out["phase"] = phase
+    out["decider"] = _seat(decision.get("decider", current), "decision.decider", n)
+    power = decision.get("power")
+    if power is not None:
+        if power not in CAT.POWER_NAMES:
+            raise _err(f"decision.power: unknown power {power!r}; known: {', '.join(CAT.POWER_NAMES)}")
+        needed = power_expansion(power)
+        if needed and not bits & CAT.EXPANSION_BIT[needed]:
+            raise _err(f"decision.power: {power!r} needs the {needed!r} expansion")
+    if (power is None) == (phase in POWER_PHASES):
+        raise _err(f"decision.power: phase {phase!r} " + ("needs the power being resolved" if power is None
+                                                          else f"has no power being resolved, got {power!r}"))
+    out["power"] = power
+    out["source"] = None if decision.get("source") is None else _hex(decision["source"], "decision.source")
+    out["victim"] = _seat(decision.get("victim"), "decision.victim", n, optional=True)
+    for name, (_, high) in COUNTS.items():
+        default = MANDATORY_BUILDS if name == "mandatory_target" else 0
+        out[name] = _count(decision.get(name, default), f"decision.{name}", 0, high)
+    hexes = decision.get("mandatory_hexes", [])
+    if not isinstance(hexes, (list, tuple)) or len(hexes) > out["mandatory_built"]:
+        raise _err(f"decision.mandatory_hexes: expected at most mandatory_built ({out['mandatory_built']}) "
+                   f"[row, col] pairs, got {hexes!r}")
+    out["mandatory_hexes"] = [_hex(rc, "decision.mandatory_hexes") for rc in hexes]
+    for name in FLAGS:
+        out[name] = _flag(decision.get(name, False), f"decision.{name}")
+    fort = decision.get("fort_card")
+    if fort is not None:
+        if not bits & CAT.CROSSROADS:
+            raise _err("decision.fort_card: needs the 'crossroads' expansion")
+        fort = _letters([fort], "decision.fort_card")[0]
+    out["fort_card"] = fort
+    return out
+
+
+def power_expansion(power: str) -> str | None:
+    """The expansion a power comes from (None: the base game)."""
+    if power in CAT.NOMAD_USABLE_KINDS:
+        return "nomads"
+    if power == "cave":
+        return "caves"
+    return next(loc.expansion for loc in CAT.LOCATION_TYPES if loc.name == power)
+
+
+def resume_cards(resume: dict) -> list[str]:
+    """The terrain cards the full-state keys hold (for the count of each terrain)."""
+    fort = (resume.get("decision") or {}).get("fort_card")
+    return [*resume.get("discard", ()), *resume.get("removed", ()), *([fort] if fort else [])]
+
+
+def apply_resume(st: np.ndarray, resume: dict) -> None:
+    """Write the full-state keys into a state built from the rest of the set-up."""
+    for name, off, count_off in (("discard", S.DISCARD, S.DISCARD_COUNT), ("removed", S.REMOVED, S.REMOVED_COUNT)):
+        if name in resume:
+            cards = resume[name]
+            st[off : off + len(cards)] = [CARD_LETTERS.index(x) for x in cards]
+            st[count_off] = len(cards)
+    for name, off in (("rng", S.RNG), ("turns_without_build", S.TURNS_WITHOUT_BUILD), ("decisions", S.DECISIONS)):
+        if name in resume:
+            st[off] = resume[name]
+    if "ending" in resume:
+        st[S.ENDING] = int(resume["ending"])
+    locations = [int(st[S.LOC_HEX + i]) for i in range(int(st[S.NUM_LOCATIONS]))]
+    for name, off in (("tiles_fresh", S.TILES_FRESH), ("tiles_used", S.TILES_USED)):
+        for p, hexes in enumerate(resume.get(name, ())):
+            st[off + p] = sum(1 << locations.index(hex_id(r, c)) for r, c in hexes)
+    decision = resume.get("decision")
+    if decision is None:
+        if "turn" in resume:
+            st[S.TURN] = resume["turn"] - 1  # begin_turn counts the current turn
+        return
+    st[S.TURN] = resume.get("turn", int(st[S.TURN]) + 1)
+    st[S.PHASE] = S.PHASE_NAMES.index(decision["phase"])
+    st[S.DECIDER] = decision["decider"]
+    st[S.POWER] = -1 if decision["power"] is None else CAT.POWER_CODE[decision["power"]]
+    st[S.SOURCE] = -1 if decision["source"] is None else hex_id(*decision["source"])
+    st[S.VICTIM] = -1 if decision["victim"] is None else decision["victim"]
+    for name, (off, _) in COUNTS.items():
+        st[off] = decision[name]
+    for k, rc in enumerate(decision["mandatory_hexes"]):
+        st[S.MANDATORY_HEXES + k] = hex_id(*rc)
+    for name, off in FLAGS.items():
+        st[off] = int(decision[name])
+    if st[S.EXPANSIONS] & CAT.CROSSROADS:
+        fort = decision["fort_card"]
+        st[S.FORT_CARD] = S.NO_CARD if fort is None else CARD_LETTERS.index(fort)
+
+
+def resume_of(st: np.ndarray) -> dict:
+    """The full-state keys of a state (the inverse of `apply_resume`, with kbenv.position's keys)."""
+    n = int(st[S.NUM_PLAYERS])
+
+    def pile(off: int, count_off: int) -> list[str]:
+        return [CARD_LETTERS[int(c)] for c in st[off : off + int(st[count_off])]]
+
+    def rc(h: int) -> list[int]:
+        return list(hex_rc(int(h)))
+
+    locations = [int(st[S.LOC_HEX + i]) for i in range(int(st[S.NUM_LOCATIONS]))]
+
+    def tile_hexes(off: int) -> list[list[list[int]]]:
+        return [sorted(rc(h) for i, h in enumerate(locations) if st[off + p] >> i & 1) for p in range(n)]
+
+    out: dict = {
+        "discard": pile(S.DISCARD, S.DISCARD_COUNT),
+        "removed": pile(S.REMOVED, S.REMOVED_COUNT),
+        "rng": int(st[S.RNG]),
+        "turn": int(st[S.TURN]),
+        "ending": bool(st[S.ENDING]),
+        "turns_without_build": int(st[S.TURNS_WITHOUT_BUILD]),
+        "decisions": int(st[S.DECISIONS]),
+        "tiles_fresh": tile_hexes(S.TILES_FRESH),
+        "tiles_used": tile_hexes(S.TILES_USED),
+    }
+    if st[S.EXPANSIONS] & CAT.NOMADS:
+        out["nomad_tiles_gone"] = [{"kind": CAT.NOMAD_KINDS[int(st[S.NOMAD_KIND + i])], "space": space_of(st, i),
+                                    "claimed_round": int(st[S.NOMAD_ROUND + i])}
+                                   for i in range(int(st[S.NUM_NOMADS])) if st[S.NOMAD_OWNER + i] == S.NOMAD_GONE]
+    power, source, victim = int(st[S.POWER]), int(st[S.SOURCE]), int(st[S.VICTIM])
+    decision: dict = {
+        "phase": S.PHASE_NAMES[int(st[S.PHASE])],
+        "decider": int(st[S.DECIDER]),
+        "power": None if power < 0 else CAT.POWER_NAMES[power],
+        "source": None if source < 0 else rc(source),
+        "victim": None if victim < 0 else victim,
+        **{name: int(st[off]) for name, (off, _) in COUNTS.items()},
+        "mandatory_hexes": [rc(st[S.MANDATORY_HEXES + k]) for k in range(int(st[S.MANDATORY_BUILT]))],
+        **{name: bool(st[off]) for name, off in FLAGS.items()},
+    }
+    if st[S.EXPANSIONS] & CAT.CROSSROADS:
+        fort = int(st[S.FORT_CARD])
+        decision["fort_card"] = None if fort == S.NO_CARD else CARD_LETTERS[fort]
+    out["decision"] = decision
+    return out
+
+
+def space_of(st: np.ndarray, i: int) -> str | None:
+    """The nomad space of slot i as "r,c" (None: a tile that came with a position, not from a space)."""
+    h = int(st[S.NOMAD_HEX + i])
+    return None if h < 0 else "{},{}".format(*hex_rc(h))
