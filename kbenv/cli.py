@@ -520,6 +520,7 @@ EXAMPLES = {
              "--agents greedy"),
     "score": ("kbenv score position.json --json",),
     "legal": ("kbenv legal position.json",),
+    "position": ("kbenv position game.json --at 20 --out position.json",),
     "train": ("kbenv train --config configs/quick.yaml",
               "kbenv train --config configs/selfplay_2p.yaml --resume --max-minutes 30",
               "kbenv train --config configs/ppo_quick.yaml --timesteps 50000"),

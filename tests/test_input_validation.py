@@ -528,7 +528,7 @@ def near_valid(draw):
     if kind == "deck letter":
         return "expansions", ["deck", 0], draw(BAD_LETTER), "deck[0]"
     if kind == "gold":
-        return "expansions", ["gold", p], draw(st.sampled_from([-1, 1.0, "2", None, True])), "gold"
+        return "expansions", ["gold", p], draw(st.sampled_from([-1, 1.0, "2", None, True])), f"gold[{p}]"
     if kind == "supply":  # one too many (player 0 has 1 settlement on the board, player 1 none), or a wrong type
         return "expansions", ["supply", p], draw(st.sampled_from([40 + p, 100, 39.0, "39", True])), \
             f"supply[{p}]"

@@ -199,7 +199,7 @@ def command_lines() -> list[tuple[str, str]]:
     for doc in DOC_FILES:
         text = doc_text(doc)
         for lang, source in fenced_blocks(text):
-            if lang == "python":
+            if lang in ("python", "text"):  # code, or output shown as text
                 continue
             for line in source.replace("\\\n", " ").splitlines():
                 out.append((doc.name, line.split(" #", 1)[0].strip()))
