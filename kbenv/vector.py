@@ -371,8 +371,8 @@ class VectorGames:
         """One fused random step of every game (pick, apply, restart finished games, observe).
 
         Returns (actions taken, StepResult, next observations or None: packed rows when the batch is
-        `packed`); the fastest way to collect random-play data. Without auto_reset, finished games are left alone: their action is -1 and
-        they are not reported done again.
+        `packed`); the fastest way to collect random-play data. Without auto_reset, finished games are
+        left alone: their action is -1 and they are not reported done again.
         """
         if not self.auto_reset and self.done().any():
             return self._step_random_running(observe)
