@@ -4,6 +4,12 @@ Each game (slot) has its own seed and player count; all share the set-up options
 are reset automatically with the next seed of their slot (seed + N by default), so slot i plays
 seeds s_i, s_i + N, s_i + 2N, ...  The same seed and actions give the same game as `Game.new`
 (records on request prove it: `Game.from_record` replays them).
+
+Observations come as float32 (C, 20, 20) planes, or with `packed=True` (on the batch or per call of
+`observations`) as uint8 rows of `packed_layout.nbytes` bytes (kbenv.packed: bit planes plus float32
+features, 2-3.6 KB instead of 45-64 KB, written by numba without touching the float planes);
+`packed_layout.unpack` (numpy) or agents.training.packed.UnpackObservations (torch, on the network's
+device) gives back exactly the float planes.
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ from .engine.rng import seed_u32
 from .engine.scoring import SCORE_COLUMNS, score_table
 from .game import RECORD_FORMAT, Game, IllegalActionError, describe_action, record_version
 from .observation import OBSERVATION_SHAPE, hint_code, observation_shape
+from .packed import layout_of, split
 from .policies import TEACHERS
 from .policies import batch as policy_batch
 from .policies.greedy import TIE
@@ -125,6 +132,7 @@ class VectorGames:
         hints: str = "none",
         expansions=None,
         rules=None,
+        packed: bool = False,
     ):
         if isinstance(num_games, (bool, np.bool_)) or not isinstance(num_games, (int, np.integer)) or num_games < 1:
             raise SetupError(f"num_games: expected a positive integer, got {num_games!r}")
@@ -138,7 +146,7 @@ class VectorGames:
             raise SetupError("num_players: expected 2 to 5 for every game")
         if not isinstance(lords_count_zero, (bool, np.bool_)):
             raise SetupError(f"lords_count_zero: expected true or false, got {lords_count_zero!r}")
-        for flag, value in (("auto_reset", auto_reset), ("record", record)):
+        for flag, value in (("auto_reset", auto_reset), ("record", record), ("packed", packed)):
             if not isinstance(value, (bool, np.bool_)):
                 raise SetupError(f"{flag}: expected true or false, got {value!r}")
         check_reward(reward)
@@ -156,6 +164,8 @@ class VectorGames:
         self.hints = hints
         self.hint_code = hint_code(hints)
         self.observation_shape = OBSERVATION_SHAPE_V1 if self.v1 else observation_shape(hints)
+        self.packed = bool(packed)
+        self.packed_layout = layout_of(self.v1, self.hint_code)
         self.num_players = players
         self.options = {"preset": preset, "sections": sections, "cards": cards}
         self.forced = forced_options(preset, sections, cards, expansions=self.expansion_bits, rules=self.rule_bits)
@@ -248,11 +258,19 @@ class VectorGames:
         batch.legal_masks(self.states, rows, out)
         return out
 
-    def observations(self, rows=None, players=None) -> np.ndarray:
+    def observations(self, rows=None, players=None, packed: bool | None = None) -> np.ndarray:
         """(len(rows), C, 20, 20) float32 observations (by default of the player to move), with hints
-        when the batch was made with them."""
+        when the batch was made with them; packed (default: the batch's `packed`): (len(rows), nbytes)
+        uint8 rows of `packed_layout` instead."""
+        if packed is not None and not isinstance(packed, (bool, np.bool_)):
+            raise BatchArgumentError(f"packed: expected true or false, got {packed!r}")
         rows = self.check_rows(rows)
         players = self.states[rows, S.DECIDER] if players is None else self.check_players(players, rows)
+        if self.packed if packed is None else packed:
+            buffer = self.packed_layout.empty(len(rows))
+            bits, values = split(buffer, self.packed_layout)
+            policy_batch.packed_observations(self.states, rows, players, bits, values, self.v1, self.hint_code)
+            return buffer.view(np.uint8)
         out = np.empty((len(rows), *self.observation_shape), dtype=np.float32)
         if self.v1:
             batch.observations_v1(self.states, rows, players, out)
@@ -353,9 +371,9 @@ class VectorGames:
     def step_random(self, observe: bool = False) -> tuple[np.ndarray, StepResult, np.ndarray | None]:
         """One fused random step of every game (pick, apply, restart finished games, observe).
 
-        Returns (actions taken, StepResult, next observations or None); the fastest way to collect
-        random-play data. Without auto_reset, finished games are left alone: their action is -1 and
-        they are not reported done again.
+        Returns (actions taken, StepResult, next observations or None: packed rows when the batch is
+        `packed`); the fastest way to collect random-play data. Without auto_reset, finished games are
+        left alone: their action is -1 and they are not reported done again.
         """
         if not self.auto_reset and self.done().any():
             return self._step_random_running(observe)
@@ -364,13 +382,18 @@ class VectorGames:
         actions = np.empty(n, dtype=np.int64)
         done = np.zeros(n, dtype=np.bool_)
         totals = np.zeros((n, S.MAX_PLAYERS), dtype=np.int64)
-        fused = observe and not self.hint_code and not self.v1  # the fused kernel writes the v0 planes only
-        obs = np.empty((n, *OBSERVATION_SHAPE), dtype=np.float32) if fused else self._no_obs
+        # the fused kernel writes the float v0 planes, or packed v0 and v1 observations (no hints)
+        fused = observe and not self.hint_code and (self.packed or not self.v1)
+        obs = np.empty((n, *OBSERVATION_SHAPE), dtype=np.float32) if fused and not self.packed else self._no_obs
+        buffer = self.packed_layout.empty(n if fused and self.packed else 1)
+        bits, values = split(buffer, self.packed_layout)
         rewards = np.zeros((n, S.MAX_PLAYERS), dtype=np.float64)
         seeds_before = self.seeds.copy() if self.record else None
         policy_batch.random_steps(self.states, rows, self.rng_state, self.num_players, self.seeds, n, self.forced,
                            self.lords_count_zero, self.auto_reset, REWARD_SCHEMES.index(self.reward_scheme),
-                           actions, done, totals, rewards, fused, obs)
+                           actions, done, totals, rewards, fused, obs, self.packed, bits, values, self.v1)
+        if fused and self.packed:
+            obs = buffer.view(np.uint8)
         if self.auto_reset:
             self.episodes += done
         records = []

@@ -4,6 +4,11 @@ One learning seat per game; the other seats are played inside the batch by oppon
 episode from a pool: "random", "greedy" and "lookahead" run inside numba, and any batched policy callable
 `f(observations (M, C, 20, 20), masks (M, A)) -> actions (M,)` gets one call per opponent step for
 all games whose opponent uses it. MaskablePPO reads the masks through `env_method("action_masks")`.
+
+With `packed=True` the learner's observations (and `terminal_observation`) are packed rows, a uint8 Box
+of `games.packed_layout.nbytes` (kbenv.packed: about 2 KB a position instead of 45 KB of float planes);
+agents.training.networks.KingdomBuilderExtractor recognises that space and unpacks on the network's
+device. Opponent callables still get float planes.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ class SelfPlayVecEnv(VecEnv):
         reward: str = "win",
         seed: int = 0,
         hints: str = "none",
+        packed: bool = False,
         **setup_options,
     ):
         for opponent in opponents:
@@ -56,7 +62,9 @@ class SelfPlayVecEnv(VecEnv):
         players = np.array([counts[i % len(counts)] for i in range(num_envs)], dtype=np.int64)
         if learner_seat is not None and (not is_int(learner_seat) or not 0 <= learner_seat < players.min()):
             raise SetupError(f"learner_seat: expected 0..{players.min() - 1}, got {learner_seat!r}")
-        self.games = VectorGames(num_envs, players, reward=reward, auto_reset=False, hints=hints, **setup_options)
+        self.games = VectorGames(num_envs, players, reward=reward, auto_reset=False, hints=hints, packed=packed,
+                                 **setup_options)
+        self.packed = self.games.packed
         self.num_players = players
         self.opponents = list(opponents)
         self.learner_seat_option = learner_seat
@@ -68,6 +76,8 @@ class SelfPlayVecEnv(VecEnv):
         self._actions: np.ndarray | None = None
         self.render_mode = None
         observation_space = observation_space_v1() if self.games.v1 else kb_observation_space(hints)
+        if self.packed:
+            observation_space = spaces.Box(0, 255, (self.games.packed_layout.nbytes,), dtype=np.uint8)
         super().__init__(num_envs, observation_space, spaces.Discrete(self.games.action_size))
 
     # ----- episode management ------------------------------------------------------------
@@ -97,7 +107,8 @@ class SelfPlayVecEnv(VecEnv):
                 elif opponent == "lookahead":
                     actions = self.games.lookahead_actions(group)
                 else:
-                    actions = np.asarray(opponent(self.games.observations(group), self.games.legal_masks(group)))
+                    obs = self.games.observations(group, packed=False)
+                    actions = np.asarray(opponent(obs, self.games.legal_masks(group)))
                     self.games.step(actions, group)
                     continue
                 self.games._apply(actions, group)

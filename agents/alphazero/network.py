@@ -4,7 +4,8 @@ The trunk is the PPO agents' residual CNN (agents.training.networks: spatial hex
 actions from pooled features). The value head predicts, for every seat relative to the observer (the
 player deciding), the gain in gold margin still to come (agents.alphazero.search: final margin minus
 the margin the position would score now, /30): a vector, so the same network serves 2-5 players. The
-network reads the standard observation only (no hint planes).
+network reads the standard observation only (no hint planes), as float planes or packed (kbenv.packed:
+uint8 rows, unpacked on the network's device by agents.training.packed; the same numbers either way).
 """
 
 from __future__ import annotations
@@ -15,17 +16,20 @@ from torch import nn
 
 from agents.alphazero.search import seat_values
 from agents.training.networks import KingdomBuilderExtractor, SpatialActionHead
+from agents.training.packed import UnpackObservations
 from kbenv.catalogue import ACTION_SIZE_V0, ACTION_SIZE_V1
 from kbenv.engine import state as S
 from kbenv.engine.observe import observe_into
 from kbenv.engine.observe_v1 import V1_BASE_CHANNELS, observe_v1_into
 from kbenv.observation import action_mask, observation_shape, observation_space, observation_space_v1
+from kbenv.packed import layout_of
 
 VALUE_HIDDEN = 64
 
 
 class PolicyValueNet(nn.Module):
-    """obs (B, C, 20, 20) -> (logits (B, A), predicted gain per seat (B, 5), seat 0 = the observer)."""
+    """obs (B, C, 20, 20) float32, or (B, nbytes) uint8 packed rows -> (logits (B, A), predicted gain per seat
+    (B, 5), seat 0 = the observer)."""
 
     def __init__(self, v1: bool = False, channels: int = 32, blocks: int = 2, head_channels: int = 4,
                  input_channels: int | None = None):
@@ -40,8 +44,11 @@ class PolicyValueNet(nn.Module):
         self.policy = SpatialActionHead(head_channels, rest, self.action_size)
         self.value = nn.Sequential(nn.Linear(rest, VALUE_HIDDEN), nn.ReLU(), nn.Linear(VALUE_HIDDEN, S.MAX_PLAYERS))
         self.rest = rest
+        self.unpack = UnpackObservations(layout_of(v1))  # no weights: saved networks load as before
 
     def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        if obs.dtype == torch.uint8:
+            obs = self.unpack(obs)[:, : self.config["input_channels"]]
         latent = self.extractor(obs)
         return self.policy(latent), self.value(latent[:, -self.rest:])
 
@@ -96,7 +103,8 @@ class NetworkEvaluator:
 
     @torch.no_grad()
     def infer(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """One forward pass on observations: (logits (B, A), predicted gain per seat, observer first (B, 5))."""
+        """One forward pass on observations (float planes or packed rows): (logits (B, A), predicted gain per
+        seat, observer first (B, 5))."""
         self.net.eval()
         logits, values = self.net(torch.from_numpy(np.ascontiguousarray(obs)).to(self.device))
         self.positions += len(obs)

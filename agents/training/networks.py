@@ -121,7 +121,17 @@ class KingdomBuilderExtractor(BaseFeaturesExtractor):
                  scalar_dim: int = 64, board_planes: bool = True, context: bool = True, hints: str = "none",
                  expansions=(), rules=()):
         """`expansions` and `rules` record the ruleset the network is trained on (saved with the policy
-        kwargs, read back by agents.ppo); expansions need the v1 observation space (base rule flags keep v0)."""
+        kwargs, read back by agents.ppo); expansions need the v1 observation space (base rule flags keep v0).
+        A 1-D observation space is packed observations (kbenv.packed, `SelfPlayVecEnv(packed=True)`): they are
+        unpacked on the network's device first, and the network is the one of the float space."""
+        packed_space = observation_space
+        self.unpack = None
+        if len(observation_space.shape) == 1:
+            from agents.training.packed import UnpackObservations
+            from kbenv.packed import layout_for_bytes
+
+            layout = layout_for_bytes(int(observation_space.shape[0]))
+            observation_space = spaces.Box(-1.0, 1.0, layout.shape)  # the float planes (only the shape is read)
         self.feature_planes, self.spatial_ranges = observation_layout(observation_space, hints)
         if expansions and observation_space.shape[0] < V1_BASE_CHANNELS:
             raise ValueError(f"expansions: a ruleset ({', '.join([*expansions, *rules])}) has v1 observations of "
@@ -129,7 +139,9 @@ class KingdomBuilderExtractor(BaseFeaturesExtractor):
         self.expansions, self.rules = list(expansions), list(rules)
         self.num_features = sum(k for _, k in self.feature_planes)
         planes = sum(stop - first for first, stop in self.spatial_ranges)
-        super().__init__(observation_space, head_channels * NUM_HEX_ACTIONS + channels + scalar_dim)
+        super().__init__(packed_space, head_channels * NUM_HEX_ACTIONS + channels + scalar_dim)
+        if packed_space is not observation_space:
+            self.unpack = UnpackObservations(layout)
         self.head_channels = head_channels
         self.scalars = nn.Sequential(nn.Linear(self.num_features, scalar_dim), nn.ReLU())
         self.broadcast = nn.Linear(scalar_dim, SCALAR_PLANES)
@@ -144,6 +156,8 @@ class KingdomBuilderExtractor(BaseFeaturesExtractor):
         self.head = nn.Sequential(nn.Conv2d(channels, head_channels, 1), nn.ReLU())
 
     def forward(self, obs: torch.Tensor) -> torch.Tensor:
+        if self.unpack is not None:
+            obs = self.unpack(obs)
         n = obs.shape[0]
         packed = [obs[:, ch].reshape(n, NUM_HEX_ACTIONS)[:, :k] for ch, k in self.feature_planes]
         scalars = self.scalars(packed[0] if len(packed) == 1 else torch.cat(packed, dim=1))

@@ -155,18 +155,31 @@ def observe_into(st, player: int, out) -> None:
     if st[PHASE] == PHASE_TARGET and st[SOURCE] >= 0:
         out[CH_SOURCE, st[SOURCE] // 20, st[SOURCE] % 20] = 1.0
 
+    f = np.zeros(NUM_FEATURES, dtype=np.float32)
+    features_into(st, player, f)
+    for k in range(NUM_FEATURES):
+        out[CH_FEATURES, k // 20, k % 20] = f[k]
+
+
+@njit(cache=True)
+def features_into(st, player: int, f) -> None:
+    """Write the scalar features of `player` (F_* indices) into f, a float32 vector of NUM_FEATURES or more
+    zeros (the features plane of observe_into, and the float part of kbenv.engine.packed)."""
+    n = st[NUM_PLAYERS]
+    mover = st[CURRENT]
+    to_move = st[PHASE] != PHASE_OVER and mover == player
     own_card = st[HAND + player]
     if own_card >= 0:
-        set_feature(out, F_OWN_CARD + own_card, 1.0)
+        f[F_OWN_CARD + own_card] = 1.0
     if st[PHASE] != PHASE_OVER and st[HAND + mover] >= 0 and (
             mover == player or st[EXTRA_COUNT + mover] == 0 or st[TERRAIN_FIXED] == 1):  # Crossroads: chosen
-        set_feature(out, F_MOVER_CARD + st[HAND + mover], 1.0)
+        f[F_MOVER_CARD + st[HAND + mover]] = 1.0
     if st[PHASE] < NUM_PHASES_V0:  # the expansion phases are in the v1 features (kbenv.engine.observe_v1)
-        set_feature(out, F_PHASE + st[PHASE], 1.0)
-    set_feature(out, F_MANDATORY_BUILT, st[MANDATORY_BUILT] / 3.0)
-    set_feature(out, F_MANDATORY_DONE, float(st[MANDATORY_DONE]))
+        f[F_PHASE + st[PHASE]] = 1.0
+    f[F_MANDATORY_BUILT] = st[MANDATORY_BUILT] / 3.0
+    f[F_MANDATORY_DONE] = float(st[MANDATORY_DONE])
     if 0 <= st[POWER] < NUM_POWERS:
-        set_feature(out, F_POWER + st[POWER], 1.0)
+        f[F_POWER + st[POWER]] = 1.0
     held = st[TILES_HELD + player]
     ready = held & ~st[TILES_FRESH + player] & ~st[TILES_USED + player]
     own_tiles = np.zeros(NUM_POWERS)
@@ -185,26 +198,26 @@ def observe_into(st, player: int, out) -> None:
                 opp_tiles[t] += 0.125
     for t in range(NUM_POWERS):
         if own_tiles[t] > 0:
-            set_feature(out, F_OWN_TILES + t, own_tiles[t])
+            f[F_OWN_TILES + t] = own_tiles[t]
         if own_ready[t] > 0:
-            set_feature(out, F_OWN_READY + t, own_ready[t])
+            f[F_OWN_READY + t] = own_ready[t]
         if opp_tiles[t] > 0:
-            set_feature(out, F_OPP_TILES + t, opp_tiles[t])
+            f[F_OPP_TILES + t] = opp_tiles[t]
     for k in range(n):
-        set_feature(out, F_SUPPLY + k, st[SUPPLY + (player + k) % n] / SETTLEMENTS_PER_PLAYER)
+        f[F_SUPPLY + k] = st[SUPPLY + (player + k) % n] / SETTLEMENTS_PER_PLAYER
     for k in range(NUM_CARDS_IN_PLAY):
         if st[CARDS + k] < NUM_BASE_CARDS:
-            set_feature(out, F_CARDS + st[CARDS + k], 1.0)
+            f[F_CARDS + st[CARDS + k]] = 1.0
     if to_move:
-        set_feature(out, F_TO_MOVE, 1.0)
-    set_feature(out, F_LAST_ROUND, float(st[ENDING]))
-    set_feature(out, F_DECK, st[DECK_COUNT] / DECK_SIZE)
+        f[F_TO_MOVE] = 1.0
+    f[F_LAST_ROUND] = float(st[ENDING])
+    f[F_DECK] = st[DECK_COUNT] / DECK_SIZE
     discard = np.zeros(NUM_BUILDABLE)
     for k in range(st[DISCARD_COUNT]):
         discard[st[DISCARD + k]] += 0.2
     for t in range(NUM_BUILDABLE):
         if discard[t] > 0:
-            set_feature(out, F_DISCARD + t, discard[t])
-    set_feature(out, F_SEAT, ((player - st[START_PLAYER] + n) % n) / 4.0)
-    set_feature(out, F_NUM_PLAYERS, n / MAX_PLAYERS)
-    set_feature(out, F_ROUND, min(1.0, ((st[TURN] - 1) // n) / 20.0))
+            f[F_DISCARD + t] = discard[t]
+    f[F_SEAT] = ((player - st[START_PLAYER] + n) % n) / 4.0
+    f[F_NUM_PLAYERS] = n / MAX_PLAYERS
+    f[F_ROUND] = min(1.0, ((st[TURN] - 1) // n) / 20.0)

@@ -176,12 +176,35 @@ def observe_v1_into(st, player: int, out) -> None:
     """Write the v1 observation of `player` into out (NUM_CHANNELS_V1, 20, 20) float32."""
     observe_into(st, player, out[:NUM_CHANNELS])
     out[NUM_CHANNELS:] = 0.0
-    n = st[NUM_PLAYERS]
     mark_hexes(out, CH_WALLS, st[WALLS : WALLS + WORDS])
     mark_hexes(out, CH_CAVES, st[CAVES : CAVES + WORDS])
     for k in range(st[NUM_CAPITOLS]):
         h = st[CAPITOL_HEX + k]
         out[CH_CAPITOLS, h // 20, h % 20] = 1.0
+    for i in range(st[NUM_NOMADS]):
+        kind = st[NOMAD_KIND + i]
+        h = st[NOMAD_HEX + i]
+        if st[NOMAD_OWNER + i] == NOMAD_ON_SPACE and kind >= 0 and h >= 0:
+            out[CH_NOMAD_TILE, h // 20, h % 20] = 1.0
+            out[CH_NOMAD_KIND, h // 20, h % 20] = (kind + 1) / 11.0
+    for i in range(st[NUM_LOCATIONS]):
+        t = st[LOC_TYPE + i] - FIRST_NOMAD_LOCATION
+        if 0 <= t < 4:  # the Nomads locations
+            h = st[LOC_HEX + i]
+            out[CH_NOMAD_LOCATION, h // 20, h % 20] = (t + 1) / 4.0
+    if st[EXPANSIONS] & CAT.CROSSROADS:
+        crossroads_planes(st, player, out)
+    f = np.zeros(NUM_FEATURES_V1, dtype=np.float32)
+    features_v1_into(st, player, f)
+    for k in range(NUM_FEATURES_V1):
+        out[CH_FEATURES_V1, k // 20, k % 20] = f[k]
+
+
+@njit(cache=True)
+def features_v1_into(st, player: int, f) -> None:
+    """Write the v1 scalar features of `player` (F1 indices) into f, a float32 vector of NUM_FEATURES_V1 or
+    more zeros (the features_v1 plane, and the float part of kbenv.engine.packed)."""
+    n = st[NUM_PLAYERS]
     r = current_round(st)
     others = 0
     for i in range(st[NUM_NOMADS]):
@@ -189,53 +212,48 @@ def observe_v1_into(st, player: int, out) -> None:
         kind = st[NOMAD_KIND + i]
         h = st[NOMAD_HEX + i]
         if owner == NOMAD_ON_SPACE and kind >= 0 and h >= 0:
-            out[CH_NOMAD_TILE, h // 20, h % 20] = 1.0
-            out[CH_NOMAD_KIND, h // 20, h % 20] = (kind + 1) / 11.0
-        elif owner == player and kind < NUM_USABLE:
+            continue
+        if owner == player and kind < NUM_USABLE:
             slot = F_USABLE if st[NOMAD_ROUND + i] + 1 == r else F_WAITING
-            out[CH_FEATURES_V1, (slot + kind) // 20, (slot + kind) % 20] += 1.0
+            f[slot + kind] += 1.0
         elif owner >= 0 and owner != player:
             others += 1
-    set_f1(out, F_OTHERS, others / 6.0)
-    set_f1(out, F_PHASE1 + st[PHASE], 1.0)
+    f[F_OTHERS] = others / 6.0
+    f[F_PHASE1 + st[PHASE]] = 1.0
     if st[POWER] >= 0:
-        set_f1(out, POWER_SLOT[st[POWER]], 1.0)
+        f[POWER_SLOT[st[POWER]]] = 1.0
     for k in range(n):
-        set_f1(out, F_GOLD + k, min(1.0, st[GOLD + (player + k) % n] / 50.0))
-    set_f1(out, F_WALLS_LEFT, st[WALLS_LEFT] / CAT.WALLS_IN_GAME)
-    set_f1(out, F_OUTPOST, float(st[OUTPOST_ARMED]))
-    set_f1(out, F_CAVE_USED, float(st[CAVE_USED]))
-    set_f1(out, F_STEPS_LEFT, st[STEPS_LEFT] / 4.0)
-    set_f1(out, F_STEPS_TAKEN, st[STEPS_TAKEN] / 4.0)
+        f[F_GOLD + k] = min(1.0, st[GOLD + (player + k) % n] / 50.0)
+    f[F_WALLS_LEFT] = st[WALLS_LEFT] / CAT.WALLS_IN_GAME
+    f[F_OUTPOST] = float(st[OUTPOST_ARMED])
+    f[F_CAVE_USED] = float(st[CAVE_USED])
+    f[F_STEPS_LEFT] = st[STEPS_LEFT] / 4.0
+    f[F_STEPS_TAKEN] = st[STEPS_TAKEN] / 4.0
     held = st[TILES_HELD + player]
     ready = held & ~st[TILES_FRESH + player] & ~st[TILES_USED + player]
     for i in range(st[NUM_LOCATIONS]):
         t = st[LOC_TYPE + i] - FIRST_NOMAD_LOCATION
         if 0 <= t < 4:  # the Nomads locations
-            h = st[LOC_HEX + i]
-            out[CH_NOMAD_LOCATION, h // 20, h % 20] = (t + 1) / 4.0
             if (held >> i) & 1:
-                out[CH_FEATURES_V1, (F_NLOC_TILES + t) // 20, (F_NLOC_TILES + t) % 20] += 0.5
+                f[F_NLOC_TILES + t] += 0.5
             if (ready >> i) & 1:
-                out[CH_FEATURES_V1, (F_NLOC_READY + t) // 20, (F_NLOC_READY + t) % 20] += 0.5
+                f[F_NLOC_READY + t] += 0.5
     for k in range(NUM_CARDS_IN_PLAY):
         if st[CARDS + k] >= FIRST_RED_CARD:
-            set_f1(out, F_RED + st[CARDS + k] - FIRST_RED_CARD, 1.0)
+            f[F_RED + st[CARDS + k] - FIRST_RED_CARD] = 1.0
     for b in range(3):
         if (st[EXPANSIONS] >> b) & 1:
-            set_f1(out, F_EXPANSIONS + b, 1.0)
+            f[F_EXPANSIONS + b] = 1.0
     if st[PHASE] == 3 and st[VICTIM] >= 0 and st[POWER] == SWORD_POWER:
-        set_f1(out, F_VICTIM + (st[VICTIM] - player + n) % n, 1.0)
+        f[F_VICTIM + (st[VICTIM] - player + n) % n] = 1.0
     if st[EXPANSIONS] & CAT.CROSSROADS:
-        observe_crossroads(st, player, out)
+        crossroads_features(st, player, f)
 
 
 @njit(cache=True)
-def observe_crossroads(st, player: int, out) -> None:
-    """The Crossroads planes and features (nothing hidden from the player: others' extra cards are counted,
-    not named)."""
+def crossroads_planes(st, player: int, out) -> None:
+    """The Crossroads planes of the v1 observation."""
     n = st[NUM_PLAYERS]
-    set_f1(out, F_CROSSROADS, 1.0)
     mark_hexes(out, CH_ZONE, st[ZONE : ZONE + WORDS])
     for q in range(n):
         plane = CH_OWN_PIECES if q == player else CH_OTHER_PIECES
@@ -254,40 +272,48 @@ def observe_crossroads(st, player: int, out) -> None:
             for d in range(6):
                 h = STEP1[centre, d]
                 out[CH_CITY_HALLS, h // 20, h % 20] = value
-        extra = st[EXTRA_COUNT + q]
-        set_f1(out, F_EXTRA_CARDS + (q - player + n) % n, extra / 3.0)
-        if q == player:
-            for k in range(extra):
-                card = st[EXTRA_CARDS + q * MAX_EXTRA_CARDS + k]
-                if card >= 0:
-                    out[CH_FEATURES_V1, (F_OWN_EXTRA_CARDS + card) // 20, (F_OWN_EXTRA_CARDS + card) % 20] \
-                        += 1.0 / 3.0
-    set_f1(out, F_TERRAIN_FIXED, float(st[TERRAIN_FIXED]))
-    if st[FORT_CARD] >= 0:
-        set_f1(out, F_FORT_CARD + st[FORT_CARD], 1.0)
-    left = 0
-    for k in range(WARRIORS_PER_PLAYER):
-        if st[WARRIOR_AT + player * WARRIORS_PER_PLAYER + k] == 0:
-            left += 1
-    set_f1(out, F_OWN_PIECES_LEFT, left / 2.0)
-    set_f1(out, F_OWN_PIECES_LEFT + 1, 1.0 if st[WAGON_AT + player] == 0 else 0.0)
-    set_f1(out, F_OWN_PIECES_LEFT + 2, 1.0 if st[SHIP_AT + player] == 0 else 0.0)
-    set_f1(out, F_OWN_PIECES_LEFT + 3, 1.0 if st[CITY_HALL_AT + player] == 0 else 0.0)
-    for k in range(st[NUM_TASKS]):
-        set_f1(out, F_TASKS + st[TASKS + k], 1.0)
-    held = st[TILES_HELD + player]
-    ready = held & ~st[TILES_FRESH + player] & ~st[TILES_USED + player]
     for i in range(st[NUM_LOCATIONS]):
         t = st[LOC_TYPE + i] - FIRST_CROSSROADS_LOCATION
         if 0 <= t < NUM_CROSSROADS_LOCATIONS:
             h = st[LOC_HEX + i]
             out[CH_CROSSROADS_LOCATION, h // 20, h % 20] = (t + 1) / NUM_CROSSROADS_LOCATIONS
+
+
+@njit(cache=True)
+def crossroads_features(st, player: int, f) -> None:
+    """The Crossroads features (nothing hidden from the player: others' extra cards are counted, not named)."""
+    n = st[NUM_PLAYERS]
+    f[F_CROSSROADS] = 1.0
+    for q in range(n):
+        extra = st[EXTRA_COUNT + q]
+        f[F_EXTRA_CARDS + (q - player + n) % n] = extra / 3.0
+        if q == player:
+            for k in range(extra):
+                card = st[EXTRA_CARDS + q * MAX_EXTRA_CARDS + k]
+                if card >= 0:
+                    f[F_OWN_EXTRA_CARDS + card] += 1.0 / 3.0
+    f[F_TERRAIN_FIXED] = float(st[TERRAIN_FIXED])
+    if st[FORT_CARD] >= 0:
+        f[F_FORT_CARD + st[FORT_CARD]] = 1.0
+    left = 0
+    for k in range(WARRIORS_PER_PLAYER):
+        if st[WARRIOR_AT + player * WARRIORS_PER_PLAYER + k] == 0:
+            left += 1
+    f[F_OWN_PIECES_LEFT] = left / 2.0
+    f[F_OWN_PIECES_LEFT + 1] = 1.0 if st[WAGON_AT + player] == 0 else 0.0
+    f[F_OWN_PIECES_LEFT + 2] = 1.0 if st[SHIP_AT + player] == 0 else 0.0
+    f[F_OWN_PIECES_LEFT + 3] = 1.0 if st[CITY_HALL_AT + player] == 0 else 0.0
+    for k in range(st[NUM_TASKS]):
+        f[F_TASKS + st[TASKS + k]] = 1.0
+    held = st[TILES_HELD + player]
+    ready = held & ~st[TILES_FRESH + player] & ~st[TILES_USED + player]
+    for i in range(st[NUM_LOCATIONS]):
+        t = st[LOC_TYPE + i] - FIRST_CROSSROADS_LOCATION
+        if 0 <= t < NUM_CROSSROADS_LOCATIONS:
             if (held >> i) & 1:
-                out[CH_FEATURES_V1, (F_OWN_CROSSROADS_TILES + t) // 20, (F_OWN_CROSSROADS_TILES + t) % 20] \
-                    += 0.5
+                f[F_OWN_CROSSROADS_TILES + t] += 0.5
             if (ready >> i) & 1:
-                out[CH_FEATURES_V1, (F_OWN_CROSSROADS_READY + t) // 20, (F_OWN_CROSSROADS_READY + t) % 20] \
-                    += 0.5
+                f[F_OWN_CROSSROADS_READY + t] += 0.5
 
 
 assert NUM_FEATURES_V1 <= 400 and np.prod(OBSERVATION_SHAPE_V1) * 4 <= 70_000

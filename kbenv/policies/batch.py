@@ -12,6 +12,7 @@ from numba import prange
 from ..engine.actions import apply_unchecked
 from ..engine.batch import start_game
 from ..engine.observe import observe_into
+from ..engine.packed import pack_into
 from ..engine.scoring import SCORE_COLUMNS, score_table
 from ..engine.state import DECIDER, MAX_PLAYERS, PHASE, PHASE_OVER
 from ..parallel import twin_kernels
@@ -23,8 +24,8 @@ from .playout import random_legal_action
 
 
 def random_step_min_rows(args) -> int:
-    """random_steps: 0.4 us a row, 3 us with the observation (args[14])."""
-    return 16 if args[14] else 128
+    """random_steps: 0.4 us a row, 3 us with the float observation (args[14]), about 0.7 packed (args[16])."""
+    return (64 if args[16] else 16) if args[14] else 128
 
 
 def observation_min_rows(args) -> int:
@@ -38,6 +39,13 @@ def observations(states, idx, players, out, hint_kind: int) -> None:
     for j in prange(len(idx)):
         observe_into(states[idx[j]], players[j], out[j])
         hints_into(states[idx[j]], players[j], out[j], hint_kind)
+
+
+@twin_kernels(min_rows=32)
+def packed_observations(states, idx, players, bits_out, values_out, v1: bool, hint_kind: int) -> None:
+    """Packed observations (kbenv.engine.packed) of players[j] in game idx[j]: v1, v0 with hints, or v0."""
+    for j in prange(len(idx)):
+        pack_into(states[idx[j]], players[j], bits_out[j], values_out[j], v1, hint_kind)
 
 
 @twin_kernels(min_rows=256)
@@ -56,9 +64,11 @@ def greedy_actions(states, idx, rng_state, out) -> None:
 @twin_kernels(min_rows=random_step_min_rows)
 def random_steps(states, idx, rng_state, num_players, seeds, seed_stride: int, forced, lords_count_zero: bool,
                  auto_reset: bool, reward_scheme: int, actions_out, done_out, totals_out, rewards_out,
-                 observe: bool, obs_out) -> None:
+                 observe: bool, obs_out, packed: bool, bits_out, values_out, v1: bool) -> None:
     """One fused step of random play: pick a legal action, apply it, score and reward finished games,
-    restart them (seed + seed_stride), and optionally write the next observation of the player to move."""
+    restart them (seed + seed_stride), and optionally write the next observation of the player to move:
+    the float v0 planes into obs_out, or (packed) the packed v0 or v1 observation into bits_out and
+    values_out (kbenv.engine.packed)."""
     for j in prange(len(idx)):
         i = idx[j]
         st = states[i]
@@ -76,7 +86,10 @@ def random_steps(states, idx, rng_state, num_players, seeds, seed_stride: int, f
                 seeds[i] += seed_stride
                 start_game(st, num_players[i], seeds[i], forced, lords_count_zero)
         if observe:
-            observe_into(st, st[DECIDER], obs_out[j])
+            if packed:
+                pack_into(st, st[DECIDER], bits_out[j], values_out[j], v1, 0)
+            else:
+                observe_into(st, st[DECIDER], obs_out[j])
 
 
 @twin_kernels(min_rows=8)

@@ -36,10 +36,11 @@ HINTED_NUM_FEATURES = F_HINT_BEST + (ACTION_SIZE - NUM_HEXES)  # scalar features
 
 
 @njit(cache=True)
-def hints_into(st, player: int, out, kind: int) -> None:
-    """Write the hint planes of `kind` (an index into HINT_KINDS) into an observation already filled."""
+def hint_table(st, player: int, kind: int, gain, best) -> bool:
+    """Fill gain and best (float64, ACTION_SIZE) with the hints of `kind` for every legal action (NaN gain for
+    the others); False when there are no hints (kind 0, the game over, or `player` not to move)."""
     if kind == 0 or st[PHASE] == PHASE_OVER or st[CURRENT] != player:
-        return
+        return False
     values = np.empty(ACTION_SIZE, dtype=np.float64)
     if kind == 1:
         greedy_values(st, values)
@@ -49,12 +50,26 @@ def hints_into(st, player: int, out, kind: int) -> None:
     top = values.max()
     for a in range(ACTION_SIZE):
         if not np.isfinite(values[a]):
+            gain[a] = np.nan
             continue
-        gain = min(1.0, max(-1.0, (values[a] - base) / HINT_SCALE))
-        best = 1.0 if values[a] > top - TIE else 0.0
+        gain[a] = min(1.0, max(-1.0, (values[a] - base) / HINT_SCALE))
+        best[a] = 1.0 if values[a] > top - TIE else 0.0
+    return True
+
+
+@njit(cache=True)
+def hints_into(st, player: int, out, kind: int) -> None:
+    """Write the hint planes of `kind` (an index into HINT_KINDS) into an observation already filled."""
+    gain = np.empty(ACTION_SIZE, dtype=np.float64)
+    best = np.empty(ACTION_SIZE, dtype=np.float64)
+    if not hint_table(st, player, kind, gain, best):
+        return
+    for a in range(ACTION_SIZE):
+        if np.isnan(gain[a]):
+            continue
         if a < NUM_HEXES:
-            out[CH_HINT_VALUE, a // 20, a % 20] = gain
-            out[CH_HINT_BEST, a // 20, a % 20] = best
+            out[CH_HINT_VALUE, a // 20, a % 20] = gain[a]
+            out[CH_HINT_BEST, a // 20, a % 20] = best[a]
         else:
-            set_feature(out, F_HINT_VALUE + a - NUM_HEXES, gain)
-            set_feature(out, F_HINT_BEST + a - NUM_HEXES, best)
+            set_feature(out, F_HINT_VALUE + a - NUM_HEXES, gain[a])
+            set_feature(out, F_HINT_BEST + a - NUM_HEXES, best[a])
