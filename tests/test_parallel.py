@@ -19,6 +19,7 @@ from kbenv.engine.legal import ACTION_SIZE
 from kbenv.engine.rng import seed_u32
 from kbenv.engine.state import CURRENT
 from kbenv.observation import observation_shape
+from kbenv.packed import split
 from kbenv.policies import batch as policy_batch
 from kbenv.policies.playout import random_playouts_batch
 from kbenv.vector import VectorGames
@@ -59,9 +60,10 @@ def kernel_args(name: str, g: VectorGames, idx: np.ndarray, hint_kind: int = 0, 
         return (states, idx, np.zeros((n, ACTION_SIZE)))
     if name == "random_steps":
         obs = np.zeros((n, *observation_shape("none")), np.float32) if observe else g._no_obs.copy()
+        bits, values = split(np.zeros_like(g.packed_layout.empty(1)), g.packed_layout)  # unused by float planes
         return (states, idx, rng, g.num_players.copy(), g.seeds.copy(), len(g.states), g.forced, False, True, 0,
                 np.zeros(n, np.int64), np.zeros(n, np.bool_), np.zeros((n, 5), np.int64), np.zeros((n, 5)),
-                observe, obs)
+                observe, obs, False, bits, values, False)
     raise KeyError(name)
 
 
@@ -169,7 +171,10 @@ def test_dispatch_picks_by_batch_size(monkeypatch):
     monkeypatch.setattr(parallel, "_MODE", "numba")
     assert parallel.use_parallel(1, 128)
     min_rows = policy_batch.random_steps.min_rows
-    assert min_rows((None,) * 14 + (True,)) < min_rows((None,) * 14 + (False,))
+    def args(observe: bool, packed: bool = False) -> tuple:
+        return (None,) * 14 + (observe, None, packed)
+
+    assert min_rows(args(True)) < min_rows(args(True, packed=True)) < min_rows(args(False))
 
 
 # ----- settings ---------------------------------------------------------------------------------
