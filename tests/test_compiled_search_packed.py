@@ -60,9 +60,10 @@ def test_a_tiny_v1_network_searches_the_same_packed(input_channels):
     roots = positions(2, NOMADS, seeds=(5,))
     results = []
     for kind in ("python", "compiled"):
-        search = make_search(kind, evaluator, num_simulations=8, max_considered=4)
+        search = make_search(kind, evaluator, num_simulations=8, max_considered=4, packed=True)
         results.append(search.run(roots, [np.random.default_rng(k) for k in range(len(roots))]))
-    assert search.packed  # make_search's compiled search packs
+    assert search.packed
+    assert not make_search("compiled", evaluator).packed  # on the CPU, float planes by default
     assert_same(*results)
 
 

@@ -13,8 +13,8 @@ Gumbel noise from the same generators in the same order, and returns the same `S
 tests/test_compiled_search.py checks that both searches give the same visits, actions and targets.
 With `packed=True` the observations are packed rows (kbenv.packed: (B, nbytes) uint8, 2-3.6 KB a
 position instead of 45-64 KB of float planes), which the search network unpacks on its device.
-`make_search("compiled" | "python", evaluator, ...)` builds either (the compiled one packed; the
-`search` field of a self-play config, the `search` parameter of the `az` agent).
+`make_search("compiled" | "python", evaluator, ...)` builds either (the compiled one packed when the
+network is on a GPU; the `search` field of a self-play config, the `search` parameter of the `az` agent).
 """
 
 from __future__ import annotations
@@ -160,14 +160,17 @@ class CompiledGumbelSearch:
 
 
 def make_search(kind: str, evaluator, num_simulations: int = 16, max_considered: int = 16,
-                gumbel_scale: float = 1.0):
+                gumbel_scale: float = 1.0, packed: bool | None = None):
     """The `python` (agents.alphazero.search) or `compiled` search over a NetworkEvaluator's network;
-    ValueError naming `search` for any other kind."""
+    ValueError naming `search` for any other kind. `packed` (compiled only; default: when the network is
+    not on the CPU) hands the network packed rows: less memory moved to a GPU, but on the CPU torch's
+    unpacking cost more than the float planes save (benchmarks/search_speed.py, docs/self-play.md)."""
     if kind == "python":
         return GumbelSearch(evaluator, evaluator.action_size, num_simulations=num_simulations,
                             max_considered=max_considered, gumbel_scale=gumbel_scale)
     if kind == "compiled":
         return CompiledGumbelSearch(evaluator.infer, evaluator.action_size, num_simulations=num_simulations,
                                     max_considered=max_considered, gumbel_scale=gumbel_scale, v1=evaluator.v1,
-                                    channels=evaluator.net.config["input_channels"], packed=True)
+                                    channels=evaluator.net.config["input_channels"],
+                                    packed=str(evaluator.device) != "cpu" if packed is None else bool(packed))
     raise ValueError(f"search: expected one of {', '.join(SEARCH_KINDS)}, got {kind!r}")
