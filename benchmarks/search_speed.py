@@ -61,7 +61,8 @@ def measure(kind: str, config, net, steps: int, selfplay=None, zero: bool = Fals
     from agents.training.alphazero import ReplayBuffer, SelfPlay
 
     evaluator = TimedEvaluator(NetworkEvaluator(net), zero)
-    search = make_search(kind, evaluator, num_simulations=config.simulations, max_considered=config.considered)
+    search = make_search(kind.split("-")[0], evaluator, num_simulations=config.simulations,
+                         max_considered=config.considered, packed=kind == "compiled-packed")
     selfplay = selfplay or SelfPlay(config)
     buffer = ReplayBuffer(config.games * (steps + 1) * 4, net.action_size)
     positions, evals = selfplay.positions, evaluator.positions
@@ -103,33 +104,37 @@ def main(argv: list[str] | None = None) -> dict:
     torch.manual_seed(config.seed)
     net = PolicyValueNet(v1=bool(config.expansions), channels=config.channels, blocks=config.blocks,
                          head_channels=config.head_channels).eval()
-    kinds = ("python", "compiled")
+    kinds = ("python", "compiled", "compiled-packed")  # packed: the network gets packed rows (kbenv.packed)
     played = {kind: measure(kind, config, net, 1, zero=zero)[1] for kind in kinds}  # warm-up: compiles the kernels
-    same = all(np.array_equal(a.state, b.state) for a, b in zip(played["python"].games, played["compiled"].games,
-                                                                  strict=True))
+    def same_games() -> bool:
+        return all(np.array_equal(a.state, b.state) and np.array_equal(a.state, c.state) for a, b, c in
+                   zip(played["python"].games, played["compiled"].games, played["compiled-packed"].games, strict=True))
+
+    same = same_games()
     rounds: dict[str, list[dict]] = {kind: [] for kind in kinds}
     for _ in range(args.rounds):
         for kind in kinds:
             rates, played[kind] = measure(kind, config, net, args.steps, played[kind], zero)
             rounds[kind].append(rates)
-    same = same and all(np.array_equal(a.state, b.state)
-                        for a, b in zip(played["python"].games, played["compiled"].games, strict=True))
+    same = same and same_games()
     best = {kind: max(rounds[kind], key=lambda r: r["positions_per_s"]) for kind in kinds}
     ratio = best["compiled"]["positions_per_s"] / best["python"]["positions_per_s"]
     search_ratio = (best["python"]["search_seconds"] / best["python"]["positions"]) / \
         (best["compiled"]["search_seconds"] / best["compiled"]["positions"])
     for kind in kinds:
         r = best[kind]
-        print(f"{kind:<9} {r['positions_per_s']:>9,.0f} positions/s {r['evaluations_per_s']:>9,.0f} evaluations/s  "
+        print(f"{kind:<16} {r['positions_per_s']:>9,.0f} positions/s {r['evaluations_per_s']:>9,.0f} evaluations/s  "
               f"network {r['network_seconds']:.2f} s + search {r['search_seconds']:.2f} s for {r['positions']:,} "
               f"positions")
+    packed_ratio = best["compiled-packed"]["positions_per_s"] / best["python"]["positions_per_s"]
     print(f"compiled / python: {ratio:.2f}x positions/s; {search_ratio:.2f}x outside the network; "
-          f"same games: {same}")
+          f"compiled-packed / python: {packed_ratio:.2f}x; same games: {same}")
     result = {"config": args.config, "network_outputs": args.network, "games": config.games,
               "simulations": config.simulations,
               "considered": config.considered, "network": net.config, "steps": args.steps,
               "torch_threads": torch.get_num_threads(), "cpus": os.cpu_count(), "best": best, "rounds": rounds,
-              "ratio_positions_per_s": ratio, "ratio_outside_network": search_ratio, "same_games": same}
+              "ratio_positions_per_s": ratio,
+              "ratio_packed_positions_per_s": packed_ratio, "ratio_outside_network": search_ratio, "same_games": same}
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(result, indent=2))
     return result

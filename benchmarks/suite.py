@@ -1,13 +1,13 @@
 """The throughput suite behind `kbenv bench`: every engine layer and the anchors, in one process.
 
 Runs, side by side: the single-game engine (one numba call per whole random game), the batch engine
-at batch sizes 1..4096 with observations off and on, whole batched random playouts in one parallel
-numba call, the AEC env (`raw_env`, observation built every step), and the anchors PettingZoo
-`connect_four_v3` and `chess_v6` (random masked play through `raw_env`) and pgx `connect_four` on
-the CPU when pgx is installed (`pip install -e ".[bench]"`), and the batch engine (batch 1024) and the
-single-game engine again next to one spinning process per available core (benchmarks/busy_speed.py,
-where the full comparison lives). Writes JSON and a PNG plot and prints a table of decisions/s with
-ratios to the anchors.
+at batch sizes 1..4096 with observations off, on (float planes) and packed (kbenv.packed), whole
+batched random playouts in one parallel numba call, the AEC env (`raw_env`, observation built every
+step), and the anchors PettingZoo `connect_four_v3` and `chess_v6` (random masked play through
+`raw_env`) and pgx `connect_four` on the CPU when pgx is installed (`pip install -e ".[bench]"`), and
+the batch engine (batch 1024) and the single-game engine again next to one spinning process per
+available core (benchmarks/busy_speed.py, where the full comparison lives). Writes JSON and a PNG
+plot and prints a table of decisions/s with ratios to the anchors.
 """
 
 from __future__ import annotations
@@ -53,8 +53,9 @@ def single_engine(players: int, seconds: float) -> dict:
     return {"decisions_per_s": decisions / elapsed, "games_per_s": counter[0] / elapsed}
 
 
-def batch_engine(batch_size: int, players: int, seconds: float, with_observations: bool) -> dict:
-    v = VectorGames(batch_size, num_players=players, auto_reset=True)
+def batch_engine(batch_size: int, players: int, seconds: float, with_observations: bool,
+                 packed: bool = False) -> dict:
+    v = VectorGames(batch_size, num_players=players, auto_reset=True, packed=packed)
     v.reset(0)
 
     def run() -> int:
@@ -155,11 +156,13 @@ def run_suite(seconds: float = 2.0, players: int = 2, out_dir: str = "bench_resu
     results["single_engine"] = single_engine(players, seconds)
     results["batch_obs_off"] = {}
     results["batch_obs_on"] = {}
+    results["batch_obs_packed"] = {}
     results["batch_playouts"] = {}
     for b in batch_sizes:
         progress(f"batch engine, batch {b}")
         results["batch_obs_off"][b] = batch_engine(b, players, seconds, with_observations=False)
         results["batch_obs_on"][b] = batch_engine(b, players, seconds, with_observations=True)
+        results["batch_obs_packed"][b] = batch_engine(b, players, seconds, with_observations=True, packed=True)
         results["batch_playouts"][b] = batch_playouts(b, players, seconds)
     progress("AEC env and anchors")
     results["aec_raw_env"] = aec_random(lambda: raw_env(num_players=players), seconds)
@@ -186,12 +189,16 @@ def table(results: dict) -> str:
     rows = [("single-game engine (whole random games)", results["single_engine"]["decisions_per_s"])]
     for key, label in (("batch_obs_off", "batch engine, observations off"),
                        ("batch_obs_on", "batch engine, observations on"),
+                       ("batch_obs_packed", "batch engine, packed observations"),
                        ("batch_playouts", "batched playouts in one numba call")):
         size, value = best(results[key])
         rows.append((f"{label} (best: batch {size})", value))
     b1024 = results["batch_obs_off"].get(1024)
     if b1024:
         rows.append(("batch engine, observations off, batch 1024", b1024["decisions_per_s"]))
+        for key, label in (("batch_obs_on", "on"), ("batch_obs_packed", "packed")):
+            if results.get(key, {}).get(1024):
+                rows.append((f"batch engine, observations {label}, batch 1024", results[key][1024]["decisions_per_s"]))
     rows.append(("kbenv raw_env (AEC, observation every step)", results["aec_raw_env"]["decisions_per_s"]))
     rows.append(("PettingZoo connect_four_v3 raw_env", c4))
     rows.append(("PettingZoo chess_v6 raw_env", chess))
@@ -209,6 +216,10 @@ def table(results: dict) -> str:
         if pgx:
             line += f"{value / pgx['decisions_per_s']:>8.2f}"
         lines.append(line)
+    if b1024 and results.get("batch_obs_packed", {}).get(1024):
+        on = results["batch_obs_on"][1024]["decisions_per_s"] / b1024["decisions_per_s"]
+        packed = results["batch_obs_packed"][1024]["decisions_per_s"] / b1024["decisions_per_s"]
+        lines.append(f"batch 1024, over observations off: float observations {on:.2f}x, packed {packed:.2f}x")
     if load:
         ratio = load["busy_over_idle"]
         fair = load["fair_busy_over_idle"]
@@ -233,7 +244,7 @@ def plot(results: dict, path: str) -> None:
 
     fig, ax = plt.subplots(figsize=(8, 5))
     for key, label in (("batch_obs_off", "batch engine, obs off"), ("batch_obs_on", "batch engine, obs on"),
-                       ("batch_playouts", "playouts in one call")):
+                       ("batch_obs_packed", "batch engine, obs packed"), ("batch_playouts", "playouts in one call")):
         sizes = sorted(int(b) for b in results[key])
         ax.plot(sizes, [results[key][b]["decisions_per_s"] for b in sizes], marker="o", label=label)
     anchors = [("single_engine", "single-game engine", "k"), ("aec_raw_env", "kbenv raw_env", "tab:purple"),

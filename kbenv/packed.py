@@ -119,12 +119,9 @@ def layout_for_bytes(nbytes: int) -> PackedLayout:
 
 
 def split(buffer: np.ndarray, layout: PackedLayout) -> tuple[np.ndarray, np.ndarray]:
-    """Views of an (n, words) int64 buffer: bit planes (n, planes, 7) int64 and floats (n, floats) float32,
-    what the packing kernels write into."""
-    planes = layout.num_planes * P.WORDS
-    bits = buffer[:, :planes].reshape(len(buffer), layout.num_planes, P.WORDS)
-    values = buffer[:, planes:].view(np.float32)
-    return bits, values
+    """What the packing kernels write into: the (n, words) int64 buffer itself (one packed row per
+    observation) and the float32 view (n, floats, padded) of the words after its bit planes."""
+    return buffer, buffer[:, layout.num_planes * P.WORDS :].view(np.float32)
 
 
 def unpack(packed: np.ndarray, layout: PackedLayout) -> np.ndarray:

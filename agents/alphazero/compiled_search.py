@@ -11,8 +11,10 @@ It takes `infer(obs) -> (logits (B, A), observer-relative values (B, 5))` instea
 search's state-based evaluator (agents.alphazero.network.NetworkEvaluator offers both), draws the
 Gumbel noise from the same generators in the same order, and returns the same `SearchResult`s:
 tests/test_compiled_search.py checks that both searches give the same visits, actions and targets.
-`make_search("compiled" | "python", evaluator, ...)` builds either (the `search` field of a self-play
-config, the `search` parameter of the `az` agent).
+With `packed=True` the observations are packed rows (kbenv.packed: (B, nbytes) uint8, 2-3.6 KB a
+position instead of 45-64 KB of float planes), which the search network unpacks on its device.
+`make_search("compiled" | "python", evaluator, ...)` builds either (the compiled one packed when the
+network is on a GPU; the `search` field of a self-play config, the `search` parameter of the `az` agent).
 """
 
 from __future__ import annotations
@@ -25,11 +27,13 @@ import numpy as np
 from kbenv.engine import state as S
 from kbenv.engine.observe_v1 import OBSERVATION_SHAPE_V1
 from kbenv.observation import OBSERVATION_SHAPE
+from kbenv.packed import PackedLayout, layout_of, split
 
 from . import tree_kernels as K
 from .search import GumbelSearch, SearchResult, considered_visits
 
-# infer(observations (B, C, 20, 20) float32) -> (logits (B, A), predicted gain per seat relative to the observer (B, 5))
+# infer(observations (B, C, 20, 20) float32, or packed (B, nbytes) uint8)
+#   -> (logits (B, A), predicted gain per seat relative to the observer (B, 5))
 Infer = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
 SEARCH_KINDS = ("python", "compiled")
 
@@ -42,7 +46,7 @@ def _schedule(considered: int, simulations: int) -> np.ndarray:
 class _Tree:
     """The preallocated arrays of `games` trees of `nodes` nodes over `width` actions."""
 
-    def __init__(self, games: int, nodes: int, width: int, obs_shape: tuple[int, ...]):
+    def __init__(self, games: int, nodes: int, width: int, obs_shape: tuple[int, ...], layout: PackedLayout | None):
         p = S.MAX_PLAYERS
         self.games = games
         self.states = np.zeros((games, nodes, S.STATE_SIZE), dtype=np.int64)
@@ -61,7 +65,10 @@ class _Tree:
         self.path_len = np.zeros(games, dtype=np.int64)
         self.rows = np.zeros(games, dtype=np.int64)
         self.gumbel = np.zeros((games, width), dtype=np.float64)
-        self.obs = np.zeros((games, *obs_shape), dtype=np.float32)  # one row per game: roots, then leaves
+        # one observation row per game (roots, then leaves): float planes, or packed rows (then obs is empty)
+        self.obs = np.zeros((0 if layout else games, *obs_shape), dtype=np.float32)
+        self.packed = layout.empty(games if layout else 0) if layout else np.zeros((0, 1), dtype=np.int64)
+        self.bits, self.values = split(self.packed, layout) if layout else (self.packed, np.zeros((0, 1), np.float32))
         self.masks = np.zeros((games, width), dtype=np.int8)
         self.policy = np.zeros((games, width), dtype=np.float32)
         self.chosen = np.zeros(games, dtype=np.int64)
@@ -74,7 +81,7 @@ class CompiledGumbelSearch:
 
     def __init__(self, infer: Infer, action_size: int, num_simulations: int = 16, max_considered: int = 16,
                  c_visit: float = 50.0, c_scale: float = 0.1, gumbel_scale: float = 1.0, v1: bool = False,
-                 channels: int | None = None):
+                 channels: int | None = None, packed: bool = False):
         if num_simulations < 1:
             raise ValueError(f"sims: expected at least 1, got {num_simulations}")
         if max_considered < 1:
@@ -90,15 +97,20 @@ class CompiledGumbelSearch:
         shape = OBSERVATION_SHAPE_V1 if v1 else OBSERVATION_SHAPE
         self.channels = shape[0] if channels is None else int(channels)
         self.obs_shape = shape
+        self.packed = bool(packed)
+        self.layout = layout_of(self.v1) if self.packed else None
         self.tree: _Tree | None = None
 
     def _tree(self, games: int) -> _Tree:
         if self.tree is None or self.tree.games < games:
-            self.tree = _Tree(games, self.num_simulations + 1, self.action_size, self.obs_shape)
+            self.tree = _Tree(games, self.num_simulations + 1, self.action_size, self.obs_shape, self.layout)
         return self.tree
 
     def _network(self, t: _Tree, n: int) -> tuple[np.ndarray, np.ndarray]:
-        obs = t.obs[:n] if self.channels == self.obs_shape[0] else t.obs[:n, : self.channels]
+        if self.packed:
+            obs = t.packed[:n].view(np.uint8)
+        else:
+            obs = t.obs[:n] if self.channels == self.obs_shape[0] else t.obs[:n, : self.channels]
         logits, values = self.infer(obs)
         return np.ascontiguousarray(logits), np.ascontiguousarray(values)
 
@@ -109,7 +121,7 @@ class CompiledGumbelSearch:
             raise ValueError(f"rngs: expected one generator per root ({games}), got {len(rngs)}")
         t = self._tree(games)
         K.init_roots(np.ascontiguousarray(np.stack(roots), dtype=np.int64), t.states, t.n_nodes, t.expanded,
-                     t.terminal, t.visits, t.value_sum, t.score, t.obs, t.masks, self.v1)
+                     t.terminal, t.visits, t.value_sum, t.score, t.obs, t.bits, t.values, t.masks, self.v1, self.packed)
         logits, values = self._network(t, games)
         t.rows[:games] = np.arange(games)
         K.expand(games, t.rows, True, t.masks, logits, values, t.states, t.path, t.path_len, t.n_actions, t.actions,
@@ -127,8 +139,8 @@ class CompiledGumbelSearch:
         for sim in range(self.num_simulations):
             fresh = K.select_leaves(sim, searching, schedule, t.gumbel, t.states, t.n_nodes, t.n_actions, t.actions,
                                     t.logits, t.child, t.visits, t.value_sum, t.value, t.score, t.expanded,
-                                    t.terminal, t.path, t.path_len, t.rows, t.obs, t.masks, self.v1, self.c_visit,
-                                    self.c_scale)
+                                    t.terminal, t.path, t.path_len, t.rows, t.obs, t.bits, t.values, t.masks,
+                                    self.v1, self.packed, self.c_visit, self.c_scale)
             if fresh:
                 logits, values = self._network(t, fresh)
             K.expand_and_backup(fresh, t.rows, t.masks, logits, values, searching, t.states, t.path, t.path_len,
@@ -148,14 +160,17 @@ class CompiledGumbelSearch:
 
 
 def make_search(kind: str, evaluator, num_simulations: int = 16, max_considered: int = 16,
-                gumbel_scale: float = 1.0):
+                gumbel_scale: float = 1.0, packed: bool | None = None):
     """The `python` (agents.alphazero.search) or `compiled` search over a NetworkEvaluator's network;
-    ValueError naming `search` for any other kind."""
+    ValueError naming `search` for any other kind. `packed` (compiled only; default: when the network is
+    not on the CPU) hands the network packed rows: less memory moved to a GPU, but on the CPU torch's
+    unpacking cost more than the float planes save (benchmarks/search_speed.py, docs/self-play.md)."""
     if kind == "python":
         return GumbelSearch(evaluator, evaluator.action_size, num_simulations=num_simulations,
                             max_considered=max_considered, gumbel_scale=gumbel_scale)
     if kind == "compiled":
         return CompiledGumbelSearch(evaluator.infer, evaluator.action_size, num_simulations=num_simulations,
                                     max_considered=max_considered, gumbel_scale=gumbel_scale, v1=evaluator.v1,
-                                    channels=evaluator.net.config["input_channels"])
+                                    channels=evaluator.net.config["input_channels"],
+                                    packed=str(evaluator.device) != "cpu" if packed is None else bool(packed))
     raise ValueError(f"search: expected one of {', '.join(SEARCH_KINDS)}, got {kind!r}")

@@ -9,7 +9,8 @@ rules' score now and the node's value (score + the network's predicted gain, or 
 
 A simulation is `select_leaves` (one leaf per searching game: the root's sequential-halving choice,
 then the deterministic interior selection, creating the leaf's state with the engine and writing its
-observation and legal mask into row j of the shared buffers), one network call in Python on rows
+observation (float planes, or packed: kbenv.engine.packed) and legal mask into row j of the shared
+buffers), one network call in Python on rows
 0..n-1, then `expand_and_backup`. The arithmetic follows agents.alphazero.search operation for
 operation, sums included (`psum` is numpy's pairwise summation), so both searches give the same
 visit counts, actions and policy targets.
@@ -26,6 +27,7 @@ from kbenv.engine.actions import apply_unchecked
 from kbenv.engine.legal import legal_mask_into
 from kbenv.engine.observe import observe_into
 from kbenv.engine.observe_v1 import observe_v1_into
+from kbenv.engine.packed import pack_into
 from kbenv.engine.scoring import SCORE_COLUMNS, score_table
 from kbenv.engine.state import DECIDER, MAX_PLAYERS, NUM_PLAYERS, PHASE, PHASE_OVER
 
@@ -131,13 +133,16 @@ def score_into(st, out, table) -> None:
 
 
 @njit(cache=True)
-def write_leaf(st, v1: bool, obs_row, mask_row) -> None:
-    """The decider's observation and legal mask of a state (all-False mask once the game is over)."""
+def write_leaf(st, v1: bool, packed: bool, obs, bits, values, j: int, mask_row) -> None:
+    """The decider's observation (row j of obs, or packed: of bits and values, kbenv.engine.packed) and legal
+    mask of a state (all-False mask once the game is over)."""
     player = st[DECIDER]
-    if v1:
-        observe_v1_into(st, player, obs_row)
+    if packed:
+        pack_into(st, player, bits[j], values[j], v1, 0)
+    elif v1:
+        observe_v1_into(st, player, obs[j])
     else:
-        observe_into(st, player, obs_row)
+        observe_into(st, player, obs[j])
     mask_row[:] = 0
     if st[PHASE] != PHASE_OVER:
         legal_mask_into(st, mask_row)
@@ -193,8 +198,8 @@ def boosted_into(g: int, node: int, states, n_actions, logits, child, visits, va
 
 
 @njit(cache=True)
-def init_roots(roots, states, n_nodes, expanded, terminal, visits, value_sum, score, obs, masks,
-               v1: bool) -> None:
+def init_roots(roots, states, n_nodes, expanded, terminal, visits, value_sum, score, obs, bits, values, masks,
+               v1: bool, packed: bool) -> None:
     """Node 0 of each game: the root state, its score; its observation and mask go to row g."""
     table = np.zeros((MAX_PLAYERS, SCORE_COLUMNS), dtype=np.int64)
     for g in range(len(roots)):
@@ -205,7 +210,7 @@ def init_roots(roots, states, n_nodes, expanded, terminal, visits, value_sum, sc
         score_into(states[g, 0], score[g, 0], table)
         terminal[g, 0] = states[g, 0, PHASE] == PHASE_OVER
         expanded[g, 0] = False
-        write_leaf(states[g, 0], v1, obs[g], masks[g])
+        write_leaf(states[g, 0], v1, packed, obs, bits, values, g, masks[g])
 
 
 @njit(cache=True)
@@ -235,10 +240,10 @@ def new_child(g: int, node: int, k: int, states, n_nodes, n_actions, actions, ch
 
 @njit(cache=True)
 def select_leaves(sim: int, searching, schedule, gumbel, states, n_nodes, n_actions, actions, logits, child, visits,
-                  value_sum, value, score, expanded, terminal, path, path_len, rows, obs, masks, v1: bool,
-                  c_visit: float, c_scale: float) -> int:
-    """One leaf per searching game; the new non-terminal leaves' observations and masks go to rows
-    0..n-1 of obs/masks (rows[j] = their game). Returns n."""
+                  value_sum, value, score, expanded, terminal, path, path_len, rows, obs, bits, values, masks, v1: bool,
+                  packed: bool, c_visit: float, c_scale: float) -> int:
+    """One leaf per searching game; the new non-terminal leaves' observations (packed or not) and masks go to
+    rows 0..n-1 of obs (or bits and values) and masks (rows[j] = their game). Returns n."""
     width = logits.shape[2]
     q = np.empty(width)
     prior = np.empty(width)
@@ -288,7 +293,7 @@ def select_leaves(sim: int, searching, schedule, gumbel, states, n_nodes, n_acti
             depth += 1
         path_len[g] = depth
         if not expanded[g, node]:
-            write_leaf(states[g, node], v1, obs[fresh], masks[fresh])
+            write_leaf(states[g, node], v1, packed, obs, bits, values, fresh, masks[fresh])
             rows[fresh] = g
             fresh += 1
     return fresh

@@ -182,27 +182,17 @@ def features_into(st, player: int, f) -> None:
         f[F_POWER + st[POWER]] = 1.0
     held = st[TILES_HELD + player]
     ready = held & ~st[TILES_FRESH + player] & ~st[TILES_USED + player]
-    own_tiles = np.zeros(NUM_POWERS)
-    own_ready = np.zeros(NUM_POWERS)
-    opp_tiles = np.zeros(NUM_POWERS)
-    for i in range(st[NUM_LOCATIONS]):
+    for i in range(st[NUM_LOCATIONS]):  # (sums of halves and eighths: exact in float32, no scratch arrays)
         t = st[LOC_TYPE + i]
         if t >= NUM_POWERS:
             continue
         if (held >> i) & 1:
-            own_tiles[t] += 0.5
+            f[F_OWN_TILES + t] += 0.5
         if (ready >> i) & 1:
-            own_ready[t] += 0.5
+            f[F_OWN_READY + t] += 0.5
         for q in range(n):
             if q != player and (st[TILES_HELD + q] >> i) & 1:
-                opp_tiles[t] += 0.125
-    for t in range(NUM_POWERS):
-        if own_tiles[t] > 0:
-            f[F_OWN_TILES + t] = own_tiles[t]
-        if own_ready[t] > 0:
-            f[F_OWN_READY + t] = own_ready[t]
-        if opp_tiles[t] > 0:
-            f[F_OPP_TILES + t] = opp_tiles[t]
+                f[F_OPP_TILES + t] += 0.125
     for k in range(n):
         f[F_SUPPLY + k] = st[SUPPLY + (player + k) % n] / SETTLEMENTS_PER_PLAYER
     for k in range(NUM_CARDS_IN_PLAY):
@@ -212,12 +202,13 @@ def features_into(st, player: int, f) -> None:
         f[F_TO_MOVE] = 1.0
     f[F_LAST_ROUND] = float(st[ENDING])
     f[F_DECK] = st[DECK_COUNT] / DECK_SIZE
-    discard = np.zeros(NUM_BUILDABLE)
-    for k in range(st[DISCARD_COUNT]):
-        discard[st[DISCARD + k]] += 0.2
     for t in range(NUM_BUILDABLE):
-        if discard[t] > 0:
-            f[F_DISCARD + t] = discard[t]
+        share = 0.0  # summed card by card in float64, as the discard pile is counted
+        for k in range(st[DISCARD_COUNT]):
+            if st[DISCARD + k] == t:
+                share += 0.2
+        if share > 0:
+            f[F_DISCARD + t] = share
     f[F_SEAT] = ((player - st[START_PLAYER] + n) % n) / 4.0
     f[F_NUM_PLAYERS] = n / MAX_PLAYERS
     f[F_ROUND] = min(1.0, ((st[TURN] - 1) // n) / 20.0)

@@ -137,33 +137,34 @@ TERRAIN_PLANE = np.array([P0[c] for c in TERRAIN_CHANNEL], dtype=np.int64)
 
 @njit(cache=True)
 def set_code(bits, plane: int, width: int, h: int, code: int) -> None:
-    """Store `code` at hex h over the `width` bit planes from `plane` (overwriting what was there)."""
-    w = h // BITS_PER_WORD
+    """Store `code` at hex h over the `width` bit planes from `plane` (overwriting what was there); bits is
+    a packed row (plane p is words p * WORDS ..)."""
+    w = plane * WORDS + h // BITS_PER_WORD
     b = np.int64(1) << (h % BITS_PER_WORD)
     for k in range(width):
         if (code >> k) & 1:
-            bits[plane + k, w] |= b
+            bits[w + k * WORDS] |= b
         else:
-            bits[plane + k, w] &= ~b
+            bits[w + k * WORDS] &= ~b
 
 
 @njit(cache=True)
 def or_words(bits, plane: int, st, at: int) -> None:
-    """bits[plane] |= the hex set at st[at : at + WORDS]."""
+    """Plane `plane` of a packed row |= the hex set at st[at : at + WORDS]."""
     for i in range(WORDS):
-        bits[plane, i] |= st[at + i]
+        bits[plane * WORDS + i] |= st[at + i]
 
 
 @njit(cache=True)
 def pack_planes_v0(st, player: int, bits) -> None:
-    """The v0 bit planes (PACKED_V0) of `player`'s observation, into zeroed bits (planes, WORDS)."""
+    """The v0 bit planes (PACKED_V0) of `player`'s observation, into a zeroed packed row."""
     n = st[NUM_PLAYERS]
     to_move = st[PHASE] != PHASE_OVER and st[CURRENT] == player
     for code in range(NUM_TERRAIN_CODES):
         if code != LOCATION:
             or_words(bits, TERRAIN_PLANE[code], st, TERRAIN_MASKS + code * WORDS)
     for i in range(WORDS):
-        bits[P_EDGE, i] = EDGE_MASK[i]
+        bits[P_EDGE * WORDS + i] = EDGE_MASK[i]
     if to_move:
         legal_hexes(st, st[SCRATCH_LEGAL : SCRATCH_LEGAL + WORDS])
         or_words(bits, P_LEGAL, st, SCRATCH_LEGAL)
@@ -180,10 +181,9 @@ def pack_planes_v0(st, player: int, bits) -> None:
 
 @njit(cache=True)
 def pack_v0_into(st, player: int, bits, values) -> None:
-    """The packed v0 observation of `player`: bits (>= 28 planes, WORDS) int64, values (>= NUM_FEATURES)
-    float32; both are overwritten."""
+    """The packed v0 observation of `player`: bits is the packed row (int64 words, all overwritten), values
+    the float32 view of its words after the bit planes."""
     bits[:] = 0
-    values[:] = 0.0
     pack_planes_v0(st, player, bits)
     features_into(st, player, values)
 
@@ -209,8 +209,7 @@ def pack_hints_into(st, player: int, bits, values, kind: int) -> None:
 
 @njit(cache=True)
 def pack_v1_into(st, player: int, bits, values) -> None:
-    """The packed v1 observation of `player` (PACKED_V1): bits (50 planes, WORDS), values (NUM_FEATURES +
-    NUM_FEATURES_V1) float32; both are overwritten."""
+    """The packed v1 observation of `player` (PACKED_V1): a packed row and the float32 view of its tail."""
     pack_v0_into(st, player, bits, values)
     features_v1_into(st, player, values[NUM_FEATURES:])
     or_words(bits, P_WALLS, st, WALLS)
