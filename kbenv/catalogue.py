@@ -359,16 +359,131 @@ POWER_NAMES = (*LOCATION_NAMES, *NOMAD_USABLE_KINDS, "cave")
 NUM_POWER_CODES = len(POWER_NAMES)
 POWER_CODE = {name: k for k, name in enumerate(POWER_NAMES)}
 FIRST_NOMAD_POWER = len(LOCATION_NAMES)
-# Powers that build settlements from the supply (an Outpost serves them; an empty supply disables them).
-BUILD_POWERS = tuple(
-    [loc.power == "build" for loc in LOCATION_TYPES]
-    + [tile.builds for tile in NOMAD_TILES if tile.usable]
-    + [False]  # cave
+
+
+# ----- power traits: what each power code does, as columns the engine's dispatcher reads --------------
+# The engine derives numba arrays from these rows (kbenv.engine.traits) and one dispatcher
+# (kbenv.engine.powers, kbenv.engine.actions) reads them; a power whose `rule` is "terrain" (build on a
+# terrain) or "move to terrain" (Barn, Harbor) needs no kernel of its own. docs/design-notes.md, "How to
+# add a power", walks through a new row.
+POWER_TARGETS = ("build", "move", "walls", "piece", "remove", "arm", "passive")
+POWER_TIMINGS = ("tile", "nomad tile", "once a turn", "passive")
+# The target rules: "terrain" and "move to terrain" are generic (the `terrain` column says where); every
+# other rule names a kernel of its own, registered in kbenv.engine.powers.special_targets.
+POWER_RULES = (
+    "terrain", "move to terrain", "tower", "tavern", "paddock", "caravan", "quarry", "village", "step",
+    "sword", "city hall", "barracks", "vehicle", "cave", "arm", "passive",
 )
+# The `terrain` column: a terrain name (TERRAINS), or one of these.
+CARD_TERRAIN = "card"  # the turn's terrain card (an open Crossroads hand: the union over its cards, A-C8)
+DRAWN_TERRAIN = "drawn card"  # a card drawn when the power is activated (Fort, C-6)
+BUILDABLE_TERRAIN = "buildable"  # any free hex suitable for building (the rule kernel says which)
+
+
+@dataclass(frozen=True)
+class PowerTraits:
+    """One power code's traits.
+
+    `target`: what a chosen hex does (POWER_TARGETS): build a settlement from the supply, move one of the
+    player's plain settlements, place a wall, place/move/remove a non-settlement piece, remove another
+    player's settlement, arm a modifier (Outpost), or nothing (passive). `terrain`: where (a terrain name,
+    CARD_TERRAIN, DRAWN_TERRAIN, BUILDABLE_TERRAIN, or None). `rule`: the target rule (POWER_RULES).
+    `source`: a settlement is chosen first (move powers). `steps`: hexes the power may take (Donation 3
+    builds, Quarry 2 walls, wagon/ship 3 spaces, Resettlement 4 steps; the Sword takes one settlement of
+    each other player, chosen by its rule). `stop_early`: DONE may end it after its first hex.
+    `fixes_terrain`: with an open Crossroads hand, its first hex fixes the turn's terrain (A-C8).
+    `supply`: it builds from the supply (an empty supply disables it; an Outpost serves it).
+    `timing`: when it may be used (POWER_TIMINGS): a location tile held before this turn, a nomad tile
+    claimed in the previous round (N-6), once a turn (the cave move), never (passive).
+    """
+
+    name: str
+    target: str
+    terrain: str | None
+    rule: str
+    timing: str
+    source: bool = False
+    steps: int = 1
+    stop_early: bool = False
+    fixes_terrain: bool = False
+    supply: bool = False
+
+
+def _build(name: str, terrain: str, rule: str = "terrain", timing: str = "tile", **kw) -> PowerTraits:
+    return PowerTraits(name, "build", terrain, rule, timing, supply=True, **kw)
+
+
+def _move(name: str, terrain: str, rule: str, timing: str = "tile", **kw) -> PowerTraits:
+    return PowerTraits(name, "move", terrain, rule, timing, source=True, **kw)
+
+
+_ANY = BUILDABLE_TERRAIN
+POWER_TRAITS = (
+    # base game (EN rules; kbenv/board/codes order)
+    _build("oracle", CARD_TERRAIN, fixes_terrain=True),
+    _build("farm", "grass"),
+    _build("oasis", "desert"),
+    _build("tower", _ANY, "tower"),  # at the edge of the board
+    _build("tavern", _ANY, "tavern"),  # at an end of a line of 3 own settlements
+    _move("barn", CARD_TERRAIN, "move to terrain", fixes_terrain=True),
+    _move("harbor", "water", "move to terrain"),
+    _move("paddock", _ANY, "paddock"),  # 2 spaces in a straight line
+    # Nomads (N-18..21)
+    _move("caravan", _ANY, "caravan"),
+    PowerTraits("quarry", "walls", CARD_TERRAIN, "quarry", "tile", steps=2, stop_early=True, fixes_terrain=True),
+    _build("village", _ANY, "village"),  # next to 3 own settlements
+    _build("garden", "flower field"),
+    # Crossroads (C-4..C-14)
+    _build("foresters_lodge", "forest"),
+    _build("monastery", "canyon"),
+    _build("fort", DRAWN_TERRAIN),
+    PowerTraits("city_hall", "piece", _ANY, "city hall", "tile"),
+    PowerTraits("barracks", "piece", _ANY, "barracks", "tile"),
+    PowerTraits("wagon", "piece", None, "vehicle", "tile", steps=3, stop_early=True),  # buildable or mountain (C-13)
+    PowerTraits("lighthouse", "piece", "water", "vehicle", "tile", steps=3, stop_early=True),
+    PowerTraits("crossroads", "passive", None, "passive", "passive"),  # one more card a turn (C-7)
+    # nomad tiles (N-7..12): three builds on the donation's terrain, four one-space moves, the Outpost's
+    # waiver of adjacency for one settlement, the Sword
+    *(_build(f"donation-{t}", TERRAINS[[x.letter for x in TERRAINS].index(t)].name, timing="nomad tile", steps=3)
+      for t in DONATION_TERRAINS),
+    _move("resettlement", _ANY, "step", "nomad tile", steps=4, stop_early=True),
+    PowerTraits("outpost", "arm", None, "arm", "nomad tile"),
+    PowerTraits("sword", "remove", None, "sword", "nomad tile"),
+    # Caves (QV-1..2)
+    _move("cave", _ANY, "cave", "once a turn"),
+)
+POWER_TRAIT = {t.name: t for t in POWER_TRAITS}
+assert tuple(t.name for t in POWER_TRAITS) == POWER_NAMES, "one traits row per power code, in code order"
+for _t in POWER_TRAITS:
+    assert _t.target in POWER_TARGETS and _t.rule in POWER_RULES and _t.timing in POWER_TIMINGS, _t
+    assert _t.terrain in (None, CARD_TERRAIN, DRAWN_TERRAIN, BUILDABLE_TERRAIN) or _t.terrain in TERRAIN_CODE, _t
+    assert _t.source == (_t.target == "move"), f"{_t.name}: move powers, and only they, choose a source first"
+    assert _t.rule not in ("terrain", "move to terrain") or _t.terrain not in (None, BUILDABLE_TERRAIN), _t
+    assert _t.steps >= 1 and (_t.stop_early <= (_t.steps > 1)), _t
+# The location rows and the traits agree on each location type's power kind.
+assert all(POWER_TRAIT[loc.name].target == loc.power for loc in LOCATION_TYPES)
+assert all(POWER_TRAIT[k].timing == "nomad tile" for k in NOMAD_USABLE_KINDS)
+# The expansion a power code needs (None: the base game); the Crossroads tile is passive.
+POWER_EXPANSION = (*(loc.expansion for loc in LOCATION_TYPES), *("nomads" for _ in NOMAD_USABLE_KINDS), "caves")
+# Powers that build settlements from the supply (an Outpost serves them; an empty supply disables them).
+BUILD_POWERS = tuple(t.supply for t in POWER_TRAITS)
+assert BUILD_POWERS == tuple(
+    [loc.power == "build" for loc in LOCATION_TYPES] + [tile.builds for tile in NOMAD_TILES if tile.usable] + [False])
 assert len(BUILD_POWERS) == NUM_POWER_CODES
 CAVE_POWER = POWER_CODE["cave"]
 POWER_ACTIONS = tuple(ACTION_ID.get(name, -1) for name in POWER_NAMES)  # action id per power code (-1: passive)
 assert all(a >= 0 or LOCATION_TYPES[k].power == "passive" for k, a in enumerate(POWER_ACTIONS))
+
+
+def power_trait_table() -> str:
+    """The power traits as a markdown table (printed in docs/api.md and tested against it)."""
+    lines = ["| code | power | target | terrain | rule | source | steps | stop early | fixes terrain | supply "
+             "| timing |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for k, t in enumerate(POWER_TRAITS):
+        yes = {True: "yes", False: "-"}
+        lines.append(f"| {k} | {t.name} | {t.target} | {t.terrain or '-'} | {t.rule} | {yes[t.source]} | {t.steps} | "
+                     f"{yes[t.stop_early]} | {yes[t.fixes_terrain]} | {yes[t.supply]} | {t.timing} |")
+    return "\n".join(lines)
 
 
 def content_table() -> str:

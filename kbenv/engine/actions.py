@@ -5,45 +5,33 @@ from __future__ import annotations
 from numba import njit
 
 from ..board.bitset import WORDS, is_empty
-from ..board.codes import BARN, NUM_POWERS, ORACLE
+from ..board.codes import NUM_POWERS
 from ..board.geometry import NUM_HEXES
 from ..catalogue import CROSSROADS as EXP_CROSSROADS
 from ..catalogue import NOMADS as EXP_NOMADS
 from .board_ops import build_settlement, move_settlement, remove_settlement
 from .crossroads import (
-    FORT_POWER,
-    PIECE_STEPS,
+    barracks_target,
     card_at,
     choosing_terrain,
-    crossroads_target,
     fix_terrain,
     fort_discard,
     fort_draw,
-    is_piece_power,
+    place_city_hall,
+    vehicle_target,
 )
 from .legal import (
     ACTION_POWER,
-    CAVE_POWER,
     DONE,
     END_TURN,
     FIRST_NOMAD_POWER,
     SCRATCH_TMP,
     TILE_ACTION_BASE,
     is_legal,
-    is_move_power,
     usable_tile,
 )
-from .nomads import DONATION_BUILDS, RESETTLEMENT_STEPS, families_after_mandatory, next_victim, place_wall, usable_nomad
-from .powers import (
-    CARAVAN_POWER,
-    FIRST_EXPANSION_POWER,
-    OUTPOST_POWER,
-    QUARRY_POWER,
-    RESETTLEMENT_POWER,
-    SWORD_POWER,
-    has_movable,
-    power_targets,
-)
+from .nomads import families_after_mandatory, next_victim, place_wall, usable_nomad
+from .powers import has_movable, power_targets
 from .state import (
     BUILT_THIS_TURN,
     CAVE_USED,
@@ -71,6 +59,30 @@ from .state import (
     TILES_USED,
     VICTIM,
 )
+from .traits import (
+    POWER_ACTIVATION_RULE,
+    POWER_COUNTS_FROM_START,
+    POWER_FIXES_TERRAIN,
+    POWER_OPENS_IN_STEP,
+    POWER_RULE,
+    POWER_SOURCE,
+    POWER_STEPS,
+    POWER_TARGET,
+    POWER_TERRAIN,
+    POWER_TIMING,
+    RULE_BARRACKS,
+    RULE_CITY_HALL,
+    RULE_SWORD,
+    TARGET_ARM,
+    TARGET_BUILD,
+    TARGET_MOVE,
+    TARGET_PIECE,
+    TARGET_REMOVE,
+    TARGET_WALLS,
+    TERRAIN_DRAWN,
+    TIMING_ONCE_A_TURN,
+    TIMING_TILE,
+)
 from .turns import end_turn, ensure_usable_card, settle
 
 MANDATORY_BUILDS = 3  # the base rule; a turn's count is st[MANDATORY_TARGET]
@@ -97,10 +109,9 @@ def apply_unchecked(st, action: int) -> None:
 
 @njit(cache=True)
 def fix_terrain_by_hex(st, p: int, phase: int, h: int) -> None:
-    """A Crossroads hand: the first hex chosen for the card's terrain fixes this turn's terrain (A-C8)."""
-    power = st[POWER]
-    if phase == PHASE_IDLE or phase == PHASE_MANDATORY or (
-            phase == PHASE_TARGET and (power == ORACLE or power == BARN or power == QUARRY_POWER)):
+    """A Crossroads hand: the first hex chosen for the card's terrain fixes this turn's terrain (A-C8): the
+    mandatory action's, or a power's with the `fixes_terrain` trait (Oracle, Barn, Quarry)."""
+    if phase == PHASE_IDLE or phase == PHASE_MANDATORY or (phase == PHASE_TARGET and POWER_FIXES_TERRAIN[st[POWER]]):
         fix_terrain(st, p, card_at(st, h))
 
 
@@ -126,15 +137,8 @@ def apply_hex(st, p: int, phase: int, action: int) -> None:
     elif phase == PHASE_SOURCE:
         st[SOURCE] = action
         st[PHASE] = PHASE_TARGET
-    elif st[POWER] >= FIRST_EXPANSION_POWER:
-        expansion_target(st, p, action)
     else:
-        if is_move_power(st[POWER]):
-            move_settlement(st, p, st[SOURCE], action)
-        else:
-            build_settlement(st, p, action)
-            st[BUILT_THIS_TURN] = 1
-        finish_power(st, p)
+        power_target(st, p, st[POWER], action)
 
 
 @njit(cache=True)
@@ -148,41 +152,45 @@ def finish_power(st, p: int) -> None:
     ensure_usable_card(st, p)
 
 
+# ----- activation: the timing trait says what is spent, the traits say the first phase ---------------------
 @njit(cache=True)
 def activate(st, p: int, power: int) -> None:
     """Activate a location tile, a nomad tile or the cave move."""
-    if power < FIRST_NOMAD_POWER:
+    timing = POWER_TIMING[power]
+    if timing == TIMING_TILE:
         st[TILES_USED + p] |= 1 << usable_tile(st, p, power)
-        st[POWER] = power
-        st[PHASE] = PHASE_SOURCE if is_move_power(power) else PHASE_TARGET
-        if power == FORT_POWER:
-            fort_draw(st)
-            if not has_target_now(st, p):  # no free hex of the drawn terrain: no build (C-6)
-                fort_discard(st)
-                finish_power(st, p)
-        return
-    if power == CAVE_POWER:
+    elif timing == TIMING_ONCE_A_TURN:
         st[CAVE_USED] = 1
-        st[POWER] = power
-        st[PHASE] = PHASE_SOURCE
-        return
-    kind = power - FIRST_NOMAD_POWER
-    st[NOMAD_OWNER + usable_nomad(st, p, kind)] = NOMAD_GONE  # each nomad tile is used once (N-6)
-    if power == OUTPOST_POWER:
-        st[OUTPOST_ARMED] = 1  # the phase goes on: the next settlement built ignores adjacency
+    else:
+        st[NOMAD_OWNER + usable_nomad(st, p, power - FIRST_NOMAD_POWER)] = NOMAD_GONE  # used once (N-6)
+    if POWER_TARGET[power] == TARGET_ARM:
+        st[OUTPOST_ARMED] = 1  # the phase goes on: the next settlement built ignores adjacency (N-10)
         return
     st[POWER] = power
-    if power == RESETTLEMENT_POWER:
-        st[STEPS_LEFT] = RESETTLEMENT_STEPS
+    if POWER_COUNTS_FROM_START[power]:
+        st[STEPS_LEFT] = POWER_STEPS[power]
         st[STEPS_TAKEN] = 0
+    if POWER_SOURCE[power]:
         st[PHASE] = PHASE_SOURCE
-    elif power == SWORD_POWER:
-        st[VICTIM] = next_victim(st, p, p)
-        st[PHASE] = PHASE_TARGET
-    else:  # a donation: three builds on its terrain
-        st[STEPS_LEFT] = DONATION_BUILDS
-        st[STEPS_TAKEN] = 0
+    elif POWER_OPENS_IN_STEP[power]:
         st[PHASE] = PHASE_STEP
+    else:
+        st[PHASE] = PHASE_TARGET
+    if POWER_ACTIVATION_RULE[power]:
+        special_activation(st, p, power)
+
+
+@njit(cache=True)
+def special_activation(st, p: int, power: int) -> None:
+    """What a power does as it is activated, beyond its phase: the Sword picks its first victim (A-N5); a
+    power that builds on a drawn card draws it, and ends at once if it has no free hex (Fort, C-6)."""
+    if POWER_RULE[power] == RULE_SWORD:
+        st[VICTIM] = next_victim(st, p, p)
+    elif POWER_TERRAIN[power] == TERRAIN_DRAWN:
+        fort_draw(st)
+        if not has_target_now(st, p):
+            fort_discard(st)
+            finish_power(st, p)
 
 
 @njit(cache=True)
@@ -192,52 +200,74 @@ def has_target_now(st, p: int) -> bool:
     return not is_empty(tmp)
 
 
+# ----- a chosen hex: what it does comes from the `target` trait --------------------------------------------
 @njit(cache=True)
-def expansion_target(st, p: int, h: int) -> None:
-    """A hex chosen for an expansion power (target or step)."""
-    power = st[POWER]
-    if power == CARAVAN_POWER or power == CAVE_POWER:
-        move_settlement(st, p, st[SOURCE], h)
-        finish_power(st, p)
-    elif power == RESETTLEMENT_POWER:
-        move_settlement(st, p, st[SOURCE], h)
+def power_target(st, p: int, power: int, h: int) -> None:
+    """A hex chosen for the power being resolved (its target or next step)."""
+    target = POWER_TARGET[power]
+    if target == TARGET_BUILD:
+        build_target(st, p, power, h)
+    elif target == TARGET_MOVE:
+        move_target(st, p, power, h)
+    else:
+        special_target(st, p, power, target, h)
+
+
+@njit(cache=True)
+def build_target(st, p: int, power: int, h: int) -> None:
+    """Build a settlement on h; a power of several steps goes on while it has steps, supply and a target."""
+    build_settlement(st, p, h)
+    st[BUILT_THIS_TURN] = 1
+    if POWER_TERRAIN[power] == TERRAIN_DRAWN:
+        fort_discard(st)
+    st[STEPS_LEFT] -= 1
+    if st[PHASE] == PHASE_STEP and st[STEPS_LEFT] > 0 and st[SUPPLY + p] > 0 and has_target_now(st, p):
+        return
+    finish_power(st, p)
+
+
+@njit(cache=True)
+def move_target(st, p: int, power: int, h: int) -> None:
+    """Move the source settlement to h; a power of several steps (Resettlement) chooses its next source."""
+    move_settlement(st, p, st[SOURCE], h)
+    if POWER_STEPS[power] > 1:
         st[STEPS_LEFT] -= 1
         st[STEPS_TAKEN] += 1
         st[SOURCE] = -1
         tmp = st[SCRATCH_TMP : SCRATCH_TMP + WORDS]
         if st[STEPS_LEFT] > 0 and has_movable(st, p, power, tmp):
             st[PHASE] = PHASE_SOURCE
-        else:
-            finish_power(st, p)
-    elif power == SWORD_POWER:
-        victim = st[VICTIM]
-        remove_settlement(st, victim, h)
-        st[VICTIM] = next_victim(st, p, victim)
-        if st[VICTIM] < 0:
-            finish_power(st, p)
-    elif is_piece_power(power):
-        if crossroads_target(st, p, power, h, st[PHASE] == PHASE_STEP):
-            st[STEPS_LEFT] = (PIECE_STEPS if st[PHASE] == PHASE_TARGET else st[STEPS_LEFT]) - 1
+            return
+    finish_power(st, p)
+
+
+@njit(cache=True)
+def special_target(st, p: int, power: int, target: int, h: int) -> None:
+    """Walls, pieces and removals: the registration spot of their rules' effects."""
+    if target == TARGET_WALLS:
+        place_wall(st, h)
+        if st[PHASE] == PHASE_TARGET and POWER_STEPS[power] > 1 and has_target_now(st, p):
+            st[PHASE] = PHASE_STEP  # an optional second wall (Quarry)
+            return
+    elif target == TARGET_PIECE:
+        rule = POWER_RULE[power]
+        if rule == RULE_CITY_HALL:
+            place_city_hall(st, p, h)
+        elif rule == RULE_BARRACKS:
+            barracks_target(st, p, h)
+        elif vehicle_target(st, p, power, h):  # the piece stepped: up to `steps` spaces, DONE after the first
+            st[STEPS_LEFT] = (POWER_STEPS[power] if st[PHASE] == PHASE_TARGET else st[STEPS_LEFT]) - 1
             st[STEPS_TAKEN] += 1
             st[PHASE] = PHASE_STEP
             if st[STEPS_LEFT] > 0 and has_target_now(st, p):
                 return
-        finish_power(st, p)
-    elif power == QUARRY_POWER:
-        place_wall(st, h)
-        if st[PHASE] == PHASE_TARGET and has_target_now(st, p):
-            st[PHASE] = PHASE_STEP  # an optional second wall
-        else:
-            finish_power(st, p)
-    else:  # Village, Garden, a donation, Forester's lodge, Monastery, Fort: build a settlement
-        build_settlement(st, p, h)
-        st[BUILT_THIS_TURN] = 1
-        if power == FORT_POWER:
-            fort_discard(st)
-        st[STEPS_LEFT] -= 1
-        if st[PHASE] == PHASE_STEP and st[STEPS_LEFT] > 0 and st[SUPPLY + p] > 0 and has_target_now(st, p):
+    elif target == TARGET_REMOVE:
+        victim = st[VICTIM]
+        remove_settlement(st, victim, h)
+        st[VICTIM] = next_victim(st, p, victim)
+        if st[VICTIM] >= 0:
             return
-        finish_power(st, p)
+    finish_power(st, p)
 
 
 @njit(cache=True)

@@ -13,13 +13,14 @@ the first hex chosen for them fixes the terrain (A-C8, lazy choice).
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
-from ..board.bitset import HEX_BIT, HEX_WORD, NEIGHBOUR_MASK, WORDS, add, clear, has, is_empty, remove
-from ..board.codes import CANYON, FOREST, MOUNTAIN, NUM_BUILDABLE, WATER
+from ..board.bitset import HEX_BIT, HEX_WORD, NEIGHBOUR_MASK, WORDS, add, clear, has, remove
+from ..board.codes import MOUNTAIN, NUM_BUILDABLE
 from ..board.geometry import STEP1
 from ..catalogue import CROSSROADS as EXP_CROSSROADS
-from ..catalogue import LOCATION_NAMES, POWER_CODE, RULE_BIT
+from ..catalogue import LOCATION_NAMES, POWER_CODE, POWER_NAMES, POWER_TRAIT, RULE_BIT
 from ..catalogue import NOMADS as EXP_NOMADS
 from .board_ops import (
     adjacent_view,
@@ -39,8 +40,6 @@ from .state import (
     BUILDABLE_MASK,
     CAVES,
     CITY_HALL_AT,
-    DECK_COUNT,
-    DISCARD_COUNT,
     EXPANSIONS,
     EXTRA_CARDS,
     EXTRA_COUNT,
@@ -56,7 +55,6 @@ from .state import (
     OWN,
     RULE_FLAGS,
     SHIP_AT,
-    SUPPLY,
     TERRAIN_FIXED,
     TERRAIN_MASKS,
     TILES_HELD,
@@ -66,32 +64,20 @@ from .state import (
     ZONE,
     scratch_off,
 )
+from .traits import POWER_TERRAIN
 
-FORESTERS_POWER = POWER_CODE["foresters_lodge"]
-MONASTERY_POWER = POWER_CODE["monastery"]
-FORT_POWER = POWER_CODE["fort"]
-CITY_HALL_POWER = POWER_CODE["city_hall"]
-BARRACKS_POWER = POWER_CODE["barracks"]
 WAGON_POWER = POWER_CODE["wagon"]
 LIGHTHOUSE_POWER = POWER_CODE["lighthouse"]
 CROSSROADS_TYPE = LOCATION_NAMES.index("crossroads")
-FIRST_CROSSROADS_POWER = FORESTERS_POWER
-LAST_CROSSROADS_POWER = LIGHTHOUSE_POWER  # the decisions; the crossroads tile itself is passive
-assert LAST_CROSSROADS_POWER - FIRST_CROSSROADS_POWER == 6 and CROSSROADS_TYPE == LAST_CROSSROADS_POWER + 1
-PIECE_STEPS = 3  # a wagon or ship moves up to 3 spaces (C-13, C-14)
+PIECE_STEPS = POWER_TRAIT["wagon"].steps  # a wagon or ship moves up to 3 spaces (C-13, C-14)
+assert POWER_TRAIT["lighthouse"].steps == PIECE_STEPS
+# The state field of each vehicle power's piece (hex + 1), by power code; its ground is POWER_TERRAIN
+# (the ship: water) or, without a terrain, eligible-for-building or mountain hexes (the wagon).
+VEHICLE_AT = np.full(len(POWER_NAMES), -1, dtype=np.int64)
+VEHICLE_AT[WAGON_POWER] = WAGON_AT
+VEHICLE_AT[LIGHTHOUSE_POWER] = SHIP_AT
 ZONE_SETTLEMENTS_ONLY = RULE_BIT["zone_blocks_settlements_only"]
 SCRATCH_HAND = scratch_off("hand")
-
-
-@njit(cache=True)
-def is_crossroads_power(power: int) -> bool:
-    return FIRST_CROSSROADS_POWER <= power <= LAST_CROSSROADS_POWER
-
-
-@njit(cache=True)
-def is_piece_power(power: int) -> bool:
-    """City hall, Barracks, Wagon, Lighthouse: they place, move or remove pieces, not settlements."""
-    return CITY_HALL_POWER <= power <= LIGHTHOUSE_POWER
 
 
 # ----- pieces that count as settlements -------------------------------------------------------------
@@ -206,18 +192,17 @@ def wagon_ground(st, out) -> None:
 @njit(cache=True)
 def piece_at(st, p: int, power: int) -> int:
     """Hex of p's wagon (Wagon) or ship (Lighthouse), -1 in the supply."""
-    if power == WAGON_POWER:
-        return st[WAGON_AT + p] - 1
-    return st[SHIP_AT + p] - 1
+    return st[VEHICLE_AT[power] + p] - 1
 
 
 @njit(cache=True)
 def vehicle_ground(st, power: int, out) -> None:
-    if power == WAGON_POWER:
+    t = POWER_TERRAIN[power]
+    if t < 0:
         wagon_ground(st, out)
     else:
         for i in range(WORDS):
-            out[i] = st[TERRAIN_MASKS + WATER * WORDS + i]
+            out[i] = st[TERRAIN_MASKS + t * WORDS + i]
 
 
 @njit(cache=True)
@@ -286,42 +271,6 @@ def city_hall_targets(st, p: int, out) -> None:
 
 
 @njit(cache=True)
-def crossroads_targets(st, p: int, power: int, stepping: bool, out) -> None:
-    """Target hexes of a Crossroads power."""
-    if power == FORESTERS_POWER:
-        terrain_build_targets(st, p, FOREST, out)
-    elif power == MONASTERY_POWER:
-        terrain_build_targets(st, p, CANYON, out)
-    elif power == FORT_POWER:
-        if st[FORT_CARD] == NO_CARD:
-            clear(out)
-        else:
-            terrain_build_targets(st, p, st[FORT_CARD], out)
-    elif power == CITY_HALL_POWER:
-        city_hall_targets(st, p, out)
-    elif power == BARRACKS_POWER:
-        barracks_targets(st, p, out)
-    else:
-        vehicle_targets(st, p, power, stepping, out)
-
-
-@njit(cache=True)
-def crossroads_has_completion(st, p: int, power: int, tmp) -> bool:
-    """Whether a Crossroads power can be used now (C-4..C-6 forfeit rules; the Fort only needs a card
-    to draw and a settlement to build: the drawn card is not known before it is drawn)."""
-    if power == FORESTERS_POWER or power == MONASTERY_POWER or power == FORT_POWER:
-        if st[SUPPLY + p] == 0:
-            return False
-        if power == FORT_POWER:
-            return st[DECK_COUNT] + st[DISCARD_COUNT] > 0
-    elif power == WAGON_POWER or power == LIGHTHOUSE_POWER:
-        if piece_at(st, p, power) >= 0:
-            return True  # it can always go back to the supply
-    crossroads_targets(st, p, power, False, tmp)
-    return not is_empty(tmp)
-
-
-@njit(cache=True)
 def fort_draw(st) -> None:
     """The Fort draws its card (a chance event inside the turn, C-6)."""
     st[FORT_CARD] = draw_card(st)
@@ -334,32 +283,34 @@ def fort_discard(st) -> None:
 
 
 @njit(cache=True)
-def crossroads_target(st, p: int, power: int, h: int, stepping: bool) -> bool:
-    """Carry out a Crossroads power's choice of h; True if the power goes on with another step."""
-    if power == CITY_HALL_POWER:
-        place_city_hall(st, p, h)
-    elif power == BARRACKS_POWER:
-        k = warrior_slot(st, p, h)
-        if k >= 0:
-            st[WARRIOR_AT + p * WARRIORS_PER_PLAYER + k] = 0
-            lift_piece(st, p, h)
-        else:
-            st[WARRIOR_AT + p * WARRIORS_PER_PLAYER + warrior_slot(st, p, -1)] = h + 1
-            place_piece(st, p, h)
-        update_zone(st)
-    else:  # wagon or ship
-        field = WAGON_AT if power == WAGON_POWER else SHIP_AT
-        at = st[field + p] - 1
-        if at < 0:
-            st[field + p] = h + 1
-            place_piece(st, p, h)
-        elif h == at:
-            st[field + p] = 0
-            lift_piece(st, p, h)
-        else:
-            st[field + p] = h + 1
-            step_piece(st, p, at, h)
-            return True
+def barracks_target(st, p: int, h: int) -> None:
+    """Barracks: take back p's warrior on h, or place one from the supply there (C-10)."""
+    k = warrior_slot(st, p, h)
+    if k >= 0:
+        st[WARRIOR_AT + p * WARRIORS_PER_PLAYER + k] = 0
+        lift_piece(st, p, h)
+    else:
+        st[WARRIOR_AT + p * WARRIORS_PER_PLAYER + warrior_slot(st, p, -1)] = h + 1
+        place_piece(st, p, h)
+    update_zone(st)
+
+
+@njit(cache=True)
+def vehicle_target(st, p: int, power: int, h: int) -> bool:
+    """Wagon or Lighthouse: place the piece, take it back, or step it to h; True if it stepped (the power
+    goes on with another step)."""
+    field = VEHICLE_AT[power]
+    at = st[field + p] - 1
+    if at < 0:
+        st[field + p] = h + 1
+        place_piece(st, p, h)
+    elif h == at:
+        st[field + p] = 0
+        lift_piece(st, p, h)
+    else:
+        st[field + p] = h + 1
+        step_piece(st, p, at, h)
+        return True
     return False
 
 

@@ -7,25 +7,12 @@ from numba import njit
 
 from .. import catalogue as CAT
 from ..board.bitset import BITS_PER_WORD, WORDS, clear, has, word_lowest_bit
-from ..board.codes import BARN, HARBOR, NUM_POWERS, PADDOCK
+from ..board.codes import NUM_POWERS
 from ..board.geometry import NUM_HEXES
 from .board_ops import settlements_word
-from .crossroads import (
-    FIRST_CROSSROADS_POWER,
-    LAST_CROSSROADS_POWER,
-    LIGHTHOUSE_POWER,
-    WAGON_POWER,
-    choosing_terrain,
-    crossroads_has_completion,
-    hand_build_targets,
-)
+from .crossroads import choosing_terrain, hand_build_targets
 from .nomads import usable_nomad
 from .powers import (
-    CARAVAN_POWER,
-    OUTPOST_POWER,
-    QUARRY_POWER,
-    RESETTLEMENT_POWER,
-    base_power_has_completion,
     builds_settlement,
     power_has_completion,
     power_targets,
@@ -55,6 +42,19 @@ from .state import (
     TILES_USED,
     scratch_off,
 )
+from .traits import (
+    ARM_POWER,
+    POWER_ANY_SOURCE,
+    POWER_EXPANSION_BIT,
+    POWER_SOURCE,
+    POWER_STOP_EARLY,
+    POWER_TARGET,
+    POWER_TIMING,
+    TARGET_ARM,
+    TIMING_NOMAD_TILE,
+    TIMING_ONCE_A_TURN,
+    TIMING_TILE,
+)
 
 TILE_ACTION_BASE = NUM_HEXES
 END_TURN = NUM_HEXES + NUM_POWERS
@@ -72,10 +72,6 @@ assert END_TURN == CAT.END_TURN and ACTION_SIZE == CAT.ACTION_SIZE_V0
 CAVE_POWER = CAT.CAVE_POWER
 FIRST_NOMAD_POWER = CAT.FIRST_NOMAD_POWER
 NUM_NOMAD_USABLE = len(CAT.NOMAD_USABLE_KINDS)
-OUTPOST_KIND = CAT.NOMAD_KINDS.index("outpost")
-EXP_CAVES = CAT.CAVES
-EXP_NOMADS = CAT.NOMADS
-EXP_CROSSROADS = CAT.CROSSROADS
 
 SCRATCH_LEGAL = scratch_off("legal")  # legal hexes of the current decision
 SCRATCH_TMP = scratch_off("tmp")
@@ -83,9 +79,8 @@ SCRATCH_TMP = scratch_off("tmp")
 
 @njit(cache=True)
 def is_move_power(power: int) -> bool:
-    """Powers that move a settlement: choose the source first."""
-    return (power == BARN or power == HARBOR or power == PADDOCK or power == CARAVAN_POWER
-            or power == RESETTLEMENT_POWER or power == CAVE_POWER)
+    """Powers that move a settlement: choose the source first (the `source` trait)."""
+    return POWER_SOURCE[power]
 
 
 @njit(cache=True)
@@ -116,14 +111,14 @@ def ready_types(st, p: int) -> int:
 def legal_powers(st) -> int:
     """Bit k set = activating power code k is legal now (codes: kbenv.catalogue.POWER_NAMES)."""
     if st[PHASE] != PHASE_IDLE:
-        return outpost_bit(st) if st[EXPANSIONS] & EXP_NOMADS else 0
+        return outpost_bit(st) if st[EXPANSIONS] & POWER_EXPANSION_BIT[ARM_POWER] else 0
     p = st[DECIDER]
     tmp = st[SCRATCH_TMP : SCRATCH_TMP + WORDS]
     ready = ready_types(st, p)
     bits = 0
-    if ready != 0:
+    if ready != 0:  # the base game's powers: location tiles of base rules (the hot path)
         for power in range(NUM_POWERS):
-            if (ready >> power) & 1 and base_power_has_completion(st, p, power, tmp):
+            if (ready >> power) & 1 and power_has_completion(st, p, power, tmp):
                 bits |= 1 << power
     if st[EXPANSIONS] != 0:
         bits |= expansion_powers(st, p, tmp, ready)
@@ -132,33 +127,31 @@ def legal_powers(st) -> int:
 
 @njit(cache=True)
 def expansion_powers(st, p: int, tmp, ready: int) -> int:
-    """Expansion location powers, nomad tiles and the cave move that p may activate now (idle phase);
+    """The power codes from NUM_POWERS on that p may activate now (idle phase), by their timing trait;
     `ready`: ready_types(st, p)."""
     bits = 0
-    if st[EXPANSIONS] & EXP_NOMADS:
-        bits |= nomad_powers(st, p, tmp, ready)
-    if st[EXPANSIONS] & EXP_CAVES and st[CAVE_USED] == 0 and power_has_completion(st, p, CAVE_POWER, tmp):
-        bits |= 1 << CAVE_POWER
-    if st[EXPANSIONS] & EXP_CROSSROADS:
-        for power in range(FIRST_CROSSROADS_POWER, LAST_CROSSROADS_POWER + 1):
-            if (ready >> power) & 1 and crossroads_has_completion(st, p, power, tmp):
-                bits |= 1 << power
+    for power in range(NUM_POWERS, NUM_POWER_CODES):
+        need = POWER_EXPANSION_BIT[power]
+        if need != 0 and st[EXPANSIONS] & need == 0:
+            continue
+        if usable_now(st, p, power, ready) and power_has_completion(st, p, power, tmp):
+            bits |= 1 << power
     return bits
 
 
 @njit(cache=True)
-def nomad_powers(st, p: int, tmp, ready: int) -> int:
-    """The Nomads location powers and nomad tiles p may activate now (idle phase)."""
-    bits = 0
-    for power in range(NUM_POWERS, FIRST_CROSSROADS_POWER):
-        if (ready >> power) & 1 and power_has_completion(st, p, power, tmp):
-            bits |= 1 << power
-    for kind in range(NUM_NOMAD_USABLE):
-        power = FIRST_NOMAD_POWER + kind
-        if usable_nomad(st, p, kind) >= 0 and (power != OUTPOST_POWER or st[OUTPOST_ARMED] == 0) \
-                and power_has_completion(st, p, power, tmp):
-            bits |= 1 << power
-    return bits
+def usable_now(st, p: int, power: int, ready: int) -> bool:
+    """The timing trait: a location tile held before this turn and unused; a nomad tile claimed in the
+    previous round (N-6; an Outpost not armed yet); the once-a-turn cave move not taken yet."""
+    timing = POWER_TIMING[power]
+    if timing == TIMING_TILE:
+        return (ready >> power) & 1 == 1
+    if timing == TIMING_NOMAD_TILE:
+        return usable_nomad(st, p, power - FIRST_NOMAD_POWER) >= 0 and (
+            POWER_TARGET[power] != TARGET_ARM or st[OUTPOST_ARMED] == 0)
+    if timing == TIMING_ONCE_A_TURN:
+        return st[CAVE_USED] == 0
+    return False
 
 
 @njit(cache=True)
@@ -166,20 +159,24 @@ def outpost_bit(st) -> int:
     """The Outpost may also be armed between mandatory builds and inside a building power (N-10)."""
     phase = st[PHASE]
     p = st[DECIDER]
-    if st[OUTPOST_ARMED] != 0 or usable_nomad(st, p, OUTPOST_KIND) < 0:
+    if st[OUTPOST_ARMED] != 0 or usable_nomad(st, p, ARM_POWER - FIRST_NOMAD_POWER) < 0:
         return 0
     if phase == PHASE_MANDATORY or ((phase == PHASE_TARGET or phase == PHASE_STEP) and builds_settlement(st[POWER])):
-        return 1 << OUTPOST_POWER
+        return 1 << ARM_POWER
     return 0
 
 
 @njit(cache=True)
 def done_legal(st) -> bool:
-    """DONE ends a power where stopping is allowed: after the first Quarry wall, after a Resettlement step,
-    after a wagon's or ship's first step."""
+    """DONE ends a power that may stop early (the `stop_early` trait) after its first hex: in the step
+    phase (a second Quarry wall, a wagon's or ship's next space), or, for a move power, when the next
+    source is to be chosen (Resettlement)."""
+    power = st[POWER]
+    if power < 0 or not POWER_STOP_EARLY[power]:
+        return False
     if st[PHASE] == PHASE_STEP:
-        return st[POWER] == QUARRY_POWER or st[POWER] == WAGON_POWER or st[POWER] == LIGHTHOUSE_POWER
-    return st[PHASE] == PHASE_SOURCE and st[POWER] == RESETTLEMENT_POWER and st[STEPS_TAKEN] > 0
+        return True
+    return st[PHASE] == PHASE_SOURCE and st[STEPS_TAKEN] > 0
 
 
 @njit(cache=True)
@@ -198,7 +195,7 @@ def legal_hexes(st, out) -> None:
         for i in range(WORDS):
             out[i] = settlements_word(st, p, i)  # move powers move plain settlements (A-X1 a)
         power = st[POWER]
-        if power != BARN and power != HARBOR:
+        if not POWER_ANY_SOURCE[power]:
             tmp = st[SCRATCH_TMP : SCRATCH_TMP + WORDS]
             for h in range(NUM_HEXES):
                 if has(out, h) and not source_has_target(st, p, power, h, tmp):

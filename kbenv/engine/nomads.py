@@ -20,9 +20,8 @@ from ..board.bitset import (
     has,
     word_lowest_bit,
 )
-from ..board.codes import FLOWER
 from ..board.geometry import STEP1
-from ..catalogue import DONATION_TERRAINS, NOMAD_KINDS, RULE_BIT
+from ..catalogue import DONATION_TERRAINS, NOMAD_KINDS, POWER_TRAIT, RULE_BIT
 from .board_ops import adjacent_view, own_view, settlements_word
 from .nomads_hooks import FAMILIES, RED_CARD_GOLD, card_in_play, current_round
 from .pieces import piece_on, pieces_into
@@ -45,12 +44,12 @@ from .state import (
 )
 
 # Nomad tile kinds (indices into catalogue.NOMAD_KINDS).
-NUM_DONATIONS = len(DONATION_TERRAINS)
 RESETTLEMENT = NOMAD_KINDS.index("resettlement")
 OUTPOST = NOMAD_KINDS.index("outpost")
 SWORD = NOMAD_KINDS.index("sword")
-RESETTLEMENT_STEPS = 4
-DONATION_BUILDS = 3
+RESETTLEMENT_STEPS = POWER_TRAIT["resettlement"].steps  # 4 one-space moves (N-9)
+DONATION_BUILDS = POWER_TRAIT["donation-G"].steps  # 3 builds (N-7)
+assert all(POWER_TRAIT[f"donation-{t}"].steps == DONATION_BUILDS for t in DONATION_TERRAINS)
 ZONE_SETTLEMENTS_ONLY = RULE_BIT["zone_blocks_settlements_only"]  # A-C1 (b): a wall may go in a warrior zone
 assert DONATION_TERRAINS == "GCDFTWM"  # donation k builds on terrain code k (kbenv.board.codes)
 
@@ -146,8 +145,6 @@ def village_targets(st, p: int, out) -> None:
             if count_and(NEIGHBOUR_MASK[h], own) < 3:
                 out[i] &= ~(1 << (h % BITS_PER_WORD))
 
-
-GARDEN_TERRAIN = FLOWER
 
 
 # ----- Resettlement and Sword (N-9, N-11) --------------------------------------------------------
