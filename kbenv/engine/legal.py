@@ -145,7 +145,7 @@ def usable_now(st, p: int, power: int, ready: int) -> bool:
     previous round (N-6; an Outpost not armed yet); the once-a-turn cave move not taken yet."""
     timing = POWER_TIMING[power]
     if timing == TIMING_TILE:
-        return (ready >> power) & 1 == 1
+        return ((ready >> power) & 1) != 0
     if timing == TIMING_NOMAD_TILE:
         return usable_nomad(st, p, power - FIRST_NOMAD_POWER) >= 0 and (
             POWER_TARGET[power] != TARGET_ARM or st[OUTPOST_ARMED] == 0)
