@@ -13,6 +13,7 @@ from .board_ops import settlements_word
 from .crossroads import choosing_terrain, hand_build_targets
 from .nomads import usable_nomad
 from .powers import (
+    base_has_completion,
     builds_settlement,
     power_has_completion,
     power_targets,
@@ -118,7 +119,7 @@ def legal_powers(st) -> int:
     bits = 0
     if ready != 0:  # the base game's powers: location tiles of base rules (the hot path)
         for power in range(NUM_POWERS):
-            if (ready >> power) & 1 and power_has_completion(st, p, power, tmp):
+            if (ready >> power) & 1 and base_has_completion(st, p, power, tmp):
                 bits |= 1 << power
     if st[EXPANSIONS] != 0:
         bits |= expansion_powers(st, p, tmp, ready)

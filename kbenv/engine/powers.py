@@ -201,6 +201,33 @@ def power_has_completion(st, p: int, power: int, tmp) -> bool:
 
 
 @njit(cache=True)
+def base_has_completion(st, p: int, power: int, tmp) -> bool:
+    """power_has_completion of the base game's codes (0..7), read from the same traits without the cases
+    no base power has (a drawn card, a special completion): the base game's hot path stays small."""
+    if BUILD_POWER[power] and st[SUPPLY + p] == 0:
+        return False
+    t = POWER_TERRAIN[power]
+    if t == TERRAIN_CARD:
+        if choosing_terrain(st, p):
+            return hand_has_completion(st, p, power, tmp)
+        t = st[HAND + p]
+        if t == NO_CARD:
+            return False
+    rule = POWER_RULE[power]
+    if rule == RULE_TERRAIN:
+        terrain_build_targets(st, p, t, tmp)
+    elif rule == RULE_MOVE_TO_TERRAIN:
+        if not has_settlement(st, p):
+            return False
+        free_of(st, terrain_view(st, t), tmp)  # every settlement can move once one free hex exists
+    elif POWER_SOURCE[power]:
+        return has_movable(st, p, power, tmp)
+    else:
+        special_targets(st, p, power, rule, t, -1, tmp)
+    return not is_empty(tmp)
+
+
+@njit(cache=True)
 def special_completion(st, p: int, power: int, rule: int) -> int:
     """Rules whose completion is not "some target exists now" (1: usable, 0: not, -1: the targets decide):
     the Outpost arms; the Sword needs another player with a settlement (A-N5); a wagon or ship on the
