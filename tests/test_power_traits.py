@@ -102,3 +102,23 @@ def test_no_engine_dispatch_names_a_power():
 
 def test_the_trait_table_in_the_design_notes_is_the_catalogue():
     assert CAT.power_trait_table() in (ROOT / "docs" / "design-notes.md").read_text()
+
+
+@pytest.mark.parametrize("expansions", [[], ["nomads", "crossroads"]])
+def test_the_base_fast_path_agrees_with_the_dispatcher(expansions):
+    from kbenv.engine.powers import base_has_completion, power_has_completion
+
+    rng = np.random.default_rng(5)
+    tmp = np.zeros(WORDS, dtype=np.int64)
+    usable = 0
+    for seed in range(6):
+        game = Game.new(2, seed=seed, expansions=expansions)
+        while not game.done:
+            st = game.state.copy()
+            p = int(st[S.DECIDER])
+            for code in range(CAT.BASE_POWERS):
+                fast = base_has_completion(st, p, code, tmp)
+                assert fast == power_has_completion(st, p, code, tmp), (seed, code)
+                usable += fast
+            game.step(int(rng.choice(game.legal_actions())))
+    assert usable > 100
