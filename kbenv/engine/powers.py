@@ -222,8 +222,10 @@ def base_has_completion(st, p: int, power: int, tmp) -> bool:
         free_of(st, terrain_view(st, t), tmp)  # every settlement can move once one free hex exists
     elif POWER_SOURCE[power]:
         return has_movable(st, p, power, tmp)
+    elif rule == RULE_TOWER:
+        tower_targets(st, p, tmp)
     else:
-        special_targets(st, p, power, rule, t, -1, tmp)
+        tavern_targets(st, p, tmp)  # the base game's rules: BASE_RULES (kbenv.engine.traits)
     return not is_empty(tmp)
 
 

@@ -71,3 +71,6 @@ ARM_POWER = int(np.flatnonzero(POWER_TARGET == TARGET_ARM)[0])  # the Outpost: a
 # The base game's powers are tile powers with generic or base rules: legal.legal_powers keeps them on a
 # loop of their own (the base hot path).
 assert all(POWER_TIMING[:NUM_POWERS] == TIMING_TILE) and all(POWER_EXPANSION_BIT[:NUM_POWERS] == 0)
+# ... and their rules are these (powers.base_has_completion reads the rule code among them only).
+BASE_RULES = (RULE_TERRAIN, RULE_MOVE_TO_TERRAIN, RULE_TOWER, RULE_TAVERN, RULE_PADDOCK)
+assert set(POWER_RULE[:NUM_POWERS].tolist()) == set(BASE_RULES)
