@@ -45,7 +45,7 @@ class OpenSpielAgent:
                  max_rollout: int | None = None, seed: int | None = None,
                  bot_factory: Callable[[object, int, int], object] | None = None):
         try:
-            import kbenv.openspiel  # noqa: F401  (registers the game)
+            import kbenv.envs.openspiel  # noqa: F401  (registers the game)
         except ImportError as err:
             raise ImportError(f"openspiel agents need OpenSpiel (pip install open_spiel): {err}") from err
 
@@ -95,7 +95,7 @@ class OpenSpielAgent:
         """The pyspiel game of the view's ruleset (one per ruleset, kept)."""
         import pyspiel
 
-        from kbenv.openspiel import GAME_NAME, Ruleset
+        from kbenv.envs.openspiel import GAME_NAME, Ruleset
 
         ruleset = Ruleset.of_game(view)
         if ruleset not in self._games:
@@ -128,7 +128,7 @@ class OpenSpielAgent:
         if self.bot == "ismcts":
             from open_spiel.python.algorithms.ismcts import ISMCTSBot
 
-            from kbenv.openspiel import seeded_resampler
+            from kbenv.envs.openspiel import seeded_resampler
 
             bot = ISMCTSBot(game, evaluator, self.c, self.sims, random_state=random_state)
             bot.set_resampler(seeded_resampler(seed))  # the bot's own resampler is not seeded

@@ -1,5 +1,5 @@
 """Gymnasium single-seat self-play environments for stable-baselines3 / sb3-contrib MaskablePPO: `SelfPlayEnv`
-(base game, v0 layout) and `SelfPlayEnvV1` (any ruleset, v1 layout); gymnasium ids in kbenv.registration."""
+(base game, v0 layout) and `SelfPlayEnvV1` (any ruleset, v1 layout); gymnasium ids in kbenv.envs.registration."""
 
 from __future__ import annotations
 
@@ -10,14 +10,20 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from .catalogue import ACTION_SIZE_V1
-from .engine.legal import ACTION_SIZE
-from .game import Game
-from .observation import OBSERVATION_SHAPE, action_mask, observation_planes, observation_planes_v1, observation_space_v1
-from .policies import RandomPolicy, as_policy
-from .rewards import terminal_rewards
-from .setup import SetupError, check_num_players, check_reward, is_int, standard_setup
-from .view import PlayerView
+from ..catalogue import ACTION_SIZE_V1
+from ..engine.legal import ACTION_SIZE
+from ..game import Game
+from ..observation import (
+    OBSERVATION_SHAPE,
+    action_mask,
+    observation_planes,
+    observation_planes_v1,
+    observation_space_v1,
+)
+from ..policies import RandomPolicy, as_policy
+from ..rewards import terminal_rewards
+from ..setup import SetupError, check_num_players, check_reward, is_int, standard_setup
+from ..view import PlayerView
 
 ILLEGAL_REWARD = -1.0
 
@@ -116,7 +122,7 @@ class SelfPlayEnv(gymnasium.Env):
         return self._observe(), self._info()
 
     def step(self, action):
-        from .game import IllegalActionError
+        from ..game import IllegalActionError
         from .kingdom_builder_v0 import EnvStateError
 
         if self.game is None:
@@ -141,11 +147,11 @@ class SelfPlayEnv(gymnasium.Env):
 
     def render(self):
         if self.render_mode == "rgb_array":
-            from .render_image import board_image
+            from ..render_image import board_image
 
             return board_image(self.game, viewer=self.learner)
         if self.render_mode == "ansi":
-            from .render_text import board_text
+            from ..render_text import board_text
 
             return board_text(self.game, colour=False)
         return None

@@ -42,15 +42,15 @@ from functools import lru_cache
 import numpy as np
 import pyspiel
 
-from . import catalogue as CAT
-from .board.codes import CARD_LETTERS
-from .engine import state as S
-from .engine.legal import ACTION_SIZE as ACTION_SIZE_V0
-from .engine.observe_v1 import NUM_CHANNELS, NUM_CHANNELS_V1
-from .game import Game, describe_action
-from .observation import observation_planes, observation_planes_v1
-from .render_text import board_text
-from .view import PlayerView
+from .. import catalogue as CAT
+from ..board.codes import CARD_LETTERS
+from ..engine import state as S
+from ..engine.legal import ACTION_SIZE as ACTION_SIZE_V0
+from ..engine.observe_v1 import NUM_CHANNELS, NUM_CHANNELS_V1
+from ..game import Game, describe_action
+from ..observation import observation_planes, observation_planes_v1
+from ..render_text import board_text
+from ..view import PlayerView
 
 GAME_NAME = "python_kingdom_builder"
 SEED_BITS = 16  # each of the two chance nodes picks 16 bits of kbenv's 32-bit set-up seed

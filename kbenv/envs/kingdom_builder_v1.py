@@ -32,11 +32,11 @@ from __future__ import annotations
 import numpy as np
 from pettingzoo import AECEnv
 
+from ..catalogue import ACTION_SIZE_V1
+from ..engine.observe_v1 import OBSERVATION_SHAPE_V1
+from ..observation import observation_planes_v1, observation_space_v1
+from ..setup import SetupError
 from . import kingdom_builder_v0 as v0
-from .catalogue import ACTION_SIZE_V1
-from .engine.observe_v1 import OBSERVATION_SHAPE_V1
-from .observation import observation_planes_v1, observation_space_v1
-from .setup import SetupError
 
 ENV_NAME = "kingdom_builder_v1"
 

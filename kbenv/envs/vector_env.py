@@ -17,14 +17,14 @@ import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
 
-from .engine import state as S
-from .game import IllegalActionError
-from .observation import observation_space as kb_observation_space
-from .observation import observation_space_v1
-from .policies import BUILTIN_POLICIES
-from .rewards import terminal_rewards
-from .setup import SetupError, check_num_players, is_int
-from .vector import VectorGames, best_sets
+from ..engine import state as S
+from ..game import IllegalActionError
+from ..observation import observation_space as kb_observation_space
+from ..observation import observation_space_v1
+from ..policies import BUILTIN_POLICIES
+from ..rewards import terminal_rewards
+from ..setup import SetupError, check_num_players, is_int
+from ..vector import VectorGames, best_sets
 
 BUILTIN_OPPONENTS = BUILTIN_POLICIES  # played inside the batch
 
