@@ -95,12 +95,12 @@ class OpenSpielAgent:
         """The pyspiel game of the view's ruleset (one per ruleset, kept)."""
         import pyspiel
 
-        from kbenv.envs.openspiel import GAME_NAME, Ruleset
+        from kbenv.envs.openspiel import GAME_NAME, GameSpec
 
-        ruleset = Ruleset.of_game(view)
-        if ruleset not in self._games:
-            self._games[ruleset] = pyspiel.load_game(GAME_NAME, ruleset.params())
-        return self._games[ruleset]
+        spec = GameSpec.of_game(view)  # players and ruleset
+        if spec not in self._games:
+            self._games[spec] = pyspiel.load_game(GAME_NAME, spec.params())
+        return self._games[spec]
 
     def _bot(self, game, player: int):
         key = (id(game), player)

@@ -206,17 +206,16 @@ def write_board(st, codes, locations) -> None:
 
 
 @njit(cache=True)
-def init_game(st, num_players: int, draws, codes, locations, lords_count_zero: bool) -> None:
+def init_game(st, num_players: int, draws, codes, locations) -> None:
     """A zeroed state becomes a game ready for its first turn (call begin_turn next).
 
     `draws` holds the resolved set-up (DRAW_* layout, options already forced into it); `codes` and
-    `locations` the assembled board.
+    `locations` the assembled board. The ruleset (rule flags included) comes next, from init_ruleset.
     """
     st[:] = 0
     write_board(st, codes, locations)
     st[NUM_PLAYERS] = num_players
     st[START_PLAYER] = draws[DRAW_START]
-    st[LORDS_COUNT_ZERO] = 1 if lords_count_zero else 0
     st[RNG] = draws[DRAW_RNG]
     st[POWER] = -1
     st[SOURCE] = -1
@@ -234,7 +233,7 @@ def init_game(st, num_players: int, draws, codes, locations, lords_count_zero: b
 
 
 @njit(cache=True)
-def new_game(st, num_players: int, seed: int, forced, lords_count_zero: bool, draws, codes, locations) -> None:
+def new_game(st, num_players: int, seed: int, forced, draws, codes, locations) -> None:
     """A random or partly forced standard set-up from a seed, entirely inside numba.
 
     `forced` has the DRAW_* layout for its first 12 entries: -1 = draw from the seed; entries
@@ -248,7 +247,7 @@ def new_game(st, num_players: int, seed: int, forced, lords_count_zero: bool, dr
         if forced[k] >= 0:
             draws[k] = forced[k]
     assemble_board(draws[DRAW_SECTIONS : DRAW_SECTIONS + 4], draws[DRAW_TURNED : DRAW_TURNED + 4], codes, locations)
-    init_game(st, num_players, draws, codes, locations, lords_count_zero)
+    init_game(st, num_players, draws, codes, locations)
     if expansions or rules:
         init_ruleset(st, expansions, rules)
         deal_expansions(st, seed)

@@ -22,7 +22,7 @@ from ..observation import (
 )
 from ..policies import RandomPolicy, as_policy
 from ..rewards import terminal_rewards
-from ..setup import SetupError, check_num_players, check_reward, is_int, standard_setup
+from ..setup import SetupError, check_num_players, check_reward, is_int, ruleset_of, standard_setup
 from ..view import PlayerView
 
 ILLEGAL_REWARD = -1.0
@@ -68,8 +68,8 @@ class SelfPlayEnv(gymnasium.Env):
         self.reward_scheme = reward
         self.illegal_action = illegal_action
         self.render_mode = render_mode
-        self.setup_options = {"preset": preset, "sections": sections, "cards": cards,
-                              "lords_count_zero": lords_count_zero}
+        self.ruleset = ruleset_of(lords_count_zero=lords_count_zero)  # kbenv.ruleset (SelfPlayEnvV1: any)
+        self.setup_options = {"preset": preset, "sections": sections, "cards": cards, "ruleset": self.ruleset}
         standard_setup(num_players, 0, **self.setup_options)
         self.observation_space = spaces.Box(0.0, 1.0, OBSERVATION_SHAPE, dtype=np.float32)
         self.action_space = spaces.Discrete(ACTION_SIZE)
@@ -161,7 +161,8 @@ class SelfPlayEnvV1(SelfPlayEnv):
     """`SelfPlayEnv` on the v1 layout of `kingdom_builder_v1`: observation (40, 20, 20), 458 actions, any ruleset.
 
     `expansions` is any subset of nomads, crossroads, capitol, caves and `rules` a mapping of reading flags,
-    as for `kingdom_builder_v1.env`; without them it plays the base game in the v1 layout.
+    as for `kingdom_builder_v1.env` (or `ruleset`, a kbenv.ruleset.Ruleset); without them it plays the base
+    game in the v1 layout.
     """
 
     def __init__(
@@ -170,10 +171,12 @@ class SelfPlayEnvV1(SelfPlayEnv):
         opponents: Iterable[Any] | None = None,
         expansions: Iterable[str] | None = None,
         rules: Any = None,
+        ruleset: Any = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(num_players, opponents, **kwargs)
-        self.setup_options.update({"expansions": expansions, "rules": rules})
+        self.ruleset = ruleset_of(expansions, rules, ruleset=ruleset) | self.ruleset  # | the flag of lords_count_zero
+        self.setup_options["ruleset"] = self.ruleset
         standard_setup(num_players, 0, **self.setup_options)  # validate the ruleset now (SetupError)
         self.observation_space = observation_space_v1()
         self.action_space = spaces.Discrete(ACTION_SIZE_V1)
