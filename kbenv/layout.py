@@ -80,11 +80,16 @@ class Layout:
         return action_mask(st, player, self.action_size)
 
     def observation_space(self, channels: int | None = None, hints: str = "none") -> Any:
-        """The gymnasium Box of the planes (v1: optionally a prefix of `channels` planes; v0: with hints)."""
+        """The gymnasium Box of the planes (v1: optionally a prefix of `channels` planes; v0: with hints, and
+        `channels` None or the v0 count)."""
         from .observation import observation_space, observation_space_v1
 
         self.check_hints(hints)
-        return observation_space_v1(channels) if self.v1 else observation_space(hints)
+        if self.v1:
+            return observation_space_v1(channels)
+        if channels is not None and channels != self.num_channels:
+            raise ValueError(f"channels: layout v0 has {self.num_channels} planes, got {channels!r}")
+        return observation_space(hints)
 
 
 V0 = Layout("v0", ACTION_SIZE_V0, O0.NUM_CHANNELS, O0.NUM_FEATURES, dict(O0.CH0), dict(O0.F0), O0.observe_into)

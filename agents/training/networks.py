@@ -34,10 +34,10 @@ from kbenv.engine.observe_v1 import (
     V1_BASE_CHANNELS,
     V1_BASE_FEATURES,
 )
+from kbenv.layout import NUM_HEX_ACTIONS
 from kbenv.observation import observation_shape
 from kbenv.policies.hints import HINTED_NUM_FEATURES
 
-NUM_HEX_ACTIONS = 400
 SCALAR_PLANES = 8
 BOARD_PLANES = 7  # row parity, 4 sector one-hots, row / 19, column / 19
 
