@@ -58,11 +58,11 @@ def test_openspiel_imports_by_its_old_path_in_a_fresh_interpreter():
     pytest.importorskip("pyspiel")
     code = ("import kbenv.openspiel, kbenv.envs.openspiel, pyspiel\n"
             "assert kbenv.openspiel is kbenv.envs.openspiel\n"
-            "from kbenv.openspiel import Ruleset, GAME_NAME\n"
-            "print(pyspiel.load_game(GAME_NAME).num_players(), Ruleset.__module__)\n")
+            "from kbenv.openspiel import GAME_NAME, GameSpec, Ruleset\n"
+            "print(pyspiel.load_game(GAME_NAME).num_players(), Ruleset.__module__, GameSpec.__module__)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.split() == ["2", "kbenv.envs.openspiel"]
+    assert out.stdout.split() == ["2", "kbenv.ruleset", "kbenv.envs.openspiel"]  # the one Ruleset (issue 21)
 
 
 def test_a_pickle_naming_the_old_module_loads():

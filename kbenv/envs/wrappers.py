@@ -10,16 +10,8 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from ..catalogue import ACTION_SIZE_V1
-from ..engine.legal import ACTION_SIZE
 from ..game import Game
-from ..observation import (
-    OBSERVATION_SHAPE,
-    action_mask,
-    observation_planes,
-    observation_planes_v1,
-    observation_space_v1,
-)
+from ..layout import V0, V1
 from ..policies import RandomPolicy, as_policy
 from ..rewards import terminal_rewards
 from ..setup import SetupError, check_num_players, check_reward, is_int, ruleset_of, standard_setup
@@ -71,29 +63,35 @@ class SelfPlayEnv(gymnasium.Env):
         self.ruleset = ruleset_of(lords_count_zero=lords_count_zero)  # kbenv.ruleset (SelfPlayEnvV1: any)
         self.setup_options = {"preset": preset, "sections": sections, "cards": cards, "ruleset": self.ruleset}
         standard_setup(num_players, 0, **self.setup_options)
-        self.observation_space = spaces.Box(0.0, 1.0, OBSERVATION_SHAPE, dtype=np.float32)
-        self.action_space = spaces.Discrete(ACTION_SIZE)
+        self.observation_space = self.LAYOUT.observation_space()
+        self.action_space = spaces.Discrete(self.LAYOUT.action_size)
         self.game: Game | None = None
         self.learner = 0
         self.seat_policies: dict[int, object] = {}
 
     # ----- helpers ------------------------------------------------------------------------
+    LAYOUT = V0  # kbenv.layout: the observation and actions (SelfPlayEnvV1: V1)
+
     def _observe(self) -> np.ndarray:
-        return observation_planes(self.game.state, self.learner)
+        return self.LAYOUT.planes(self.game.state, self.learner)
 
     def action_masks(self) -> np.ndarray:
-        """Boolean legal mask of the learner (MaskablePPO's hook)."""
-        return action_mask(self.game.state, self.learner).astype(bool)
+        """Boolean legal mask of the learner over the layout's actions (MaskablePPO's hook)."""
+        return self.LAYOUT.mask(self.game.state, self.learner).astype(bool)
 
     def _info(self) -> dict:
-        return {"action_mask": action_mask(self.game.state, self.learner), "learner_seat": self.learner}
+        return {"action_mask": self.LAYOUT.mask(self.game.state, self.learner), "learner_seat": self.learner}
+
+    def _seat_to_play(self) -> int:
+        return self.game.current_player
 
     def _play_opponents(self) -> None:
         game = self.game
-        while not game.done and game.current_player != self.learner:
-            seat = game.current_player
+        while not game.done and self._seat_to_play() != self.learner:
+            seat = self._seat_to_play()
             policy = self.seat_policies[seat]
-            action = policy(observation_planes(game.state, seat), action_mask(game.state, seat), PlayerView(game, seat))
+            action = policy(self.LAYOUT.planes(game.state, seat), self.LAYOUT.mask(game.state, seat),
+                            PlayerView(game, seat))
             game.step(action)
 
     def _final_reward(self) -> float:
@@ -178,25 +176,8 @@ class SelfPlayEnvV1(SelfPlayEnv):
         self.ruleset = ruleset_of(expansions, rules, ruleset=ruleset) | self.ruleset  # | the flag of lords_count_zero
         self.setup_options["ruleset"] = self.ruleset
         standard_setup(num_players, 0, **self.setup_options)  # validate the ruleset now (SetupError)
-        self.observation_space = observation_space_v1()
-        self.action_space = spaces.Discrete(ACTION_SIZE_V1)
 
-    def _observe(self) -> np.ndarray:
-        return observation_planes_v1(self.game.state, self.learner)
+    LAYOUT = V1
 
-    def action_masks(self) -> np.ndarray:
-        """Boolean legal mask of the learner over the 458 v1 actions (MaskablePPO's hook)."""
-        return action_mask(self.game.state, self.learner, ACTION_SIZE_V1).astype(bool)
-
-    def _info(self) -> dict:
-        return {"action_mask": action_mask(self.game.state, self.learner, ACTION_SIZE_V1),
-                "learner_seat": self.learner}
-
-    def _play_opponents(self) -> None:
-        game = self.game
-        while not game.done and game.decider != self.learner:
-            seat = game.decider
-            policy = self.seat_policies[seat]
-            action = policy(observation_planes_v1(game.state, seat), action_mask(game.state, seat, ACTION_SIZE_V1),
-                            PlayerView(game, seat))
-            game.step(action)
+    def _seat_to_play(self) -> int:
+        return self.game.decider  # with expansions a player may decide in another's turn
