@@ -13,7 +13,7 @@ from numba import njit
 
 from ..board.bitset import BALL2_MASK, HEX_BIT, HEX_WORD, NEIGHBOUR_MASK, WORDS, has, intersects
 from ..board.codes import CASTLE, HARBOR, LOCATION, MOUNTAIN, NOMAD, NUM_BUILDABLE, NUM_POWERS, ORACLE
-from ..board.geometry import SECTOR_OF
+from ..board.geometry import NUM_HEXES, SECTOR_OF
 from ..board.tables import (
     NUM_CROSSROADS_SECTIONS,
     NUM_NOMAD_SECTIONS,
@@ -186,7 +186,7 @@ def assemble_board(section_ids, turned, codes, locations) -> None:
 def write_board(st, codes, locations) -> None:
     """Fill the board part of a zeroed state: codes, terrain masks, specials, location hexes."""
     n_loc = 0
-    for h in range(400):
+    for h in range(NUM_HEXES):
         t = codes[h]
         w = HEX_WORD[h]
         b = HEX_BIT[h]
@@ -275,7 +275,7 @@ def init_ruleset(st, expansions: int, rules: int) -> None:
                 st[SPECIAL_MASK + i] |= st[NOMAD_MASK + i]
         st[WALLS_LEFT] = WALLS_IN_GAME
         n = 0
-        for h in range(400):
+        for h in range(NUM_HEXES):
             if has(st[NOMAD_MASK : NOMAD_MASK + WORDS], h) and n < MAX_NOMADS:
                 st[NOMAD_HEX + n] = h
                 st[NOMAD_KIND + n] = -1
@@ -320,7 +320,7 @@ def deal_expansions(st, seed: int) -> None:
     for q in range(4):
         if st[EXPANSIONS] & EXP_CAPITOL and quadrant_has_location(st, q, ORACLE, HARBOR):
             n = 0
-            for h in range(400):
+            for h in range(NUM_HEXES):
                 if SECTOR_OF[h] == q and has(castles, h):
                     candidates[n] = h
                     n += 1
@@ -330,7 +330,7 @@ def deal_expansions(st, seed: int) -> None:
     if st[EXPANSIONS] & EXP_CAVES:
         for q in range(4):
             n = 0
-            for h in range(400):
+            for h in range(NUM_HEXES):
                 if SECTOR_OF[h] == q and has(mountains, h) and distance_at_least_3_from(special, h):
                     candidates[n] = h
                     n += 1

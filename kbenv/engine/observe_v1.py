@@ -13,7 +13,7 @@ from numba import njit
 
 from .. import catalogue as CAT
 from ..board.bitset import WORDS
-from ..board.geometry import STEP1
+from ..board.geometry import NUM_HEXES, STEP1
 from .nomads_hooks import current_round
 from .observe import NUM_CHANNELS, mark_hexes, observe_into, offsets
 from .state import (
@@ -308,4 +308,4 @@ def crossroads_features(st, player: int, f) -> None:
                 f[F_OWN_CROSSROADS_READY + t] += 0.5
 
 
-assert NUM_FEATURES_V1 <= 400 and np.prod(OBSERVATION_SHAPE_V1) * 4 <= 70_000
+assert NUM_FEATURES_V1 <= NUM_HEXES and np.prod(OBSERVATION_SHAPE_V1) * 4 <= 70_000
