@@ -45,7 +45,7 @@ class OpenSpielAgent:
                  max_rollout: int | None = None, seed: int | None = None,
                  bot_factory: Callable[[object, int, int], object] | None = None):
         try:
-            import kbenv.openspiel  # noqa: F401  (registers the game)
+            import kbenv.envs.openspiel  # noqa: F401  (registers the game)
         except ImportError as err:
             raise ImportError(f"openspiel agents need OpenSpiel (pip install open_spiel): {err}") from err
 
@@ -95,12 +95,12 @@ class OpenSpielAgent:
         """The pyspiel game of the view's ruleset (one per ruleset, kept)."""
         import pyspiel
 
-        from kbenv.openspiel import GAME_NAME, Ruleset
+        from kbenv.envs.openspiel import GAME_NAME, GameSpec
 
-        ruleset = Ruleset.of_game(view)
-        if ruleset not in self._games:
-            self._games[ruleset] = pyspiel.load_game(GAME_NAME, ruleset.params())
-        return self._games[ruleset]
+        spec = GameSpec.of_game(view)  # players and ruleset
+        if spec not in self._games:
+            self._games[spec] = pyspiel.load_game(GAME_NAME, spec.params())
+        return self._games[spec]
 
     def _bot(self, game, player: int):
         key = (id(game), player)
@@ -128,7 +128,7 @@ class OpenSpielAgent:
         if self.bot == "ismcts":
             from open_spiel.python.algorithms.ismcts import ISMCTSBot
 
-            from kbenv.openspiel import seeded_resampler
+            from kbenv.envs.openspiel import seeded_resampler
 
             bot = ISMCTSBot(game, evaluator, self.c, self.sims, random_state=random_state)
             bot.set_resampler(seeded_resampler(seed))  # the bot's own resampler is not seeded

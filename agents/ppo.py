@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from kbenv.engine.observe_v1 import V1_BASE_CHANNELS
+from kbenv.layout import layout_by_flag
 from kbenv.view import PlayerView
 
 from . import rulesets
@@ -45,6 +46,7 @@ class PPOAgent:
         self.observation_shape = tuple(self.model.observation_space.shape)
         self.action_size = int(self.model.action_space.n)
         self.v1 = self.observation_shape[0] >= V1_BASE_CHANNELS  # v1 networks made before Crossroads read 35
+        self.layout = layout_by_flag(self.v1)  # kbenv.layout of the network's observation and actions
         self.deterministic = deterministic
         self.name = f"ppo:path={path}"
         if "expansions" in extractor:
@@ -77,7 +79,7 @@ class PPOAgent:
             if view is None:
                 raise ValueError(f"ppo: this network reads observations of shape {self.observation_shape}, got "
                                  f"{np.shape(observation)} and no view to build them from")
-            observation = view.observation_v1()[: self.observation_shape[0]] if self.v1 else view.observation()
+            observation = view.planes(self.layout)[: self.observation_shape[0]]
         action, _ = self.model.predict(observation, action_masks=mask, deterministic=self.deterministic)
         return int(action)
 

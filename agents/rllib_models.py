@@ -29,10 +29,11 @@ from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 from ray.rllib.utils.torch_utils import FLOAT_MIN
 from torch import nn
 
-BOARD = 20  # the assembled board is 20 x 20 hexes; hex action = row * 20 + col
-HEX_ACTIONS = BOARD * BOARD
+from kbenv.layout import BOARD_SIDE, FEATURE_PLANE  # FEATURE_PLANE: the packed scalar features (v0 and v1)
+from kbenv.layout import NUM_HEX_ACTIONS as HEX_ACTIONS
+
+BOARD = BOARD_SIDE  # the assembled board is 20 x 20 hexes; hex action = row * 20 + col (HEX_ACTIONS of them)
 SHARED_MODULE = "shared"  # the module id every seat maps to
-FEATURE_PLANE = 27  # kbenv packs the scalar features into channel 27 (v0 and v1; kbenv.observation.features)
 FEATURES = BOARD * BOARD
 
 

@@ -1,8 +1,8 @@
 """Which rulesets a trained model may play, and the refusal when it is asked to play another.
 
-A ruleset is the set of expansions in play plus the rule flags switched on (kbenv.catalogue); the
-player count is not part of it. Every trained model states the rulesets it was trained for
-(`TrainedFor`): a shipped model in its card (`agents/models/*.json`, field `rulesets`), a search
+A ruleset is the set of expansions in play plus the rule flags switched on (`kbenv.ruleset.Ruleset`,
+importable from here too); the player count is not part of it. Every trained model states the rulesets it
+was trained for (`TrainedFor`): a shipped model in its card (`agents/models/*.json`, field `rulesets`), a search
 network in the card saved inside its file (`card.ruleset`), a PPO checkpoint in its policy kwargs.
 A file that records none (saved before rulesets were recorded) is read from its network: a v0
 network (observation and actions of `kingdom_builder_v0`) was trained on the base game; a v1 network
@@ -25,6 +25,7 @@ import warnings
 from dataclasses import dataclass
 
 from kbenv import catalogue as CAT
+from kbenv.ruleset import Ruleset  # noqa: F401  (the one ruleset object; agents.rulesets.Ruleset as before)
 
 V0_SEES: tuple[str, ...] = ()  # a v0 network sees no expansion piece
 PRE_CROSSROADS = ("nomads", "capitol", "caves")  # what the 35 v1 channels made before Crossroads show
@@ -38,45 +39,6 @@ class ModelRulesetError(ValueError):
 
 class OutsideTrainingWarning(UserWarning):
     """A trained agent plays a ruleset outside its training because its spec says outside_training=1."""
-
-
-@dataclass(frozen=True)
-class Ruleset:
-    """Expansions and rule flags, in catalogue order."""
-
-    expansions: tuple[str, ...] = ()
-    rules: tuple[str, ...] = ()
-
-    @classmethod
-    def of(cls, expansions=(), rules=()) -> Ruleset:
-        """A ruleset from names in any order (rules also as a {flag: bool} mapping); ValueError if unknown."""
-        rules = [k for k, v in rules.items() if v] if isinstance(rules, dict) else list(rules or ())
-        bits = CAT.parse_expansions(list(expansions or ()))
-        return cls(CAT.expansion_names(bits), CAT.rule_names(CAT.parse_rules(rules, bits)))
-
-    @classmethod
-    def from_dict(cls, data: dict | None) -> Ruleset:
-        """From {"expansions": [...], "rules": [...]} (missing keys: none); the base game from {} or None."""
-        data = data or {}
-        return cls.of(data.get("expansions") or (), data.get("rules") or ())
-
-    @classmethod
-    def of_game(cls, game) -> Ruleset:
-        """The ruleset of a `kbenv.Game` (or the public game of a view)."""
-        from kbenv.engine import state as S
-
-        rules = set(CAT.rule_names(int(game.state[S.RULE_FLAGS])))
-        if game.state[S.LORDS_COUNT_ZERO]:
-            rules.add("lords_count_zero")
-        return cls.of(game.expansions, sorted(rules))
-
-    def to_dict(self) -> dict:
-        return {"expansions": list(self.expansions), "rules": list(self.rules)}
-
-    def text(self) -> str:
-        """'base game', 'nomads+capitol+caves', 'base game with rules lords_count_zero', ..."""
-        text = "+".join(self.expansions) or "base game"
-        return f"{text} with rules {'+'.join(self.rules)}" if self.rules else text
 
 
 @dataclass(frozen=True)

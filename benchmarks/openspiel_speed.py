@@ -86,11 +86,12 @@ def main(argv: list[str] | None = None) -> dict:
     args = parser.parse_args(argv)
     import pyspiel
 
-    import kbenv.openspiel  # noqa: F401  (registers python_kingdom_builder)
+    import kbenv.envs.openspiel  # noqa: F401  (registers python_kingdom_builder)
     from kbenv import kingdom_builder_v0, kingdom_builder_v1
+    from kbenv.envs import openspiel as kos
 
-    expansions = list(kbenv.openspiel.parse_expansions(args.expansions))
-    game = pyspiel.load_game(kbenv.openspiel.GAME_NAME, {"players": args.players, "expansions": args.expansions})
+    expansions = list(kos.parse_expansions(args.expansions))
+    game = pyspiel.load_game(kos.GAME_NAME, {"players": args.players, "expansions": args.expansions})
     if expansions:
         def make_env():
             return kingdom_builder_v1.raw_env(num_players=args.players, expansions=expansions)

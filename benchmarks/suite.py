@@ -77,7 +77,7 @@ def batch_playouts(batch_size: int, players: int, seconds: float) -> dict:
 
     def run() -> int:
         seeds = rows + games[0]
-        new_games(states, rows, num_players, seeds, forced, False)
+        new_games(states, rows, num_players, seeds, forced)
         games[0] += batch_size
         return int(random_playouts_batch(states, rng, 100_000).sum())
 

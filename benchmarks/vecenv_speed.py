@@ -37,8 +37,8 @@ def main(argv: list[str] | None = None) -> dict:
     args = parser.parse_args(argv)
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
-    from kbenv.vector_env import SelfPlayVecEnv
-    from kbenv.wrappers import SelfPlayEnv
+    from kbenv.envs.vector_env import SelfPlayVecEnv
+    from kbenv.envs.wrappers import SelfPlayEnv
 
     results = {}
     batch = SelfPlayVecEnv(args.envs, num_players=2, opponents=["random"])

@@ -1,12 +1,18 @@
-"""kbenv: Kingdom Builder as a fast, exact reinforcement-learning environment."""
+"""kbenv: Kingdom Builder as a fast, exact reinforcement-learning environment.
+
+Rooms: `kbenv.engine` and `kbenv.board` (the rules as numba kernels over the state vector), `kbenv.game` and
+`kbenv.vector` (one game, a batch of games), `kbenv.policies` (built-in policies), `kbenv.envs` (the
+environment adapters: PettingZoo, gymnasium, stable-baselines3 VecEnv, OpenSpiel).
+"""
 
 from . import parallel  # noqa: F401,I001  (first: threading settings before numba loads OpenMP)
 from . import numba_cache  # noqa: F401,I001  (second: a numba cache folder per version of the engine sources)
-from . import kingdom_builder_v0, kingdom_builder_v1, registration  # noqa: E402,F401  (registration: gymnasium ids)
+from .envs import old_paths  # noqa: F401,I001  (installs kbenv.openspiel, kbenv.wrappers, ...: old paths of kbenv.envs.*)
+from .envs import kingdom_builder_v0, kingdom_builder_v1, registration  # noqa: F401,I001  (registration: gymnasium ids)
 from .board.codes import CARD_NAMES, LOCATION_NAMES
 from .engine.legal import ACTION_SIZE, END_TURN, TILE_ACTION_BASE
 from .game import TILE_ACTION, Game, IllegalActionError, describe_action, hex_action
-from .kingdom_builder_v0 import env, raw_env  # noqa: E402
+from .envs.kingdom_builder_v0 import env, raw_env
 from .position import score_position
 from .setup import PRESETS, Setup, SetupError
 

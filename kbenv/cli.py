@@ -29,6 +29,7 @@ from .game import Game
 from .position import game_from_position, legal_position, load_position, record_position
 from .render_image import board_image, save_gif, save_png
 from .render_text import board_text, legend, score_notes, score_text
+from .ruleset import Ruleset
 from .setup import SetupError
 
 MAX_SEED = 2**63 - 1
@@ -150,29 +151,28 @@ def rule_list(text: str) -> list[str]:
     return names
 
 
-def ruleset_options(args: argparse.Namespace) -> dict:
-    """`Game.new` options for --expansions and --rules (none for the base game); ValueError for a rule flag
-    whose expansion is not in play."""
+def ruleset_of_args(args: argparse.Namespace) -> Ruleset:
+    """The `Ruleset` of --expansions and --rules; ValueError for a rule flag whose expansion is not in play."""
     expansions, rules = args.expansions or [], args.rules or []
     for name in rules:
         flag = next(f for f in CAT.RULE_FLAGS if f.name == name)
         if flag.expansion is not None and flag.expansion not in expansions:
             raise ValueError(f"--rules: {name} needs the {flag.expansion} expansion (--expansions {flag.expansion})")
-    options = {}
-    if expansions:
-        options["expansions"] = list(expansions)
-    if rules:
-        options["rules"] = list(rules)
-    return options
+    return Ruleset(expansions, rules)
+
+
+def ruleset_options(args: argparse.Namespace) -> dict:
+    """`Game.new` options for --expansions and --rules, as names in catalogue order (none for the base game)."""
+    return {key: names for key, names in ruleset_of_args(args).options().items() if names}
 
 
 # ----- commands ---------------------------------------------------------------------------------------
 def cmd_play(args: argparse.Namespace) -> int:
     specs = seat_specs(args.agents, args.players)
-    ruleset = ruleset_options(args)
+    ruleset = ruleset_of_args(args)
     for path in (args.record, args.png, args.gif):
         _check_writable(path)
-    game = Game.new(args.players, seed=args.seed, preset=args.preset, **ruleset)
+    game = Game.new(args.players, seed=args.seed, preset=args.preset, ruleset=ruleset)
     agents = _seat_agents(specs, args.seed) if args.agents else None
     notes = _check_rulesets(agents, game) if agents else {}
     colour = args.colour or (not args.no_colour and sys.stdout.isatty())
@@ -266,7 +266,7 @@ def _seat_agents(specs: list[str], game_seed: int) -> list:
 def _check_rulesets(agents: list, game: Game) -> dict[str, str]:
     """ModelRulesetError before the game for a trained agent outside its training; the notes of those that
     play outside it (outside_training=1), each also printed as a warning."""
-    from agents.rulesets import Ruleset, check_agents
+    from agents.rulesets import check_agents
 
     notes = check_agents(agents, Ruleset.of_game(game))
     for note in notes.values():

@@ -10,13 +10,15 @@ from .board.codes import CARD_LETTERS, LOCATION_NAMES, NUM_POWERS
 from .board.geometry import NUM_HEXES, hex_id, hex_rc, neighbours
 from .engine import state as S
 from .engine.actions import apply_action
-from .engine.legal import ACTION_SIZE, END_TURN, TILE_ACTION_BASE, legal_mask_into
+from .engine.legal import END_TURN, TILE_ACTION_BASE, legal_mask_into
 from .engine.pieces import pieces_into
 from .engine.scoring import SCORE_COLUMNS, score_table
 from .engine.tasks import task_gold
 from .engine.turns import begin_turn, settle
 from .explain import explain_illegal
-from .setup import Setup, SetupError, build_state, make_setup, standard_setup
+from .layout import Layout, layout_for
+from .ruleset import Ruleset
+from .setup import Setup, SetupError, build_state, make_setup, ruleset_of, standard_setup
 from .setup_expansions import RULESET_FIELDS
 
 RECORD_FORMAT = "kbenv-record"
@@ -26,9 +28,12 @@ RECORD_VERSIONS = (RECORD_VERSION, RECORD_VERSION_RULESET)
 TILE_ACTION = {name: TILE_ACTION_BASE + k for k, name in enumerate(LOCATION_NAMES[:NUM_POWERS])}
 
 
-def record_version(setup: Setup) -> int:
-    """1 for base games (as always), 2 when the set-up carries a ruleset or expansion pieces."""
-    d = setup.to_dict()
+def record_version(setup: Setup | dict) -> int:
+    """1 for base games (as always), 2 when the set-up carries a ruleset or expansion pieces.
+
+    Of a record's setup dict: as written. Records of version 1 written before `lords_count_zero` became a rule
+    flag say `"lords_count_zero": true` without `rules`: they stay version 1 (and load as that flag)."""
+    d = setup.to_dict() if isinstance(setup, Setup) else setup
     return RECORD_VERSION_RULESET if any(k in d for k in RULESET_FIELDS) else RECORD_VERSION
 
 
@@ -88,15 +93,15 @@ class Game:
         lords_count_zero: bool = False,
         expansions=None,
         rules=None,
+        ruleset=None,
     ) -> Game:
         """A new game; whatever is not given (sections and turns, cards, start player) comes from the seed.
 
-        `expansions` lists the expansions in play (kbenv.catalogue: nomads, capitol, caves) and `rules`
-        switches reading flags on ({"capitol_replaces_castle": True} or a list of names)."""
-        return cls.from_setup(
-            standard_setup(num_players, seed, preset, sections, cards, start_player, lords_count_zero=lords_count_zero,
-                           expansions=expansions, rules=rules)
-        )
+        The ruleset: `ruleset` (a kbenv.ruleset.Ruleset or its dict), or `expansions` (kbenv.catalogue: nomads,
+        capitol, caves, crossroads) and `rules` switching reading flags on ({"capitol_replaces_castle": True} or
+        a list of names). `lords_count_zero=True` is the older keyword of that rule flag."""
+        ruleset = ruleset_of(expansions, rules, lords_count_zero, ruleset)
+        return cls.from_setup(standard_setup(num_players, seed, preset, sections, cards, start_player, ruleset=ruleset))
 
     @classmethod
     def custom(
@@ -116,21 +121,26 @@ class Game:
         lords_count_zero: bool = False,
         sections=None,
         resume=None,
+        ruleset=None,
         **expansion_fields,
     ) -> Game:
         """A hand-built position; the current player's turn begins (see docs/api.md).
 
         `expansion_fields`: expansions, rules, walls, capitols, caves, nomad_spaces, gold, nomad_tiles, tasks,
         warriors, wagons, ships, city_halls. `resume`: the full-state keys of a position (discard, removed,
-        rng, turn, ..., decision; kbenv.position_state): with a "decision" no turn begins."""
+        rng, turn, ..., decision; kbenv.position_state): with a "decision" no turn begins. `ruleset` (a Ruleset)
+        may stand for expansions and rules."""
         unknown = set(expansion_fields) - set(RULESET_FIELDS)
         if unknown:
             raise SetupError(f"{sorted(unknown)[0]}: unknown field")
+        ruleset = ruleset_of(expansion_fields.pop("expansions", None), expansion_fields.pop("rules", None),
+                             lords_count_zero, ruleset)
+        expansion_fields.update(expansions=ruleset.expansions, rules=ruleset.rules)
         if board is None:
             if sections is None:
                 raise SetupError("board: give either board (20 strings) or sections")
             board = standard_setup(num_players, seed, sections=sections, cards=cards,
-                                   expansions=expansion_fields.get("expansions")).board
+                                   expansions=expansion_fields["expansions"]).board
         setup = make_setup(
             num_players=num_players,
             board=board,
@@ -138,7 +148,6 @@ class Game:
             start_player=start_player,
             seed=seed,
             sections=sections,
-            lords_count_zero=lords_count_zero,
             settlements=settlements,
             hands=hands,
             tiles=tiles,
@@ -168,12 +177,13 @@ class Game:
         if not isinstance(actions, list):
             raise SetupError("actions: missing or not a list")
         setup = Setup.from_dict(record["setup"])
-        if record["version"] != record_version(setup):
+        expected = record_version(record["setup"])
+        if record["version"] != expected:
             meaning = "a base game" if record["version"] == RECORD_VERSION else "a set-up with a ruleset"
-            holds = "a ruleset or expansion pieces" if record_version(setup) == RECORD_VERSION_RULESET \
+            holds = "a ruleset or expansion pieces" if expected == RECORD_VERSION_RULESET \
                 else "a base game (no ruleset, no expansion pieces)"
             raise SetupError(f"version: {record['version']} means {meaning}, but the record's setup holds {holds} "
-                             f"(version {record_version(setup)})")
+                             f"(version {expected})")
         game = cls.from_setup(setup)
         for k, a in enumerate(actions):
             try:
@@ -240,12 +250,22 @@ class Game:
 
     @property
     def action_size(self) -> int:
-        """409 (layout v0) in base games, ACTION_SIZE_V1 with expansions (v0 is its prefix)."""
-        return CAT.ACTION_SIZE_V1 if self.state[S.EXPANSIONS] else ACTION_SIZE
+        """409 (layout v0) in base games, ACTION_SIZE_V1 with expansions (v0 is its prefix): kbenv.layout."""
+        return self.layout.action_size
+
+    @property
+    def layout(self) -> Layout:
+        """The action and observation layout of this game's ruleset (kbenv.layout: V0 or V1)."""
+        return layout_for(self)
 
     @property
     def expansions(self) -> tuple[str, ...]:
         return CAT.expansion_names(int(self.state[S.EXPANSIONS]))
+
+    @property
+    def ruleset(self) -> Ruleset:
+        """The expansions and rule flags this game is played with (kbenv.ruleset)."""
+        return Ruleset.of_game(self)
 
     @property
     def decider(self) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from gymnasium import spaces
 
+from .board.geometry import NUM_HEXES
 from .engine.legal import ACTION_SIZE, legal_mask_into
 from .engine.observe import CH_FEATURES, NUM_CHANNELS, NUM_FEATURES, observe_into
 from .engine.observe_v1 import OBSERVATION_SHAPE_V1, observe_v1_into
@@ -39,7 +40,7 @@ def observation_space(hints: str = "none") -> spaces.Box:
     low = np.zeros(shape, dtype=np.float32)
     if hint_code(hints):
         low[CH_HINT_VALUE] = -1.0
-        features = low[CH_FEATURES].reshape(400)
+        features = low[CH_FEATURES].reshape(NUM_HEXES)
         features[F_HINT_VALUE:F_HINT_BEST] = -1.0
     return spaces.Box(low, np.ones(shape, dtype=np.float32), dtype=np.float32)
 
@@ -79,4 +80,4 @@ def observation_space_v1(channels: int | None = None) -> spaces.Box:
 def features(observation: np.ndarray) -> np.ndarray:
     """The scalar features packed into the features plane: (..., NUM_FEATURES)."""
     plane = observation[..., CH_FEATURES, :, :]
-    return plane.reshape(*plane.shape[:-2], 400)[..., :NUM_FEATURES]
+    return plane.reshape(*plane.shape[:-2], NUM_HEXES)[..., :NUM_FEATURES]

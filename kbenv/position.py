@@ -14,6 +14,7 @@ from .catalogue import ACTION_ID, ACTION_NAMES, POWER_NAMES, RULE_FLAGS
 from .engine import state as S
 from .game import Game, IllegalActionError
 from .position_state import RESUME_FIELDS, resume_of, space_of
+from .ruleset import Ruleset
 from .setup import SetupError, check_flag, standard_setup
 
 DECISION_IDS = {**{name: ACTION_ID[name] for name in POWER_NAMES if name in ACTION_ID}, "done": ACTION_ID["done"],
@@ -69,7 +70,6 @@ def parse_position(position: dict) -> dict:
                          f"known: {', '.join(OPTION_FIELDS)}")
     for name, value in options.items():
         check_flag(value, f"options.{name}")
-    rules = {name: value for name, value in options.items() if name != "lords_count_zero"}
     kwargs = {
         "board": board,
         "num_players": n,
@@ -79,9 +79,8 @@ def parse_position(position: dict) -> dict:
         # a deck without hands: each player draws at the start of their turn (as always).
         "hands": position.get("hands", None if "deck" not in position else [None] * n),
         "deck": position.get("deck", None if "hands" not in position else []),
-        "lords_count_zero": options.get("lords_count_zero", False),
         "expansions": expansions,
-        "rules": rules or None,
+        "rules": options or None,  # every rule flag, lords_count_zero included
     }
     if "sections" in position:
         kwargs["sections"] = position["sections"]
@@ -201,16 +200,14 @@ def position_of(game: Game) -> dict:
     def rc(h: int) -> list[int]:
         return list(hex_rc(int(h)))
 
-    bits, rules = int(st[S.EXPANSIONS]), int(st[S.RULE_FLAGS])
+    bits = int(st[S.EXPANSIONS])
     pos: dict = {"sections": [list(x) for x in setup.sections]} if setup.sections is not None \
         else {"board": list(setup.board)}
     pos["cards"] = list(setup.cards)
     pos["settlements"] = [sorted(list(x) for x in game.settlements(p)) for p in range(n)]
     if bits:
         pos["expansions"] = list(CAT.expansion_names(bits))
-    options = {name: True for name in CAT.rule_names(rules) if name != "lords_count_zero"}
-    if st[S.LORDS_COUNT_ZERO]:
-        options["lords_count_zero"] = True
+    options = {name: True for name in Ruleset.of_game(game).rules}
     if options:
         pos["options"] = options
     pos["seed"] = setup.seed

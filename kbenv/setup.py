@@ -22,7 +22,7 @@ from .board.sections import assemble
 from .board.tables import TABLE_SECTIONS, board_arrays
 from .catalogue import CARD_NAMES as ALL_CARD_NAMES
 from .catalogue import NOMADS as NOMADS_BIT
-from .catalogue import RULE_BIT, expansion_names, rule_names, section_name
+from .catalogue import section_name
 from .engine import state as S
 from .engine.init import (
     CARDS_PER_TERRAIN,
@@ -37,13 +37,13 @@ from .engine.init import (
     setup_draws,
 )
 from .position_state import apply_resume, resume_cards, validate_resume
+from .ruleset import LORDS_COUNT_ZERO, Ruleset, RulesetError
 from .setup_expansions import (
     POSITION_PIECES,
     apply_pieces,
     apply_ruleset,
     check_nomad_counts,
     is_int,
-    ruleset_bits,
     validate_pieces,
 )
 
@@ -110,6 +110,23 @@ def check_seed(seed, name: str = "seed") -> int:
     return int(seed)
 
 
+def ruleset_of(expansions=None, rules=None, lords_count_zero=False, ruleset=None) -> Ruleset:
+    """The `Ruleset` of a set-up's options (`ruleset` or `expansions` and `rules`; `lords_count_zero=True` is
+    the older keyword of that rule flag); SetupError naming the field at fault."""
+    for name, value in (("expansions", expansions), ("rules", rules)):
+        if isinstance(value, str):  # a name where a list belongs (Ruleset.parse reads strings of names)
+            raise SetupError(f"{name}: expected a list of names, got {value!r}")
+    try:
+        if ruleset is not None:
+            if expansions is not None or rules is not None:
+                raise SetupError("ruleset: give either a ruleset or expansions and rules, not both")
+            ruleset = Ruleset.coerce(ruleset)
+            expansions, rules = ruleset.expansions, ruleset.rules
+        return Ruleset.parse(expansions, rules, lords_count_zero)
+    except RulesetError as err:
+        raise SetupError(str(err)) from None
+
+
 def check_flag(value, name: str) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise SetupError(f"{name}: expected true or false, got {value!r}")
@@ -166,7 +183,6 @@ class Setup:
     start_player: int
     seed: int
     sections: tuple[tuple[str, bool], ...] | None = None
-    lords_count_zero: bool = False
     # A hand-built position (None = the standard start of a game).
     settlements: tuple[tuple[tuple[int, int], ...], ...] | None = None
     hands: tuple[str | None, ...] | None = None
@@ -193,9 +209,14 @@ class Setup:
     resume: dict | None = None
 
     @property
-    def ruleset(self) -> tuple[int, int]:
-        """(expansion bits, rule bits) of kbenv.catalogue."""
-        return ruleset_bits(self.expansions, self.rules)
+    def ruleset(self) -> Ruleset:
+        """The expansions and rule flags of the game (kbenv.ruleset)."""
+        return Ruleset(self.expansions, self.rules)
+
+    @property
+    def lords_count_zero(self) -> bool:
+        """Whether the rule flag lords_count_zero is on (read-only; the flag is in `rules`)."""
+        return LORDS_COUNT_ZERO in (self.rules or ())
 
     @property
     def standard_start(self) -> bool:
@@ -204,12 +225,16 @@ class Setup:
             getattr(self, f) is None for f in POSITION_PIECES)
 
     def to_dict(self) -> dict:
-        d = asdict(self)
-        return {k: v for k, v in d.items() if v is not None}
+        """The set-up as a record header. It keeps the key "lords_count_zero" (a copy of that rule flag) where
+        records always had it, after "sections", so that records stay byte for byte what they were."""
+        d = {k: v for k, v in asdict(self).items() if v is not None}
+        head = list(d)[: list(d).index("seed") + 1 + ("sections" in d)]
+        return {**{k: d[k] for k in head}, LORDS_COUNT_ZERO: self.lords_count_zero,
+                **{k: v for k, v in d.items() if k not in head}}
 
     @classmethod
     def from_dict(cls, d: dict) -> Setup:
-        known = set(cls.__dataclass_fields__)
+        known = {*cls.__dataclass_fields__, LORDS_COUNT_ZERO}  # the rule flag's key of records (to_dict)
         unknown = set(d) - known
         if unknown:
             raise SetupError(f"setup: unknown field(s) {', '.join(sorted(unknown))}")
@@ -258,7 +283,7 @@ def make_setup(
     start_player: int,
     seed: int,
     sections=None,
-    lords_count_zero: bool = False,
+    lords_count_zero: bool = False,  # the old keyword (and record key) of the rule flag
     settlements=None,
     hands=None,
     tiles=None,
@@ -281,13 +306,12 @@ def make_setup(
     city_halls=None,
     resume=None,
 ) -> Setup:
-    """A validated Setup; SetupError names the field at fault."""
-    try:
-        bits, rule_bits = ruleset_bits(expansions, rules)
-    except ValueError as err:
-        raise SetupError(str(err)) from None
-    if rule_bits & RULE_BIT["lords_count_zero"]:
-        lords_count_zero = True
+    """A validated Setup; SetupError names the field at fault.
+
+    `expansions` and `rules` may also come as a `ruleset` (kbenv.ruleset.Ruleset); `lords_count_zero=True` is
+    the rule flag of that name (the older keyword)."""
+    ruleset = ruleset_of(expansions, rules, lords_count_zero)
+    bits, rule_bits = ruleset.bits
     n = check_num_players(num_players)
     board = validate_board(board)
     if not isinstance(cards, (list, tuple)) or len(cards) != 3:
@@ -299,7 +323,6 @@ def make_setup(
         if (value is not None or name == "start_player") and (not is_int(value) or not 0 <= value < n):
             raise SetupError(f"{name}: expected a seat 0..{n - 1}, got {value!r}")
     seed = check_seed(seed)
-    lords_count_zero = check_flag(lords_count_zero, "lords_count_zero")
     if sections is not None:
         sections = check_sections(sections)
 
@@ -405,7 +428,6 @@ def make_setup(
         start_player=int(start_player),
         seed=int(seed),
         sections=sections,
-        lords_count_zero=bool(lords_count_zero),
         settlements=settlements,
         hands=hands,
         tiles=tiles,
@@ -413,8 +435,8 @@ def make_setup(
         supply=supply,
         deck=deck,
         current_player=None if current_player is None else int(current_player),
-        expansions=None if not bits else expansion_names(bits),
-        rules=None if not rule_bits else rule_names(rule_bits),
+        expansions=ruleset.expansions or None,
+        rules=ruleset.rules or None,
         **pieces,
         resume=resume,
     )
@@ -468,14 +490,16 @@ def standard_setup(
     lords_count_zero: bool = False,
     expansions=None,
     rules=None,
+    ruleset=None,
 ) -> Setup:
-    """A set-up for a new game: random from the seed where sections, cards or start player are not given."""
+    """A set-up for a new game: random from the seed where sections, cards or start player are not given.
+
+    The ruleset: `ruleset` (a kbenv.ruleset.Ruleset or its dict) or `expansions` and `rules`;
+    `lords_count_zero=True` is the older keyword of that rule flag."""
     check_num_players(num_players)
     seed = check_seed(seed)
-    try:
-        bits, _ = ruleset_bits(expansions, rules)
-    except ValueError as err:
-        raise SetupError(str(err)) from None
+    ruleset = ruleset_of(expansions, rules, lords_count_zero, ruleset)
+    bits = ruleset.expansion_bits
     draws = seed_draws(seed, int(num_players), bits)
     sections, cards = resolve_preset(preset, sections, cards)
     if board is None:
@@ -495,9 +519,8 @@ def standard_setup(
         start_player=int(draws[DRAW_START]) if start_player is None else start_player,
         seed=seed,
         sections=sections,
-        lords_count_zero=lords_count_zero,
-        expansions=expansions,
-        rules=rules,
+        expansions=ruleset.expansions,
+        rules=ruleset.rules,
     )
 
 
@@ -505,13 +528,13 @@ def build_state(setup: Setup) -> np.ndarray:
     """The state vector at the start of the set-up (before the first player's turn begins)."""
     st = np.zeros(S.STATE_SIZE, dtype=np.int64)
     n = setup.num_players
-    bits, rule_bits = setup.ruleset
+    bits, rule_bits = setup.ruleset.bits
     draws = seed_draws(setup.seed, n, bits)
     for k, name in enumerate(setup.cards):
         draws[DRAW_CARDS + k] = ALL_CARD_NAMES.index(name)
     draws[DRAW_START] = setup.start_player
     codes, locations = cached_board_arrays(setup.board)
-    init_game(st, n, draws, codes, locations, setup.lords_count_zero)
+    init_game(st, n, draws, codes, locations)
     apply_ruleset(st, bits, rule_bits, setup.seed, setup.standard_start)
     if setup.hands is None and setup.deck is None and setup.settlements is None and setup.supply is None \
             and setup.tiles is None and setup.tiles_left is None and setup.standard_start:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .board.tables import TABLE_SECTIONS
-from .catalogue import expansion_names, rule_names, section_name
+from .catalogue import section_name
 from .engine import batch
 from .engine import state as S
 from .engine.init import (
@@ -31,19 +31,16 @@ from .engine.init import (
     FORCED_RULES,
     FORCED_SIZE,
 )
-from .engine.legal import ACTION_SIZE, ACTION_SIZE_V1
-from .engine.observe_v1 import OBSERVATION_SHAPE_V1
 from .engine.rng import seed_u32
 from .engine.scoring import SCORE_COLUMNS, score_table
 from .game import RECORD_FORMAT, Game, IllegalActionError, describe_action, record_version
-from .observation import OBSERVATION_SHAPE, hint_code, observation_shape
+from .observation import OBSERVATION_SHAPE, hint_code
 from .packed import layout_of, split
 from .policies import TEACHERS
 from .policies import batch as policy_batch
 from .policies.greedy import TIE
 from .rewards import REWARD_SCHEMES, terminal_rewards
-from .setup import SetupError, card_id, check_reward, resolve_preset, standard_setup
-from .setup_expansions import ruleset_bits
+from .setup import SetupError, card_id, check_reward, resolve_preset, ruleset_of, standard_setup
 
 
 @dataclass
@@ -133,6 +130,7 @@ class VectorGames:
         expansions=None,
         rules=None,
         packed: bool = False,
+        ruleset=None,
     ):
         if isinstance(num_games, (bool, np.bool_)) or not isinstance(num_games, (int, np.integer)) or num_games < 1:
             raise SetupError(f"num_games: expected a positive integer, got {num_games!r}")
@@ -144,32 +142,27 @@ class VectorGames:
         players = np.broadcast_to(raw_players.astype(np.int64), (num_games,)).copy()
         if players.min() < 2 or players.max() > 5:
             raise SetupError("num_players: expected 2 to 5 for every game")
-        if not isinstance(lords_count_zero, (bool, np.bool_)):
-            raise SetupError(f"lords_count_zero: expected true or false, got {lords_count_zero!r}")
         for flag, value in (("auto_reset", auto_reset), ("record", record), ("packed", packed)):
             if not isinstance(value, (bool, np.bool_)):
                 raise SetupError(f"{flag}: expected true or false, got {value!r}")
         check_reward(reward)
         self.num_games = num_games
+        self.ruleset = ruleset_of(expansions, rules, lords_count_zero, ruleset)  # lords_count_zero: the old keyword
+        self.expansion_bits, self.rule_bits = self.ruleset.bits
+        self.layout = self.ruleset.layout  # kbenv.layout: v1 with expansions; base rule flags keep v0
+        self.v1 = self.layout.v1
+        self.hint_code = hint_code(hints)
         try:
-            self.expansion_bits, self.rule_bits = ruleset_bits(expansions, rules)
+            self.observation_shape = self.layout.shape(hints)
         except ValueError as err:
             raise SetupError(str(err)) from None
-        self.ruleset = {"expansions": expansion_names(self.expansion_bits) or None,
-                        "rules": rule_names(self.rule_bits) or None}
-        self.v1 = bool(self.expansion_bits)  # layout v1 with expansions; base rule flags keep v0
-        if self.v1 and hints != "none":
-            raise SetupError("hints: hint planes exist for the base game (layout v0) only")
-        self.action_size = ACTION_SIZE_V1 if self.v1 else ACTION_SIZE
+        self.action_size = self.layout.action_size
         self.hints = hints
-        self.hint_code = hint_code(hints)
-        self.observation_shape = OBSERVATION_SHAPE_V1 if self.v1 else observation_shape(hints)
         self.packed = bool(packed)
         self.packed_layout = layout_of(self.v1, self.hint_code)
         self.num_players = players
         self.options = {"preset": preset, "sections": sections, "cards": cards}
         self.forced = forced_options(preset, sections, cards, expansions=self.expansion_bits, rules=self.rule_bits)
-        self.lords_count_zero = bool(lords_count_zero)
         self.reward_scheme = reward
         self.auto_reset = auto_reset
         self.record = record
@@ -194,7 +187,7 @@ class VectorGames:
         self.episodes[:] = 0
         self.actions = [[] for _ in range(self.num_games)]
         self.rng_state = np.array([seed_u32(int(s) * 7919 + 17) for s in self.seeds], dtype=np.int64)
-        batch.new_games(self.states, self.all_rows, self.num_players, self.seeds, self.forced, self.lords_count_zero)
+        batch.new_games(self.states, self.all_rows, self.num_players, self.seeds, self.forced)
 
     def reset_rows(self, rows) -> None:
         """Start the next game in each of these slots (seed + N)."""
@@ -208,7 +201,7 @@ class VectorGames:
         self.episodes[rows] += 1
         for i in rows:
             self.actions[i] = []
-        batch.new_games(self.states, rows, self.num_players, self.seeds, self.forced, self.lords_count_zero)
+        batch.new_games(self.states, rows, self.num_players, self.seeds, self.forced)
 
     # ----- queries ------------------------------------------------------------------------
     def current_players(self) -> np.ndarray:
@@ -300,8 +293,7 @@ class VectorGames:
 
     def setup_of(self, i: int):
         i = self._game_index(i)
-        return standard_setup(int(self.num_players[i]), int(self.seeds[i]), lords_count_zero=self.lords_count_zero,
-                              **self.ruleset,
+        return standard_setup(int(self.num_players[i]), int(self.seeds[i]), ruleset=self.ruleset,
                               **self._setup_kwargs())
 
     def _setup_kwargs(self) -> dict:
@@ -390,7 +382,7 @@ class VectorGames:
         rewards = np.zeros((n, S.MAX_PLAYERS), dtype=np.float64)
         seeds_before = self.seeds.copy() if self.record else None
         policy_batch.random_steps(self.states, rows, self.rng_state, self.num_players, self.seeds, n, self.forced,
-                           self.lords_count_zero, self.auto_reset, REWARD_SCHEMES.index(self.reward_scheme),
+                           self.auto_reset, REWARD_SCHEMES.index(self.reward_scheme),
                            actions, done, totals, rewards, fused, obs, self.packed, bits, values, self.v1)
         if fused and self.packed:
             obs = buffer.view(np.uint8)

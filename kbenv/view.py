@@ -17,6 +17,7 @@ import numpy as np
 from .engine import state as S
 from .engine.rng import seed_u32
 from .game import Game
+from .layout import Layout, layout_for
 from .observation import action_mask, observation_planes, observation_planes_v1
 
 
@@ -193,6 +194,11 @@ class PlayerView:
     def observation_v1(self) -> np.ndarray:
         """The kingdom_builder_v1 observation (every ruleset)."""
         return observation_planes_v1(self._public.state, self.player)
+
+    def planes(self, layout: Layout | None = None) -> np.ndarray:
+        """The observation in `layout` (kbenv.layout; default: the layout of the game's ruleset)."""
+        layout = layout_for(self._public) if layout is None else layout
+        return layout.planes(self._public.state, self.player)
 
     def determinize(self, rng: np.random.Generator) -> Game:
         """A full game consistent with this player's information: the unseen cards dealt at random.

@@ -10,14 +10,15 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
+import kbenv.openspiel as kos  # noqa: E402
 from open_spiel.python.algorithms.mcts import MCTSBot, RandomRolloutEvaluator  # noqa: E402
 from open_spiel.python.observation import INFO_STATE_OBS_TYPE, make_observation  # noqa: E402
 
-import kbenv.openspiel as kos  # noqa: E402
 from agents import GreedyAgent  # noqa: E402
 from agents.evaluation.play import agent_inputs, play_game  # noqa: E402
 from agents.openspiel_bots import BOTS, OpenSpielAgent, check_bot  # noqa: E402
 from kbenv import Game  # noqa: E402
+from kbenv.ruleset import Ruleset  # noqa: E402
 from kbenv.view import PlayerView  # noqa: E402
 
 from .game_checks import Recording, assert_a_finished_game  # noqa: E402
@@ -79,7 +80,8 @@ def test_openspiel_random_simulation(players, ruleset):
 
 def test_game_string_and_rule_flags():
     game = pyspiel.load_game("python_kingdom_builder(players=3,expansions=nomads+caves,caves_are_plain_mountain=true)")
-    assert game.ruleset == kos.Ruleset(3, ("nomads", "caves"), ("caves_are_plain_mountain",))
+    assert game.ruleset == kos.Ruleset(("nomads", "caves"), ("caves_are_plain_mountain",))  # kbenv.ruleset's
+    assert game.spec == kos.GameSpec(3, game.ruleset) and kos.Ruleset is Ruleset
     assert game.get_parameters()["expansions"] == "nomads+caves"
     assert str(load(2, "crossroads, nomads")) == str(load(2, "nomads+crossroads"))  # normalised, catalogue order
     world = dealt(game, 11).kbenv_game

@@ -41,7 +41,7 @@ def kernel_args(name: str, g: VectorGames, idx: np.ndarray, hint_kind: int = 0, 
     n = len(idx)
     states, rng = g.states.copy(), g.rng_state.copy()
     if name == "new_games":
-        return (states, idx, g.num_players.copy(), g.seeds.copy() + 1000, g.forced, False)
+        return (states, idx, g.num_players.copy(), g.seeds.copy() + 1000, g.forced)
     if name == "legal_masks":
         return (states, idx, np.zeros((n, ACTION_SIZE), np.int8))
     if name == "check_legal":
@@ -61,7 +61,7 @@ def kernel_args(name: str, g: VectorGames, idx: np.ndarray, hint_kind: int = 0, 
     if name == "random_steps":
         obs = np.zeros((n, *observation_shape("none")), np.float32) if observe else g._no_obs.copy()
         bits, values = split(np.zeros_like(g.packed_layout.empty(1)), g.packed_layout)  # unused by float planes
-        return (states, idx, rng, g.num_players.copy(), g.seeds.copy(), len(g.states), g.forced, False, True, 0,
+        return (states, idx, rng, g.num_players.copy(), g.seeds.copy(), len(g.states), g.forced, True, 0,
                 np.zeros(n, np.int64), np.zeros(n, np.bool_), np.zeros((n, 5), np.int64), np.zeros((n, 5)),
                 observe, obs, False, bits, values, False)
     raise KeyError(name)
@@ -172,7 +172,7 @@ def test_dispatch_picks_by_batch_size(monkeypatch):
     assert parallel.use_parallel(1, 128)
     min_rows = policy_batch.random_steps.min_rows
     def args(observe: bool, packed: bool = False) -> tuple:
-        return (None,) * 14 + (observe, None, packed)
+        return (None,) * 13 + (observe, None, packed)
 
     assert min_rows(args(True)) < min_rows(args(True, packed=True)) < min_rows(args(False))
 

@@ -25,8 +25,7 @@ from functools import lru_cache
 import numpy as np
 
 from kbenv.engine import state as S
-from kbenv.engine.observe_v1 import OBSERVATION_SHAPE_V1
-from kbenv.observation import OBSERVATION_SHAPE
+from kbenv.layout import layout_by_flag
 from kbenv.packed import PackedLayout, layout_of, split
 
 from . import tree_kernels as K
@@ -94,7 +93,7 @@ class CompiledGumbelSearch:
         self.c_scale = float(c_scale)
         self.gumbel_scale = gumbel_scale
         self.v1 = bool(v1)
-        shape = OBSERVATION_SHAPE_V1 if v1 else OBSERVATION_SHAPE
+        shape = layout_by_flag(self.v1).observation_shape  # kbenv.layout
         self.channels = shape[0] if channels is None else int(channels)
         self.obs_shape = shape
         self.packed = bool(packed)

@@ -17,11 +17,10 @@ from torch import nn
 from agents.alphazero.search import seat_values
 from agents.training.networks import KingdomBuilderExtractor, SpatialActionHead
 from agents.training.packed import UnpackObservations
-from kbenv.catalogue import ACTION_SIZE_V0, ACTION_SIZE_V1
 from kbenv.engine import state as S
-from kbenv.engine.observe import observe_into
-from kbenv.engine.observe_v1 import V1_BASE_CHANNELS, observe_v1_into
-from kbenv.observation import action_mask, observation_shape, observation_space, observation_space_v1
+from kbenv.engine.observe_v1 import V1_BASE_CHANNELS
+from kbenv.layout import NUM_HEX_ACTIONS, layout_by_flag
+from kbenv.observation import action_mask
 from kbenv.packed import layout_of
 
 VALUE_HIDDEN = 64
@@ -34,13 +33,14 @@ class PolicyValueNet(nn.Module):
     def __init__(self, v1: bool = False, channels: int = 32, blocks: int = 2, head_channels: int = 4,
                  input_channels: int | None = None):
         super().__init__()
-        space = observation_space_v1(input_channels) if v1 else observation_space("none")
+        layout = layout_by_flag(v1)  # kbenv.layout
+        space = layout.observation_space(input_channels)
         self.config = {"v1": v1, "channels": channels, "blocks": blocks, "head_channels": head_channels,
                        "input_channels": int(space.shape[0])}
-        self.action_size = ACTION_SIZE_V1 if v1 else ACTION_SIZE_V0
+        self.action_size = layout.action_size
         self.extractor = KingdomBuilderExtractor(space, channels=channels, blocks=blocks,
                                                  head_channels=head_channels)
-        rest = self.extractor.features_dim - head_channels * 400
+        rest = self.extractor.features_dim - head_channels * NUM_HEX_ACTIONS
         self.policy = SpatialActionHead(head_channels, rest, self.action_size)
         self.value = nn.Sequential(nn.Linear(rest, VALUE_HIDDEN), nn.ReLU(), nn.Linear(VALUE_HIDDEN, S.MAX_PLAYERS))
         self.rest = rest
@@ -75,14 +75,11 @@ def load_network(path, device: str = "cpu") -> tuple[PolicyValueNet, dict]:
 
 def observations(states: list[np.ndarray], v1: bool, channels: int | None = None) -> np.ndarray:
     """The decider's observation of each state, stacked (v1: its first `channels` channels)."""
-    shape = observation_space_v1().shape if v1 else observation_shape("none")
-    out = np.empty((len(states), *shape), dtype=np.float32)
+    layout = layout_by_flag(v1)
+    out = np.empty((len(states), *layout.observation_shape), dtype=np.float32)
     for k, st in enumerate(states):
-        if v1:
-            observe_v1_into(st, int(st[S.DECIDER]), out[k])
-        else:
-            observe_into(st, int(st[S.DECIDER]), out[k])
-    return out[:, :channels] if v1 and channels is not None and channels < shape[0] else out
+        layout.observe_into(st, int(st[S.DECIDER]), out[k])
+    return out[:, :channels] if channels is not None and channels < layout.num_channels else out
 
 
 def legal_masks(states: list[np.ndarray], action_size: int) -> np.ndarray:

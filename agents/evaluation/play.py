@@ -12,8 +12,6 @@ import warnings
 from dataclasses import dataclass, field
 
 from kbenv import Game
-from kbenv.engine import state as S
-from kbenv.observation import action_mask, observation_planes, observation_planes_v1
 from kbenv.view import PlayerView
 from kbenv.words import describe_decision
 
@@ -49,11 +47,8 @@ def agent_inputs(game: Game, player: int) -> tuple:
     Base games: the v0 planes (kingdom_builder_v0) and the 409-action mask, as always. Games with
     expansions: the v1 planes (kingdom_builder_v1) and the mask over the v1 layout (`game.action_size`).
     """
-    if game.state[S.EXPANSIONS]:
-        observation = observation_planes_v1(game.state, player)
-    else:
-        observation = observation_planes(game.state, player)
-    return observation, action_mask(game.state, player, game.action_size), PlayerView(game, player)
+    layout = game.layout  # kbenv.layout: V0 in base games, V1 with expansions
+    return layout.planes(game.state, player), layout.mask(game.state, player), PlayerView(game, player)
 
 
 def listeners(agents: list) -> list:

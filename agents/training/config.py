@@ -17,9 +17,9 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from kbenv.catalogue import EXPANSIONS, RULE_FLAGS
+from kbenv.envs.vector_env import BUILTIN_OPPONENTS as BASELINES
 from kbenv.policies.hints import HINT_KINDS
 from kbenv.vector import TEACHERS
-from kbenv.vector_env import BUILTIN_OPPONENTS as BASELINES
 
 MAX_COUNT = 2**31 - 1  # sizes and counts (envs, steps per rollout, channels, games ...)
 MAX_STEPS = 10**12  # environment steps and decisions

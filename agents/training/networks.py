@@ -11,7 +11,7 @@ The 400 hex logits are a 1x1 convolution of the trunk (a fully convolutional pol
 AlphaZero-style board-game networks); the other actions (tile powers, END_TURN, and with expansions the
 v1 tail: n - 400 of them for an action space of n) and the value come from pooled features.
 
-The layout follows the observation space: v0 (kbenv.kingdom_builder_v0, 28 channels, or 30 with hint
+The layout follows the observation space: v0 (kbenv.envs.kingdom_builder_v0, 28 channels, or 30 with hint
 planes) or v1 (kbenv.engine.observe_v1, 40 channels: the v0 planes, six expansion planes, a second
 features plane, five Crossroads planes; networks made before Crossroads read its first 35). Every
 features plane is read as scalars and every other channel goes to the convolutions, in channel order;
@@ -34,10 +34,10 @@ from kbenv.engine.observe_v1 import (
     V1_BASE_CHANNELS,
     V1_BASE_FEATURES,
 )
+from kbenv.layout import NUM_HEX_ACTIONS
 from kbenv.observation import observation_shape
 from kbenv.policies.hints import HINTED_NUM_FEATURES
 
-NUM_HEX_ACTIONS = 400
 SCALAR_PLANES = 8
 BOARD_PLANES = 7  # row parity, 4 sector one-hots, row / 19, column / 19
 

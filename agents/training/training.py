@@ -117,7 +117,7 @@ class SnapshotPolicy:
 
 
 def make_env(config: TrainConfig, seed: int):
-    from kbenv.vector_env import SelfPlayVecEnv
+    from kbenv.envs.vector_env import SelfPlayVecEnv
 
     return SelfPlayVecEnv(config.n_envs, num_players=config.players, opponents=list(config.opponents),
                           reward=config.reward, seed=seed, hints=config.hints, **config.ruleset())

@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from ..board.geometry import NUM_HEXES
 from ..parallel import twin_kernels
 from .actions import apply_unchecked
 from .init import NUM_DRAWS, new_game
@@ -28,20 +29,20 @@ from .turns import begin_turn, settle
 
 
 @njit(cache=True)
-def start_game(st, num_players: int, seed: int, forced, lords_count_zero: bool) -> None:
+def start_game(st, num_players: int, seed: int, forced) -> None:
     draws = np.empty(NUM_DRAWS, dtype=np.int64)
-    codes = np.empty(400, dtype=np.int64)
-    locations = np.empty(400, dtype=np.int64)
-    new_game(st, num_players, seed, forced, lords_count_zero, draws, codes, locations)
+    codes = np.empty(NUM_HEXES, dtype=np.int64)
+    locations = np.empty(NUM_HEXES, dtype=np.int64)
+    new_game(st, num_players, seed, forced, draws, codes, locations)
     begin_turn(st, st[START_PLAYER])
     settle(st)
 
 
 @twin_kernels(min_rows=16)
-def new_games(states, idx, num_players, seeds, forced, lords_count_zero: bool) -> None:
+def new_games(states, idx, num_players, seeds, forced) -> None:
     for j in prange(len(idx)):
         i = idx[j]
-        start_game(states[i], num_players[i], seeds[i], forced, lords_count_zero)
+        start_game(states[i], num_players[i], seeds[i], forced)
 
 
 @twin_kernels(min_rows=128)

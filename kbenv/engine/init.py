@@ -13,7 +13,7 @@ from numba import njit
 
 from ..board.bitset import BALL2_MASK, HEX_BIT, HEX_WORD, NEIGHBOUR_MASK, WORDS, has, intersects
 from ..board.codes import CASTLE, HARBOR, LOCATION, MOUNTAIN, NOMAD, NUM_BUILDABLE, NUM_POWERS, ORACLE
-from ..board.geometry import SECTOR_OF
+from ..board.geometry import NUM_HEXES, SECTOR_OF
 from ..board.tables import (
     NUM_CROSSROADS_SECTIONS,
     NUM_NOMAD_SECTIONS,
@@ -186,7 +186,7 @@ def assemble_board(section_ids, turned, codes, locations) -> None:
 def write_board(st, codes, locations) -> None:
     """Fill the board part of a zeroed state: codes, terrain masks, specials, location hexes."""
     n_loc = 0
-    for h in range(400):
+    for h in range(NUM_HEXES):
         t = codes[h]
         w = HEX_WORD[h]
         b = HEX_BIT[h]
@@ -206,17 +206,16 @@ def write_board(st, codes, locations) -> None:
 
 
 @njit(cache=True)
-def init_game(st, num_players: int, draws, codes, locations, lords_count_zero: bool) -> None:
+def init_game(st, num_players: int, draws, codes, locations) -> None:
     """A zeroed state becomes a game ready for its first turn (call begin_turn next).
 
     `draws` holds the resolved set-up (DRAW_* layout, options already forced into it); `codes` and
-    `locations` the assembled board.
+    `locations` the assembled board. The ruleset (rule flags included) comes next, from init_ruleset.
     """
     st[:] = 0
     write_board(st, codes, locations)
     st[NUM_PLAYERS] = num_players
     st[START_PLAYER] = draws[DRAW_START]
-    st[LORDS_COUNT_ZERO] = 1 if lords_count_zero else 0
     st[RNG] = draws[DRAW_RNG]
     st[POWER] = -1
     st[SOURCE] = -1
@@ -234,7 +233,7 @@ def init_game(st, num_players: int, draws, codes, locations, lords_count_zero: b
 
 
 @njit(cache=True)
-def new_game(st, num_players: int, seed: int, forced, lords_count_zero: bool, draws, codes, locations) -> None:
+def new_game(st, num_players: int, seed: int, forced, draws, codes, locations) -> None:
     """A random or partly forced standard set-up from a seed, entirely inside numba.
 
     `forced` has the DRAW_* layout for its first 12 entries: -1 = draw from the seed; entries
@@ -248,7 +247,7 @@ def new_game(st, num_players: int, seed: int, forced, lords_count_zero: bool, dr
         if forced[k] >= 0:
             draws[k] = forced[k]
     assemble_board(draws[DRAW_SECTIONS : DRAW_SECTIONS + 4], draws[DRAW_TURNED : DRAW_TURNED + 4], codes, locations)
-    init_game(st, num_players, draws, codes, locations, lords_count_zero)
+    init_game(st, num_players, draws, codes, locations)
     if expansions or rules:
         init_ruleset(st, expansions, rules)
         deal_expansions(st, seed)
@@ -276,7 +275,7 @@ def init_ruleset(st, expansions: int, rules: int) -> None:
                 st[SPECIAL_MASK + i] |= st[NOMAD_MASK + i]
         st[WALLS_LEFT] = WALLS_IN_GAME
         n = 0
-        for h in range(400):
+        for h in range(NUM_HEXES):
             if has(st[NOMAD_MASK : NOMAD_MASK + WORDS], h) and n < MAX_NOMADS:
                 st[NOMAD_HEX + n] = h
                 st[NOMAD_KIND + n] = -1
@@ -321,7 +320,7 @@ def deal_expansions(st, seed: int) -> None:
     for q in range(4):
         if st[EXPANSIONS] & EXP_CAPITOL and quadrant_has_location(st, q, ORACLE, HARBOR):
             n = 0
-            for h in range(400):
+            for h in range(NUM_HEXES):
                 if SECTOR_OF[h] == q and has(castles, h):
                     candidates[n] = h
                     n += 1
@@ -331,7 +330,7 @@ def deal_expansions(st, seed: int) -> None:
     if st[EXPANSIONS] & EXP_CAVES:
         for q in range(4):
             n = 0
-            for h in range(400):
+            for h in range(NUM_HEXES):
                 if SECTOR_OF[h] == q and has(mountains, h) and distance_at_least_3_from(special, h):
                     candidates[n] = h
                     n += 1

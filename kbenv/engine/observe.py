@@ -1,6 +1,7 @@
 """Observation planes from one player's point of view, built in numba.
 
-The layout (channel indices) is defined once here and documented in kbenv/kingdom_builder_v0.py.
+The layout (channel and feature offsets) is declared once here, in V0_CHANNELS and V0_FEATURES (as v1's
+in kbenv.engine.observe_v1), printed by `layout_table()` and documented in kbenv/envs/kingdom_builder_v0.py.
 Nothing hidden from the observing player is read: other players' hands (except the played card of the
 player to move) and the order of the draw pile never enter an observation.
 """
@@ -50,45 +51,83 @@ from .state import (
     TURN,
 )
 
-# ---- channel layout ------------------------------------------------------------------------
-CH_TERRAIN = 0  # 5 planes: grass, canyon, desert, flower field, forest
-CH_WATER = 5
-CH_MOUNTAIN = 6
-CH_CASTLE = 7
-CH_OTHER_BLOCKED = 8  # nomad spaces and other unbuildable special terrain
-CH_LOCATION = 9  # 8 planes: location hexes by power (oracle .. paddock)
-CH_LOCATION_OTHER = 17  # location hexes of types without a power (Nomads)
-CH_TILES_LEFT = 18  # tiles left on each location hex / 2
-CH_OWN = 19  # own settlements
-CH_OPPONENTS = 20  # 4 planes: settlements of the next players in seat order after self
-CH_LEGAL = 24  # legal hexes of the current decision (only when the observer is to move)
-CH_SOURCE = 25  # the settlement being moved (choose_target of a move power)
-CH_EDGE = 26  # board edge (Tower)
-CH_FEATURES = 27  # the scalar features below, packed row-major into the plane's first cells
-NUM_CHANNELS = 28
+# ---- layout v0: declared once here (name, size, meaning); offsets follow in order ------------------
+# kbenv/envs/kingdom_builder_v0.py documents these tables and `layout_table()` prints them; the CH_* and F_*
+# names below are read from the offsets (and checked against the numbers networks were trained with).
+V0_CHANNELS = (
+    ("terrain", 5, "grass, canyon, desert, flower field, forest"),
+    ("water", 1, "water"),
+    ("mountain", 1, "mountain"),
+    ("castle", 1, "castle"),
+    ("other_blocked", 1, "nomad spaces and other unbuildable special terrain"),
+    ("location", 8, "location hexes by power: oracle, farm, oasis, tower, tavern, barn, harbor, paddock"),
+    ("location_other", 1, "location hexes of types without a power (Nomads)"),
+    ("tiles_left", 1, "tiles left on each location hex / 2"),
+    ("own", 1, "own settlements"),
+    ("opponents", 4, "settlements of the next players in seat order after self (zero planes for absent seats)"),
+    ("legal", 1, "legal hexes of the current decision (only when the observer is to move)"),
+    ("source", 1, "the settlement being moved (choose_target of a move power)"),
+    ("edge", 1, "board edge (Tower)"),
+    ("features", 1, "the scalar features below, feature k at row k // 20, column k % 20"),
+)
+V0_FEATURES = (
+    ("own_card", 5, "own terrain card (one-hot G C D F T)"),
+    ("mover_card", 5, "played card of the player to move (public)"),
+    ("phase", 5, "idle, mandatory, choose_source, choose_target, game_over"),
+    ("mandatory_built", 1, "settlements built in this mandatory action / 3"),
+    ("mandatory_done", 1, "mandatory action done"),
+    ("power", 8, "power being resolved (oracle .. paddock)"),
+    ("own_tiles", 8, "own tiles held per power / 2"),
+    ("own_ready", 8, "own tiles usable now per power / 2"),
+    ("opp_tiles", 8, "tiles held by all opponents per power / 8"),
+    ("supply", 5, "supply / 40 of self then the next players in seat order"),
+    ("cards", 10, "Kingdom Builder cards in play, in the order of kbenv.CARD_NAMES"),
+    ("to_move", 1, "observer is to move"),
+    ("last_round", 1, "last round (a player has built their last settlement)"),
+    ("deck", 1, "draw pile size / 25"),
+    ("discard", 5, "discard pile per terrain / 5"),
+    ("seat", 1, "place in the turn order from the start player / 4"),
+    ("num_players", 1, "players / 5"),
+    ("round", 1, "completed rounds / 20 (at most 1)"),
+)
 
-# Scalar features (index k lives at row k // 20, column k % 20 of plane CH_FEATURES).
-F_OWN_CARD = 0  # 5: own terrain card (one-hot G C D F T)
-F_MOVER_CARD = 5  # 5: played card of the player to move
-F_PHASE = 10  # 5: idle, mandatory, choose_source, choose_target, game_over
-F_MANDATORY_BUILT = 15  # settlements built in this mandatory action / 3
-F_MANDATORY_DONE = 16
-F_POWER = 17  # 8: power being resolved
-F_OWN_TILES = 25  # 8: own tiles held per power / 2
-F_OWN_READY = 33  # 8: own tiles usable now per power / 2
-F_OPP_TILES = 41  # 8: tiles held by all opponents per power / 8
-F_SUPPLY = 49  # 5: supply / 40 of self then the next players in seat order
-F_CARDS = 54  # 10: Kingdom Builder cards in play
-F_TO_MOVE = 64
-F_LAST_ROUND = 65
-F_DECK = 66  # draw pile size / 25
-F_DISCARD = 67  # 5: discard pile per terrain / 5
-F_SEAT = 72  # place in the turn order from the start player / 4
-F_NUM_PLAYERS = 73  # players / 5
-F_ROUND = 74  # completed rounds / 20 (at most 1)
-NUM_FEATURES = 75
+
+def offsets(rows) -> dict[str, int]:
+    """{name: first index} of (name, size, meaning) rows laid out in order."""
+    out, k = {}, 0
+    for name, size, _ in rows:
+        out[name] = k
+        k += size
+    return out
+
+
+CH0 = offsets(V0_CHANNELS)
+F0 = offsets(V0_FEATURES)
+CH_TERRAIN, CH_WATER, CH_MOUNTAIN, CH_CASTLE = CH0["terrain"], CH0["water"], CH0["mountain"], CH0["castle"]
+CH_OTHER_BLOCKED, CH_LOCATION, CH_LOCATION_OTHER = CH0["other_blocked"], CH0["location"], CH0["location_other"]
+CH_TILES_LEFT, CH_OWN, CH_OPPONENTS, CH_LEGAL = CH0["tiles_left"], CH0["own"], CH0["opponents"], CH0["legal"]
+CH_SOURCE, CH_EDGE, CH_FEATURES = CH0["source"], CH0["edge"], CH0["features"]
+NUM_CHANNELS = sum(size for _, size, _ in V0_CHANNELS)
+F_OWN_CARD, F_MOVER_CARD, F_PHASE = F0["own_card"], F0["mover_card"], F0["phase"]
+F_MANDATORY_BUILT, F_MANDATORY_DONE, F_POWER = F0["mandatory_built"], F0["mandatory_done"], F0["power"]
+F_OWN_TILES, F_OWN_READY, F_OPP_TILES, F_SUPPLY = F0["own_tiles"], F0["own_ready"], F0["opp_tiles"], F0["supply"]
+F_CARDS, F_TO_MOVE, F_LAST_ROUND, F_DECK = F0["cards"], F0["to_move"], F0["last_round"], F0["deck"]
+F_DISCARD, F_SEAT, F_NUM_PLAYERS, F_ROUND = F0["discard"], F0["seat"], F0["num_players"], F0["round"]
+NUM_FEATURES = sum(size for _, size, _ in V0_FEATURES)
+# The v0 numbers every trained network reads (kingdom_builder_v0's docstring): the table must keep them.
+assert (CH_OPPONENTS, CH_EDGE, CH_FEATURES, NUM_CHANNELS) == (20, 26, 27, 28)
+assert (F_POWER, F_SUPPLY, F_CARDS, F_TO_MOVE, F_DISCARD, F_ROUND, NUM_FEATURES) == (17, 49, 54, 64, 67, 74, 75)
 NUM_PHASES_V0 = 5
 NUM_BASE_CARDS = 10
+
+
+def layout_table() -> str:
+    """The v0 channels and features as a Markdown table (for the docs)."""
+    lines = ["| v0 channel | size | meaning |", "|---|---|---|"]
+    lines += [f"| {CH0[name]} `{name}` | {size} | {meaning} |" for name, size, meaning in V0_CHANNELS]
+    lines += ["", "| v0 feature | size | meaning |", "|---|---|---|"]
+    lines += [f"| {F0[name]} `{name}` | {size} | {meaning} |" for name, size, meaning in V0_FEATURES]
+    return "\n".join(lines)
 
 
 @njit(cache=True)

@@ -13,9 +13,9 @@ from numba import njit
 
 from .. import catalogue as CAT
 from ..board.bitset import WORDS
-from ..board.geometry import STEP1
+from ..board.geometry import NUM_HEXES, STEP1
 from .nomads_hooks import current_round
-from .observe import NUM_CHANNELS, mark_hexes, observe_into
+from .observe import NUM_CHANNELS, mark_hexes, observe_into, offsets
 from .state import (
     CAPITOL_HEX,
     CARDS,
@@ -111,16 +111,8 @@ V1_FEATURES = (
 )
 
 
-def _offsets(rows) -> dict[str, int]:
-    out, k = {}, 0
-    for name, size, _ in rows:
-        out[name] = k
-        k += size
-    return out
-
-
-CH1 = {name: NUM_CHANNELS + k for name, k in _offsets(V1_CHANNELS).items()}
-F1 = _offsets(V1_FEATURES)
+CH1 = {name: NUM_CHANNELS + k for name, k in offsets(V1_CHANNELS).items()}
+F1 = offsets(V1_FEATURES)
 NUM_CHANNELS_V1 = NUM_CHANNELS + sum(size for _, size, _ in V1_CHANNELS)
 NUM_FEATURES_V1 = sum(size for _, size, _ in V1_FEATURES)
 V1_BASE_FEATURES = F1["crossroads"]  # v1 features before Crossroads (networks made before read these)
@@ -316,4 +308,4 @@ def crossroads_features(st, player: int, f) -> None:
                 f[F_OWN_CROSSROADS_READY + t] += 0.5
 
 
-assert NUM_FEATURES_V1 <= 400 and np.prod(OBSERVATION_SHAPE_V1) * 4 <= 70_000
+assert NUM_FEATURES_V1 <= NUM_HEXES and np.prod(OBSERVATION_SHAPE_V1) * 4 <= 70_000

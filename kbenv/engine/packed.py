@@ -23,7 +23,7 @@ from numba import njit
 from .. import catalogue as CAT
 from ..board.bitset import BITS_PER_WORD, EDGE_MASK, WORDS
 from ..board.codes import LOCATION, NUM_POWERS, NUM_TERRAIN_CODES
-from ..board.geometry import STEP1
+from ..board.geometry import NUM_HEXES, STEP1
 from ..policies.hints import F_HINT_BEST, F_HINT_VALUE, HINTED_NUM_FEATURES, hint_table
 from .init import TILES_PER_LOCATION
 from .legal import ACTION_SIZE, SCRATCH_LEGAL, legal_hexes
@@ -67,7 +67,6 @@ from .state import (
     ZONE,
 )
 
-NUM_HEXES = 400
 PLANE_BYTES = WORDS * 8
 BIT = (1, 1.0, 0)  # a 0/1 plane: one bit plane
 

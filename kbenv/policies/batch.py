@@ -24,8 +24,8 @@ from .playout import random_legal_action
 
 
 def random_step_min_rows(args) -> int:
-    """random_steps: 0.4 us a row, 3 us with the float observation (args[14]), about 0.7 packed (args[16])."""
-    return (64 if args[16] else 16) if args[14] else 128
+    """random_steps: 0.4 us a row, 3 us with the float observation (args[13]), about 0.7 packed (args[15])."""
+    return (64 if args[15] else 16) if args[13] else 128
 
 
 def observation_min_rows(args) -> int:
@@ -62,8 +62,8 @@ def greedy_actions(states, idx, rng_state, out) -> None:
 
 
 @twin_kernels(min_rows=random_step_min_rows)
-def random_steps(states, idx, rng_state, num_players, seeds, seed_stride: int, forced, lords_count_zero: bool,
-                 auto_reset: bool, reward_scheme: int, actions_out, done_out, totals_out, rewards_out,
+def random_steps(states, idx, rng_state, num_players, seeds, seed_stride: int, forced, auto_reset: bool,
+                 reward_scheme: int, actions_out, done_out, totals_out, rewards_out,
                  observe: bool, obs_out, packed: bool, bits_out, values_out, v1: bool) -> None:
     """One fused step of random play: pick a legal action, apply it, score and reward finished games,
     restart them (seed + seed_stride), and optionally write the next observation of the player to move:
@@ -84,7 +84,7 @@ def random_steps(states, idx, rng_state, num_players, seeds, seed_stride: int, f
             terminal_rewards_into(totals_out[j], num_players[i], reward_scheme, rewards_out[j])
             if auto_reset:
                 seeds[i] += seed_stride
-                start_game(st, num_players[i], seeds[i], forced, lords_count_zero)
+                start_game(st, num_players[i], seeds[i], forced)
         if observe:
             if packed:
                 pack_into(st, st[DECIDER], bits_out[j], values_out[j], v1, 0)

@@ -92,7 +92,8 @@ Only at the end of the game, all agents terminate in the same step:
 
 ## Arguments
 `num_players` (2-5), `preset` ("first-game"), `sections` ([(name, turned)] x4), `cards` (3 names),
-`lords_count_zero`, `reward`, `render_mode` ("ansi", "rgb_array", "human": prints the ansi board),
+`lords_count_zero` (the rule flag of that name: `env.unwrapped.ruleset` is a `kbenv.ruleset.Ruleset`), `reward`,
+`render_mode` ("ansi", "rgb_array", "human": prints the ansi board),
 `hints` ("none", "greedy", "lookahead").
 Sections, cards and start player that are not given are drawn from the reset seed.
 
@@ -108,13 +109,13 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import AgentSelector, wrappers
 
-from .engine.legal import ACTION_SIZE
-from .engine.state import DECK, DECK_COUNT, HAND, NO_CARD
-from .game import Game, IllegalActionError
-from .observation import OBSERVATION_SHAPE, action_mask, observation_planes, observation_space
-from .render_text import board_text, score_text
-from .rewards import terminal_rewards
-from .setup import SetupError, check_num_players, check_reward, is_int, standard_setup
+from ..engine.legal import ACTION_SIZE
+from ..engine.state import DECK, DECK_COUNT, HAND, NO_CARD
+from ..game import Game, IllegalActionError
+from ..observation import OBSERVATION_SHAPE, action_mask, observation_planes, observation_space
+from ..render_text import board_text, score_text
+from ..rewards import terminal_rewards
+from ..setup import SetupError, check_num_players, check_reward, is_int, ruleset_of, standard_setup
 
 ENV_NAME = "kingdom_builder_v0"
 
@@ -163,8 +164,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise SetupError(f"render_mode: expected one of {self.metadata['render_modes']}, got {render_mode!r}")
         self.num_players = num_players
-        self.setup_options = {"preset": preset, "sections": sections, "cards": cards,
-                              "lords_count_zero": lords_count_zero, **self._ruleset_options()}
+        self.ruleset = ruleset_of(lords_count_zero=lords_count_zero, **self._ruleset_options())  # kbenv.ruleset
+        self.setup_options = {"preset": preset, "sections": sections, "cards": cards, "ruleset": self.ruleset}
         standard_setup(num_players, 0, **self.setup_options)  # validate the options now
         self.reward_scheme = reward
         self.render_mode = render_mode
@@ -190,6 +191,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
     ACTION_SIZE = ACTION_SIZE
 
     def _ruleset_options(self) -> dict:
+        """The ruleset keywords (`ruleset_of`): none in v0, the base game (rule flags: `lords_count_zero`)."""
         return {}
 
     def _observation_box(self):
@@ -303,7 +305,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
             return None
         self._require_game("render")
         if self.render_mode == "rgb_array":
-            from .render_image import board_image
+            from ..render_image import board_image
 
             return board_image(self.game, viewer=self.game.current_player)
         text = self._ansi()

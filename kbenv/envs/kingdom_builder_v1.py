@@ -6,6 +6,7 @@
 | Agents             | `player_0 .. player_{n-1}` (2 to 5); `agent_selection` is the player who decides next |
 | Observation        | Dict(observation=Box(0, 1, (40, 20, 20), float32), action_mask=Box(0, 1, (A,), int8)) |
 | Rulesets           | `expansions=[...]` any subset of nomads, crossroads, capitol, caves; `rules={flag: bool}` |
+|                    | (or `ruleset=kbenv.ruleset.Ruleset(...)`; `env.unwrapped.ruleset` is one)          |
 
 Everything of `kingdom_builder_v0` holds (decision model, rewards, wrappers, `state()`), with:
 
@@ -32,11 +33,11 @@ from __future__ import annotations
 import numpy as np
 from pettingzoo import AECEnv
 
+from ..catalogue import ACTION_SIZE_V1
+from ..engine.observe_v1 import OBSERVATION_SHAPE_V1
+from ..observation import observation_planes_v1, observation_space_v1
+from ..setup import SetupError
 from . import kingdom_builder_v0 as v0
-from .catalogue import ACTION_SIZE_V1
-from .engine.observe_v1 import OBSERVATION_SHAPE_V1
-from .observation import observation_planes_v1, observation_space_v1
-from .setup import SetupError
 
 ENV_NAME = "kingdom_builder_v1"
 
@@ -53,10 +54,10 @@ class raw_env(v0.raw_env):  # noqa: N801 - PettingZoo naming convention
     ACTION_SIZE = ACTION_SIZE_V1
     STATE_CHANNELS = OBSERVATION_SHAPE_V1[0]
 
-    def __init__(self, num_players: int = 2, expansions=None, rules=None, **kwargs):
+    def __init__(self, num_players: int = 2, expansions=None, rules=None, ruleset=None, **kwargs):
         if kwargs.get("hints", "none") != "none":
             raise SetupError("hints: hint planes exist for kingdom_builder_v0 (the base game) only")
-        self._ruleset = {"expansions": expansions, "rules": rules}
+        self._ruleset = {"expansions": expansions, "rules": rules, "ruleset": ruleset}
         super().__init__(num_players=num_players, **kwargs)
 
     def _ruleset_options(self) -> dict:

@@ -17,14 +17,12 @@ import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
 
-from .engine import state as S
-from .game import IllegalActionError
-from .observation import observation_space as kb_observation_space
-from .observation import observation_space_v1
-from .policies import BUILTIN_POLICIES
-from .rewards import terminal_rewards
-from .setup import SetupError, check_num_players, is_int
-from .vector import VectorGames, best_sets
+from ..engine import state as S
+from ..game import IllegalActionError
+from ..policies import BUILTIN_POLICIES
+from ..rewards import terminal_rewards
+from ..setup import SetupError, check_num_players, is_int
+from ..vector import VectorGames, best_sets
 
 BUILTIN_OPPONENTS = BUILTIN_POLICIES  # played inside the batch
 
@@ -75,7 +73,7 @@ class SelfPlayVecEnv(VecEnv):
         self.seat_opponent = np.zeros((num_envs, 5), dtype=np.int64)  # index into opponents, per seat
         self._actions: np.ndarray | None = None
         self.render_mode = None
-        observation_space = observation_space_v1() if self.games.v1 else kb_observation_space(hints)
+        observation_space = self.games.layout.observation_space(hints=hints)
         if self.packed:
             observation_space = spaces.Box(0, 255, (self.games.packed_layout.nbytes,), dtype=np.uint8)
         super().__init__(num_envs, observation_space, spaces.Discrete(self.games.action_size))

@@ -1,5 +1,5 @@
 """Gymnasium single-seat self-play environments for stable-baselines3 / sb3-contrib MaskablePPO: `SelfPlayEnv`
-(base game, v0 layout) and `SelfPlayEnvV1` (any ruleset, v1 layout); gymnasium ids in kbenv.registration."""
+(base game, v0 layout) and `SelfPlayEnvV1` (any ruleset, v1 layout); gymnasium ids in kbenv.envs.registration."""
 
 from __future__ import annotations
 
@@ -10,14 +10,12 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from .catalogue import ACTION_SIZE_V1
-from .engine.legal import ACTION_SIZE
-from .game import Game
-from .observation import OBSERVATION_SHAPE, action_mask, observation_planes, observation_planes_v1, observation_space_v1
-from .policies import RandomPolicy, as_policy
-from .rewards import terminal_rewards
-from .setup import SetupError, check_num_players, check_reward, is_int, standard_setup
-from .view import PlayerView
+from ..game import Game
+from ..layout import V0, V1
+from ..policies import RandomPolicy, as_policy
+from ..rewards import terminal_rewards
+from ..setup import SetupError, check_num_players, check_reward, is_int, ruleset_of, standard_setup
+from ..view import PlayerView
 
 ILLEGAL_REWARD = -1.0
 
@@ -62,32 +60,38 @@ class SelfPlayEnv(gymnasium.Env):
         self.reward_scheme = reward
         self.illegal_action = illegal_action
         self.render_mode = render_mode
-        self.setup_options = {"preset": preset, "sections": sections, "cards": cards,
-                              "lords_count_zero": lords_count_zero}
+        self.ruleset = ruleset_of(lords_count_zero=lords_count_zero)  # kbenv.ruleset (SelfPlayEnvV1: any)
+        self.setup_options = {"preset": preset, "sections": sections, "cards": cards, "ruleset": self.ruleset}
         standard_setup(num_players, 0, **self.setup_options)
-        self.observation_space = spaces.Box(0.0, 1.0, OBSERVATION_SHAPE, dtype=np.float32)
-        self.action_space = spaces.Discrete(ACTION_SIZE)
+        self.observation_space = self.LAYOUT.observation_space()
+        self.action_space = spaces.Discrete(self.LAYOUT.action_size)
         self.game: Game | None = None
         self.learner = 0
         self.seat_policies: dict[int, object] = {}
 
     # ----- helpers ------------------------------------------------------------------------
+    LAYOUT = V0  # kbenv.layout: the observation and actions (SelfPlayEnvV1: V1)
+
     def _observe(self) -> np.ndarray:
-        return observation_planes(self.game.state, self.learner)
+        return self.LAYOUT.planes(self.game.state, self.learner)
 
     def action_masks(self) -> np.ndarray:
-        """Boolean legal mask of the learner (MaskablePPO's hook)."""
-        return action_mask(self.game.state, self.learner).astype(bool)
+        """Boolean legal mask of the learner over the layout's actions (MaskablePPO's hook)."""
+        return self.LAYOUT.mask(self.game.state, self.learner).astype(bool)
 
     def _info(self) -> dict:
-        return {"action_mask": action_mask(self.game.state, self.learner), "learner_seat": self.learner}
+        return {"action_mask": self.LAYOUT.mask(self.game.state, self.learner), "learner_seat": self.learner}
+
+    def _seat_to_play(self) -> int:
+        return self.game.current_player
 
     def _play_opponents(self) -> None:
         game = self.game
-        while not game.done and game.current_player != self.learner:
-            seat = game.current_player
+        while not game.done and self._seat_to_play() != self.learner:
+            seat = self._seat_to_play()
             policy = self.seat_policies[seat]
-            action = policy(observation_planes(game.state, seat), action_mask(game.state, seat), PlayerView(game, seat))
+            action = policy(self.LAYOUT.planes(game.state, seat), self.LAYOUT.mask(game.state, seat),
+                            PlayerView(game, seat))
             game.step(action)
 
     def _final_reward(self) -> float:
@@ -116,7 +120,7 @@ class SelfPlayEnv(gymnasium.Env):
         return self._observe(), self._info()
 
     def step(self, action):
-        from .game import IllegalActionError
+        from ..game import IllegalActionError
         from .kingdom_builder_v0 import EnvStateError
 
         if self.game is None:
@@ -141,11 +145,11 @@ class SelfPlayEnv(gymnasium.Env):
 
     def render(self):
         if self.render_mode == "rgb_array":
-            from .render_image import board_image
+            from ..render_image import board_image
 
             return board_image(self.game, viewer=self.learner)
         if self.render_mode == "ansi":
-            from .render_text import board_text
+            from ..render_text import board_text
 
             return board_text(self.game, colour=False)
         return None
@@ -155,7 +159,8 @@ class SelfPlayEnvV1(SelfPlayEnv):
     """`SelfPlayEnv` on the v1 layout of `kingdom_builder_v1`: observation (40, 20, 20), 458 actions, any ruleset.
 
     `expansions` is any subset of nomads, crossroads, capitol, caves and `rules` a mapping of reading flags,
-    as for `kingdom_builder_v1.env`; without them it plays the base game in the v1 layout.
+    as for `kingdom_builder_v1.env` (or `ruleset`, a kbenv.ruleset.Ruleset); without them it plays the base
+    game in the v1 layout.
     """
 
     def __init__(
@@ -164,30 +169,15 @@ class SelfPlayEnvV1(SelfPlayEnv):
         opponents: Iterable[Any] | None = None,
         expansions: Iterable[str] | None = None,
         rules: Any = None,
+        ruleset: Any = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(num_players, opponents, **kwargs)
-        self.setup_options.update({"expansions": expansions, "rules": rules})
+        self.ruleset = ruleset_of(expansions, rules, ruleset=ruleset) | self.ruleset  # | the flag of lords_count_zero
+        self.setup_options["ruleset"] = self.ruleset
         standard_setup(num_players, 0, **self.setup_options)  # validate the ruleset now (SetupError)
-        self.observation_space = observation_space_v1()
-        self.action_space = spaces.Discrete(ACTION_SIZE_V1)
 
-    def _observe(self) -> np.ndarray:
-        return observation_planes_v1(self.game.state, self.learner)
+    LAYOUT = V1
 
-    def action_masks(self) -> np.ndarray:
-        """Boolean legal mask of the learner over the 458 v1 actions (MaskablePPO's hook)."""
-        return action_mask(self.game.state, self.learner, ACTION_SIZE_V1).astype(bool)
-
-    def _info(self) -> dict:
-        return {"action_mask": action_mask(self.game.state, self.learner, ACTION_SIZE_V1),
-                "learner_seat": self.learner}
-
-    def _play_opponents(self) -> None:
-        game = self.game
-        while not game.done and game.decider != self.learner:
-            seat = game.decider
-            policy = self.seat_policies[seat]
-            action = policy(observation_planes_v1(game.state, seat), action_mask(game.state, seat, ACTION_SIZE_V1),
-                            PlayerView(game, seat))
-            game.step(action)
+    def _seat_to_play(self) -> int:
+        return self.game.decider  # with expansions a player may decide in another's turn

@@ -2,8 +2,8 @@
 
 | id                  | environment                                  | observation               | actions |
 |---------------------|----------------------------------------------|---------------------------|---------|
-| `kbenv/SelfPlay-v0` | `kbenv.wrappers.SelfPlayEnv` (base game)     | Box(0, 1, (28, 20, 20))   | 409     |
-| `kbenv/SelfPlay-v1` | `kbenv.wrappers.SelfPlayEnvV1` (any ruleset)   | Box(0, 1, (40, 20, 20))   | 458     |
+| `kbenv/SelfPlay-v0` | `kbenv.envs.wrappers.SelfPlayEnv` (base game) | Box(0, 1, (28, 20, 20))   | 409     |
+| `kbenv/SelfPlay-v1` | `kbenv.envs.wrappers.SelfPlayEnvV1` (any ruleset) | Box(0, 1, (40, 20, 20))   | 458     |
 
 ```python
 import gymnasium
@@ -87,6 +87,9 @@ def make_self_play_v1(**kwargs: Any) -> SelfPlayEnvV1:
 make_self_play_v0.metadata = SelfPlayEnv.metadata  # type: ignore[attr-defined]
 make_self_play_v1.metadata = SelfPlayEnvV1.metadata  # type: ignore[attr-defined]
 
+# The entry points keep the module path they had before the move into kbenv/envs (kbenv.envs.old_paths
+# resolves it to this module): registered specs stay equal to those of earlier versions.
+ENTRY_MODULE = "kbenv.registration"
 ENTRY_POINTS: dict[str, Callable[..., gymnasium.Env]] = {
     SELF_PLAY_V0: make_self_play_v0,
     SELF_PLAY_V1: make_self_play_v1,
@@ -97,7 +100,7 @@ def register_envs() -> None:
     """Register the kbenv ids with gymnasium; ids already registered are left as they are (idempotent)."""
     for env_id, entry_point in ENTRY_POINTS.items():
         if env_id not in gymnasium.registry:
-            gymnasium.register(id=env_id, entry_point=f"{__name__}:{entry_point.__name__}",
+            gymnasium.register(id=env_id, entry_point=f"{ENTRY_MODULE}:{entry_point.__name__}",
                                disable_env_checker=False, order_enforce=True)
 
 

@@ -42,15 +42,14 @@ from functools import lru_cache
 import numpy as np
 import pyspiel
 
-from . import catalogue as CAT
-from .board.codes import CARD_LETTERS
-from .engine import state as S
-from .engine.legal import ACTION_SIZE as ACTION_SIZE_V0
-from .engine.observe_v1 import NUM_CHANNELS, NUM_CHANNELS_V1
-from .game import Game, describe_action
-from .observation import observation_planes, observation_planes_v1
-from .render_text import board_text
-from .view import PlayerView
+from .. import catalogue as CAT
+from ..board.codes import CARD_LETTERS
+from ..engine import state as S
+from ..game import Game, describe_action
+from ..layout import V0, V1
+from ..render_text import board_text
+from ..ruleset import Ruleset, RulesetError  # kbenv.openspiel.Ruleset: the one ruleset object (kbenv.ruleset)
+from ..view import PlayerView
 
 GAME_NAME = "python_kingdom_builder"
 SEED_BITS = 16  # each of the two chance nodes picks 16 bits of kbenv's 32-bit set-up seed
@@ -58,8 +57,8 @@ SEED_OUTCOMES = 1 << SEED_BITS
 CHANCE_NODES = 2
 MAX_DECISIONS_PER_PLAYER = 1000  # a wide bound: random games took at most 102 a player (docs/openspiel.md)
 MIN_PLAYERS, MAX_PLAYERS = 2, S.MAX_PLAYERS
-OBSERVATION_CHANNELS_V0 = NUM_CHANNELS  # 28: kingdom_builder_v0's planes
-OBSERVATION_CHANNELS_V1 = NUM_CHANNELS_V1  # 40: kingdom_builder_v1's planes
+OBSERVATION_CHANNELS_V0 = V0.num_channels  # kingdom_builder_v0's planes (kbenv.layout)
+OBSERVATION_CHANNELS_V1 = V1.num_channels  # kingdom_builder_v1's planes
 
 IMPLEMENTED_EXPANSIONS = tuple(e.name for e in CAT.EXPANSIONS if e.implemented)
 RULE_FLAG_NAMES = tuple(f.name for f in CAT.RULE_FLAGS)
@@ -110,15 +109,17 @@ def parse_expansions(text: str | list[str] | tuple[str, ...]) -> tuple[str, ...]
 
 
 @dataclass(frozen=True)
-class Ruleset:
-    """What a `python_kingdom_builder` game is played with: players, expansions and rule flags switched on."""
+class GameSpec:
+    """What a `python_kingdom_builder` game is played with: the player count and the ruleset (kbenv.ruleset).
+
+    (Before issue 21 this was `kbenv.openspiel.Ruleset(num_players, expansions, rules)`; `Ruleset` is now the
+    one ruleset object of kbenv, without the player count, and `KingdomBuilderGame.ruleset` is one.)"""
 
     num_players: int
-    expansions: tuple[str, ...] = ()
-    rules: tuple[str, ...] = ()
+    ruleset: Ruleset = Ruleset()
 
     @classmethod
-    def from_params(cls, params: dict) -> Ruleset:
+    def from_params(cls, params: dict) -> GameSpec:
         players = params.get("players", PARAMETERS["players"])
         if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise ValueError(f"players: expected {MIN_PLAYERS}..{MAX_PLAYERS}, got {players!r}")
@@ -129,36 +130,41 @@ class Ruleset:
             if not isinstance(params.get(name, False), bool):
                 raise ValueError(f"{name}: expected true or false, got {params[name]!r}")
         rules = tuple(name for name in RULE_FLAG_NAMES if params.get(name, False))
-        ruleset = cls(players, parse_expansions(params.get("expansions", "")), rules)
-        ruleset.new_game(0)  # kbenv checks the combination (a flag needs its expansion)
-        return ruleset
+        expansions = parse_expansions(params.get("expansions", ""))
+        try:
+            ruleset = Ruleset(expansions, rules)  # checks the combination (a flag needs its expansion)
+        except RulesetError as err:
+            raise ValueError(str(err)) from None
+        return cls(players, ruleset)
 
     @classmethod
-    def of_game(cls, game: Game | PlayerView) -> Ruleset:
-        """The ruleset a kbenv game (or a player's view of one) is played with."""
-        setup = game.public_game().setup if isinstance(game, PlayerView) else game.setup
-        bits = int(setup.ruleset[1])
-        rules = tuple(f.name for f in CAT.RULE_FLAGS if bits & (1 << f.bit))
-        if setup.lords_count_zero and "lords_count_zero" not in rules:
-            rules = tuple(name for name in RULE_FLAG_NAMES if name in (*rules, "lords_count_zero"))
-        return cls(game.num_players, parse_expansions(",".join(game.expansions)), rules)
+    def of_game(cls, game: Game | PlayerView) -> GameSpec:
+        """The player count and ruleset of a kbenv game (or a player's view of one)."""
+        return cls(game.num_players, Ruleset.of_game(game))
+
+    @property
+    def expansions(self) -> tuple[str, ...]:
+        return self.ruleset.expansions
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        return self.ruleset.rules
 
     def params(self) -> dict:
-        """The game parameters of this ruleset, for pyspiel.load_game."""
+        """The game parameters of this spec, for pyspiel.load_game."""
         return {"players": self.num_players, "expansions": "+".join(self.expansions),
                 **{name: True for name in self.rules}}
 
     @property
     def action_size(self) -> int:
-        return CAT.ACTION_SIZE_V1 if self.expansions else ACTION_SIZE_V0
+        return self.ruleset.layout.action_size
 
     @property
     def channels(self) -> int:
-        return OBSERVATION_CHANNELS_V1 if self.expansions else OBSERVATION_CHANNELS_V0
+        return self.ruleset.layout.num_channels
 
     def new_game(self, seed: int) -> Game:
-        return Game.new(self.num_players, seed=seed, expansions=list(self.expansions) or None,
-                        rules=list(self.rules) or None)
+        return Game.new(self.num_players, seed=seed, ruleset=self.ruleset)
 
 
 def seed_actions(seed: int) -> tuple[int, int]:
@@ -195,10 +201,10 @@ def seeded_resampler(seed: int):
     return resample
 
 
-def game_info(ruleset: Ruleset) -> pyspiel.GameInfo:
-    n = ruleset.num_players
+def game_info(spec: GameSpec) -> pyspiel.GameInfo:
+    n = spec.num_players
     return pyspiel.GameInfo(
-        num_distinct_actions=ruleset.action_size,
+        num_distinct_actions=spec.action_size,
         max_chance_outcomes=SEED_OUTCOMES,
         num_players=n,
         min_utility=-1.0 / (n - 1),
@@ -221,10 +227,11 @@ class KingdomBuilderGame(pyspiel.Game):
 
     def __init__(self, params: dict | None = None):
         params = dict(params or {})
-        self.ruleset = Ruleset.from_params(params)
+        self.spec = GameSpec.from_params(params)
+        self.ruleset = self.spec.ruleset  # kbenv.ruleset.Ruleset
         # '+' between expansion names: commas would split the game string ("python_kingdom_builder(...)").
         params["expansions"] = "+".join(self.ruleset.expansions)
-        super().__init__(GAME_TYPE, game_info(self.ruleset), params)
+        super().__init__(GAME_TYPE, game_info(self.spec), params)
 
     def new_initial_state(self) -> KingdomBuilderState:
         """The deal: a chance node (two of them) choosing kbenv's set-up seed."""
@@ -235,8 +242,9 @@ class KingdomBuilderGame(pyspiel.Game):
 
         Its OpenSpiel history is empty and its information-state strings start at this position.
         """
-        if Ruleset.of_game(game) != self.ruleset:
-            raise ValueError(f"game: its ruleset {Ruleset.of_game(game)} is not this game's {self.ruleset}")
+        if GameSpec.of_game(game) != self.spec:
+            raise ValueError(f"game: its players and ruleset ({game.num_players}, {Ruleset.of_game(game)}) are not "
+                             f"this game's ({self.spec.num_players}, {self.ruleset})")
         state = KingdomBuilderState(self)
         state._core.start(game.clone())
         return state
@@ -245,16 +253,16 @@ class KingdomBuilderGame(pyspiel.Game):
                          params: dict | None = None) -> KingdomBuilderObserver:
         """A player's observer: kbenv's planes and view text (default) or the perfect-recall information state."""
         return KingdomBuilderObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False),
-                                      self.ruleset, params)
+                                      self.spec, params)
 
 
 class _Core:
     """Everything a state holds; copied by `deepcopy` (OpenSpiel's clone) without copying shared parts."""
 
-    __slots__ = ("ruleset", "seed_high", "game", "origin", "setup_text", "first", "log")
+    __slots__ = ("spec", "seed_high", "game", "origin", "setup_text", "first", "log")
 
-    def __init__(self, ruleset: Ruleset):
-        self.ruleset = ruleset
+    def __init__(self, spec: GameSpec):
+        self.spec = spec
         self.seed_high: int | None = None
         self.game: Game | None = None
         self.origin: Game | None = None  # the position the game started from (never changed: shared by copies)
@@ -264,7 +272,7 @@ class _Core:
 
     def __deepcopy__(self, memo: dict) -> _Core:
         other = _Core.__new__(_Core)
-        other.ruleset = self.ruleset
+        other.spec = self.spec
         other.seed_high = self.seed_high
         other.game = None if self.game is None else self.game.clone()
         other.origin = self.origin
@@ -289,7 +297,7 @@ class _Core:
         """The public set-up the game started from: ruleset, cards, start player and board (same for every seat)."""
         if self.setup_text is None:
             origin = self.origin
-            flags = ", ".join(self.ruleset.rules) or "none"
+            flags = ", ".join(self.spec.rules) or "none"
             head = (f"{origin.num_players} players, expansions: {', '.join(origin.expansions) or 'none'}, "
                     f"rules: {flags}; cards: {', '.join(origin.cards)}; start player: player_{origin.start_player}; "
                     f"turn {origin.turn}")
@@ -364,7 +372,7 @@ class KingdomBuilderState(pyspiel.State):
 
     def __init__(self, game: KingdomBuilderGame):
         super().__init__(game)
-        self._core = _Core(game.ruleset)
+        self._core = _Core(game.spec)
 
     # ----- OpenSpiel API ----------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -390,7 +398,7 @@ class KingdomBuilderState(pyspiel.State):
             if core.seed_high is None:
                 core.seed_high = int(action)
             else:
-                core.start(core.ruleset.new_game((core.seed_high << SEED_BITS) | int(action)))
+                core.start(core.spec.new_game((core.seed_high << SEED_BITS) | int(action)))
             return
         decider = core.game.decider
         core.game.step(int(action))
@@ -410,7 +418,7 @@ class KingdomBuilderState(pyspiel.State):
         as `state_from_kbenv`'s. OpenSpiel's ISMCTS (open_spiel.python.algorithms.ismcts) calls this.
         """
         core = self._core
-        n = core.ruleset.num_players
+        n = core.spec.num_players
         if isinstance(player_id, bool) or not isinstance(player_id, (int, np.integer)) or not 0 <= player_id < n:
             raise ValueError(f"player_id: expected a seat 0..{n - 1}, got {player_id!r}")
         player = int(player_id)
@@ -445,7 +453,7 @@ class KingdomBuilderState(pyspiel.State):
 
     def returns(self) -> list[float]:
         if not self.is_terminal():
-            return [0.0] * self._core.ruleset.num_players
+            return [0.0] * self._core.spec.num_players
         return win_returns(self.gold())
 
     def __str__(self) -> str:
@@ -471,7 +479,7 @@ class KingdomBuilderState(pyspiel.State):
         """Each player's gold so far (final gold once the game is over)."""
         game = self._core.game
         if game is None:
-            return [0] * self._core.ruleset.num_players
+            return [0] * self._core.spec.num_players
         return [int(x) for x in game.score_table()[:, -1]]
 
     def player_view(self, player: int) -> PlayerView:
@@ -488,19 +496,20 @@ class KingdomBuilderObserver:
     same view. perfect_recall=True: the information-state string only (no tensor).
     """
 
-    def __init__(self, iig_obs_type: pyspiel.IIGObservationType, ruleset: Ruleset, params: dict | None):
+    def __init__(self, iig_obs_type: pyspiel.IIGObservationType, spec: GameSpec, params: dict | None):
         if params:
             raise ValueError(f"observation parameters not supported; passed {params}")
         if not iig_obs_type.public_info or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER:
             raise ValueError("only a player's own observation is supported "
                              "(public_info=True, private_info=SINGLE_PLAYER)")
-        self.ruleset = ruleset
+        self.ruleset = spec.ruleset
+        self.layout = spec.ruleset.layout  # kbenv.layout: V0 in base games, V1 with expansions
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
         if self.perfect_recall:
             self.tensor = None
             self.dict: dict[str, np.ndarray] = {}
         else:
-            shape = (ruleset.channels, 20, 20)
+            shape = self.layout.observation_shape
             self.tensor = np.zeros(int(np.prod(shape)), np.float32)
             self.dict = {"observation": self.tensor.reshape(shape)}
 
@@ -515,8 +524,7 @@ class KingdomBuilderObserver:
         # kbenv's observation kernels read only what `player` may see: these are the planes of
         # PlayerView.observation / observation_v1 and of agents.evaluation.play.agent_inputs.
         out = self.dict["observation"]
-        out[...] = observation_planes_v1(game.state, player) if self.ruleset.expansions else \
-            observation_planes(game.state, player)
+        out[...] = self.layout.planes(game.state, player)
 
     def string_from(self, state: KingdomBuilderState, player: int) -> str:
         if self.perfect_recall:

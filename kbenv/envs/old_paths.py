@@ -1,0 +1,55 @@
+"""The import paths the environment adapters had before they moved into `kbenv/envs/`, kept working.
+
+`import kbenv.openspiel`, `from kbenv.wrappers import SelfPlayEnv`, `kbenv.vector_env.SelfPlayVecEnv`, ... give
+the very module objects of `kbenv.envs.*` (not copies: `kbenv.openspiel is kbenv.envs.openspiel`), imported
+only when first asked for (so `kbenv.openspiel` still needs open_spiel only when it is imported). Old pickles
+that name a class by its old module path load too. Importing this module (`import kbenv` does) installs the finder.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.abc
+import importlib.machinery
+import sys
+from types import ModuleType
+
+MOVED: dict[str, str] = {
+    f"kbenv.{name}": f"kbenv.envs.{name}"
+    for name in ("kingdom_builder_v0", "kingdom_builder_v1", "wrappers", "vector_env", "registration", "openspiel")
+}
+
+
+class _AliasLoader(importlib.abc.Loader):
+    """Loads an old path as the module at its new path (the same object)."""
+
+    def __init__(self, target: str):
+        self.target = target
+        self.target_spec: importlib.machinery.ModuleSpec | None = None
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
+        module = importlib.import_module(self.target)
+        self.target_spec = module.__spec__
+        return module
+
+    def exec_module(self, module: ModuleType) -> None:
+        module.__spec__ = self.target_spec  # the import system set the alias's spec: the module keeps its own
+
+
+class _OldPathFinder(importlib.abc.MetaPathFinder):
+    """Finds the old paths listed in MOVED (and nothing else)."""
+
+    def find_spec(self, fullname: str, path=None, target=None) -> importlib.machinery.ModuleSpec | None:
+        new = MOVED.get(fullname)
+        if new is None:
+            return None
+        return importlib.machinery.ModuleSpec(fullname, _AliasLoader(new))
+
+
+def install() -> None:
+    """Put the finder on `sys.meta_path` once (idempotent)."""
+    if not any(isinstance(finder, _OldPathFinder) for finder in sys.meta_path):
+        sys.meta_path.insert(0, _OldPathFinder())
+
+
+install()  # on import: `import kbenv` imports this module before any other room
