@@ -26,13 +26,17 @@ from .board.geometry import NUM_HEXES
 @dataclass(frozen=True)
 class Terrain:
     """A terrain code. `buildable`: settlements may be built on it with a matching terrain card in
-    every implemented ruleset; `cards`: copies in the terrain-card deck (0: no card of its own)."""
+    every implemented ruleset; `cards`: copies in the terrain-card deck (0: no card of its own);
+    `buildable_with`: the expansion whose cards make it buildable (swamp: Marshlands' swamp cards, X-4);
+    `special`: a special hex (no terrain to build on; castle, nomad space, palace, silo, location)."""
 
     name: str
     letter: str  # the board character ("" for location hexes: the location type's letter is used)
     expansion: str | None
     buildable: bool
     cards: int
+    buildable_with: str | None = None
+    special: bool = False
 
 
 TERRAINS = (
@@ -43,14 +47,15 @@ TERRAINS = (
     Terrain("forest", "T", None, True, 5),
     Terrain("water", "W", None, False, 0),
     Terrain("mountain", "M", None, False, 0),
-    Terrain("castle", "K", None, False, 0),
-    Terrain("nomad space", "N", "nomads", False, 0),
-    # Swamp and farmland become buildable with their expansions' cards (not implemented yet).
-    Terrain("swamp", "S", "marshlands", False, 0),
+    Terrain("castle", "K", None, False, 0, special=True),
+    Terrain("nomad space", "N", "nomads", False, 0, special=True),
+    # Swamp and farmland become buildable with their expansions' cards (not implemented yet): swamp by the
+    # five swamp cards of SWAMP_CARDS (M-5, X-4). `buildable` stays False: no implemented ruleset builds there.
+    Terrain("swamp", "S", "marshlands", False, 0, buildable_with="marshlands"),
     Terrain("farmland", "A", "harvest", False, 0),
-    Terrain("palace", "P", "marshlands", False, 0),
-    Terrain("silo", "O", "harvest", False, 0),
-    Terrain("location", "", None, False, 0),
+    Terrain("palace", "P", "marshlands", False, 0, special=True),  # M-6: majority of adjacent settlements, 5 gold
+    Terrain("silo", "O", "harvest", False, 0, special=True),
+    Terrain("location", "", None, False, 0, special=True),
 )
 TERRAIN_CODE = {t.name: k for k, t in enumerate(TERRAINS)}
 # Terrain-card kinds: the terrains that have cards, by letter (G C D F T); card id = terrain code.
@@ -60,11 +65,33 @@ assert all(t.buildable for t in TERRAIN_CARDS) and sum(t.buildable for t in TERR
 
 
 @dataclass(frozen=True)
+class SwampCard:
+    """A Marshlands terrain card showing swamp and `other` (a card terrain's letter): the mandatory action
+    builds 2 settlements on swamp or 3 on `other` (M-5, EN 1071); `copies` in the deck."""
+
+    other: str
+    expansion: str = "marshlands"
+    copies: int = 1
+
+    @property
+    def name(self) -> str:
+        """The card as position files write it (decision 8): "S/G" .. "S/T"."""
+        return f"S/{self.other}"
+
+
+# EN 1039-1051: swamp/grass, swamp/canyon, swamp/desert, swamp/flower field, swamp/forest. Not dealt yet
+# (Marshlands is not implemented); when they are, their card ids follow the five plain ones (5..9).
+SWAMP_CARDS = tuple(SwampCard(t.letter) for t in TERRAIN_CARDS)
+SWAMP_CARD_NAMES = tuple(card.name for card in SWAMP_CARDS)
+MARSHLANDS_DECK_SIZE = sum(t.cards for t in TERRAINS) + sum(card.copies for card in SWAMP_CARDS)  # 30 (M-4)
+
+
+@dataclass(frozen=True)
 class LocationType:
     """A location type and its power. `power`: "build" (a settlement from the supply), "move" (one of
-    the player's settlements), "walls" (Quarry: walls, no settlement), "piece" (places, moves or removes
-    a piece that is not a settlement: warrior, wagon, ship, city hall) or "passive" (Crossroads: no
-    decision of its own)."""
+    the player's settlements), "remove" (Temple: one of the player's settlements leaves the board),
+    "walls" (Quarry: walls, no settlement), "piece" (places, moves or removes a piece that is not a
+    settlement: warrior, wagon, ship, city hall) or "passive" (Crossroads: no decision of its own)."""
 
     name: str
     letter: str
@@ -94,6 +121,13 @@ LOCATION_TYPES = (
     LocationType("wagon", "n", "crossroads", "piece"),
     LocationType("lighthouse", "i", "crossroads", "piece"),
     LocationType("crossroads", "x", "crossroads", "passive"),
+    # Marshlands (EN 990-996; names of decision 8). The rules are not implemented yet: with the expansion
+    # off, their location hexes hold no tiles. Canoe builds outside its owner's turn (M-8), Temple
+    # removes a settlement (M-12), Refuge moves one (M-14), Fountain builds (M-10).
+    LocationType("canoe", "u", "marshlands", "build"),
+    LocationType("fountain", "z", "marshlands", "build"),
+    LocationType("temple", "l", "marshlands", "remove"),
+    LocationType("refuge", "j", "marshlands", "move"),
 )
 LOCATION_NAMES = tuple(loc.name for loc in LOCATION_TYPES)
 BASE_POWERS = sum(loc.expansion is None for loc in LOCATION_TYPES)
@@ -103,11 +137,15 @@ assert all(loc.expansion is None for loc in LOCATION_TYPES[:BASE_POWERS]), "base
 
 @dataclass(frozen=True)
 class ScoringCard:
-    """A Kingdom Builder card. `scored`: "end" (at the end of the game) or "play" (gold during play)."""
+    """A Kingdom Builder card. `scored`: "end" (at the end of the game) or "play" (gold during play);
+    `gold`: the amount per counted item where it is configuration (A-M11: CARD_GOLD), else None;
+    `provenance`: "rulebook" (the card text is in the rulebooks we have) or "unverified: <source>"."""
 
     name: str
     expansion: str | None
     scored: str
+    gold: int | None = None
+    provenance: str = "rulebook"
 
 
 SCORING_CARDS = (
@@ -117,11 +155,25 @@ SCORING_CARDS = (
     ScoringCard("families", "nomads", "play"),
     ScoringCard("shepherds", "nomads", "play"),
     ScoringCard("ambassadors", "nomads", "play"),
+    # Marshlands (EN 1022-1033). The printed card texts are images missing from both rulebook files; the
+    # rule and amount of each come from secondary sources (spec M-19..M-24, kb-data cards.md section 4).
+    *(ScoringCard(name, "marshlands", "end", gold, f"unverified: {source}") for name, gold, source in (
+        ("geologists", 2, "torgoton/kbc: 2 per mountain area linked to another by own settlements (M-19, A-M11)"),
+        ("messengers", 2, "torgoton/kbc, kb_prompt: 2 per hex of the shortest path between the two farthest "
+                          "connected settlements, both ends included (M-20, EN 1189)"),
+        ("noblewomen", 5, "torgoton/kbc: every special hex scored like a palace, 5 each (M-21, EN 1193-1197)"),
+        ("vassals", 1, "torgoton/kbc: 1 per settlement on the inner section seams (M-22, A-M11 a)"),
+        ("captains", 1, "torgoton/kbc, kb_prompt: 1 per settlement next to 3 or more own settlements (M-23)"),
+        ("scouts", 1, "torgoton/kbc, kb_prompt: 1 per settlement next to the removed terrain (M-24, M-16)"),
+    )),
 )
-CARD_NAMES = tuple(card.name for card in SCORING_CARDS)
-BASE_CARD_NAMES = tuple(card.name for card in SCORING_CARDS if card.expansion is None)
-RED_CARDS = tuple(card.name for card in SCORING_CARDS if card.expansion == "nomads")
-assert CARD_NAMES[: len(BASE_CARD_NAMES)] == BASE_CARD_NAMES, "base cards come first"
+# Card ids are row indices (never reorder). CARD_NAMES holds the cards the engine deals and reads: those of the
+# base game and of implemented expansions, a prefix of the rows (the Marshlands cards join it, ids 13..18, when
+# the expansion is implemented).
+CARD_ID = {card.name: k for k, card in enumerate(SCORING_CARDS)}
+CARD_GOLD = {card.name: card.gold for card in SCORING_CARDS if card.gold is not None}  # A-M11: configuration
+UNVERIFIED_CARDS = tuple(card.name for card in SCORING_CARDS if card.provenance.startswith("unverified"))
+PALACE_GOLD = 5  # M-6 (EN 1083): the majority next to a palace; ties 5 each
 
 
 @dataclass(frozen=True)
@@ -180,21 +232,31 @@ EXPANSIONS = (
     Expansion("caves", 2, "Queenie 2 Caves: one cave per quadrant, a once-per-turn move between caves", True),
     Expansion("crossroads", 3, "Crossroads: 4 sections (3 partly checked), 8 locations, warriors, wagons, ships, "
               "city halls, task cards, two-card hands", True),
-    Expansion("marshlands", 4, "Marshlands (not implemented yet)", False),
+    Expansion("marshlands", 4, "Marshlands (not implemented yet; its data, substitute sections and end-scoring "
+              "kernels are in place)", False),
     Expansion("harvest", 5, "Harvest (not implemented yet)", False),
 )
 EXPANSION_BIT = {e.name: 1 << e.bit for e in EXPANSIONS}
 NOMADS, CAPITOL, CAVES = EXPANSION_BIT["nomads"], EXPANSION_BIT["capitol"], EXPANSION_BIT["caves"]
 CROSSROADS = EXPANSION_BIT["crossroads"]
+_IMPLEMENTED = {None} | {e.name for e in EXPANSIONS if e.implemented}
+CARD_NAMES = tuple(card.name for card in SCORING_CARDS if card.expansion in _IMPLEMENTED)
+assert CARD_NAMES == tuple(card.name for card in SCORING_CARDS[: len(CARD_NAMES)]), "card ids are row indices"
+BASE_CARD_NAMES = tuple(card.name for card in SCORING_CARDS if card.expansion is None)
+RED_CARDS = tuple(card.name for card in SCORING_CARDS if card.expansion == "nomads")
+assert CARD_NAMES[: len(BASE_CARD_NAMES)] == BASE_CARD_NAMES, "base cards come first"
 
 
 @dataclass(frozen=True)
 class Section:
-    """A board section: its expansion (None = base game) and where its grid was checked (kb-data)."""
+    """A board section: its expansion (None = base game) and where its grid was checked (kb-data).
+    `stands_for`: a substitute's printed section (named after its location type), which a user's section
+    file of that name replaces (kbenv.board.user_sections)."""
 
     name: str
     expansion: str | None
     provenance: str
+    stands_for: str | None = None
 
 
 _CHECKED = "kb-data: BGA array and BGA artwork agree"
@@ -220,6 +282,13 @@ SECTIONS = (
     *(Section(name, "crossroads", "UNVERIFIED: kb-data from a single source (torgoton/kbc); the first-edition Big "
               "Box rulebook picture shows about half of the section and agrees there, in this orientation")
       for name in ("city_hall", "lighthouse", "monastery")),
+    # Marshlands (decision 5): no layout of the four printed sections is reachable, so kbenv ships generated
+    # substitutes, one per printed section (each with the two location hexes of that section's type, a palace
+    # and swamp). A section file of the printed section's name in $KBENV_SECTIONS replaces its substitute.
+    *(Section(f"marsh-substitute-{k + 1}", "marshlands",
+              "SUBSTITUTE: generated by scripts/make_substitute_sections.py; no printed layout is reachable "
+              f"(stands in for the {kind.capitalize()} section)", stands_for=kind)
+      for k, kind in enumerate(("canoe", "fountain", "temple", "refuge"))),
 )
 # Former section names, still read wherever a section is named (records and position files written before the
 # City Hall section was spelt as its location type, city_hall).
@@ -488,12 +557,20 @@ def power_trait_table() -> str:
 
 def content_table() -> str:
     """The terrain and location rows as markdown tables (printed in docs/api.md and tested against it)."""
-    lines = ["| code | letter | terrain | expansion | buildable | cards |", "|---|---|---|---|---|---|"]
+    lines = ["| code | letter | terrain | expansion | buildable | cards | special |", "|---|---|---|---|---|---|---|"]
     for k, t in enumerate(TERRAINS):
-        lines.append(f"| {k} | {t.letter or '-'} | {t.name} | {t.expansion or 'base'} | "
-                     f"{'yes' if t.buildable else 'no'} | {t.cards} |")
+        buildable = "yes" if t.buildable else f"with {t.buildable_with}" if t.buildable_with else "no"
+        lines.append(f"| {k} | {t.letter or '-'} | {t.name} | {t.expansion or 'base'} | {buildable} | {t.cards} | "
+                     f"{'yes' if t.special else 'no'} |")
     lines += ["", "| type | letter | location | expansion | power | action |", "|---|---|---|---|---|---|"]
     for k, loc in enumerate(LOCATION_TYPES):
         lines.append(f"| {k} | {loc.letter} | {loc.name} | {loc.expansion or 'base'} | {loc.power} | "
                      f"{LOCATION_ACTION[loc.name]} |")
+    lines += ["", "| card | expansion | scored | gold | provenance |", "|---|---|---|---|---|"]
+    for card in SCORING_CARDS:
+        lines.append(f"| {card.name} | {card.expansion or 'base'} | {card.scored} | "
+                     f"{'-' if card.gold is None else card.gold} | {card.provenance} |")
+    lines += ["", "Swamp cards (Marshlands, M-5): " + ", ".join(SWAMP_CARD_NAMES)
+              + f", one each; with them the deck has {MARSHLANDS_DECK_SIZE} cards. Palace: {PALACE_GOLD} gold to the "
+              "majority next to it, 5 to each of tied players (M-6)."]
     return "\n".join(lines)

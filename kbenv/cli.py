@@ -462,39 +462,56 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 
 
 def cmd_sections(args: argparse.Namespace) -> int:
-    """The built-in board sections: name, expansion, locations, former names and where the grid comes from.
+    """The board sections: name, expansion, locations, former names and where the grid comes from.
 
     A section is named after one of its location types, spelt as that location (city_hall); a former name
-    (cityhall) is still read in records and position files, and listed as `also`."""
+    (cityhall) is still read in records and position files, and listed as `also`. The Marshlands sections are
+    generated substitutes (no printed layout is reachable); a real section file in the folder named by
+    KBENV_SECTIONS replaces its substitute, is listed after it and checked here (kbenv.board.user_sections)."""
     from .board.sections import load_section
+    from .board.user_sections import REPLACES, user_section_paths
     from .catalogue import LOCATION_LETTERS_TO_NAMES, SECTION_ALIASES, SECTIONS
 
+    def row(name, expansion, provenance, source, grid):
+        locations = sorted({LOCATION_LETTERS_TO_NAMES[ch] for line in grid for ch in line if ch.islower()})
+        aliases = sorted(old for old, new in SECTION_ALIASES.items() if new == name)
+        return {"name": name, "expansion": expansion or "base", "locations": locations, "aliases": aliases,
+                "verified": source == "kb-data", "substitute": source == "substitute", "source": source,
+                "provenance": provenance}
+
+    user = user_section_paths()
     rows = []
     for sec in SECTIONS:
-        grid = load_section(sec.name)
-        locations = sorted({LOCATION_LETTERS_TO_NAMES[ch] for row in grid for ch in row if ch.islower()})
-        aliases = sorted(old for old, new in SECTION_ALIASES.items() if new == sec.name)
-        rows.append({"name": sec.name, "expansion": sec.expansion or "base", "locations": locations,
-                     "aliases": aliases, "verified": not sec.provenance.startswith("UNVERIFIED"),
-                     "provenance": sec.provenance})
+        source = ("unverified" if sec.provenance.startswith("UNVERIFIED")
+                  else "substitute" if sec.provenance.startswith("SUBSTITUTE") else "kb-data")
+        rows.append(row(sec.name, sec.expansion, sec.provenance, source, load_section(sec.name)))
+        if sec.stands_for in user:
+            rows[-1]["replaced_by"] = sec.stands_for
+            rows.append(row(sec.stands_for, sec.expansion, f"user file {user[sec.stands_for]} (checked); replaces "
+                            f"{REPLACES[sec.stands_for]}", "user file", load_section(sec.stands_for)))
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
-    print(f"{'section':<11}{'expansion':<11}{'locations':<28}")
-    for row in rows:
-        mark = "" if row["verified"] else "  [UNVERIFIED]"
-        also = f"  (also read as {', '.join(row['aliases'])})" if row["aliases"] else ""
-        print(f"{row['name']:<11}{row['expansion']:<11}{', '.join(row['locations']):<28}{mark}{also}")
-        print(f"{'':<22}{row['provenance']}")
+    width = max(len(r["name"]) for r in rows) + 2
+    marks = {"unverified": "  [UNVERIFIED]", "substitute": "  [SUBSTITUTE]", "user file": "  [USER FILE]"}
+    print(f"{'section':<{width}}{'expansion':<11}{'locations':<28}")
+    for r in rows:
+        also = f"  (also read as {', '.join(r['aliases'])})" if r["aliases"] else ""
+        replaced = f"  (replaced by {r['replaced_by']})" if r.get("replaced_by") else ""
+        print(f"{r['name']:<{width}}{r['expansion']:<11}{', '.join(r['locations']):<28}{marks.get(r['source'], '')}"
+              f"{also}{replaced}")
+        print(f"{'':<{width + 11}}{r['provenance']}")
     return 0
 
 
 def section_label(name: str, turned: bool) -> str:
-    """A section as the play header shows it: turned, and unverified data said so."""
+    """A section as the play header shows it: turned, and unverified or substitute data said so."""
     from .catalogue import SECTIONS
 
     unverified = any(sec.name == name and sec.provenance.startswith("UNVERIFIED") for sec in SECTIONS)
-    return f"{name}{' (turned)' if turned else ''}{' (unverified section data)' if unverified else ''}"
+    substitute = any(sec.name == name and sec.provenance.startswith("SUBSTITUTE") for sec in SECTIONS)
+    return (f"{name}{' (turned)' if turned else ''}{' (unverified section data)' if unverified else ''}"
+            f"{' (substitute section, not the printed one)' if substitute else ''}")
 
 
 # ----- parser -----------------------------------------------------------------------------------------
@@ -649,8 +666,9 @@ def _add_tournament(sub) -> None:
 
 
 def _add_sections(sub) -> None:
-    sec = _command(sub, "sections", "list the built-in board sections and where their data comes from",
-                   cmd_sections)
+    sec = _command(sub, "sections", "list the board sections and where their data comes from (Marshlands: "
+                   "generated substitutes, replaced by real section files in the folder named by KBENV_SECTIONS, "
+                   "which this command checks)", cmd_sections)
     sec.add_argument("--list", action="store_true", help="list them (the default; kept for the docs' spelling)")
     sec.add_argument("--json", action="store_true", help="print the list as JSON")
 

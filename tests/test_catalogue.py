@@ -31,12 +31,15 @@ def test_named_constants_are_looked_up_by_name():
 
 
 def test_location_rows():
-    assert codes.LOCATION_LETTERS == "ofawtbhpcqvgemryknix"
-    assert CAT.LOCATION_NAMES[-8:] == ("foresters_lodge", "monastery", "fort", "city_hall", "barracks", "wagon",
-                                       "lighthouse", "crossroads")
+    # appended, never reordered: the Marshlands types (decision 8 names) follow the Crossroads ones
+    assert codes.LOCATION_LETTERS == "ofawtbhpcqvgemryknix" + "uzlj"
+    assert CAT.LOCATION_NAMES[-12:-4] == ("foresters_lodge", "monastery", "fort", "city_hall", "barracks", "wagon",
+                                          "lighthouse", "crossroads")
+    assert CAT.LOCATION_NAMES[-4:] == ("canoe", "fountain", "temple", "refuge")
     assert CAT.LOCATION_ACTION["crossroads"] == -1  # passive: no decision of its own (C-7)
     assert CAT.BASE_POWERS == 8
-    assert CAT.MOVE_LOCATIONS == ("barn", "harbor", "paddock", "caravan")
+    # "Relocate one of your previously built settlements" (Refuge, EN 1167)
+    assert CAT.MOVE_LOCATIONS == ("barn", "harbor", "paddock", "caravan", "refuge")
     assert CAT.NOMAD_LOCATIONS == ("caravan", "quarry", "village", "garden")
     assert all(loc.tiles == 2 for loc in CAT.LOCATION_TYPES)
 
@@ -46,7 +49,8 @@ def test_build_powers_follow_the_rules_text():
     # "build one settlement" powers (EN: oracle, farm, oasis, tower, tavern; village, garden; donations)
     assert builds == {"oracle", "farm", "oasis", "tower", "tavern", "village", "garden",
                       *(f"donation-{t}" for t in "GCDFTWM"),
-                      "foresters_lodge", "monastery", "fort"}  # "Build one settlement" (EN 820, 828, 836)
+                      "foresters_lodge", "monastery", "fort",  # "Build one settlement" (EN 820, 828, 836)
+                      "canoe", "fountain"}  # "Build one settlement" (EN 1105, 1131)
 
 
 def test_nomad_tiles():

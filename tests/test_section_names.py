@@ -23,7 +23,10 @@ def test_kbenv_sections_names_city_hall_and_its_former_name(capsys):
     assert rows[NEW]["locations"] == ["city_hall", "fort"]  # the section's header: City Hall / Fort
     assert rows[NEW]["aliases"] == [OLD]
     # every section is named after one of its own location types, spelt as that type
-    assert all(name in row["locations"] for name, row in rows.items())
+    assert all(name in row["locations"] for name, row in rows.items() if not row["substitute"])
+    # a substitute is named as one (decision 5) and carries the type of the printed section it stands for
+    assert [row["locations"] for name, row in rows.items() if row["substitute"]] == [
+        ["canoe"], ["fountain"], ["temple"], ["refuge"]]
     assert main(["sections"]) == 0
     line = next(line for line in capsys.readouterr().out.splitlines() if line.startswith(NEW))
     assert "(also read as cityhall)" in line

@@ -1,4 +1,10 @@
-"""Board sections: loading the 10x10 grids, 180-degree turns and 2x2 assembly into a board."""
+"""Board sections: loading the 10x10 grids, 180-degree turns and 2x2 assembly into a board.
+
+Built-in sections live in kbenv/data/sections (kbenv letters, or the kb-data format with `L` and
+`# location:` lines, as the generated Marshlands substitutes are written). The printed Marshlands sections
+(canoe, fountain, temple, refuge) come from the user's folder (kbenv.board.user_sections); a name ending in
+.txt is read as a section file.
+"""
 
 from __future__ import annotations
 
@@ -7,13 +13,19 @@ from pathlib import Path
 
 from ..catalogue import section_name, sections_of
 from .codes import LOCATION_LETTERS, TERRAIN_LETTERS
+from .section_files import check_marshlands_section, parse_section_file
+from .user_sections import REPLACES, load_user_section
 
 SECTION_SIZE = 10
 # From the catalogue's section rows; their order is the section ids of seeded set-ups (never reorder).
 BASE_SECTIONS = sections_of(None)
 NOMAD_SECTIONS = sections_of("nomads")
 CROSSROADS_SECTIONS = sections_of("crossroads")  # single unverified source: see kbenv.catalogue.SECTIONS
-BUILTIN_SECTIONS = BASE_SECTIONS + NOMAD_SECTIONS + CROSSROADS_SECTIONS
+# Generated substitutes (no printed layout is reachable); not in the numba section tables (Marshlands is not
+# implemented yet), loadable by name.
+MARSHLANDS_SUBSTITUTES = sections_of("marshlands")
+BUILTIN_SECTIONS = BASE_SECTIONS + NOMAD_SECTIONS + CROSSROADS_SECTIONS + MARSHLANDS_SUBSTITUTES
+SUBSTITUTE_KIND = {sub: kind for kind, sub in REPLACES.items()}  # substitute -> its location type
 VALID_CODES = set(TERRAIN_LETTERS) | set(LOCATION_LETTERS)
 
 
@@ -45,11 +57,19 @@ def load_section(name: str) -> list[str]:
         return list(_BUILTIN_CACHE[name])
     if name.endswith(".txt"):
         return _load_file(Path(name))
+    if name in REPLACES:
+        return load_user_section(name)
     if name not in BUILTIN_SECTIONS:
         known = ", ".join(BUILTIN_SECTIONS)
-        raise ValueError(f"unknown section {name!r}; known sections: {known} (or a path to a .txt file)")
+        raise ValueError(f"unknown section {name!r}; known sections: {known}, the printed Marshlands sections "
+                         f"{', '.join(REPLACES)} from files (kbenv.board.user_sections), or a path to a .txt file")
     text = resources.files("kbenv.data.sections").joinpath(f"{name}.txt").read_text()
-    _BUILTIN_CACHE[name] = parse_section(text, name)
+    if name in SUBSTITUTE_KIND:
+        sf = parse_section_file(text, f"kbenv/data/sections/{name}.txt")
+        check_marshlands_section(sf, SUBSTITUTE_KIND[name], name)
+        _BUILTIN_CACHE[name] = sf.rows
+    else:
+        _BUILTIN_CACHE[name] = parse_section(text, name)
     return list(_BUILTIN_CACHE[name])
 
 
@@ -63,7 +83,17 @@ def _load_file(path: Path) -> list[str]:
         raise ValueError(f"section file {str(path)!r}: is a folder, not a file") from None
     except (OSError, UnicodeDecodeError) as err:
         raise ValueError(f"section file {str(path)!r}: cannot be read ({err})") from None
+    if _kb_data_format(text):
+        sf = parse_section_file(text, str(path))
+        if "expansion" in sf.header and sf.header["expansion"][0] == "marshlands":
+            check_marshlands_section(sf)
+        return sf.rows
     return parse_section(text, str(path))
+
+
+def _kb_data_format(text: str) -> bool:
+    """A file in the kb-data format: its grid has L (location hexes typed by '# location:' lines)."""
+    return any("L" in line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#"))
 
 
 def turn_section(rows: list[str]) -> list[str]:

@@ -1,0 +1,79 @@
+"""Board tables for the Marshlands end scoring (kbenv.engine.marsh_scoring).
+
+- `HEX_DISTANCE[a, b]`: steps between two hexes of the 20x20 board (Messengers, M-20), from cube coordinates
+  of the odd-r grid; 400 x 400 int8 (160 KB), built once at import.
+- `SEAM_MASK`: the hexes next to an inner seam between two sections, i.e. board rows 9-10 and columns 9-10
+  (Vassals, M-22, reading A-M11 a).
+- `label_areas`: the areas (connected groups) of a hex mask; with the mountain mask of a board it gives the
+  mountain areas of Geologists (M-19: "A mountain is a series of adjacent mountain hexes and may consist of
+  only a single hex"). Boards differ, so it runs per board (at set-up once the scoring is wired).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .bitset import WORDS, has, mask_of
+from .geometry import COLS, NUM_HEXES, SECTOR_OF, STEP1, hex_rc
+
+
+def cube(hex_: int) -> tuple[int, int, int]:
+    """Cube coordinates (x, y, z) of a hex: odd rows sit half a hex to the right (odd-r)."""
+    r, c = hex_rc(hex_)
+    x = c - (r - (r & 1)) // 2
+    z = r
+    return x, -x - z, z
+
+
+def _build_distance_table() -> np.ndarray:
+    """table[a, b] = hex distance between a and b (the number of steps of a shortest path)."""
+    xyz = np.array([cube(h) for h in range(NUM_HEXES)], dtype=np.int64)
+    diff = np.abs(xyz[:, None, :] - xyz[None, :, :])
+    return diff.max(axis=2).astype(np.int8)
+
+
+def _build_seam_mask() -> np.ndarray:
+    """Hexes with a neighbour in another section (quadrant)."""
+    hexes = [h for h in range(NUM_HEXES) if any(n >= 0 and SECTOR_OF[n] != SECTOR_OF[h] for n in STEP1[h])]
+    return mask_of(hexes)
+
+
+HEX_DISTANCE = _build_distance_table()
+SEAM_MASK = _build_seam_mask()
+assert int(HEX_DISTANCE.max()) < 128 and COLS == 20
+
+
+@njit(cache=True)
+def label_areas(mask, label) -> int:
+    """Label the areas of a hex mask: label[h] = area index (0, 1, ...) for hexes of mask, -1 elsewhere.
+
+    Areas are numbered in the order of their lowest hex. Returns the number of areas."""
+    label[:] = -1
+    stack = np.empty(NUM_HEXES, dtype=np.int64)
+    count = 0
+    for start in range(NUM_HEXES):
+        if label[start] >= 0 or not has(mask, start):
+            continue
+        label[start] = count
+        stack[0] = start
+        top = 1
+        while top > 0:
+            top -= 1
+            h = stack[top]
+            for d in range(6):
+                nb = STEP1[h, d]
+                if nb >= 0 and label[nb] < 0 and has(mask, nb):
+                    label[nb] = count
+                    stack[top] = nb
+                    top += 1
+        count += 1
+    return count
+
+
+def area_labels(mask: np.ndarray) -> tuple[np.ndarray, int]:
+    """(label per hex, number of areas) of a hex mask (see label_areas)."""
+    if mask.shape != (WORDS,):
+        raise ValueError(f"mask: expected {WORDS} words, got shape {mask.shape}")
+    label = np.empty(NUM_HEXES, dtype=np.int64)
+    return label, int(label_areas(mask, label))
