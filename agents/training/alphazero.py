@@ -12,6 +12,9 @@ One round (an "iteration"):
    network's masked policy against the improved policy, plus `value_weight` x mean squared error of the
    seat values.
 
+With `actors` in the config, Ray actors play the games and this process learns (agents.training.actors:
+ActorRun, the same loop through this module's hooks `_make_selfplay`, `_searcher`, `_play_round`).
+
 The network sees the standard observation only (no hints, no built-in policy anywhere). Everything
 random comes from the config seed; a checkpoint holds the network, the optimizer, the buffer, the live
 games and every random generator, so a resumed run continues bit for bit (tests/test_alphazero.py).
