@@ -335,14 +335,10 @@ class ActorPool:
             + (f" on {device}" if server is not None else " in each actor"))
 
     def stop(self) -> None:
-        """Keep the actors' games (for a checkpoint after this) and end the actors, and Ray if it was ours."""
+        """End the actors, and Ray if this pool started it (their games are in the last checkpoint: a run
+        saves one at its end, and an interrupted run resumes from its last one)."""
         import ray
 
-        if self.workers:
-            try:
-                self._gather()
-            except Exception:  # an actor that died has nothing to keep: the last checkpoint stays
-                pass
         for w in self.workers + ([self.server] if self.server is not None else []):
             ray.kill(w)
         self.workers, self.server = [], None
