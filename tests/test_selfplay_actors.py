@@ -161,6 +161,25 @@ class SnapshotRun(ActorRun):
                            "values": self.buffer.values[:self.buffer.size].copy(), "weights": _weights(self.net)}
 
 
+def test_the_gpu_path_packed_rows_through_the_server(local_ray, one_thread, tmp_path):
+    # inference: server on a GPU sends packed rows (kbenv.packed) to the server; here the server is on the
+    # CPU, which unpacks them to the same planes: the same games as an actor with its own network
+    config = _config(tmp_path, inference="server")
+    net = PolicyValueNet(v1=False, channels=8, blocks=1, head_channels=2).eval()
+    server = ray.remote(num_cpus=0)(InferenceServer).remote(net.config, "cpu", 1)
+    ray.get(server.set_weights.remote(_weights(net)))
+    remote = SelfPlayWorker(config.to_dict(), 0, net.config, server=server, packed=True)
+    assert remote.search.packed
+    local = SelfPlayWorker(config.to_dict(), 0, net.config)
+    for worker in (remote, local):
+        worker.start(2)
+        done = worker.play(_weights(net), 6)
+        assert done["positions"] == 12 and done["evaluations"] == 6 * 2 * (1 + 4)  # root + 4 simulations
+    assert ray.get(server.stats.remote())["positions"] == 60
+    assert [g.actions for g in remote.selfplay.games] == [g.actions for g in local.selfplay.games]
+    ray.kill(server)
+
+
 @pytest.fixture(scope="module")
 def two_rounds(local_ray, tmp_path_factory):
     """Two rounds of a 2-actor run (its folder, the Run, the initial weights, the card); a copy of its
