@@ -244,7 +244,7 @@ def _train_alphazero(args: argparse.Namespace) -> int:
           f"{card['evaluations_per_second']} network evaluations/s in self-play) -> "
           f"{Path(config.out_dir) / config.name / 'model.pt'}")
     if card.get("actors"):
-        print(f"  self-play by {card['actors']} Ray actors (inference: {card['inference']})")
+        print(f"  self-play by Ray actors: {card['actors']} (inference: {card['inference']})")
     for r in card["evaluation"]:
         print(f"  {r['agent']} vs {r['opponent']}: win share {r['win_share']:.3f} "
               f"[{r['ci95'][0]:.3f}, {r['ci95'][1]:.3f}] over {r['games']} games")

@@ -331,7 +331,7 @@ class ActorPool:
         self.count = n
         self.saved = None
         where = c.ray_address or os.environ.get("RAY_ADDRESS") or "a local Ray instance"
-        log(f"{n} self-play actors on {where} ({cpus:g} CPUs), inference: {c.inference}"
+        log(f"{n} self-play actor{'s' if n != 1 else ''} on {where} ({cpus:g} CPUs), inference: {c.inference}"
             + (f" on {device}" if server is not None else " in each actor"))
 
     def stop(self) -> None:
