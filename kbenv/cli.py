@@ -81,6 +81,16 @@ def positive_int(text: str) -> int:
     return value
 
 
+def actor_count(text: str) -> int | str:
+    """`auto` or an integer >= 0 (kbenv train --actors)."""
+    if text == "auto":
+        return text
+    value = _integer(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected auto or an integer >= 0, got {value}")
+    return value
+
+
 def _number(text: str) -> float:
     try:
         value = float(text)
@@ -225,11 +235,16 @@ def _train_alphazero(args: argparse.Namespace) -> int:
     from agents.training.az_config import AlphaZeroConfig
 
     config = _config_with_overrides(AlphaZeroConfig, args, "iterations")
+    ray = {k: v for k, v in (("actors", args.actors), ("ray_address", args.address)) if v is not None}
+    if ray:
+        config = AlphaZeroConfig.from_dict({**config.to_dict(), **ray}, source=args.config)
     card = train_alphazero(config, resume=args.resume, progress=not args.quiet)
     print(f"trained {card['name']}: {card['rounds']} rounds, {card['self_play_positions']:,} self-play positions "
           f"in {card['wall_seconds']} s ({card['positions_per_second']} positions/s, "
           f"{card['evaluations_per_second']} network evaluations/s in self-play) -> "
           f"{Path(config.out_dir) / config.name / 'model.pt'}")
+    if card.get("actors"):
+        print(f"  self-play by Ray actors: {card['actors']} (inference: {card['inference']})")
     for r in card["evaluation"]:
         print(f"  {r['agent']} vs {r['opponent']}: win share {r['win_share']:.3f} "
               f"[{r['ci95'][0]:.3f}, {r['ci95'][1]:.3f}] over {r['games']} games")
@@ -362,6 +377,8 @@ def cmd_train(args: argparse.Namespace) -> int:
 
     if config_method(read_yaml(args.config)) == "alphazero":
         return _train_alphazero(args)
+    if args.actors is not None or args.address is not None:
+        raise ValueError("--actors and --address: only for search self-play configs (method: alphazero)")
     config = _config_with_overrides(TrainConfig, args, "total_timesteps")
     card = train(config, resume=args.resume, progress=not args.quiet)
     print(f"trained {card['name']}: {card['timesteps']:,} steps in {card['wall_seconds']} s "
@@ -637,6 +654,10 @@ def _add_train(sub) -> None:
     tr.add_argument("--out", help="override out_dir")
     tr.add_argument("--max-minutes", type=non_negative_number,
                     help="override max_minutes (stop learning after this wall time; 0 = no limit)")
+    tr.add_argument("--actors", type=actor_count, help="override actors (method: alphazero): N Ray actors play, "
+                    "this process learns; auto = the Ray cluster's CPUs - 1; 0 = one process (docs/self-play.md)")
+    tr.add_argument("--address", help="override ray_address: the Ray cluster of the actors (auto, ray://HOST:10001; "
+                    "default: a new local Ray instance)")
     tr.add_argument("--quiet", action="store_true", help="no progress output")
 
 

@@ -12,6 +12,9 @@ One round (an "iteration"):
    network's masked policy against the improved policy, plus `value_weight` x mean squared error of the
    seat values.
 
+With `actors` in the config, Ray actors play the games and this process learns (agents.training.actors:
+ActorRun, the same loop through this module's hooks `_make_selfplay`, `_searcher`, `_play_round`).
+
 The network sees the standard observation only (no hints, no built-in policy anywhere). Everything
 random comes from the config seed; a checkpoint holds the network, the optimizer, the buffer, the live
 games and every random generator, so a resumed run continues bit for bit (tests/test_alphazero.py).
@@ -148,6 +151,9 @@ class SelfPlay:
                 "started": self.started, "finished": self.finished, "positions": self.positions}
 
     def load(self, data: dict) -> None:
+        if "next_game" in data:
+            raise ValueError("the checkpoint was written by a run with actors (field 'actors'): resume it with "
+                             "actors, or start a new run")
         self.games = [Game(setup, state.copy(), list(actions))
                       for setup, state, actions in zip(data["setups"], data["games"], data["actions"], strict=True)]
         self.rngs = []
@@ -265,7 +271,7 @@ class Run:
         self.optimizer = torch.optim.AdamW(self.net.parameters(), lr=config.learning_rate,
                                            weight_decay=config.weight_decay)
         self.buffer = ReplayBuffer(config.buffer_positions, self.net.action_size)
-        self.selfplay = SelfPlay(config)
+        self.selfplay = self._make_selfplay()
         self.rng = np.random.default_rng([config.seed, 2**31])
         self.iteration = 0
         self.curve: list[dict] = []
@@ -281,6 +287,10 @@ class Run:
             log(f"resumed {config.name} at round {self.iteration} ({self.selfplay.positions:,} positions)")
         elif resume:
             log(f"no {path} to resume from: starting {config.name} afresh")
+
+    def _make_selfplay(self):
+        """Who plays the games: one SelfPlay here (agents.training.actors.ActorRun: Ray actors)."""
+        return SelfPlay(self.config)
 
     # ----- checkpoints ------------------------------------------------------------------------------
     def _checkpoint_dict(self) -> dict:
@@ -349,14 +359,30 @@ class Run:
     def last_evaluation(self) -> list[dict]:
         return [r for r in self.curve if r["round"] == self.curve[-1]["round"]] if self.curve else []
 
-    def run(self, progress: bool = True) -> dict:
+    def _searcher(self):
+        """(evaluator, search) of this process's self-play."""
         from agents.alphazero.compiled_search import make_search
         from agents.alphazero.network import NetworkEvaluator
 
         c = self.config
-        self.progress = progress
         evaluator = NetworkEvaluator(self.net, self.device)
-        search = make_search(c.search, evaluator, num_simulations=c.simulations, max_considered=c.considered)
+        return evaluator, make_search(c.search, evaluator, num_simulations=c.simulations, max_considered=c.considered)
+
+    def _play_round(self, evaluator, search) -> None:
+        """`steps_per_iteration` decisions in every game; finished games' positions join the buffer."""
+        calls = evaluator.positions
+        for _ in range(self.config.steps_per_iteration):
+            self.selfplay.step(search, self.buffer)
+        self.evaluations += evaluator.positions - calls
+
+    def _round_stats(self, selfplay_seconds: float, train_seconds: float) -> dict:
+        """Extra columns of a round's row in losses.csv (none here; ActorRun adds throughput)."""
+        return {}
+
+    def run(self, progress: bool = True) -> dict:
+        c = self.config
+        self.progress = progress
+        evaluator, search = self._searcher()
         started = time.perf_counter()
         wall_before = self.wall
         deadline = started + c.max_minutes * 60 if c.max_minutes else math.inf
@@ -366,10 +392,7 @@ class Run:
         try:
             while self.iteration < c.iterations and time.perf_counter() < deadline:
                 t0 = time.perf_counter()
-                calls = evaluator.positions
-                for _ in range(c.steps_per_iteration):
-                    self.selfplay.step(search, self.buffer)
-                self.evaluations += evaluator.positions - calls
+                self._play_round(evaluator, search)
                 t1 = time.perf_counter()
                 self.search_seconds += t1 - t0
                 losses = [0.0, 0.0]
@@ -378,11 +401,13 @@ class Run:
                         p, v = train_step(self.net, self.optimizer, self.buffer, self.rng, c, self.device)
                         losses[0] += p / c.train_batches
                         losses[1] += v / c.train_batches
-                self.train_seconds += time.perf_counter() - t1
+                t2 = time.perf_counter()
+                self.train_seconds += t2 - t1
                 self.iteration += 1
                 self.wall = wall_before + time.perf_counter() - started
                 self.losses.append({"round": self.iteration, "positions": self.selfplay.positions,
-                                    "policy_loss": losses[0], "value_loss": losses[1]})
+                                    "policy_loss": losses[0], "value_loss": losses[1],
+                                    **self._round_stats(t1 - t0, t2 - t1)})
                 if bar is not None:
                     bar.update(1)
                     bar.set_postfix_str(f"{self.selfplay.positions:,} positions, {self.selfplay.finished} games, "
@@ -423,9 +448,11 @@ class Run:
             w.writerows(self.curve)
         plot_curve(self.curve, self.dir / "curve.png")
 
+    LOSS_COLUMNS = ("round", "positions", "policy_loss", "value_loss")
+
     def _write_losses(self) -> None:
         with open(self.dir / "losses.csv", "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=["round", "positions", "policy_loss", "value_loss"])
+            w = csv.DictWriter(f, fieldnames=list(self.LOSS_COLUMNS))
             w.writeheader()
             w.writerows(self.losses)
 
@@ -443,4 +470,8 @@ def train_alphazero(config: AlphaZeroConfig, resume: bool = False, progress: boo
     from .networks import flush_denormals
 
     flush_denormals()
+    if config.actors != 0:  # Ray actors play, this process learns (agents.training.actors)
+        from .actors import ActorRun
+
+        return ActorRun(config, resume=resume, log=log).run(progress=progress)
     return Run(config, resume=resume, log=log).run(progress=progress)

@@ -6,9 +6,9 @@ one line per bad field naming it.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from .config import (
     MAX_SEED,
@@ -23,6 +23,8 @@ from .config import (
 )
 
 EVAL_OPPONENTS = ("random", "greedy", "lookahead", "mcts:sims=300")
+MAX_ACTORS = 4096
+ActorCount = Annotated[int, Field(ge=0, le=MAX_ACTORS)]
 
 
 class AlphaZeroConfig(ConfigModel):
@@ -63,16 +65,38 @@ class AlphaZeroConfig(ConfigModel):
     threads: int = _field(0, "an integer >= 0", ge=0)  # torch CPU threads (0 = torch's default)
     seed: int = _field(0, f"an integer from 0 to {MAX_SEED}", ge=0, le=MAX_SEED)
     out_dir: str = _field("runs", "a non-empty path without NUL characters", pattern=r"^[^\x00]+$")
+    # parallel self-play (agents.training.actors): 0 = one process (as before); N = N Ray actors feeding
+    # one learner; auto = the Ray cluster's CPUs - 1 (every core of one machine: one left to the learner)
+    actors: ActorCount | Literal["auto"] = _field(0, f"an integer from 0 to {MAX_ACTORS}, or auto")
+    # the Ray cluster of the actors: null = a new local Ray instance (or RAY_ADDRESS when it is set);
+    # 'auto' (a cluster this node belongs to) or 'ray://HOST:10001' (Ray Client)
+    ray_address: str | None = _field(None, "null, or a Ray address such as auto or ray://HOST:10001",
+                                     pattern=r"^\S+$", max_length=500)
+    # where the actors' network runs: local = in every actor, on its CPU; server = one inference actor on
+    # the learner's device (a GPU when there is one) that batches the requests of all actors
+    inference: Literal["local", "server"] = _field("local", "one of local, server")
 
     _name = field_validator("name")(ConfigModel.check_name)
     _distinct = field_validator("expansions", "rules", "eval_opponents")(ConfigModel.check_distinct)
 
     @model_validator(mode="after")
     def _consistent(self) -> AlphaZeroConfig:
-        problems = ruleset_problems(self.expansions, self.rules)
+        problems = ruleset_problems(self.expansions, self.rules) + self.actor_problems()
         if problems:
             raise ValueError("\n".join(problems))
         return self
+
+    def actor_problems(self) -> list[str]:
+        """The parallel self-play fields that do not fit together, each naming the fields."""
+        problems = []
+        if isinstance(self.actors, int) and self.actors > self.games:
+            problems.append(f"field 'actors': {self.actors} actors need at least as many games (field 'games' "
+                            f"is {self.games}): every actor plays at least one game")
+        if self.actors == 0 and self.ray_address is not None:
+            problems.append("field 'ray_address': only used with actors (field 'actors' is 0: one process, no Ray)")
+        if self.actors == 0 and self.inference != "local":
+            problems.append("field 'inference': server needs actors (field 'actors' is 0: one process)")
+        return problems
 
 
 def config_method(data: dict) -> str:
