@@ -511,6 +511,13 @@ POWER_TRAITS = (
     PowerTraits("wagon", "piece", None, "vehicle", "tile", steps=3, stop_early=True),  # buildable or mountain (C-13)
     PowerTraits("lighthouse", "piece", "water", "vehicle", "tile", steps=3, stop_early=True),
     PowerTraits("crossroads", "passive", None, "passive", "passive"),  # one more card a turn (C-7)
+    # Marshlands (M-8..M-15): the Refuge is the one-space step of the Resettlement on a location tile. The
+    # Canoe (a reaction in other players' turns), the Fountain and the Temple need rules of their own that are
+    # not implemented yet: their rule and timing are passive until then (never usable) (no tiles lie on their hexes while Marshlands is not implemented).
+    PowerTraits("canoe", "build", None, "passive", "passive", supply=True),
+    PowerTraits("fountain", "build", None, "passive", "passive", supply=True),
+    PowerTraits("temple", "remove", None, "passive", "passive"),
+    _move("refuge", _ANY, "step"),
     # nomad tiles (N-7..12): three builds on the donation's terrain, four one-space moves, the Outpost's
     # waiver of adjacency for one settlement, the Sword
     *(_build(f"donation-{t}", TERRAINS[[x.letter for x in TERRAINS].index(t)].name, timing="nomad tile", steps=3)
