@@ -513,7 +513,8 @@ POWER_TRAITS = (
     PowerTraits("crossroads", "passive", None, "passive", "passive"),  # one more card a turn (C-7)
     # Marshlands (M-8..M-15): the Refuge is the one-space step of the Resettlement on a location tile. The
     # Canoe (a reaction in other players' turns), the Fountain and the Temple need rules of their own that are
-    # not implemented yet: their rule and timing are passive until then (never usable) (no tiles lie on their hexes while Marshlands is not implemented).
+    # not implemented yet: their rule and timing are passive until then, so they are never usable (and no
+    # tiles lie on their hexes while Marshlands is not implemented).
     PowerTraits("canoe", "build", None, "passive", "passive", supply=True),
     PowerTraits("fountain", "build", None, "passive", "passive", supply=True),
     PowerTraits("temple", "remove", None, "passive", "passive"),

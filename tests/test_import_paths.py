@@ -45,11 +45,10 @@ def test_an_old_path_is_the_same_module(old):
 
 
 def test_from_old_paths_import_names():
-    from kbenv.vector_env import SelfPlayVecEnv
-    from kbenv.wrappers import SelfPlayEnvV1
-
     from kbenv.envs.vector_env import SelfPlayVecEnv as new_vec
     from kbenv.envs.wrappers import SelfPlayEnvV1 as new_v1
+    from kbenv.vector_env import SelfPlayVecEnv
+    from kbenv.wrappers import SelfPlayEnvV1
 
     assert SelfPlayVecEnv is new_vec and SelfPlayEnvV1 is new_v1
 

@@ -10,10 +10,10 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-import kbenv.openspiel as kos  # noqa: E402
 from open_spiel.python.algorithms.mcts import MCTSBot, RandomRolloutEvaluator  # noqa: E402
 from open_spiel.python.observation import INFO_STATE_OBS_TYPE, make_observation  # noqa: E402
 
+import kbenv.openspiel as kos  # noqa: E402
 from agents import GreedyAgent  # noqa: E402
 from agents.evaluation.play import agent_inputs, play_game  # noqa: E402
 from agents.openspiel_bots import BOTS, OpenSpielAgent, check_bot  # noqa: E402
