@@ -93,6 +93,8 @@ def explain_expansion_action(game: Game, st: np.ndarray, action: int, phase: str
     if name not in CAT.POWER_CODE:
         return f"the {name!r} action belongs to a rule not implemented in this game"
     needed = power_expansion(name)
+    if needed and not CAT.EXPANSIONS[[e.name for e in CAT.EXPANSIONS].index(needed)].implemented:
+        return f"the {name} power belongs to the {needed!r} expansion, whose rules are not implemented yet"
     if needed and not st[S.EXPANSIONS] & CAT.EXPANSION_BIT[needed]:
         return f"the {name} power needs the {needed!r} expansion, which is not in play"
     if phase != "idle":
