@@ -33,7 +33,7 @@ FIXED_TERRAIN = {
 
 def test_every_power_code_has_one_traits_row():
     assert tuple(t.name for t in CAT.POWER_TRAITS) == CAT.POWER_NAMES
-    assert len(CAT.POWER_TRAITS) == 31  # 20 location types, 10 usable nomad tiles, the cave move
+    assert len(CAT.POWER_TRAITS) == 35  # 24 location types (4 of Marshlands), 10 usable nomad tiles, the cave move
 
 
 def test_the_twelve_fixed_terrain_builders_share_one_rule():
@@ -47,8 +47,9 @@ def test_the_twelve_fixed_terrain_builders_share_one_rule():
 
 
 def test_move_powers_come_from_the_source_trait():
-    # Barn, Harbor, Paddock (EN), Caravan (N-19), Resettlement (N-9), the cave move (QV-2) move a settlement.
-    movers = {"barn", "harbor", "paddock", "caravan", "resettlement", "cave"}
+    # Barn, Harbor, Paddock (EN), Caravan (N-19), Resettlement (N-9), the cave move (QV-2) and the Refuge (M-14:
+    # "Relocate one of your previously built settlements") move a settlement.
+    movers = {"barn", "harbor", "paddock", "caravan", "resettlement", "cave", "refuge"}
     assert {name for name in CAT.POWER_NAMES if is_move_power(CAT.POWER_CODE[name])} == movers
 
 

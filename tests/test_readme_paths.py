@@ -174,9 +174,15 @@ def demo_outputs() -> frozenset[str]:
     return frozenset(set().union(*(command_outputs(argv) for argv in makefile_demo_commands())))
 
 
+def benchmark_outputs() -> set[str]:
+    """The default `--out` files of the benchmark scripts (benchmarks/*.py)."""
+    pattern = re.compile(r'"--out"[^)]*?default=(?:Path\()?"([^"]+)"')
+    return {m.group(1) for path in (ROOT / "benchmarks").glob("*.py") for m in pattern.finditer(path.read_text())}
+
+
 @functools.cache
 def all_outputs() -> frozenset[str]:
-    outputs = set(demo_outputs())
+    outputs = set(demo_outputs()) | benchmark_outputs()
     for config in sorted((ROOT / "configs").glob("*.yaml")):
         outputs |= config_outputs(f"configs/{config.name}")
     for command in kbenv_commands():
