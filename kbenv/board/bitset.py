@@ -184,6 +184,34 @@ def to_hex_list(m, out) -> int:
 
 
 @njit(cache=True)
+def label_areas(mask, label) -> int:
+    """Label the areas (connected groups) of a hex mask: label[h] = area index (0, 1, ...) for hexes of mask, -1
+    elsewhere. Areas are numbered in the order of their lowest hex. Returns the number of areas."""
+    label[:] = -1
+    stack = np.empty(NUM_HEXES, dtype=np.int64)
+    hexes = np.empty(NUM_HEXES, dtype=np.int64)
+    n = to_hex_list(mask, hexes)
+    count = 0
+    for k in range(n):
+        if label[hexes[k]] >= 0:
+            continue
+        label[hexes[k]] = count
+        stack[0] = hexes[k]
+        top = 1
+        while top > 0:
+            top -= 1
+            h = stack[top]
+            for d in range(6):
+                nb = STEP1[h, d]
+                if nb >= 0 and label[nb] < 0 and has(mask, nb):
+                    label[nb] = count
+                    stack[top] = nb
+                    top += 1
+        count += 1
+    return count
+
+
+@njit(cache=True)
 def dilate_into(dst, src) -> None:
     """dst = every hex adjacent to a hex of src (src itself not included unless adjacent)."""
     clear(dst)

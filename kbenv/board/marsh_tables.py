@@ -12,9 +12,8 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from .bitset import WORDS, has, mask_of
+from .bitset import WORDS, label_areas, mask_of  # label_areas: re-exported
 from .geometry import COLS, NUM_HEXES, SECTOR_OF, STEP1, hex_rc
 
 
@@ -42,33 +41,6 @@ def _build_seam_mask() -> np.ndarray:
 HEX_DISTANCE = _build_distance_table()
 SEAM_MASK = _build_seam_mask()
 assert int(HEX_DISTANCE.max()) < 128 and COLS == 20
-
-
-@njit(cache=True)
-def label_areas(mask, label) -> int:
-    """Label the areas of a hex mask: label[h] = area index (0, 1, ...) for hexes of mask, -1 elsewhere.
-
-    Areas are numbered in the order of their lowest hex. Returns the number of areas."""
-    label[:] = -1
-    stack = np.empty(NUM_HEXES, dtype=np.int64)
-    count = 0
-    for start in range(NUM_HEXES):
-        if label[start] >= 0 or not has(mask, start):
-            continue
-        label[start] = count
-        stack[0] = start
-        top = 1
-        while top > 0:
-            top -= 1
-            h = stack[top]
-            for d in range(6):
-                nb = STEP1[h, d]
-                if nb >= 0 and label[nb] < 0 and has(mask, nb):
-                    label[nb] = count
-                    stack[top] = nb
-                    top += 1
-        count += 1
-    return count
 
 
 def area_labels(mask: np.ndarray) -> tuple[np.ndarray, int]:

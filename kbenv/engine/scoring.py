@@ -16,6 +16,7 @@ from ..board.bitset import (
     count_and,
     has,
     intersects,
+    label_areas,
     popcount,
     to_hex_list,
 )
@@ -88,30 +89,7 @@ def areas(st, p: int, label) -> int:
 
     label[h] = area index for hexes with a settlement of p, -1 elsewhere.
     """
-    own = own_view(st, p)
-    label[:] = -1
-    stack = np.empty(NUM_HEXES, dtype=np.int64)
-    hexes = np.empty(NUM_HEXES, dtype=np.int64)
-    n = to_hex_list(own, hexes)
-    count = 0
-    for k in range(n):
-        if label[hexes[k]] >= 0:
-            continue
-        label[hexes[k]] = count
-        top = 0
-        stack[top] = hexes[k]
-        top += 1
-        while top > 0:
-            top -= 1
-            h = stack[top]
-            for d in range(6):
-                nb = STEP1[h, d]
-                if nb >= 0 and label[nb] < 0 and has(own, nb):
-                    label[nb] = count
-                    stack[top] = nb
-                    top += 1
-        count += 1
-    return count
+    return label_areas(own_view(st, p), label)
 
 
 @njit(cache=True)
