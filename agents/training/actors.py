@@ -88,7 +88,7 @@ class ActorSelfPlay(SelfPlay):
         self.next_game = next_game
         super().__init__(config.model_copy(update={"games": games}))
 
-    def _new_game(self, slot: int | None) -> None:
+    def _start_game(self) -> tuple[Game, np.random.Generator]:
         c = self.config
         k = self.next_game
         self.next_game += 1
@@ -96,13 +96,7 @@ class ActorSelfPlay(SelfPlay):
         players = c.players[k % len(c.players)]
         seed = int(np.random.SeedSequence([c.seed, 1 + self.actor, k, 0]).generate_state(1, np.uint64)[0] >> 1)
         game = Game.new(num_players=players, seed=seed, **c.ruleset())
-        rng = np.random.default_rng([c.seed, 1 + self.actor, k, 1])
-        if slot is None:
-            self.games.append(game)
-            self.rngs.append(rng)
-            self.pending.append([])
-        else:
-            self.games[slot], self.rngs[slot], self.pending[slot] = game, rng, []
+        return game, np.random.default_rng([c.seed, 1 + self.actor, k, 1])
 
     def to_dict(self) -> dict:
         return {**super().to_dict(), "next_game": self.next_game}

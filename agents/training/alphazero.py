@@ -110,13 +110,17 @@ class SelfPlay:
         for _ in range(config.games):
             self._new_game(None)
 
-    def _new_game(self, slot: int | None) -> None:
+    def _start_game(self) -> tuple[Game, np.random.Generator]:
+        """The next new game and its random generator, seeded from (run seed, games started)."""
         c = self.config
         index = self.started
         self.started += 1
         players = c.players[index % len(c.players)]
         game = Game.new(num_players=players, seed=(c.seed * 1_000_003 + index) % 2**63, **c.ruleset())
-        rng = np.random.default_rng([c.seed, index])
+        return game, np.random.default_rng([c.seed, index])
+
+    def _new_game(self, slot: int | None) -> None:
+        game, rng = self._start_game()
         if slot is None:
             self.games.append(game)
             self.rngs.append(rng)
