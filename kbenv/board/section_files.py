@@ -148,8 +148,8 @@ def parse_section_file(text: str, source: str = "section") -> SectionFile:
     return sf
 
 
-def read_section_file(path: Path) -> SectionFile:
-    """Parse a section file; SectionFileError naming the file if it is missing, unreadable or wrong."""
+def read_section_text(path: Path) -> str:
+    """A section file's text; SectionFileError naming the file if it is missing or unreadable."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -158,7 +158,12 @@ def read_section_file(path: Path) -> SectionFile:
         raise SectionFileError(f"section file {str(path)!r}: is a folder, not a file") from None
     except (OSError, UnicodeDecodeError) as err:
         raise SectionFileError(f"section file {str(path)!r}: cannot be read ({err})") from None
-    return parse_section_file(text, str(path))
+    return text
+
+
+def read_section_file(path: Path) -> SectionFile:
+    """Parse a section file; SectionFileError naming the file if it is missing, unreadable or wrong."""
+    return parse_section_file(read_section_text(path), str(path))
 
 
 def _neighbours(r: int, c: int) -> list[tuple[int, int]]:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..catalogue import section_name, sections_of
 from .codes import LOCATION_LETTERS, TERRAIN_LETTERS
-from .section_files import check_marshlands_section, parse_section_file
+from .section_files import check_marshlands_section, parse_section_file, read_section_text
 from .user_sections import REPLACES, load_user_section
 
 SECTION_SIZE = 10
@@ -75,14 +75,7 @@ def load_section(name: str) -> list[str]:
 
 def _load_file(path: Path) -> list[str]:
     """A section file's rows; ValueError naming the file if it is missing or unreadable."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ValueError(f"section file {str(path)!r}: no such file") from None
-    except IsADirectoryError:
-        raise ValueError(f"section file {str(path)!r}: is a folder, not a file") from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise ValueError(f"section file {str(path)!r}: cannot be read ({err})") from None
+    text = read_section_text(path)  # SectionFileError is a ValueError
     if _kb_data_format(text):
         sf = parse_section_file(text, str(path))
         if "expansion" in sf.header and sf.header["expansion"][0] == "marshlands":
