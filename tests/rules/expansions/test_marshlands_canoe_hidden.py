@@ -37,7 +37,7 @@ VARIANTS = [
 ]
 
 
-def test_the_reaction_does_not_depend_on_the_reactors_own_card(kx):
+def test_M8_hidden_the_reaction_does_not_depend_on_the_reactors_own_card(kx):
     # CANOE: the canoe builds on swamp or water whatever card the reactor holds
     answers = [kx.answer(hidden_position(kx, ["G", card, "D"], ["T", "F"])) for card in ["C", "D", swamp_card("T")]]
     assert all(a == {"player": 1, "phase": REACTION, "legal": {"canoe", PASS}} for a in answers)
@@ -46,7 +46,7 @@ def test_the_reaction_does_not_depend_on_the_reactors_own_card(kx):
     assert targets[0] == targets[1] == targets[2] == {(4, 6), (3, 5)}
 
 
-def test_the_reactors_view_is_the_same_whatever_it_cannot_see(kx):
+def test_M8_hidden_the_reactors_view_is_the_same_whatever_it_cannot_see(kx):
     # player 1 sees its own card (C) and player 0's played card (G); player 2's card and the deck are hidden:
     # the three variants differ only there, so player 1's observation and legal decisions are equal
     from kbenv.view import PlayerView
@@ -63,7 +63,7 @@ def test_the_reactors_view_is_the_same_whatever_it_cannot_see(kx):
 
 
 @pytest.mark.parametrize("watcher", [0, 2])
-def test_reacting_reveals_nothing_of_the_reactors_hand(kx, watcher):
+def test_M8_hidden_reacting_reveals_nothing_of_the_reactors_hand(kx, watcher):
     # before, during and after the reaction the reactor's card stays hidden from the other players
     from kbenv.view import PlayerView
 
@@ -74,7 +74,7 @@ def test_reacting_reveals_nothing_of_the_reactors_hand(kx, watcher):
         assert PlayerView(g, 1).hand(1) == "C"
 
 
-def test_determinize_keeps_the_reaction(kx):
+def test_M8_hidden_determinize_keeps_the_reaction(kx):
     # a re-dealt game for the reactor is in the same reaction, with the same decider and legal decisions
     hands, deck = VARIANTS[0]
     g = kx.game(hidden_position(kx, hands, deck))
