@@ -232,13 +232,14 @@ EXPANSIONS = (
     Expansion("caves", 2, "Queenie 2 Caves: one cave per quadrant, a once-per-turn move between caves", True),
     Expansion("crossroads", 3, "Crossroads: 4 sections (3 partly checked), 8 locations, warriors, wagons, ships, "
               "city halls, task cards, two-card hands", True),
-    Expansion("marshlands", 4, "Marshlands (not implemented yet; its data, substitute sections and end-scoring "
-              "kernels are in place)", False),
+    Expansion("marshlands", 4, "Marshlands (in progress): 4 substitute sections, swamp cards, palaces, the six "
+              "cards; canoe/fountain/temple/refuge not yet", True),
     Expansion("harvest", 5, "Harvest (not implemented yet)", False),
 )
 EXPANSION_BIT = {e.name: 1 << e.bit for e in EXPANSIONS}
 NOMADS, CAPITOL, CAVES = EXPANSION_BIT["nomads"], EXPANSION_BIT["capitol"], EXPANSION_BIT["caves"]
 CROSSROADS = EXPANSION_BIT["crossroads"]
+MARSHLANDS = EXPANSION_BIT["marshlands"]
 _IMPLEMENTED = {None} | {e.name for e in EXPANSIONS if e.implemented}
 CARD_NAMES = tuple(card.name for card in SCORING_CARDS if card.expansion in _IMPLEMENTED)
 assert CARD_NAMES == tuple(card.name for card in SCORING_CARDS[: len(CARD_NAMES)]), "card ids are row indices"

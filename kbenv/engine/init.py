@@ -12,7 +12,7 @@ import numpy as np
 from numba import njit
 
 from ..board.bitset import BALL2_MASK, HEX_BIT, HEX_WORD, NEIGHBOUR_MASK, WORDS, has, intersects
-from ..board.codes import CASTLE, HARBOR, LOCATION, MOUNTAIN, NOMAD, NUM_BUILDABLE, NUM_POWERS, ORACLE
+from ..board.codes import CASTLE, HARBOR, LOCATION, MOUNTAIN, NOMAD, NUM_BUILDABLE, NUM_POWERS, ORACLE, SWAMP_CARD_BASE
 from ..board.geometry import NUM_HEXES, SECTOR_OF
 from ..board.tables import (
     NUM_CROSSROADS_SECTIONS,
@@ -41,6 +41,7 @@ from ..catalogue import (
     TASK_NAMES,
     WALLS_IN_GAME,
 )
+from ..catalogue import MARSHLANDS as EXP_MARSHLANDS
 from ..catalogue import (
     NOMADS as EXP_NOMADS,
 )
@@ -65,6 +66,8 @@ from .state import (
     LOC_TILES,
     LOC_TYPE,
     LORDS_COUNT_ZERO,
+    MARSH_DECK,
+    MARSH_PILE_SIZE,
     MAX_CAPITOLS,
     MAX_EXTRA_CARDS,
     MAX_NOMADS,
@@ -284,6 +287,34 @@ def init_ruleset(st, expansions: int, rules: int) -> None:
         st[NUM_NOMADS] = n
     if rules & RULE_LORDS_COUNT_ZERO:
         st[LORDS_COUNT_ZERO] = 1
+    if expansions & EXP_MARSHLANDS:
+        deal_marsh_deck(st)
+
+
+@njit(cache=True)
+def deal_marsh_deck(st) -> None:
+    """The 30-card terrain deck of Marshlands (M-4: 25 plain cards and the 5 swamp cards), shuffled by a
+    generator of its own seeded from the in-game one, dealt into the hands and MARSH_DECK (top = last).
+    The base draws stay untouched, so the other rulesets keep their games."""
+    rng = np.empty(1, dtype=np.int64)
+    rng[0] = seed_u32(st[RNG] ^ 0x3C6EF372)
+    deck = np.empty(MARSH_PILE_SIZE, dtype=np.int64)
+    for i in range(DECK_SIZE):
+        deck[i] = i // CARDS_PER_TERRAIN
+    for k in range(MARSH_PILE_SIZE - DECK_SIZE):
+        deck[DECK_SIZE + k] = SWAMP_CARD_BASE + k
+    for i in range(MARSH_PILE_SIZE - 1, 0, -1):
+        j = _below(rng, i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    n = st[NUM_PLAYERS]
+    for p in range(n):
+        st[HAND + p] = deck[p]
+    for k in range(DECK_SIZE):
+        st[DECK + k] = 0
+    rest = MARSH_PILE_SIZE - n
+    for k in range(rest):
+        st[MARSH_DECK + k] = deck[MARSH_PILE_SIZE - 1 - k]
+    st[DECK_COUNT] = rest
 
 
 @njit(cache=True)
