@@ -328,6 +328,10 @@ RULE_FLAGS = (
     RuleFlag("zone_blocks_settlements_only", 5, "crossroads",
              "a warrior zone blocks settlements only; warriors, wagons, ships, city halls and walls may enter "
              "it (A-C1 b)"),
+    RuleFlag("vassals_count_outer_edge", 6, "marshlands",
+             "Vassals count every section-border hex, the outer edge of the board included (A-M11 b)"),
+    RuleFlag("scouts_keep_dealt_hands", 7, "marshlands",
+             "the Scouts set-up keeps the hands dealt before the reveal (A-M10 b)"),
 )
 RULE_BIT = {f.name: 1 << f.bit for f in RULE_FLAGS}
 
@@ -338,7 +342,7 @@ NOMAD_TILE_COUNTS = {tile.kind: tile.count for tile in NOMAD_TILES}
 NOMAD_USABLE_KINDS = tuple(tile.kind for tile in NOMAD_TILES if tile.usable)
 assert NOMAD_KINDS[: len(NOMAD_USABLE_KINDS)] == NOMAD_USABLE_KINDS, "usable tile kinds come first"
 WALLS_IN_GAME = 25
-NOMAD_CARDS = len(CARD_NAMES)  # 13 cards with Nomads
+NOMAD_CARDS = sum(card.expansion in (None, "nomads") for card in SCORING_CARDS)  # 13 cards with Nomads
 TERRAIN_CHOICES = ("G", "C", "D", "F", "T", "S", "W")
 
 # ----- action layout v1 --------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from .engine.actions import apply_action
 from .engine.deck import deck_off, discard_off, removed_off
 from .engine.legal import END_TURN, TILE_ACTION_BASE, legal_mask_into
 from .engine.pieces import pieces_into
-from .engine.scoring import SCORE_COLUMNS, score_table
+from .engine.scoring import COL_PALACES, SCORE_COLUMNS, score_table
 from .engine.tasks import task_gold
 from .engine.turns import begin_turn, settle
 from .explain import explain_illegal
@@ -466,8 +466,8 @@ class Game:
         return self._pile(int(removed_off(self.state)), S.REMOVED_COUNT)
 
     def score_table(self) -> np.ndarray:
-        """(num_players, 8) array: the three cards in play, castles, capitols, gold banked during play,
-        Crossroads tasks, total."""
+        """(num_players, 9) array: the three cards in play, castles, capitols, gold banked during play,
+        Crossroads tasks, Marshlands palaces, total."""
         table = np.zeros((S.MAX_PLAYERS, SCORE_COLUMNS), dtype=np.int64)
         score_table(self.state, table)
         return table[: self.num_players]
@@ -485,6 +485,8 @@ class Game:
                 entry["gold"] = int(row[5])
             if self.state[S.EXPANSIONS] & CAT.CROSSROADS:
                 entry["tasks"] = {name: self.task_gold(p, name) for name in self.tasks()}
+            if self.state[S.EXPANSIONS] & CAT.MARSHLANDS:
+                entry["palaces"] = int(row[COL_PALACES])
             entry["total"] = int(row[-1])
             out.append(entry)
         return out

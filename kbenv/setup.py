@@ -11,7 +11,6 @@ from . import catalogue as CAT
 from .board.bitset import HEX_BIT, HEX_WORD, NEIGHBOUR_MASK, WORDS
 from .board.codes import (
     CARD_LETTERS,
-    CARD_NAMES,
     CARD_TEXT,
     LOCATION_NAMES,
     SWAMP_CARD_BASE,
@@ -457,12 +456,15 @@ def make_setup(
 
 
 def card_id(name, expansion_bits: int) -> int:
-    """Index of a Kingdom Builder card (red Nomads cards only with Nomads); SetupError names it."""
-    allowed = ALL_CARD_NAMES if expansion_bits & NOMADS_BIT else CARD_NAMES
-    if isinstance(name, str) and name.lower() in allowed:
-        return ALL_CARD_NAMES.index(name.lower())
+    """Index of a Kingdom Builder card (an expansion's cards only with it); SetupError names it."""
+    allowed = [c.name for c in CAT.SCORING_CARDS[: len(ALL_CARD_NAMES)]
+               if c.expansion is None or expansion_bits & CAT.EXPANSION_BIT[c.expansion]]
     if isinstance(name, str) and name.lower() in ALL_CARD_NAMES:
-        raise SetupError(f"cards: {name!r} is a Nomads card; it needs the 'nomads' expansion")
+        row = CAT.SCORING_CARDS[CAT.CARD_ID[name.lower()]]
+        if row.expansion is None or expansion_bits & CAT.EXPANSION_BIT[row.expansion]:
+            return ALL_CARD_NAMES.index(name.lower())
+        raise SetupError(f"cards: {name!r} is a {row.expansion.capitalize()} card; it needs the "
+                         f"{row.expansion!r} expansion")
     raise SetupError(f"cards: unknown Kingdom Builder card {name!r}; expected one of {', '.join(allowed)}")
 
 

@@ -12,7 +12,18 @@ import numpy as np
 from numba import njit
 
 from ..board.bitset import BALL2_MASK, HEX_BIT, HEX_WORD, NEIGHBOUR_MASK, WORDS, has, intersects
-from ..board.codes import CASTLE, HARBOR, LOCATION, MOUNTAIN, NOMAD, NUM_BUILDABLE, NUM_POWERS, ORACLE, SWAMP_CARD_BASE
+from ..board.codes import (
+    CASTLE,
+    HARBOR,
+    LOCATION,
+    MOUNTAIN,
+    NOMAD,
+    NUM_BUILDABLE,
+    NUM_POWERS,
+    ORACLE,
+    PALACE,
+    SWAMP_CARD_BASE,
+)
 from ..board.geometry import NUM_HEXES, SECTOR_OF
 from ..board.tables import (
     NUM_CROSSROADS_SECTIONS,
@@ -288,6 +299,8 @@ def init_ruleset(st, expansions: int, rules: int) -> None:
     if rules & RULE_LORDS_COUNT_ZERO:
         st[LORDS_COUNT_ZERO] = 1
     if expansions & EXP_MARSHLANDS:
+        for i in range(WORDS):  # palaces count as special hexes for Workers and Merchants (M-6, EN 1085)
+            st[SPECIAL_MASK + i] |= st[TERRAIN_MASKS + PALACE * WORDS + i]
         deal_marsh_deck(st)
 
 
