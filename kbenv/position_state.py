@@ -23,7 +23,8 @@ from .engine.rng import MASK32
 from .engine.turns import MANDATORY_BUILDS
 from .setup_expansions import ExpansionSetupError, is_int, nomad_entry
 
-RESUME_FIELDS = ("discard", "removed", "rng", "turn", "ending", "turns_without_build", "decisions", "tiles_fresh",
+RESUME_FIELDS = ("discard", "removed", "removed_terrain",
+                 "rng", "turn", "ending", "turns_without_build", "decisions", "tiles_fresh",
                  "tiles_used", "nomad_tiles_gone", "decision")
 MAX_TURN = 100_000  # turns of a game: far more than any game has (under 200)
 MAX_DECISIONS = 10_000_000
@@ -90,6 +91,14 @@ def validate_resume(resume: dict, board, n: int, bits: int, tiles, current: int,
     for name in ("discard", "removed"):
         if name in resume:
             out[name] = _letters(resume[name], name, pile_size(bits))
+    if resume.get("removed_terrain") is not None:
+        gone = resume["removed_terrain"]
+        if not bits & CAT.MARSHLANDS:
+            raise _err("removed_terrain: needs the 'marshlands' expansion (the Scouts set-up, M-16)")
+        if not isinstance(gone, str) or gone.upper() not in CARD_LETTERS:
+            raise _err(f"removed_terrain: expected the letter of a terrain with cards ({' '.join(CARD_LETTERS)}; "
+                       f"swamp is never removed, A-M10) or null, got {gone!r}")
+        out["removed_terrain"] = gone.upper()
     if "rng" in resume:
         out["rng"] = _count(resume["rng"], "rng", 1, MASK32)
     if "turn" in resume:
@@ -211,6 +220,8 @@ def apply_resume(st: np.ndarray, resume: dict) -> None:
             cards = resume[name]
             st[off : off + len(cards)] = [CARD_TEXT.index(x) for x in cards]
             st[count_off] = len(cards)
+    if resume.get("removed_terrain") is not None:
+        st[S.REMOVED_TERRAIN] = CARD_LETTERS.index(resume["removed_terrain"]) + 1
     for name, off in (("rng", S.RNG), ("turns_without_build", S.TURNS_WITHOUT_BUILD), ("decisions", S.DECISIONS)):
         if name in resume:
             st[off] = resume[name]
@@ -270,6 +281,9 @@ def resume_of(st: np.ndarray) -> dict:
         "tiles_fresh": tile_hexes(S.TILES_FRESH),
         "tiles_used": tile_hexes(S.TILES_USED),
     }
+    if st[S.EXPANSIONS] & CAT.MARSHLANDS:
+        gone = int(st[S.REMOVED_TERRAIN]) - 1
+        out["removed_terrain"] = CARD_LETTERS[gone] if gone >= 0 else None
     if st[S.EXPANSIONS] & CAT.NOMADS:
         out["nomad_tiles_gone"] = [{"kind": CAT.NOMAD_KINDS[int(st[S.NOMAD_KIND + i])], "space": space_of(st, i),
                                     "claimed_round": int(st[S.NOMAD_ROUND + i])}

@@ -25,7 +25,7 @@ from .catalogue import CARD_NAMES as ALL_CARD_NAMES
 from .catalogue import NOMADS as NOMADS_BIT
 from .catalogue import section_name
 from .engine import state as S
-from .engine.deck import deck_off, pile_size
+from .engine.deck import deck_off, pile_size, removed_off
 from .engine.init import (
     CARDS_PER_TERRAIN,
     DRAW_CARDS,
@@ -406,6 +406,12 @@ def make_setup(
             resume = validate_resume(resume, board, n, bits, tiles, first, start_player)
         except ValueError as err:
             raise SetupError(str(err)) from None
+    gone = (resume or {}).get("removed_terrain")
+    if gone is not None and deck is not None:
+        for k, letter in enumerate(deck):
+            if letter in (gone, f"S/{gone}"):
+                raise SetupError(f"deck[{k}]: the {letter} card left the game with the removed terrain {gone} "
+                                 "(Scouts set-up, M-16)")
     if deck is not None or resume is not None:
         held = [letter for h in (hands or ()) for letter in hand_letters(h)]
         cards = [*(deck or ()), *held, *resume_cards(resume or {})]
@@ -574,6 +580,11 @@ def build_state(setup: Setup) -> np.ndarray:
                     raise SetupError(f"hands: more than {CARDS_PER_TERRAIN} cards of terrain {CARD_TEXT[h]}"
                                      if h < SWAMP_CARD_BASE else f"hands: more than one {CARD_TEXT[h]} card")
                 rest.remove(h)
+    gone = (setup.resume or {}).get("removed_terrain")
+    gone_cards = [] if gone is None else (
+        [CARD_LETTERS.index(gone)] * CARDS_PER_TERRAIN + [terrain_card_index(f"S/{gone}")])
+    if gone is not None:  # the Scouts set-up: the removed terrain's cards are out of the game (M-16)
+        rest = [c for c in rest if c not in gone_cards]
     if setup.deck is not None:
         rest = [terrain_card_index(x) for x in setup.deck]
     for p in range(n):
@@ -621,6 +632,10 @@ def build_state(setup: Setup) -> np.ndarray:
     if setup.resume is not None:
         st[S.CURRENT] = setup.start_player if setup.current_player is None else setup.current_player
         apply_resume(st, setup.resume)
+        if gone is not None and "removed" not in setup.resume:
+            off = int(removed_off(st))
+            st[off : off + len(gone_cards)] = gone_cards
+            st[S.REMOVED_COUNT] = len(gone_cards)
     return st
 
 
