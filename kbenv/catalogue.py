@@ -79,8 +79,8 @@ class SwampCard:
         return f"S/{self.other}"
 
 
-# EN 1039-1051: swamp/grass, swamp/canyon, swamp/desert, swamp/flower field, swamp/forest. Not dealt yet
-# (Marshlands is not implemented); when they are, their card ids follow the five plain ones (5..9).
+# EN 1039-1051: swamp/grass, swamp/canyon, swamp/desert, swamp/flower field, swamp/forest. Their card ids
+# follow the five plain ones (5..9, board.codes.SWAMP_CARD_BASE + the other terrain); kbenv.engine.swamp.
 SWAMP_CARDS = tuple(SwampCard(t.letter) for t in TERRAIN_CARDS)
 SWAMP_CARD_NAMES = tuple(card.name for card in SWAMP_CARDS)
 MARSHLANDS_DECK_SIZE = sum(t.cards for t in TERRAINS) + sum(card.copies for card in SWAMP_CARDS)  # 30 (M-4)
