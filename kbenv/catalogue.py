@@ -79,8 +79,8 @@ class SwampCard:
         return f"S/{self.other}"
 
 
-# EN 1039-1051: swamp/grass, swamp/canyon, swamp/desert, swamp/flower field, swamp/forest. Not dealt yet
-# (Marshlands is not implemented); when they are, their card ids follow the five plain ones (5..9).
+# EN 1039-1051: swamp/grass, swamp/canyon, swamp/desert, swamp/flower field, swamp/forest. Their card ids
+# follow the five plain ones (5..9, board.codes.SWAMP_CARD_BASE + the other terrain); kbenv.engine.swamp.
 SWAMP_CARDS = tuple(SwampCard(t.letter) for t in TERRAIN_CARDS)
 SWAMP_CARD_NAMES = tuple(card.name for card in SWAMP_CARDS)
 MARSHLANDS_DECK_SIZE = sum(t.cards for t in TERRAINS) + sum(card.copies for card in SWAMP_CARDS)  # 30 (M-4)
@@ -232,13 +232,14 @@ EXPANSIONS = (
     Expansion("caves", 2, "Queenie 2 Caves: one cave per quadrant, a once-per-turn move between caves", True),
     Expansion("crossroads", 3, "Crossroads: 4 sections (3 partly checked), 8 locations, warriors, wagons, ships, "
               "city halls, task cards, two-card hands", True),
-    Expansion("marshlands", 4, "Marshlands (not implemented yet; its data, substitute sections and end-scoring "
-              "kernels are in place)", False),
+    Expansion("marshlands", 4, "Marshlands (in progress): 4 substitute sections, swamp cards, palaces, the six "
+              "cards; canoe/fountain/temple/refuge not yet", True),
     Expansion("harvest", 5, "Harvest (not implemented yet)", False),
 )
 EXPANSION_BIT = {e.name: 1 << e.bit for e in EXPANSIONS}
 NOMADS, CAPITOL, CAVES = EXPANSION_BIT["nomads"], EXPANSION_BIT["capitol"], EXPANSION_BIT["caves"]
 CROSSROADS = EXPANSION_BIT["crossroads"]
+MARSHLANDS = EXPANSION_BIT["marshlands"]
 _IMPLEMENTED = {None} | {e.name for e in EXPANSIONS if e.implemented}
 CARD_NAMES = tuple(card.name for card in SCORING_CARDS if card.expansion in _IMPLEMENTED)
 assert CARD_NAMES == tuple(card.name for card in SCORING_CARDS[: len(CARD_NAMES)]), "card ids are row indices"
@@ -327,6 +328,10 @@ RULE_FLAGS = (
     RuleFlag("zone_blocks_settlements_only", 5, "crossroads",
              "a warrior zone blocks settlements only; warriors, wagons, ships, city halls and walls may enter "
              "it (A-C1 b)"),
+    RuleFlag("vassals_count_outer_edge", 6, "marshlands",
+             "Vassals count every section-border hex, the outer edge of the board included (A-M11 b)"),
+    RuleFlag("scouts_keep_dealt_hands", 7, "marshlands",
+             "the Scouts set-up keeps the hands dealt before the reveal (A-M10 b)"),
 )
 RULE_BIT = {f.name: 1 << f.bit for f in RULE_FLAGS}
 
@@ -337,7 +342,7 @@ NOMAD_TILE_COUNTS = {tile.kind: tile.count for tile in NOMAD_TILES}
 NOMAD_USABLE_KINDS = tuple(tile.kind for tile in NOMAD_TILES if tile.usable)
 assert NOMAD_KINDS[: len(NOMAD_USABLE_KINDS)] == NOMAD_USABLE_KINDS, "usable tile kinds come first"
 WALLS_IN_GAME = 25
-NOMAD_CARDS = len(CARD_NAMES)  # 13 cards with Nomads
+NOMAD_CARDS = sum(card.expansion in (None, "nomads") for card in SCORING_CARDS)  # 13 cards with Nomads
 TERRAIN_CHOICES = ("G", "C", "D", "F", "T", "S", "W")
 
 # ----- action layout v1 --------------------------------------------------------------------------

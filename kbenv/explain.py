@@ -8,7 +8,7 @@ import numpy as np
 
 from . import catalogue as CAT
 from .board.bitset import BITS_PER_WORD, WORDS
-from .board.codes import CARD_LETTERS, LOCATION_NAMES, NUM_POWERS, NUM_TERRAIN_CODES, TERRAIN_NAMES
+from .board.codes import CARD_TEXT, LOCATION_NAMES, NUM_POWERS, NUM_TERRAIN_CODES, SWAMP_CARD_BASE, TERRAIN_NAMES
 from .board.geometry import NUM_HEXES, hex_rc
 from .colours import seat_name
 from .engine import state as S
@@ -68,9 +68,14 @@ def explain_illegal(game: Game, action: int) -> str:
     if occupied:
         return f"hex {(r, c)} is already occupied"
     if phase in ("idle", "mandatory"):
-        card = CARD_LETTERS[int(st[S.HAND + p])] if st[S.HAND + p] >= 0 else None
-        want = TERRAIN_NAMES[CARD_LETTERS.index(card)] if card else "?"
-        if terrain != want:
+        card = int(st[S.HAND + p])
+        if card >= SWAMP_CARD_BASE:  # a swamp card: the option its first build chose, or either (M-5)
+            other = TERRAIN_NAMES[card - SWAMP_CARD_BASE]
+            chosen = int(st[S.TURN_TERRAIN]) if st[S.TERRAIN_FIXED] else -1
+            want = TERRAIN_NAMES[chosen] if chosen >= 0 else f"swamp or {other} (swamp card {CARD_TEXT[card]})"
+        else:
+            want = TERRAIN_NAMES[card] if card >= 0 else "?"
+        if terrain != want and not (card >= SWAMP_CARD_BASE and terrain in want.split(" (")[0].split(" or ")):
             return f"hex {(r, c)} is {terrain}, but the played terrain card is {want}"
         return f"hex {(r, c)} is not adjacent to {seat_name(p)}'s settlements, and building adjacent is possible"
     power = int(st[S.POWER])

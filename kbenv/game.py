@@ -6,13 +6,14 @@ import numpy as np
 
 from . import catalogue as CAT
 from .board.bitset import HEX_BIT, HEX_WORD, WORDS, hexes_of
-from .board.codes import CARD_LETTERS, LOCATION_NAMES, NUM_POWERS
+from .board.codes import CARD_LETTERS, CARD_TEXT, LOCATION_NAMES, NUM_POWERS
 from .board.geometry import NUM_HEXES, hex_id, hex_rc, neighbours
 from .engine import state as S
 from .engine.actions import apply_action
+from .engine.deck import deck_off, discard_off, removed_off
 from .engine.legal import END_TURN, TILE_ACTION_BASE, legal_mask_into
 from .engine.pieces import pieces_into
-from .engine.scoring import SCORE_COLUMNS, score_table
+from .engine.scoring import COL_PALACES, SCORE_COLUMNS, score_table
 from .engine.tasks import task_gold
 from .engine.turns import begin_turn, settle
 from .explain import explain_illegal
@@ -360,7 +361,7 @@ class Game:
         cards = [int(self.state[S.HAND + player])]
         cards += [int(c) for c in self.state[S.EXTRA_CARDS + player * S.MAX_EXTRA_CARDS:][
             : int(self.state[S.EXTRA_COUNT + player])]]
-        return [CARD_LETTERS[c] for c in cards if c != S.NO_CARD]
+        return [CARD_TEXT[c] for c in cards if c != S.NO_CARD]
 
     def fort_card(self) -> str | None:
         """The card the Fort drew, while its settlement is still to be built."""
@@ -379,7 +380,7 @@ class Game:
 
     def hand(self, player: int) -> str | None:
         card = int(self.state[S.HAND + player])
-        return None if card == S.NO_CARD else CARD_LETTERS[card]
+        return None if card == S.NO_CARD else CARD_TEXT[card]
 
     def location_hexes(self) -> list[tuple[int, int]]:
         return [hex_rc(self.state[S.LOC_HEX + i]) for i in range(int(self.state[S.NUM_LOCATIONS]))]
@@ -410,8 +411,8 @@ class Game:
 
     @staticmethod
     def card_letter(card: int) -> str:
-        """The letter of a terrain card id (G C D F T)."""
-        return CARD_LETTERS[int(card)]
+        """The letter of a terrain card id (G C D F T; a swamp card "S/G" .. "S/T")."""
+        return CARD_TEXT[int(card)]
 
     def walls(self) -> set[tuple[int, int]]:
         return self._mask_hexes(S.WALLS)
@@ -449,24 +450,24 @@ class Game:
         return out
 
     def _pile(self, off: int, count_off: int) -> list[str]:
-        return [CARD_LETTERS[int(c)] for c in self.state[off : off + int(self.state[count_off])]]
+        return [CARD_TEXT[int(c)] for c in self.state[off : off + int(self.state[count_off])]]
 
     def deck_size(self) -> int:
         return int(self.state[S.DECK_COUNT])
 
     def deck_cards(self) -> list[str]:
         """The draw pile, top card first (hidden information: for tests and analysis)."""
-        return self._pile(S.DECK, S.DECK_COUNT)[::-1]
+        return self._pile(int(deck_off(self.state)), S.DECK_COUNT)[::-1]
 
     def discard_pile(self) -> list[str]:
-        return self._pile(S.DISCARD, S.DISCARD_COUNT)
+        return self._pile(int(discard_off(self.state)), S.DISCARD_COUNT)
 
     def removed_cards(self) -> list[str]:
-        return self._pile(S.REMOVED, S.REMOVED_COUNT)
+        return self._pile(int(removed_off(self.state)), S.REMOVED_COUNT)
 
     def score_table(self) -> np.ndarray:
-        """(num_players, 8) array: the three cards in play, castles, capitols, gold banked during play,
-        Crossroads tasks, total."""
+        """(num_players, 9) array: the three cards in play, castles, capitols, gold banked during play,
+        Crossroads tasks, Marshlands palaces, total."""
         table = np.zeros((S.MAX_PLAYERS, SCORE_COLUMNS), dtype=np.int64)
         score_table(self.state, table)
         return table[: self.num_players]
@@ -484,6 +485,8 @@ class Game:
                 entry["gold"] = int(row[5])
             if self.state[S.EXPANSIONS] & CAT.CROSSROADS:
                 entry["tasks"] = {name: self.task_gold(p, name) for name in self.tasks()}
+            if self.state[S.EXPANSIONS] & CAT.MARSHLANDS:
+                entry["palaces"] = int(row[COL_PALACES])
             entry["total"] = int(row[-1])
             out.append(entry)
         return out

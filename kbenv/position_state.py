@@ -13,16 +13,18 @@ from __future__ import annotations
 import numpy as np
 
 from . import catalogue as CAT
-from .board.codes import CARD_LETTERS
+from .board.codes import CARD_LETTERS, CARD_TEXT, SWAMP, TERRAIN_LETTERS
 from .board.geometry import hex_id, hex_rc
 from .engine import state as S
 from .engine.crossroads import PIECE_STEPS
+from .engine.deck import discard_off, pile_size, removed_off
 from .engine.nomads import DONATION_BUILDS, RESETTLEMENT_STEPS
 from .engine.rng import MASK32
 from .engine.turns import MANDATORY_BUILDS
 from .setup_expansions import ExpansionSetupError, is_int, nomad_entry
 
-RESUME_FIELDS = ("discard", "removed", "rng", "turn", "ending", "turns_without_build", "decisions", "tiles_fresh",
+RESUME_FIELDS = ("discard", "removed", "removed_terrain",
+                 "rng", "turn", "ending", "turns_without_build", "decisions", "tiles_fresh",
                  "tiles_used", "nomad_tiles_gone", "decision")
 MAX_TURN = 100_000  # turns of a game: far more than any game has (under 200)
 MAX_DECISIONS = 10_000_000
@@ -33,7 +35,8 @@ FLAGS = {"mandatory_done": S.MANDATORY_DONE, "built_this_turn": S.BUILT_THIS_TUR
 COUNTS = {"steps_left": (S.STEPS_LEFT, MAX_STEPS), "steps_taken": (S.STEPS_TAKEN, MAX_STEPS),
           "mandatory_built": (S.MANDATORY_BUILT, MANDATORY_BUILDS),
           "mandatory_target": (S.MANDATORY_TARGET, MANDATORY_BUILDS)}
-DECISION_FIELDS = ("phase", "decider", "power", "source", "victim", *COUNTS, "mandatory_hexes", *FLAGS, "fort_card")
+DECISION_FIELDS = ("phase", "decider", "power", "source", "victim", *COUNTS, "mandatory_hexes", *FLAGS, "fort_card",
+                   "turn_terrain")
 POWER_PHASES = ("choose_source", "choose_target", "step")
 
 
@@ -53,12 +56,13 @@ def _flag(value, name: str) -> bool:
     return bool(value)
 
 
-def _letters(value, name: str) -> list[str]:
-    if not isinstance(value, (list, tuple)) or len(value) > S.DECK_SIZE:
-        raise _err(f"{name}: expected a list of at most {S.DECK_SIZE} terrain letters, got {value!r}")
+def _letters(value, name: str, size: int = S.DECK_SIZE) -> list[str]:
+    if not isinstance(value, (list, tuple)) or len(value) > size:
+        raise _err(f"{name}: expected a list of at most {size} terrain letters, got {value!r}")
+    allowed = CARD_TEXT if size > S.DECK_SIZE else tuple(CARD_LETTERS)
     for k, letter in enumerate(value):
-        if not isinstance(letter, str) or letter.upper() not in CARD_LETTERS:
-            raise _err(f"{name}[{k}]: expected a terrain letter ({' '.join(CARD_LETTERS)}), got {letter!r}")
+        if not isinstance(letter, str) or letter.upper() not in allowed:
+            raise _err(f"{name}[{k}]: expected a terrain card ({' '.join(allowed)}), got {letter!r}")
     return [letter.upper() for letter in value]
 
 
@@ -86,7 +90,15 @@ def validate_resume(resume: dict, board, n: int, bits: int, tiles, current: int,
     out: dict = {}
     for name in ("discard", "removed"):
         if name in resume:
-            out[name] = _letters(resume[name], name)
+            out[name] = _letters(resume[name], name, pile_size(bits))
+    if resume.get("removed_terrain") is not None:
+        gone = resume["removed_terrain"]
+        if not bits & CAT.MARSHLANDS:
+            raise _err("removed_terrain: needs the 'marshlands' expansion (the Scouts set-up, M-16)")
+        if not isinstance(gone, str) or gone.upper() not in CARD_LETTERS:
+            raise _err(f"removed_terrain: expected the letter of a terrain with cards ({' '.join(CARD_LETTERS)}; "
+                       f"swamp is never removed, A-M10) or null, got {gone!r}")
+        out["removed_terrain"] = gone.upper()
     if "rng" in resume:
         out["rng"] = _count(resume["rng"], "rng", 1, MASK32)
     if "turn" in resume:
@@ -175,6 +187,13 @@ def validate_decision(decision, n: int, bits: int, current: int) -> dict:
             raise _err("decision.fort_card: needs the 'crossroads' expansion")
         fort = _letters([fort], "decision.fort_card")[0]
     out["fort_card"] = fort
+    chosen = decision.get("turn_terrain")
+    if chosen is not None:
+        if not bits & CAT.MARSHLANDS:
+            raise _err("decision.turn_terrain: needs the 'marshlands' expansion")
+        if chosen not in (*CARD_LETTERS, TERRAIN_LETTERS[SWAMP]):
+            raise _err(f"decision.turn_terrain: expected a terrain letter of a swamp card, got {chosen!r}")
+        out["turn_terrain"] = chosen
     return out
 
 
@@ -195,11 +214,14 @@ def resume_cards(resume: dict) -> list[str]:
 
 def apply_resume(st: np.ndarray, resume: dict) -> None:
     """Write the full-state keys into a state built from the rest of the set-up."""
-    for name, off, count_off in (("discard", S.DISCARD, S.DISCARD_COUNT), ("removed", S.REMOVED, S.REMOVED_COUNT)):
+    for name, off, count_off in (("discard", discard_off(st), S.DISCARD_COUNT),
+                                 ("removed", removed_off(st), S.REMOVED_COUNT)):
         if name in resume:
             cards = resume[name]
-            st[off : off + len(cards)] = [CARD_LETTERS.index(x) for x in cards]
+            st[off : off + len(cards)] = [CARD_TEXT.index(x) for x in cards]
             st[count_off] = len(cards)
+    if resume.get("removed_terrain") is not None:
+        st[S.REMOVED_TERRAIN] = CARD_LETTERS.index(resume["removed_terrain"]) + 1
     for name, off in (("rng", S.RNG), ("turns_without_build", S.TURNS_WITHOUT_BUILD), ("decisions", S.DECISIONS)):
         if name in resume:
             st[off] = resume[name]
@@ -229,6 +251,8 @@ def apply_resume(st: np.ndarray, resume: dict) -> None:
     if st[S.EXPANSIONS] & CAT.CROSSROADS:
         fort = decision["fort_card"]
         st[S.FORT_CARD] = S.NO_CARD if fort is None else CARD_LETTERS.index(fort)
+    if st[S.EXPANSIONS] & CAT.MARSHLANDS and decision.get("turn_terrain") is not None:
+        st[S.TURN_TERRAIN] = TERRAIN_LETTERS.index(decision["turn_terrain"])
 
 
 def resume_of(st: np.ndarray) -> dict:
@@ -236,7 +260,7 @@ def resume_of(st: np.ndarray) -> dict:
     n = int(st[S.NUM_PLAYERS])
 
     def pile(off: int, count_off: int) -> list[str]:
-        return [CARD_LETTERS[int(c)] for c in st[off : off + int(st[count_off])]]
+        return [CARD_TEXT[int(c)] for c in st[off : off + int(st[count_off])]]
 
     def rc(h: int) -> list[int]:
         return list(hex_rc(int(h)))
@@ -247,8 +271,8 @@ def resume_of(st: np.ndarray) -> dict:
         return [sorted(rc(h) for i, h in enumerate(locations) if st[off + p] >> i & 1) for p in range(n)]
 
     out: dict = {
-        "discard": pile(S.DISCARD, S.DISCARD_COUNT),
-        "removed": pile(S.REMOVED, S.REMOVED_COUNT),
+        "discard": pile(int(discard_off(st)), S.DISCARD_COUNT),
+        "removed": pile(int(removed_off(st)), S.REMOVED_COUNT),
         "rng": int(st[S.RNG]),
         "turn": int(st[S.TURN]),
         "ending": bool(st[S.ENDING]),
@@ -257,6 +281,9 @@ def resume_of(st: np.ndarray) -> dict:
         "tiles_fresh": tile_hexes(S.TILES_FRESH),
         "tiles_used": tile_hexes(S.TILES_USED),
     }
+    if st[S.EXPANSIONS] & CAT.MARSHLANDS:
+        gone = int(st[S.REMOVED_TERRAIN]) - 1
+        out["removed_terrain"] = CARD_LETTERS[gone] if gone >= 0 else None
     if st[S.EXPANSIONS] & CAT.NOMADS:
         out["nomad_tiles_gone"] = [{"kind": CAT.NOMAD_KINDS[int(st[S.NOMAD_KIND + i])], "space": space_of(st, i),
                                     "claimed_round": int(st[S.NOMAD_ROUND + i])}
@@ -275,6 +302,8 @@ def resume_of(st: np.ndarray) -> dict:
     if st[S.EXPANSIONS] & CAT.CROSSROADS:
         fort = int(st[S.FORT_CARD])
         decision["fort_card"] = None if fort == S.NO_CARD else CARD_LETTERS[fort]
+    if st[S.EXPANSIONS] & CAT.MARSHLANDS:  # the terrain a swamp card's first build chose (with terrain_fixed)
+        decision["turn_terrain"] = TERRAIN_LETTERS[int(st[S.TURN_TERRAIN])] if st[S.TERRAIN_FIXED] else None
     out["decision"] = decision
     return out
 

@@ -11,8 +11,9 @@ from . import catalogue as CAT
 from .board.bitset import HEX_BIT, HEX_WORD, NEIGHBOUR_MASK, WORDS
 from .board.codes import (
     CARD_LETTERS,
-    CARD_NAMES,
+    CARD_TEXT,
     LOCATION_NAMES,
+    SWAMP_CARD_BASE,
     TERRAIN_NAMES,
     decode_hex_code,
     terrain_card_index,
@@ -24,6 +25,7 @@ from .catalogue import CARD_NAMES as ALL_CARD_NAMES
 from .catalogue import NOMADS as NOMADS_BIT
 from .catalogue import section_name
 from .engine import state as S
+from .engine.deck import deck_off, pile_size, removed_off
 from .engine.init import (
     CARDS_PER_TERRAIN,
     DRAW_CARDS,
@@ -70,9 +72,12 @@ SETTLEMENT_TERRAINS = "GCDFTW"
 
 def settlement_terrains(expansion_bits: int) -> str:
     """The terrain letters a settlement may stand on under a ruleset."""
+    out = SETTLEMENT_TERRAINS
     if expansion_bits & NOMADS_BIT:
-        return SETTLEMENT_TERRAINS + "".join(t for t in CAT.DONATION_TERRAINS if t not in SETTLEMENT_TERRAINS)
-    return SETTLEMENT_TERRAINS
+        out += "".join(t for t in CAT.DONATION_TERRAINS if t not in out)
+    if expansion_bits & CAT.MARSHLANDS:
+        out += "S"  # swamp: built on with the swamp cards (M-5, A16); never a palace
+    return out
 
 
 MIN_PLAYERS, MAX_PLAYERS = 2, S.MAX_PLAYERS
@@ -150,14 +155,16 @@ def check_hand(hand, name: str, bits: int):
             raise SetupError(f"{name}: a hand of several cards needs the 'crossroads' expansion")
         if not 1 <= len(hand) <= 1 + S.MAX_EXTRA_CARDS:
             raise SetupError(f"{name}: expected 1 to {1 + S.MAX_EXTRA_CARDS} terrain letters, got {len(hand)}")
-        letters = tuple(check_hand(h, f"{name}[{k}]", 0) for k, h in enumerate(hand))
+        letters = tuple(check_hand(h, f"{name}[{k}]", bits & CAT.MARSHLANDS) for k, h in enumerate(hand))
         if any(x is None for x in letters[1:]) or letters == (None,):
             raise SetupError(f"{name}: expected terrain letters, got {list(hand)!r}")
         return letters[0] if len(letters) == 1 else letters
     try:
-        terrain_card_index(hand)
+        card = terrain_card_index(hand)
     except ValueError as err:
         raise SetupError(f"{name}: {err}") from None
+    if card >= SWAMP_CARD_BASE and not bits & CAT.MARSHLANDS:
+        raise SetupError(f"{name}: the swamp card {hand!r} needs the 'marshlands' expansion")
     return hand.upper()
 
 
@@ -385,11 +392,13 @@ def make_setup(
             raise SetupError(f"deck: expected a list of terrain letters, got {deck!r}")
         for k, letter in enumerate(deck):
             try:
-                terrain_card_index(letter)
+                card = terrain_card_index(letter)
             except ValueError as err:
                 raise SetupError(f"deck[{k}]: {err}") from None
-        if len(deck) > S.DECK_SIZE:
-            raise SetupError(f"deck: at most {S.DECK_SIZE} cards")
+            if card >= SWAMP_CARD_BASE and not bits & CAT.MARSHLANDS:
+                raise SetupError(f"deck[{k}]: the swamp card {letter!r} needs the 'marshlands' expansion")
+        if len(deck) > pile_size(bits):
+            raise SetupError(f"deck: at most {pile_size(bits)} cards")
         deck = tuple(letter.upper() for letter in deck)
     first = start_player if current_player is None else current_player
     if resume is not None:
@@ -397,6 +406,12 @@ def make_setup(
             resume = validate_resume(resume, board, n, bits, tiles, first, start_player)
         except ValueError as err:
             raise SetupError(str(err)) from None
+    gone = (resume or {}).get("removed_terrain")
+    if gone is not None and deck is not None:
+        for k, letter in enumerate(deck):
+            if letter in (gone, f"S/{gone}"):
+                raise SetupError(f"deck[{k}]: the {letter} card left the game with the removed terrain {gone} "
+                                 "(Scouts set-up, M-16)")
     if deck is not None or resume is not None:
         held = [letter for h in (hands or ()) for letter in hand_letters(h)]
         cards = [*(deck or ()), *held, *resume_cards(resume or {})]
@@ -405,6 +420,10 @@ def make_setup(
             if cards.count(letter) > CARDS_PER_TERRAIN:
                 raise SetupError(f"{'deck' if deck is not None else 'discard'}: more than {CARDS_PER_TERRAIN} {letter} "
                                  f"cards in {piles} (the game has {CARDS_PER_TERRAIN} of each terrain)")
+        for name in CAT.SWAMP_CARD_NAMES:
+            if [c.upper() for c in cards].count(name) > 1:
+                raise SetupError(f"{'deck' if deck is not None else 'discard'}: more than one {name} card in {piles} "
+                                 "(the game has one of each swamp card)")
     occupied = {rc for own in (settlements or ()) for rc in own}
     try:
         pieces = validate_pieces(board, n, bits, {"walls": walls, "capitols": capitols, "caves": caves,
@@ -443,12 +462,15 @@ def make_setup(
 
 
 def card_id(name, expansion_bits: int) -> int:
-    """Index of a Kingdom Builder card (red Nomads cards only with Nomads); SetupError names it."""
-    allowed = ALL_CARD_NAMES if expansion_bits & NOMADS_BIT else CARD_NAMES
-    if isinstance(name, str) and name.lower() in allowed:
-        return ALL_CARD_NAMES.index(name.lower())
+    """Index of a Kingdom Builder card (an expansion's cards only with it); SetupError names it."""
+    allowed = [c.name for c in CAT.SCORING_CARDS[: len(ALL_CARD_NAMES)]
+               if c.expansion is None or expansion_bits & CAT.EXPANSION_BIT[c.expansion]]
     if isinstance(name, str) and name.lower() in ALL_CARD_NAMES:
-        raise SetupError(f"cards: {name!r} is a Nomads card; it needs the 'nomads' expansion")
+        row = CAT.SCORING_CARDS[CAT.CARD_ID[name.lower()]]
+        if row.expansion is None or expansion_bits & CAT.EXPANSION_BIT[row.expansion]:
+            return ALL_CARD_NAMES.index(name.lower())
+        raise SetupError(f"cards: {name!r} is a {row.expansion.capitalize()} card; it needs the "
+                         f"{row.expansion!r} expansion")
     raise SetupError(f"cards: unknown Kingdom Builder card {name!r}; expected one of {', '.join(allowed)}")
 
 
@@ -541,20 +563,30 @@ def build_state(setup: Setup) -> np.ndarray:
         return st
     location_hexes = [int(st[S.LOC_HEX + i]) for i in range(int(st[S.NUM_LOCATIONS]))]
     full_deck = [int(c) for c in draws[DRAW_DECK : DRAW_DECK + S.DECK_SIZE]]  # shuffled, top first
+    deck_at = int(deck_off(st))
+    if bits & CAT.MARSHLANDS:  # the 30-card deck was dealt by deal_expansions: hands, then the pile top first
+        pile = [int(c) for c in st[deck_at : deck_at + int(st[S.DECK_COUNT])]][::-1]
+        full_deck = [int(st[S.HAND + p]) for p in range(n)] + pile
     if setup.hands is None:
         hands = full_deck[:n]
         rest = full_deck[n:]
     else:
-        hands = [[CARD_LETTERS.index(x) for x in hand_letters(h)] for h in setup.hands]
+        hands = [[terrain_card_index(x) for x in hand_letters(h)] for h in setup.hands]
         no_card = [isinstance(h, tuple) and h[0] is None for h in setup.hands]  # extra cards only
         rest = list(full_deck)
         for held in hands:
             for h in held:
                 if h not in rest:
-                    raise SetupError(f"hands: more than {CARDS_PER_TERRAIN} cards of terrain {CARD_LETTERS[h]}")
+                    raise SetupError(f"hands: more than {CARDS_PER_TERRAIN} cards of terrain {CARD_TEXT[h]}"
+                                     if h < SWAMP_CARD_BASE else f"hands: more than one {CARD_TEXT[h]} card")
                 rest.remove(h)
+    gone = (setup.resume or {}).get("removed_terrain")
+    gone_cards = [] if gone is None else (
+        [CARD_LETTERS.index(gone)] * CARDS_PER_TERRAIN + [terrain_card_index(f"S/{gone}")])
+    if gone is not None:  # the Scouts set-up: the removed terrain's cards are out of the game (M-16)
+        rest = [c for c in rest if c not in gone_cards]
     if setup.deck is not None:
-        rest = [CARD_LETTERS.index(x) for x in setup.deck]
+        rest = [terrain_card_index(x) for x in setup.deck]
     for p in range(n):
         held = hands[p] if isinstance(hands[p], list) else [hands[p]]
         if setup.hands is not None and no_card[p]:
@@ -563,9 +595,9 @@ def build_state(setup: Setup) -> np.ndarray:
         for k, card in enumerate(held[1:]):  # a Crossroads hand of several cards
             st[S.EXTRA_CARDS + p * S.MAX_EXTRA_CARDS + k] = card
         st[S.EXTRA_COUNT + p] = len(held[1:])
-    st[S.DECK : S.DECK + S.DECK_SIZE] = 0
+    st[deck_at : deck_at + pile_size(bits)] = 0
     for k, card in enumerate(reversed(rest)):
-        st[S.DECK + k] = card
+        st[deck_at + k] = card
     st[S.DECK_COUNT] = len(rest)
 
     for p in range(n):
@@ -600,6 +632,10 @@ def build_state(setup: Setup) -> np.ndarray:
     if setup.resume is not None:
         st[S.CURRENT] = setup.start_player if setup.current_player is None else setup.current_player
         apply_resume(st, setup.resume)
+        if gone is not None and "removed" not in setup.resume:
+            off = int(removed_off(st))
+            st[off : off + len(gone_cards)] = gone_cards
+            st[S.REMOVED_COUNT] = len(gone_cards)
     return st
 
 

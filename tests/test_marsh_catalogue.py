@@ -57,19 +57,18 @@ def test_the_six_cards_are_appended_unverified_with_their_amounts():
     assert all(card.provenance.startswith("unverified: ") and card.scored == "end" for card in rows)
     assert [card.gold for card in rows] == [2, 2, 5, 1, 1, 1]  # A-M11, kb-data cards.md section 4
     # base and Nomads cards keep their ids and carry no configurable amount
-    assert CAT.CARD_NAMES == CAT.BASE_CARD_NAMES + CAT.RED_CARDS and len(CAT.CARD_NAMES) == 13
+    assert CAT.CARD_NAMES == CAT.BASE_CARD_NAMES + CAT.RED_CARDS + tuple(names) and len(CAT.CARD_NAMES) == 19
     assert all(card.provenance == "rulebook" and card.gold is None for card in CAT.SCORING_CARDS[:13])
 
 
-def test_the_cards_are_not_dealt_or_accepted_while_marshlands_is_not_implemented():
+def test_the_cards_are_dealt_and_accepted_only_with_marshlands():
+    # M-3 (EN 1060): the six cards join the Kingdom Builder cards of Marshlands games, and only those
     marsh = next(e for e in CAT.EXPANSIONS if e.name == "marshlands")
-    assert not marsh.implemented
-    with pytest.raises(ValueError, match="'marshlands' is not implemented yet"):
-        CAT.parse_expansions(["marshlands"])
-    with pytest.raises(SetupError, match="cards: .*geologists"):
+    assert marsh.implemented and CAT.parse_expansions(["marshlands"]) == CAT.MARSHLANDS
+    with pytest.raises(SetupError, match="cards: 'geologists' is a Marshlands card; it needs the 'marshlands'"):
         Game.custom(board=["G" * 20] * 20, num_players=2, cards=["geologists", "knights", "lords"],
                     settlements=[[], []], hands=["G", "G"])
-    for seed in range(30):  # random set-ups never deal one
+    for seed in range(30):  # random set-ups without Marshlands never deal one
         assert not set(Game.new(2, seed=seed, expansions=["nomads"]).setup.cards) & set(CAT.CARD_GOLD)
 
 

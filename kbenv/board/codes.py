@@ -11,6 +11,7 @@ from ..catalogue import (
     BASE_POWERS,
     LOCATION_NAMES,
     LOCATION_TYPES,
+    SWAMP_CARD_NAMES,
     TERRAIN_CARDS,
     TERRAIN_CODE,
     TERRAINS,
@@ -28,6 +29,10 @@ NUM_BUILDABLE = len(TERRAIN_CARDS)  # the buildable terrains = the terrain-card 
 TERRAIN_LETTERS = "".join(t.letter for t in TERRAINS)  # index = code id (LOCATION has no letter)
 TERRAIN_NAMES = tuple(t.name for t in TERRAINS)
 CARD_LETTERS = "".join(t.letter for t in TERRAIN_CARDS)
+# Terrain-card ids as position files write them: the plain cards (id = terrain code), then the Marshlands
+# swamp cards "S/G" .. "S/T" (id SWAMP_CARD_BASE + the other terrain's code, M-4).
+SWAMP_CARD_BASE = len(CARD_LETTERS)
+CARD_TEXT = tuple(CARD_LETTERS) + SWAMP_CARD_NAMES
 
 # Location types.  The base game's powers come first, in action order.
 LOCATION_LETTERS = "".join(loc.letter for loc in LOCATION_TYPES)
@@ -52,7 +57,9 @@ def card_index(name: str) -> int:
 
 
 def terrain_card_index(letter: str) -> int:
-    """Index of a terrain card letter (G C D F T)."""
+    """Index of a terrain card letter (G C D F T) or of a swamp card "S/G" .. "S/T" (Marshlands)."""
+    if isinstance(letter, str) and letter.upper() in SWAMP_CARD_NAMES:
+        return SWAMP_CARD_BASE + SWAMP_CARD_NAMES.index(letter.upper())
     if not isinstance(letter, str) or len(letter) != 1 or letter.upper() not in CARD_LETTERS:
         raise ValueError(f"unknown terrain card {letter!r}; expected one of {' '.join(CARD_LETTERS)}")
     return CARD_LETTERS.index(letter.upper())

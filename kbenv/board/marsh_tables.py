@@ -4,6 +4,8 @@
   of the odd-r grid; 400 x 400 int8 (160 KB), built once at import.
 - `SEAM_MASK`: the hexes next to an inner seam between two sections, i.e. board rows 9-10 and columns 9-10
   (Vassals, M-22, reading A-M11 a).
+- `SEAM_OUTER_MASK`: SEAM_MASK and the outer edge of the board (Vassals, flag `vassals_count_outer_edge`,
+  reading A-M11 b).
 - `label_areas`: the areas (connected groups) of a hex mask; with the mountain mask of a board it gives the
   mountain areas of Geologists (M-19: "A mountain is a series of adjacent mountain hexes and may consist of
   only a single hex"). Boards differ, so it runs per board (at set-up once the scoring is wired).
@@ -14,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from .bitset import WORDS, label_areas, mask_of  # label_areas: re-exported
-from .geometry import COLS, NUM_HEXES, SECTOR_OF, STEP1, hex_rc
+from .geometry import COLS, EDGE_HEXES, NUM_HEXES, SECTOR_OF, STEP1, hex_rc
 
 
 def cube(hex_: int) -> tuple[int, int, int]:
@@ -40,6 +42,7 @@ def _build_seam_mask() -> np.ndarray:
 
 HEX_DISTANCE = _build_distance_table()
 SEAM_MASK = _build_seam_mask()
+SEAM_OUTER_MASK = SEAM_MASK | mask_of(list(EDGE_HEXES))  # A-M11 (b): the outer edge counts too
 assert int(HEX_DISTANCE.max()) < 128 and COLS == 20
 
 

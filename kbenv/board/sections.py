@@ -21,8 +21,8 @@ SECTION_SIZE = 10
 BASE_SECTIONS = sections_of(None)
 NOMAD_SECTIONS = sections_of("nomads")
 CROSSROADS_SECTIONS = sections_of("crossroads")  # single unverified source: see kbenv.catalogue.SECTIONS
-# Generated substitutes (no printed layout is reachable); not in the numba section tables (Marshlands is not
-# implemented yet), loadable by name.
+# Generated substitutes (no printed layout is reachable): in the numba section tables after the Crossroads
+# sections, and in the random pool of Marshlands games (M-1).
 MARSHLANDS_SUBSTITUTES = sections_of("marshlands")
 BUILTIN_SECTIONS = BASE_SECTIONS + NOMAD_SECTIONS + CROSSROADS_SECTIONS + MARSHLANDS_SUBSTITUTES
 SUBSTITUTE_KIND = {sub: kind for kind, sub in REPLACES.items()}  # substitute -> its location type

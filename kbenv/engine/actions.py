@@ -8,6 +8,7 @@ from ..board.bitset import WORDS, is_empty
 from ..board.codes import NUM_POWERS
 from ..board.geometry import NUM_HEXES
 from ..catalogue import CROSSROADS as EXP_CROSSROADS
+from ..catalogue import MARSHLANDS as EXP_MARSHLANDS
 from ..catalogue import NOMADS as EXP_NOMADS
 from .board_ops import build_settlement, move_settlement, remove_settlement
 from .crossroads import (
@@ -85,6 +86,7 @@ from .traits import (
 )
 from .turns import end_turn, ensure_usable_card, settle
 
+OPEN_HANDS = EXP_CROSSROADS | EXP_MARSHLANDS  # expansions whose hands may offer several terrains
 MANDATORY_BUILDS = 3  # the base rule; a turn's count is st[MANDATORY_TARGET]
 
 
@@ -101,7 +103,7 @@ def apply_unchecked(st, action: int) -> None:
     elif action >= TILE_ACTION_BASE:
         activate(st, p, ACTION_POWER[action - NUM_HEXES])
     else:
-        if st[EXPANSIONS] & EXP_CROSSROADS and choosing_terrain(st, p):
+        if st[EXPANSIONS] & OPEN_HANDS and choosing_terrain(st, p):
             fix_terrain_by_hex(st, p, phase, action)
         apply_hex(st, p, phase, action)
     settle(st)

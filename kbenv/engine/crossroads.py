@@ -17,10 +17,11 @@ import numpy as np
 from numba import njit
 
 from ..board.bitset import HEX_BIT, HEX_WORD, NEIGHBOUR_MASK, WORDS, add, clear, has, remove
-from ..board.codes import MOUNTAIN, NUM_BUILDABLE
+from ..board.codes import MOUNTAIN, NUM_BUILDABLE, SWAMP
 from ..board.geometry import STEP1
 from ..catalogue import CROSSROADS as EXP_CROSSROADS
 from ..catalogue import LOCATION_NAMES, POWER_CODE, POWER_NAMES, POWER_TRAIT, RULE_BIT
+from ..catalogue import MARSHLANDS as EXP_MARSHLANDS
 from ..catalogue import NOMADS as EXP_NOMADS
 from .board_ops import (
     adjacent_view,
@@ -46,6 +47,7 @@ from .state import (
     FORT_CARD,
     HAND,
     LOC_TYPE,
+    MANDATORY_TARGET,
     MAX_EXTRA_CARDS,
     MAX_PLAYERS,
     MEEPLES,
@@ -58,12 +60,14 @@ from .state import (
     TERRAIN_FIXED,
     TERRAIN_MASKS,
     TILES_HELD,
+    TURN_TERRAIN,
     WAGON_AT,
     WARRIOR_AT,
     WARRIORS_PER_PLAYER,
     ZONE,
     scratch_off,
 )
+from .swamp import card_offers, card_side, is_swamp_card, mandatory_builds
 from .traits import POWER_TERRAIN
 
 WAGON_POWER = POWER_CODE["wagon"]
@@ -314,11 +318,20 @@ def vehicle_target(st, p: int, power: int, h: int) -> bool:
     return False
 
 
-# ----- Crossroads hands (C-7, A-C8) -----------------------------------------------------------------
+# ----- Crossroads hands (C-7, A-C8) and Marshlands swamp cards (M-5, decision 8) ---------------------
 @njit(cache=True)
 def choosing_terrain(st, p: int) -> bool:
-    """p holds several cards and this turn's terrain is not fixed yet."""
-    return st[EXPANSIONS] & EXP_CROSSROADS != 0 and st[EXTRA_COUNT + p] > 0 and st[TERRAIN_FIXED] == 0
+    """This turn's terrain is not fixed yet and p's hand offers several: several Crossroads cards, or a
+    swamp card (swamp or its other terrain)."""
+    if st[TERRAIN_FIXED] != 0:
+        return False
+    if st[EXPANSIONS] & EXP_CROSSROADS != 0 and st[EXTRA_COUNT + p] > 0:
+        return True
+    if st[EXPANSIONS] & EXP_MARSHLANDS != 0:
+        for k in range(st[EXTRA_COUNT + p] + 1):
+            if is_swamp_card(hand_card(st, p, k)):
+                return True
+    return False
 
 
 @njit(cache=True)
@@ -330,25 +343,40 @@ def hand_card(st, p: int, k: int) -> int:
 
 
 @njit(cache=True)
+def hand_options(st, p: int) -> int:
+    """Number of terrain options of p's open hand (hand_option 0 .. this - 1)."""
+    n = st[EXTRA_COUNT + p] + 1
+    return 2 * n if st[EXPANSIONS] & EXP_MARSHLANDS else n
+
+
+@njit(cache=True)
+def hand_option(st, p: int, k: int) -> int:
+    """The terrain of option k of p's open hand (NO_CARD: none): with Marshlands two per card (card_side)."""
+    if st[EXPANSIONS] & EXP_MARSHLANDS:
+        return card_side(hand_card(st, p, k // 2), k % 2)
+    return hand_card(st, p, k)
+
+
+@njit(cache=True)
 def hand_build_targets(st, p: int, out) -> None:
-    """Union over the hand's cards of terrain_build_targets (each card with its own adjacency rule)."""
+    """Union over the hand's options of terrain_build_targets (each with its own adjacency rule)."""
     clear(out)
     one = st[SCRATCH_HAND : SCRATCH_HAND + WORDS]
-    for k in range(st[EXTRA_COUNT + p] + 1):
-        card = hand_card(st, p, k)
-        if card != NO_CARD:
-            terrain_build_targets(st, p, card, one)
+    for k in range(hand_options(st, p)):
+        t = hand_option(st, p, k)
+        if t != NO_CARD:
+            terrain_build_targets(st, p, t, one)
             for i in range(WORDS):
                 out[i] |= one[i]
 
 
 @njit(cache=True)
 def hand_has_free_hex(st, p: int) -> bool:
-    """Some card in p's hand has a free hex of its terrain."""
-    for k in range(st[EXTRA_COUNT + p] + 1):
-        card = hand_card(st, p, k)
-        if card != NO_CARD:
-            view = terrain_view(st, card)
+    """Some option of p's hand has a free hex of its terrain."""
+    for k in range(hand_options(st, p)):
+        t = hand_option(st, p, k)
+        if t != NO_CARD:
+            view = terrain_view(st, t)
             for i in range(WORDS):
                 if view[i] & ~st[OCCUPIED + i]:
                     return True
@@ -357,25 +385,37 @@ def hand_has_free_hex(st, p: int) -> bool:
 
 @njit(cache=True)
 def card_at(st, h: int) -> int:
-    """The terrain card kind of hex h (its terrain code), or NO_CARD if h is no card terrain."""
+    """The terrain a card may name at hex h (its terrain code: a card terrain, or swamp with Marshlands), or
+    NO_CARD."""
     for t in range(NUM_BUILDABLE):
         if has(terrain_view(st, t), h):
             return t
+    if st[EXPANSIONS] & EXP_MARSHLANDS and has(terrain_view(st, SWAMP), h):
+        return SWAMP
     return NO_CARD
 
 
 @njit(cache=True)
-def fix_terrain(st, p: int, card: int) -> None:
-    """This turn's terrain is `card`: it becomes HAND[p]; the other cards wait for the discard."""
+def fix_terrain(st, p: int, terrain: int) -> None:
+    """This turn's terrain is `terrain`: the card offering it becomes HAND[p] (a plain card before a swamp
+    card); the other cards wait for the discard. A swamp card sets the mandatory action's count (M-5)."""
     st[TERRAIN_FIXED] = 1
-    if st[HAND + p] == card:
-        return
-    for k in range(st[EXTRA_COUNT + p]):
-        slot = EXTRA_CARDS + p * MAX_EXTRA_CARDS + k
-        if st[slot] == card:
-            st[slot] = st[HAND + p]
-            st[HAND + p] = card
-            return
+    best = -1
+    for k in range(st[EXTRA_COUNT + p] + 1):
+        card = hand_card(st, p, k)
+        if card == terrain:
+            best = k
+            break
+        if best < 0 and card != NO_CARD and card_offers(card, terrain):
+            best = k
+    if best > 0:
+        slot = EXTRA_CARDS + p * MAX_EXTRA_CARDS + best - 1
+        card = st[slot]
+        st[slot] = st[HAND + p]
+        st[HAND + p] = card
+    if is_swamp_card(st[HAND + p]):
+        st[TURN_TERRAIN] = terrain
+        st[MANDATORY_TARGET] = mandatory_builds(st[HAND + p], terrain)
 
 
 @njit(cache=True)

@@ -1,26 +1,69 @@
-"""Terrain cards: drawing, the discard pile and reshuffling it into a new draw pile."""
+"""Terrain cards: drawing, the discard pile and reshuffling it into a new draw pile.
+
+A Marshlands game keeps its piles in the MARSH_* ranges (30 cards, M-4); every other game in DECK, DISCARD
+and REMOVED (25). The counts are DECK_COUNT, DISCARD_COUNT and REMOVED_COUNT for both.
+"""
 
 from __future__ import annotations
 
 from numba import njit
 
+from ..catalogue import MARSHLANDS
 from .rng import rand_below
-from .state import DECK, DECK_COUNT, DISCARD, DISCARD_COUNT, NO_CARD, REMOVED, REMOVED_COUNT, RNG
+from .state import (
+    DECK,
+    DECK_COUNT,
+    DECK_SIZE,
+    DISCARD,
+    DISCARD_COUNT,
+    EXPANSIONS,
+    MARSH_DECK,
+    MARSH_DISCARD,
+    MARSH_PILE_SIZE,
+    MARSH_REMOVED,
+    NO_CARD,
+    REMOVED,
+    REMOVED_COUNT,
+    RNG,
+)
+
+
+@njit(cache=True)
+def deck_off(st) -> int:
+    """Offset of the draw pile (bottom first)."""
+    return MARSH_DECK if st[EXPANSIONS] & MARSHLANDS else DECK
+
+
+@njit(cache=True)
+def discard_off(st) -> int:
+    return MARSH_DISCARD if st[EXPANSIONS] & MARSHLANDS else DISCARD
+
+
+@njit(cache=True)
+def removed_off(st) -> int:
+    return MARSH_REMOVED if st[EXPANSIONS] & MARSHLANDS else REMOVED
+
+
+def pile_size(expansions: int) -> int:
+    """Room of each pile for a ruleset's expansion bits."""
+    return MARSH_PILE_SIZE if expansions & MARSHLANDS else DECK_SIZE
 
 
 @njit(cache=True)
 def reshuffle_discard(st) -> None:
     """Shuffle the discard pile and make it the new draw pile (Fisher-Yates on the state's RNG)."""
+    deck = deck_off(st)
+    discard = discard_off(st)
     n = st[DISCARD_COUNT]
     for i in range(n):
-        st[DECK + i] = st[DISCARD + i]
+        st[deck + i] = st[discard + i]
     st[DECK_COUNT] = n
     st[DISCARD_COUNT] = 0
     for i in range(n - 1, 0, -1):
         j = rand_below(st, RNG, i + 1)
-        tmp = st[DECK + i]
-        st[DECK + i] = st[DECK + j]
-        st[DECK + j] = tmp
+        tmp = st[deck + i]
+        st[deck + i] = st[deck + j]
+        st[deck + j] = tmp
 
 
 @njit(cache=True)
@@ -31,13 +74,13 @@ def draw_card(st) -> int:
     if st[DECK_COUNT] == 0:
         return NO_CARD
     st[DECK_COUNT] -= 1
-    return st[DECK + st[DECK_COUNT]]
+    return st[deck_off(st) + st[DECK_COUNT]]
 
 
 @njit(cache=True)
 def discard_card(st, card: int) -> None:
     if card != NO_CARD:
-        st[DISCARD + st[DISCARD_COUNT]] = card
+        st[discard_off(st) + st[DISCARD_COUNT]] = card
         st[DISCARD_COUNT] += 1
 
 
@@ -45,5 +88,5 @@ def discard_card(st, card: int) -> None:
 def remove_card(st, card: int) -> None:
     """Take a card out of the game (the no-eligible-hex exception)."""
     if card != NO_CARD:
-        st[REMOVED + st[REMOVED_COUNT]] = card
+        st[removed_off(st) + st[REMOVED_COUNT]] = card
         st[REMOVED_COUNT] += 1

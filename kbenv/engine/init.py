@@ -12,10 +12,22 @@ import numpy as np
 from numba import njit
 
 from ..board.bitset import BALL2_MASK, HEX_BIT, HEX_WORD, NEIGHBOUR_MASK, WORDS, has, intersects
-from ..board.codes import CASTLE, HARBOR, LOCATION, MOUNTAIN, NOMAD, NUM_BUILDABLE, NUM_POWERS, ORACLE
+from ..board.codes import (
+    CASTLE,
+    HARBOR,
+    LOCATION,
+    MOUNTAIN,
+    NOMAD,
+    NUM_BUILDABLE,
+    NUM_POWERS,
+    ORACLE,
+    PALACE,
+    SWAMP_CARD_BASE,
+)
 from ..board.geometry import NUM_HEXES, SECTOR_OF
 from ..board.tables import (
     NUM_CROSSROADS_SECTIONS,
+    NUM_MARSH_SECTIONS,
     NUM_NOMAD_SECTIONS,
     NUM_RANDOM_SECTIONS,
     SECTION_CODES,
@@ -25,12 +37,7 @@ from ..catalogue import (
     CAPITOL as EXP_CAPITOL,
 )
 from ..catalogue import (
-    CAVES as EXP_CAVES,
-)
-from ..catalogue import (
-    CROSSROADS as EXP_CROSSROADS,
-)
-from ..catalogue import (
+    CARD_ID,
     EXPANSION_BIT,
     LOCATION_TYPES,
     NOMAD_KINDS,
@@ -41,6 +48,13 @@ from ..catalogue import (
     TASK_NAMES,
     WALLS_IN_GAME,
 )
+from ..catalogue import (
+    CAVES as EXP_CAVES,
+)
+from ..catalogue import (
+    CROSSROADS as EXP_CROSSROADS,
+)
+from ..catalogue import MARSHLANDS as EXP_MARSHLANDS
 from ..catalogue import (
     NOMADS as EXP_NOMADS,
 )
@@ -65,6 +79,9 @@ from .state import (
     LOC_TILES,
     LOC_TYPE,
     LORDS_COUNT_ZERO,
+    MARSH_DECK,
+    MARSH_PILE_SIZE,
+    MARSH_REMOVED,
     MAX_CAPITOLS,
     MAX_EXTRA_CARDS,
     MAX_NOMADS,
@@ -82,6 +99,8 @@ from .state import (
     NUM_TASKS,
     OCCUPIED,
     POWER,
+    REMOVED_COUNT,
+    REMOVED_TERRAIN,
     RNG,
     RULE_FLAGS,
     SETTLEMENTS_PER_PLAYER,
@@ -104,6 +123,10 @@ NUM_RED_CARDS = len(RED_CARDS)
 NOMAD_TILE_MULTISET = np.array([NOMAD_TILE_COUNTS[k] for k in NOMAD_KINDS], dtype=np.int64)
 NUM_NOMAD_TILES = int(NOMAD_TILE_MULTISET.sum())
 RULE_LORDS_COUNT_ZERO = RULE_BIT["lords_count_zero"]
+RULE_SCOUTS_KEEP_HANDS = RULE_BIT["scouts_keep_dealt_hands"]
+SCOUTS_CARD = CARD_ID["scouts"]
+FIRST_MARSH_CARD = CARD_ID["geologists"]
+NUM_MARSH_CARDS = 6
 RULE_NOMAD_SPACES_NOT_SPECIAL = RULE_BIT["nomad_spaces_not_special"]
 RULE_CAVES_ARE_PLAIN_MOUNTAIN = RULE_BIT["caves_are_plain_mountain"]
 # Entries of the `forced` array after the DRAW_* options: the ruleset of the batch.
@@ -138,7 +161,7 @@ def setup_draws(seed: int, num_players: int, out, expansions: int = 0) -> None:
     rng = np.empty(1, dtype=np.int64)
     rng[0] = seed_u32(seed)
     # The pool: the base sections, then those of each enabled expansion, in table order (X-1).
-    pool = np.arange(NUM_RANDOM_SECTIONS + NUM_NOMAD_SECTIONS + NUM_CROSSROADS_SECTIONS)
+    pool = np.arange(NUM_RANDOM_SECTIONS + NUM_NOMAD_SECTIONS + NUM_CROSSROADS_SECTIONS + NUM_MARSH_SECTIONS)
     num_sections = NUM_RANDOM_SECTIONS
     if expansions & EXP_NOMADS:
         num_sections += NUM_NOMAD_SECTIONS
@@ -146,7 +169,16 @@ def setup_draws(seed: int, num_players: int, out, expansions: int = 0) -> None:
         for k in range(NUM_CROSSROADS_SECTIONS):
             pool[num_sections + k] = NUM_RANDOM_SECTIONS + NUM_NOMAD_SECTIONS + k
         num_sections += NUM_CROSSROADS_SECTIONS
+    if expansions & EXP_MARSHLANDS:
+        for k in range(NUM_MARSH_SECTIONS):
+            pool[num_sections + k] = NUM_RANDOM_SECTIONS + NUM_NOMAD_SECTIONS + NUM_CROSSROADS_SECTIONS + k
+        num_sections += NUM_MARSH_SECTIONS
     num_cards = NUM_CARD_TYPES + (NUM_RED_CARDS if expansions & EXP_NOMADS else 0)
+    card_ids = np.arange(NUM_CARD_TYPES + NUM_RED_CARDS + NUM_MARSH_CARDS)  # the pool of card ids (M-3)
+    if expansions & EXP_MARSHLANDS:
+        for k in range(NUM_MARSH_CARDS):
+            card_ids[num_cards + k] = FIRST_MARSH_CARD + k
+        num_cards += NUM_MARSH_CARDS
     for k in range(4):
         j = k + _below(rng, num_sections - k)
         pool[k], pool[j] = pool[j], pool[k]
@@ -157,7 +189,7 @@ def setup_draws(seed: int, num_players: int, out, expansions: int = 0) -> None:
     for k in range(3):
         j = k + _below(rng, num_cards - k)
         cards[k], cards[j] = cards[j], cards[k]
-    chosen = np.sort(cards[:3])
+    chosen = np.sort(card_ids[cards[:3]])
     for k in range(3):
         out[DRAW_CARDS + k] = chosen[k]
     out[DRAW_START] = _below(rng, num_players)
@@ -284,6 +316,36 @@ def init_ruleset(st, expansions: int, rules: int) -> None:
         st[NUM_NOMADS] = n
     if rules & RULE_LORDS_COUNT_ZERO:
         st[LORDS_COUNT_ZERO] = 1
+    if expansions & EXP_MARSHLANDS:
+        for i in range(WORDS):  # palaces count as special hexes for Workers and Merchants (M-6, EN 1085)
+            st[SPECIAL_MASK + i] |= st[TERRAIN_MASKS + PALACE * WORDS + i]
+        deal_marsh_deck(st)
+
+
+@njit(cache=True)
+def deal_marsh_deck(st) -> None:
+    """The 30-card terrain deck of Marshlands (M-4: 25 plain cards and the 5 swamp cards), shuffled by a
+    generator of its own seeded from the in-game one, dealt into the hands and MARSH_DECK (top = last).
+    The base draws stay untouched, so the other rulesets keep their games."""
+    rng = np.empty(1, dtype=np.int64)
+    rng[0] = seed_u32(st[RNG] ^ 0x3C6EF372)
+    deck = np.empty(MARSH_PILE_SIZE, dtype=np.int64)
+    for i in range(DECK_SIZE):
+        deck[i] = i // CARDS_PER_TERRAIN
+    for k in range(MARSH_PILE_SIZE - DECK_SIZE):
+        deck[DECK_SIZE + k] = SWAMP_CARD_BASE + k
+    for i in range(MARSH_PILE_SIZE - 1, 0, -1):
+        j = _below(rng, i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    n = st[NUM_PLAYERS]
+    for p in range(n):
+        st[HAND + p] = deck[p]
+    for k in range(DECK_SIZE):
+        st[DECK + k] = 0
+    rest = MARSH_PILE_SIZE - n
+    for k in range(rest):
+        st[MARSH_DECK + k] = deck[MARSH_PILE_SIZE - 1 - k]
+    st[DECK_COUNT] = rest
 
 
 @njit(cache=True)
@@ -338,6 +400,55 @@ def deal_expansions(st, seed: int) -> None:
                 place_cave(st, candidates[_below(rng, n)])
     if st[EXPANSIONS] & EXP_CROSSROADS:
         deal_tasks(st, rng)
+    if st[EXPANSIONS] & EXP_MARSHLANDS and scouts_in_play(st):
+        scouts_setup(st, rng)
+
+
+@njit(cache=True)
+def scouts_in_play(st) -> bool:
+    for k in range(3):
+        if st[CARDS + k] == SCOUTS_CARD:
+            return True
+    return False
+
+
+@njit(cache=True)
+def scouts_setup(st, rng) -> None:
+    """The Scouts set-up (M-16, A-M10): reveal the top card of the pile; its terrain (a swamp card's other
+    terrain) leaves the game with its 5 cards and its swamp card; the pile is shuffled again. Default (a):
+    hand cards of that terrain are removed too and replaced from the new pile; flag scouts_keep_dealt_hands
+    (b) keeps the hands."""
+    top = st[MARSH_DECK + st[DECK_COUNT] - 1]
+    x = top - SWAMP_CARD_BASE if top >= SWAMP_CARD_BASE else top
+    st[REMOVED_TERRAIN] = x + 1
+    keep = np.empty(MARSH_PILE_SIZE, dtype=np.int64)
+    n_keep = 0
+    for k in range(st[DECK_COUNT]):
+        card = st[MARSH_DECK + k]
+        if card == x or card == SWAMP_CARD_BASE + x:
+            st[MARSH_REMOVED + st[REMOVED_COUNT]] = card
+            st[REMOVED_COUNT] += 1
+        else:
+            keep[n_keep] = card
+            n_keep += 1
+    replace = st[RULE_FLAGS] & RULE_SCOUTS_KEEP_HANDS == 0
+    for p in range(st[NUM_PLAYERS]):
+        card = st[HAND + p]
+        if replace and (card == x or card == SWAMP_CARD_BASE + x):
+            st[MARSH_REMOVED + st[REMOVED_COUNT]] = card
+            st[REMOVED_COUNT] += 1
+            st[HAND + p] = NO_CARD
+    for i in range(n_keep - 1, 0, -1):
+        j = _below(rng, i + 1)
+        keep[i], keep[j] = keep[j], keep[i]
+    for k in range(MARSH_PILE_SIZE):
+        st[MARSH_DECK + k] = keep[k] if k < n_keep else 0
+    st[DECK_COUNT] = n_keep
+    for p in range(st[NUM_PLAYERS]):
+        if st[HAND + p] == NO_CARD and st[DECK_COUNT] > 0:
+            st[DECK_COUNT] -= 1
+            st[HAND + p] = st[MARSH_DECK + st[DECK_COUNT]]
+            st[MARSH_DECK + st[DECK_COUNT]] = 0
 
 
 @njit(cache=True)

@@ -24,7 +24,6 @@ from .state import (
     CAVE_USED,
     DECIDER,
     EXPANSIONS,
-    HAND,
     LOC_TYPE,
     MANDATORY_DONE,
     NUM_LOCATIONS,
@@ -43,6 +42,7 @@ from .state import (
     TILES_USED,
     scratch_off,
 )
+from .swamp import hand_terrain
 from .traits import (
     ARM_POWER,
     POWER_ANY_SOURCE,
@@ -189,7 +189,7 @@ def legal_hexes(st, out) -> None:
         if st[EXPANSIONS] != 0 and choosing_terrain(st, p):
             hand_build_targets(st, p, out)
         else:
-            terrain_build_targets(st, p, st[HAND + p], out)
+            terrain_build_targets(st, p, hand_terrain(st, p), out)
     elif phase == PHASE_TARGET or phase == PHASE_STEP:
         power_targets(st, p, st[POWER], st[SOURCE], out)
     elif phase == PHASE_SOURCE:

@@ -3,7 +3,8 @@
 Every kernel reads bitmasks (kbenv.board.bitset; 7 words per mask) rather than the state, so that each one
 can be checked on a hand-built board. `own` is one player's OWN mask (settlements and every piece that
 counts as one, X-3); `owns` is an (players, 7) array of them. The amounts are catalogue.CARD_GOLD
-(unverified, A-M11) and catalogue.PALACE_GOLD. Not wired into kbenv.engine.scoring.score_table yet.
+(unverified, A-M11) and catalogue.PALACE_GOLD. `score_palaces` and `score_marsh_card` read a state for
+kbenv.engine.scoring.score_table (the `palaces` column and the six cards).
 
 - Palace (M-6, A-M1): each palace pays PALACE_GOLD to the player with the most OWN cells next to it; tied
   players each get it; nobody with at least one adjacent cell, nobody gets it.
@@ -27,9 +28,11 @@ import numpy as np
 from numba import njit
 
 from ..board.bitset import NEIGHBOUR_MASK, WORDS, count_and, has, intersects, popcount, to_hex_list
+from ..board.codes import MOUNTAIN, PALACE
 from ..board.geometry import NUM_HEXES, STEP1
-from ..board.marsh_tables import HEX_DISTANCE, SEAM_MASK, label_areas
-from ..catalogue import CARD_GOLD, PALACE_GOLD
+from ..board.marsh_tables import HEX_DISTANCE, SEAM_MASK, SEAM_OUTER_MASK, label_areas
+from ..catalogue import CARD_GOLD, CARD_ID, PALACE_GOLD, RULE_BIT
+from .state import NUM_PLAYERS, OWN, REMOVED_TERRAIN, RULE_FLAGS, SPECIAL_MASK, TERRAIN_MASKS
 
 GEOLOGISTS_GOLD = CARD_GOLD["geologists"]
 MESSENGERS_GOLD = CARD_GOLD["messengers"]
@@ -38,6 +41,10 @@ VASSALS_GOLD = CARD_GOLD["vassals"]
 CAPTAINS_GOLD = CARD_GOLD["captains"]
 SCOUTS_GOLD = CARD_GOLD["scouts"]
 CAPTAINS_NEIGHBOURS = 3
+GEOLOGISTS, MESSENGERS, NOBLEWOMEN, VASSALS, CAPTAINS, SCOUTS = (
+    CARD_ID[n] for n in ("geologists", "messengers", "noblewomen", "vassals", "captains", "scouts"))
+FIRST_MARSH_CARD = GEOLOGISTS
+VASSALS_OUTER_EDGE = RULE_BIT["vassals_count_outer_edge"]
 
 
 @njit(cache=True)
@@ -165,3 +172,54 @@ def special_with_palaces_into(dst, special_mask, palace_mask) -> None:
     """dst = special hexes plus palaces: the set Workers and Merchants read when Marshlands is in play (M-6)."""
     for i in range(WORDS):
         dst[i] = special_mask[i] | palace_mask[i]
+
+
+# ----- wiring into the score table (kbenv.engine.scoring): read the state -----------------------------
+@njit(cache=True)
+def owns_of(st):
+    """(players, 7) array of every player's OWN mask."""
+    n = st[NUM_PLAYERS]
+    owns = np.zeros((n, WORDS), dtype=np.int64)
+    for p in range(n):
+        for i in range(WORDS):
+            owns[p, i] = st[OWN + p * WORDS + i]
+    return owns
+
+
+@njit(cache=True)
+def score_palaces(st, p: int) -> int:
+    """The `palaces` column: PALACE_GOLD per palace p wins (M-6, A-M1)."""
+    out = np.zeros(st[NUM_PLAYERS], dtype=np.int64)
+    palace_gold_into(st[TERRAIN_MASKS + PALACE * WORDS : TERRAIN_MASKS + (PALACE + 1) * WORDS], owns_of(st),
+                     st[NUM_PLAYERS], out)
+    return out[p]
+
+
+@njit(cache=True)
+def score_marsh_card(st, p: int, card: int) -> int:
+    """Gold of one of the six Marshlands cards (M-19..M-24; unverified amounts, catalogue.CARD_GOLD)."""
+    own = st[OWN + p * WORDS : OWN + (p + 1) * WORDS]
+    if card == GEOLOGISTS:
+        label = np.empty(NUM_HEXES, dtype=np.int64)
+        mountains = label_areas(st[TERRAIN_MASKS + MOUNTAIN * WORDS : TERRAIN_MASKS + (MOUNTAIN + 1) * WORDS],
+                                label)
+        return geologists_gold(label, mountains, own)
+    if card == MESSENGERS:
+        return messengers_gold(own)
+    if card == NOBLEWOMEN:
+        out = np.zeros(st[NUM_PLAYERS], dtype=np.int64)
+        palaces = st[TERRAIN_MASKS + PALACE * WORDS : TERRAIN_MASKS + (PALACE + 1) * WORDS]
+        noblewomen_gold_into(st[SPECIAL_MASK : SPECIAL_MASK + WORDS], palaces, owns_of(st), st[NUM_PLAYERS], out)
+        return out[p]
+    if card == VASSALS:
+        if st[RULE_FLAGS] & VASSALS_OUTER_EDGE:
+            return VASSALS_GOLD * count_and(own, SEAM_OUTER_MASK)
+        return vassals_gold(own)
+    if card == CAPTAINS:
+        return captains_gold(own)
+    if card == SCOUTS:
+        t = st[REMOVED_TERRAIN] - 1
+        if t < 0:
+            return 0
+        return scouts_gold(st[TERRAIN_MASKS + t * WORDS : TERRAIN_MASKS + (t + 1) * WORDS], own)
+    return 0

@@ -12,15 +12,24 @@ import numpy as np
 from numba import njit
 
 from ..board.bitset import BITS_PER_WORD, WORDS, word_lowest_bit
-from ..board.codes import CASTLE, LOCATION, MOUNTAIN, NUM_BUILDABLE, NUM_POWERS, NUM_TERRAIN_CODES, WATER
+from ..board.codes import (
+    CASTLE,
+    LOCATION,
+    MOUNTAIN,
+    NUM_BUILDABLE,
+    NUM_POWERS,
+    NUM_TERRAIN_CODES,
+    SWAMP_CARD_BASE,
+    WATER,
+)
 from ..board.geometry import EDGE_HEXES
+from .deck import discard_off
 from .legal import SCRATCH_LEGAL, legal_hexes
 from .state import (
     CARDS,
     CURRENT,
     DECK_COUNT,
     DECK_SIZE,
-    DISCARD,
     DISCARD_COUNT,
     ENDING,
     EXTRA_COUNT,
@@ -201,6 +210,13 @@ def observe_into(st, player: int, out) -> None:
 
 
 @njit(cache=True)
+def card_slot(card: int) -> int:
+    """The terrain slot of a card in the card features: a swamp card shows its other terrain (the v0 planes
+    have five card slots; a swamp card's own feature is still to be appended to v1)."""
+    return card - SWAMP_CARD_BASE if card >= SWAMP_CARD_BASE else card
+
+
+@njit(cache=True)
 def features_into(st, player: int, f) -> None:
     """Write the scalar features of `player` (F_* indices) into f, a float32 vector of NUM_FEATURES or more
     zeros (the features plane of observe_into, and the float part of kbenv.engine.packed)."""
@@ -209,10 +225,10 @@ def features_into(st, player: int, f) -> None:
     to_move = st[PHASE] != PHASE_OVER and mover == player
     own_card = st[HAND + player]
     if own_card >= 0:
-        f[F_OWN_CARD + own_card] = 1.0
+        f[F_OWN_CARD + card_slot(own_card)] = 1.0
     if st[PHASE] != PHASE_OVER and st[HAND + mover] >= 0 and (
             mover == player or st[EXTRA_COUNT + mover] == 0 or st[TERRAIN_FIXED] == 1):  # Crossroads: chosen
-        f[F_MOVER_CARD + st[HAND + mover]] = 1.0
+        f[F_MOVER_CARD + card_slot(st[HAND + mover])] = 1.0
     if st[PHASE] < NUM_PHASES_V0:  # the expansion phases are in the v1 features (kbenv.engine.observe_v1)
         f[F_PHASE + st[PHASE]] = 1.0
     f[F_MANDATORY_BUILT] = st[MANDATORY_BUILT] / 3.0
@@ -241,10 +257,11 @@ def features_into(st, player: int, f) -> None:
         f[F_TO_MOVE] = 1.0
     f[F_LAST_ROUND] = float(st[ENDING])
     f[F_DECK] = st[DECK_COUNT] / DECK_SIZE
+    discard = discard_off(st)
     for t in range(NUM_BUILDABLE):
         share = 0.0  # summed card by card in float64, as the discard pile is counted
         for k in range(st[DISCARD_COUNT]):
-            if st[DISCARD + k] == t:
+            if st[discard + k] == t:
                 share += 0.2
         if share > 0:
             f[F_DISCARD + t] = share

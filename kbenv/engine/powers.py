@@ -36,7 +36,8 @@ from .crossroads import (
     barracks_targets,
     choosing_terrain,
     city_hall_targets,
-    hand_card,
+    hand_option,
+    hand_options,
     piece_at,
     vehicle_targets,
 )
@@ -45,9 +46,7 @@ from .queenies import cave_targets, next_to_cave
 from .state import (
     DECK_COUNT,
     DISCARD_COUNT,
-    EXTRA_COUNT,
     FORT_CARD,
-    HAND,
     NO_CARD,
     PHASE,
     PHASE_STEP,
@@ -55,6 +54,7 @@ from .state import (
     VICTIM,
     scratch_off,
 )
+from .swamp import hand_terrain
 from .traits import (  # noqa: F401  (BUILD_POWER re-exported)
     BUILD_POWER,
     LAST_GENERIC_RULE,
@@ -96,7 +96,7 @@ def power_terrain(st, p: int, power: int) -> int:
     (negative: none, or the rule needs no terrain)."""
     t = POWER_TERRAIN[power]
     if t == TERRAIN_CARD:
-        return st[HAND + p]
+        return hand_terrain(st, p)
     if t == TERRAIN_DRAWN:
         return st[FORT_CARD]
     return t
@@ -167,8 +167,8 @@ def hand_targets(st, p: int, power: int, src: int, out) -> None:
     """The power's targets over every card of an open hand."""
     clear(out)
     one = st[SCRATCH_CARD_TARGETS : SCRATCH_CARD_TARGETS + WORDS]
-    for k in range(st[EXTRA_COUNT + p] + 1):
-        card = hand_card(st, p, k)
+    for k in range(hand_options(st, p)):
+        card = hand_option(st, p, k)
         if card != NO_CARD:
             terrain_targets(st, p, power, card, src, one)
             for i in range(WORDS):
@@ -185,7 +185,7 @@ def power_has_completion(st, p: int, power: int, tmp) -> bool:
     if t == TERRAIN_CARD:
         if choosing_terrain(st, p):
             return hand_has_completion(st, p, power, tmp)
-        if st[HAND + p] == NO_CARD:
+        if hand_terrain(st, p) == NO_CARD:
             return False
     elif t == TERRAIN_DRAWN:
         return st[DECK_COUNT] + st[DISCARD_COUNT] > 0  # the drawn card is not known before it is drawn (C-6)
@@ -210,7 +210,7 @@ def base_has_completion(st, p: int, power: int, tmp) -> bool:
     if t == TERRAIN_CARD:
         if choosing_terrain(st, p):
             return hand_has_completion(st, p, power, tmp)
-        t = st[HAND + p]
+        t = hand_terrain(st, p)
         if t == NO_CARD:
             return False
     rule = POWER_RULE[power]
@@ -249,8 +249,8 @@ def hand_has_completion(st, p: int, power: int, tmp) -> bool:
     if POWER_ANY_SOURCE[power]:
         if not has_settlement(st, p):
             return False
-        for k in range(st[EXTRA_COUNT + p] + 1):
-            card = hand_card(st, p, k)
+        for k in range(hand_options(st, p)):
+            card = hand_option(st, p, k)
             if card != NO_CARD:
                 free_of(st, terrain_view(st, card), tmp)
                 if not is_empty(tmp):

@@ -36,13 +36,15 @@ from ..board.codes import (
     WORKERS,
 )
 from ..board.geometry import NUM_HEXES, STEP1
-from ..catalogue import RULE_BIT
+from ..catalogue import MARSHLANDS, RULE_BIT
 from .board_ops import own_view
+from .marsh_scoring import FIRST_MARSH_CARD, score_marsh_card, score_palaces
 from .powers import terrain_view
 from .queenies import score_capitols
 from .state import (
     CAPITOL_HEX,
     CARDS,
+    EXPANSIONS,
     GOLD,
     LORDS_COUNT_ZERO,
     MAX_PLAYERS,
@@ -58,12 +60,13 @@ from .tasks import score_tasks
 CAPITOL_REPLACES_CASTLE = RULE_BIT["capitol_replaces_castle"]
 
 # Columns of a score table row: the three cards in play, castles, capitols, gold banked during play,
-# Crossroads task cards, total.
+# Crossroads task cards, Marshlands palaces, total.
 COL_CASTLES = NUM_CARDS_IN_PLAY
 COL_CAPITOLS = NUM_CARDS_IN_PLAY + 1
 COL_GOLD = NUM_CARDS_IN_PLAY + 2
 COL_TASKS = NUM_CARDS_IN_PLAY + 3
-SCORE_COLUMNS = NUM_CARDS_IN_PLAY + 5
+COL_PALACES = NUM_CARDS_IN_PLAY + 4
+SCORE_COLUMNS = NUM_CARDS_IN_PLAY + 6
 CASTLE_GOLD = 3
 
 
@@ -248,12 +251,15 @@ def score_card(st, p: int, card: int) -> int:
         return score_lords(st, p)
     if card == FARMERS:
         return score_farmers(st, p)
+    if card >= FIRST_MARSH_CARD:
+        return score_marsh_card(st, p, card)
     return 0
 
 
 @njit(cache=True)
 def score_table(st, out) -> None:
-    """out[p] = (card 1, card 2, card 3, castles, capitols, gold banked during play, tasks, total) per player.
+    """out[p] = (card 1, card 2, card 3, castles, capitols, gold banked during play, tasks, palaces, total) per
+    player.
 
     Red cards (Nomads) pay during play only: their column is 0 and their gold is in the banked column."""
     for p in range(st[NUM_PLAYERS]):
@@ -265,8 +271,9 @@ def score_table(st, out) -> None:
         out[p, COL_CAPITOLS] = score_capitols(st, p) if st[NUM_CAPITOLS] > 0 else 0
         out[p, COL_GOLD] = st[GOLD + p]
         out[p, COL_TASKS] = score_tasks(st, p) if st[NUM_TASKS] > 0 else 0
+        out[p, COL_PALACES] = score_palaces(st, p) if st[EXPANSIONS] & MARSHLANDS else 0
         out[p, SCORE_COLUMNS - 1] = (total + out[p, COL_CASTLES] + out[p, COL_CAPITOLS] + out[p, COL_GOLD]
-                                     + out[p, COL_TASKS])
+                                     + out[p, COL_TASKS] + out[p, COL_PALACES])
 
 
 @njit(cache=True)

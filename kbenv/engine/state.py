@@ -141,6 +141,14 @@ FORT_CARD = _field()  # the card drawn by the Fort, NO_CARD when none is pending
 NUM_TASKS = _field()
 TASKS = _field(MAX_TASKS)  # indices into catalogue.TASK_NAMES
 
+# Marshlands (all zero in games without it), appended after every earlier field (decision 8).
+MARSH_PILE_SIZE = 30  # catalogue.MARSHLANDS_DECK_SIZE: 25 plain cards and the 5 swamp cards (M-4)
+TURN_TERRAIN = _field()  # the terrain a swamp card's first build chose this turn (with TERRAIN_FIXED = 1)
+REMOVED_TERRAIN = _field()  # terrain code + 1 of the terrain the Scouts set-up removed (M-16), 0 = none
+MARSH_DECK = _field(MARSH_PILE_SIZE)  # the piles of a Marshlands game (DECK, DISCARD, REMOVED hold 25)
+MARSH_DISCARD = _field(MARSH_PILE_SIZE)
+MARSH_REMOVED = _field(MARSH_PILE_SIZE)
+
 # Scratch masks: work space of the kernels, one declared slot each. Not part of the game: views clear
 # it, and comparisons and records ignore it.
 SCRATCH_SLOTS = (

@@ -6,6 +6,7 @@ from numba import njit
 
 from ..board.bitset import WORDS, is_empty
 from ..catalogue import CROSSROADS as EXP_CROSSROADS
+from ..catalogue import MARSHLANDS as EXP_MARSHLANDS
 from .crossroads import choosing_terrain, discard_extra_cards, draw_extra_cards, hand_has_free_hex
 from .deck import discard_card, draw_card, remove_card
 from .legal import only_end_turn_legal
@@ -32,12 +33,15 @@ from .state import (
     SOURCE,
     START_PLAYER,
     SUPPLY,
+    TERRAIN_FIXED,
     TILES_FRESH,
     TILES_USED,
     TURN,
+    TURN_TERRAIN,
     TURNS_WITHOUT_BUILD,
     scratch_off,
 )
+from .swamp import hand_terrain
 
 SCRATCH_CARD = scratch_off("card")
 MANDATORY_BUILDS = 3  # settlements of the base game's mandatory action
@@ -55,23 +59,24 @@ def ensure_usable_card(st, p: int) -> None:
     """No-eligible-hex exception: while p's card has no free hex, remove it from the game and draw.
 
     Applies while the mandatory action is still to be built.  If no card can be drawn at all, the
-    mandatory action cannot be built and counts as done.
+    mandatory action cannot be built and counts as done. An open hand (several Crossroads cards, a swamp
+    card) is replaced only when none of its options has a free hex (A-C8, A-M2).
     """
     if st[MANDATORY_DONE] == 1:
         return
-    if st[EXPANSIONS] != 0 and choosing_terrain(st, p):
-        # A Crossroads hand: a card is replaced only when no card of the hand has a free hex (A-C8).
-        while not hand_has_free_hex(st, p) and st[HAND + p] != NO_CARD:
-            remove_card(st, st[HAND + p])
-            st[HAND + p] = draw_card(st)
-        if not hand_has_free_hex(st, p):
+    while True:
+        if st[EXPANSIONS] != 0 and choosing_terrain(st, p):
+            if hand_has_free_hex(st, p):
+                return
+        elif st[HAND + p] != NO_CARD and card_has_free_hex(st, hand_terrain(st, p)):
+            return
+        if st[HAND + p] == NO_CARD:
             st[MANDATORY_DONE] = 1
-        return
-    while st[HAND + p] != NO_CARD and not card_has_free_hex(st, st[HAND + p]):
+            return
         remove_card(st, st[HAND + p])
         st[HAND + p] = draw_card(st)
-    if st[HAND + p] == NO_CARD:
-        st[MANDATORY_DONE] = 1
+        if st[EXPANSIONS] & EXP_MARSHLANDS:
+            st[TERRAIN_FIXED] = 0  # a drawn swamp card offers both options again
 
 
 @njit(cache=True)
@@ -110,6 +115,9 @@ def end_turn(st) -> None:
     st[HAND + p] = draw_card(st)
     if st[EXPANSIONS] & EXP_CROSSROADS:
         draw_extra_cards(st, p)
+    if st[EXPANSIONS] & EXP_MARSHLANDS:
+        st[TERRAIN_FIXED] = 0
+        st[TURN_TERRAIN] = 0
     st[TILES_FRESH + p] = 0
     st[TILES_USED + p] = 0
     if st[BUILT_THIS_TURN] == 1:

@@ -53,9 +53,10 @@ DESERTS = {h: "D" for h in DESERT_ROW}
 
 def test_M4_the_terrain_deck_has_30_cards_with_the_5_swamp_cards():
     # DECK: 25 base cards (5 per terrain) + swamp/grass, swamp/canyon, swamp/desert, swamp/flower, swamp/forest
+    # The cards are named: with Scouts among 3 random cards its set-up (M-16, EN 1211) takes 6 cards out.
     for seed in range(6):
         n = 2 + seed % 4
-        st = state(new_game(n, seed))
+        st = state(new_game(n, seed, cards=["fishermen", "knights", "merchants"]))
         cards = [c for c in st["hands"] if c is not None] + list(st["deck"]) + list(st.get("discard", []))
         assert len(cards) == 30, (seed, cards)
         assert Counter(cards) == Counter(full_deck()), seed
