@@ -12,7 +12,7 @@ import numpy as np
 from numba import njit
 
 from ..board.bitset import BALL2_MASK, HEX_BIT, HEX_WORD, NEIGHBOUR_MASK, WORDS, has, intersects
-from ..board.codes import CASTLE, HARBOR, LOCATION, MOUNTAIN, NOMAD, NUM_BUILDABLE, NUM_POWERS, ORACLE
+from ..board.codes import CASTLE, HARBOR, LOCATION, MOUNTAIN, NOMAD, NUM_BUILDABLE, NUM_POWERS, ORACLE, SWAMP
 from ..board.geometry import NUM_HEXES, SECTOR_OF
 from ..board.tables import (
     NUM_CROSSROADS_SECTIONS,
@@ -22,15 +22,7 @@ from ..board.tables import (
     SECTION_LOCATIONS,
 )
 from ..catalogue import (
-    CAPITOL as EXP_CAPITOL,
-)
-from ..catalogue import (
-    CAVES as EXP_CAVES,
-)
-from ..catalogue import (
-    CROSSROADS as EXP_CROSSROADS,
-)
-from ..catalogue import (
+    BONUS_TILES_PER_TYPE,
     EXPANSION_BIT,
     LOCATION_TYPES,
     NOMAD_KINDS,
@@ -42,10 +34,20 @@ from ..catalogue import (
     WALLS_IN_GAME,
 )
 from ..catalogue import (
+    CAPITOL as EXP_CAPITOL,
+)
+from ..catalogue import (
+    CAVES as EXP_CAVES,
+)
+from ..catalogue import (
+    CROSSROADS as EXP_CROSSROADS,
+)
+from ..catalogue import (
     NOMADS as EXP_NOMADS,
 )
 from .rng import next_u32, seed_u32
 from .state import (
+    BONUS_LEFT,
     BUILDABLE_MASK,
     CAPITOL_HEX,
     CARDS,
@@ -75,6 +77,7 @@ from .state import (
     NOMAD_MASK,
     NOMAD_ON_SPACE,
     NOMAD_OWNER,
+    NUM_BONUS_TYPES,
     NUM_CAPITOLS,
     NUM_LOCATIONS,
     NUM_NOMADS,
@@ -99,6 +102,7 @@ NUM_TASK_CARDS = len(TASK_NAMES)
 # The expansion bit of each location type (0 for the base game's): its tiles exist when that is enabled.
 LOCATION_EXPANSION = np.array(
     [0 if loc.expansion is None else EXPANSION_BIT[loc.expansion] for loc in LOCATION_TYPES], dtype=np.int64)
+EXP_MARSHLANDS = EXPANSION_BIT["marshlands"]
 NUM_NOMAD_LOCATIONS = len(NOMAD_LOCATIONS)
 NUM_RED_CARDS = len(RED_CARDS)
 NOMAD_TILE_MULTISET = np.array([NOMAD_TILE_COUNTS[k] for k in NOMAD_KINDS], dtype=np.int64)
@@ -265,6 +269,11 @@ def init_ruleset(st, expansions: int, rules: int) -> None:
     for i in range(st[NUM_LOCATIONS]):
         if expansions & LOCATION_EXPANSION[st[LOC_TYPE + i]]:
             st[LOC_TILES + i] = TILES_PER_LOCATION
+    if expansions & EXP_MARSHLANDS:
+        for i in range(WORDS):  # swamp is suitable to be built upon (M-5)
+            st[BUILDABLE_MASK + i] |= st[TERRAIN_MASKS + SWAMP * WORDS + i]
+        for k in range(NUM_BONUS_TYPES):
+            st[BONUS_LEFT + k] = BONUS_TILES_PER_TYPE  # on the bonus action summary cards (EN 1059)
     if expansions & EXP_CROSSROADS:
         st[FORT_CARD] = NO_CARD
         for k in range(MAX_PLAYERS * MAX_EXTRA_CARDS):

@@ -9,8 +9,9 @@ from .. import catalogue as CAT
 from ..board.bitset import BITS_PER_WORD, WORDS, clear, has, word_lowest_bit
 from ..board.codes import NUM_POWERS
 from ..board.geometry import NUM_HEXES
-from .board_ops import settlements_word
+from .board_ops import free_of, settlements_word, terrain_view
 from .crossroads import choosing_terrain, hand_build_targets
+from .marshlands import bonus_usable, temple_waiver
 from .nomads import usable_nomad
 from .powers import (
     base_has_completion,
@@ -45,6 +46,7 @@ from .state import (
 )
 from .traits import (
     ARM_POWER,
+    BONUS_TYPE,
     POWER_ANY_SOURCE,
     POWER_EXPANSION_BIT,
     POWER_SOURCE,
@@ -52,6 +54,7 @@ from .traits import (
     POWER_TARGET,
     POWER_TIMING,
     TARGET_ARM,
+    TIMING_BONUS_TILE,
     TIMING_NOMAD_TILE,
     TIMING_ONCE_A_TURN,
     TIMING_TILE,
@@ -71,6 +74,7 @@ for _code, _action in enumerate(CAT.POWER_ACTIONS):
 assert END_TURN == CAT.END_TURN and ACTION_SIZE == CAT.ACTION_SIZE_V0
 
 CAVE_POWER = CAT.CAVE_POWER
+EXP_MARSHLANDS = CAT.EXPANSION_BIT["marshlands"]
 FIRST_NOMAD_POWER = CAT.FIRST_NOMAD_POWER
 NUM_NOMAD_USABLE = len(CAT.NOMAD_USABLE_KINDS)
 
@@ -152,6 +156,8 @@ def usable_now(st, p: int, power: int, ready: int) -> bool:
             POWER_TARGET[power] != TARGET_ARM or st[OUTPOST_ARMED] == 0)
     if timing == TIMING_ONCE_A_TURN:
         return st[CAVE_USED] == 0
+    if timing == TIMING_BONUS_TILE:
+        return bonus_usable(st, p, BONUS_TYPE[power])
     return False
 
 
@@ -190,6 +196,8 @@ def legal_hexes(st, out) -> None:
             hand_build_targets(st, p, out)
         else:
             terrain_build_targets(st, p, st[HAND + p], out)
+            if st[EXPANSIONS] & EXP_MARSHLANDS and temple_waiver(st, p) and st[HAND + p] >= 0:
+                free_of(st, terrain_view(st, st[HAND + p]), out)  # the temple bonus (M-13, A-M7)
     elif phase == PHASE_TARGET or phase == PHASE_STEP:
         power_targets(st, p, st[POWER], st[SOURCE], out)
     elif phase == PHASE_SOURCE:

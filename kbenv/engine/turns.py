@@ -6,12 +6,16 @@ from numba import njit
 
 from ..board.bitset import WORDS, is_empty
 from ..catalogue import CROSSROADS as EXP_CROSSROADS
+from ..catalogue import EXPANSION_BIT
 from .crossroads import choosing_terrain, discard_extra_cards, draw_extra_cards, hand_has_free_hex
 from .deck import discard_card, draw_card, remove_card
 from .legal import only_end_turn_legal
+from .marshlands import owe_reserve, return_unbuilt_reserve
 from .nomads import end_of_round
 from .powers import free_of, terrain_view
 from .state import (
+    BONUS_FRESH,
+    BONUS_USED,
     BUILT_THIS_TURN,
     CAVE_USED,
     CURRENT,
@@ -32,6 +36,7 @@ from .state import (
     SOURCE,
     START_PLAYER,
     SUPPLY,
+    TEMPLE_OWED,
     TILES_FRESH,
     TILES_USED,
     TURN,
@@ -41,6 +46,7 @@ from .state import (
 
 SCRATCH_CARD = scratch_off("card")
 MANDATORY_BUILDS = 3  # settlements of the base game's mandatory action
+EXP_MARSHLANDS = EXPANSION_BIT["marshlands"]
 
 
 @njit(cache=True)
@@ -91,6 +97,11 @@ def begin_turn(st, p: int) -> None:
     if st[EXPANSIONS] != 0:
         st[CAVE_USED] = 0
         st[OUTPOST_ARMED] = 0
+        if st[EXPANSIONS] & EXP_MARSHLANDS:
+            owe_reserve(st, p)  # the Temple's reserve: built in this mandatory action, on top (M-12)
+            st[MANDATORY_TARGET] += st[TEMPLE_OWED]
+            if st[TEMPLE_OWED] > 0:
+                st[MANDATORY_DONE] = 0
     ensure_usable_card(st, p)
 
 
@@ -119,6 +130,10 @@ def end_turn(st) -> None:
     stalled = st[TURNS_WITHOUT_BUILD] >= 2 * st[NUM_PLAYERS]
     if st[EXPANSIONS] != 0:
         st[OUTPOST_ARMED] = 0
+        if st[EXPANSIONS] & EXP_MARSHLANDS:
+            return_unbuilt_reserve(st, p)
+            st[BONUS_FRESH + p] = 0
+            st[BONUS_USED + p] = 0
         if p == last_seat(st):
             end_of_round(st)
     if (st[ENDING] == 1 and p == last_seat(st)) or stalled:
