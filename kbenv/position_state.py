@@ -191,11 +191,7 @@ def validate_decision(decision, n: int, bits: int, current: int) -> dict:
 
 def power_expansion(power: str) -> str | None:
     """The expansion a power comes from (None: the base game)."""
-    if power in CAT.NOMAD_USABLE_KINDS:
-        return "nomads"
-    if power == "cave":
-        return "caves"
-    return next(loc.expansion for loc in CAT.LOCATION_TYPES if loc.name == power)
+    return CAT.POWER_EXPANSION[CAT.POWER_CODE[power]]
 
 
 def resume_cards(resume: dict) -> list[str]:
