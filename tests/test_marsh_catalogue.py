@@ -18,7 +18,8 @@ def test_swamp_is_buildable_with_marshlands_and_the_palace_is_special():
     swamp, palace = CAT.TERRAINS[SWAMP], CAT.TERRAINS[PALACE]
     assert (swamp.letter, swamp.buildable_with, swamp.special) == ("S", "marshlands", False)
     assert (palace.letter, palace.special, palace.buildable_with) == ("P", True, None)
-    # not buildable in any implemented ruleset yet: base, Nomads and Crossroads games are unchanged
+    # `buildable` means buildable in every ruleset: swamp only with Marshlands (kbenv.engine.init adds it to the
+    # buildable mask of Marshlands games); base, Nomads and Crossroads games are unchanged
     assert not swamp.buildable and not palace.buildable
     assert [t.name for t in CAT.TERRAINS if t.special] == ["castle", "nomad space", "palace", "silo", "location"]
 
@@ -61,16 +62,18 @@ def test_the_six_cards_are_appended_unverified_with_their_amounts():
     assert all(card.provenance == "rulebook" and card.gold is None for card in CAT.SCORING_CARDS[:13])
 
 
-def test_the_cards_are_not_dealt_or_accepted_while_marshlands_is_not_implemented():
+def test_the_cards_are_not_dealt_or_accepted_while_their_scoring_is_not_wired():
+    # Marshlands is accepted (its Fountain, Temple, Refuge and bonus tiles are implemented), but the six cards
+    # are not dealt or accepted until their scoring is part of games
     marsh = next(e for e in CAT.EXPANSIONS if e.name == "marshlands")
-    assert not marsh.implemented
-    with pytest.raises(ValueError, match="'marshlands' is not implemented yet"):
-        CAT.parse_expansions(["marshlands"])
+    assert marsh.implemented
+    assert CAT.parse_expansions(["marshlands"]) == CAT.EXPANSION_BIT["marshlands"]
     with pytest.raises(SetupError, match="cards: .*geologists"):
         Game.custom(board=["G" * 20] * 20, num_players=2, cards=["geologists", "knights", "lords"],
                     settlements=[[], []], hands=["G", "G"])
     for seed in range(30):  # random set-ups never deal one
         assert not set(Game.new(2, seed=seed, expansions=["nomads"]).setup.cards) & set(CAT.CARD_GOLD)
+        assert not set(Game.new(2, seed=seed, expansions=["marshlands"]).setup.cards) & set(CAT.CARD_GOLD)
 
 
 def test_swamp_cards_make_a_deck_of_30():

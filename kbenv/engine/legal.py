@@ -192,12 +192,10 @@ def legal_hexes(st, out) -> None:
     p = st[DECIDER]
     phase = st[PHASE]
     if (phase == PHASE_IDLE and st[MANDATORY_DONE] == 0) or phase == PHASE_MANDATORY:
-        if st[EXPANSIONS] != 0 and choosing_terrain(st, p):
-            hand_build_targets(st, p, out)
-        else:
+        if st[EXPANSIONS] == 0:
             terrain_build_targets(st, p, st[HAND + p], out)
-            if st[EXPANSIONS] & EXP_MARSHLANDS and temple_waiver(st, p) and st[HAND + p] >= 0:
-                free_of(st, terrain_view(st, st[HAND + p]), out)  # the temple bonus (M-13, A-M7)
+        else:
+            expansion_mandatory_hexes(st, p, out)
     elif phase == PHASE_TARGET or phase == PHASE_STEP:
         power_targets(st, p, st[POWER], st[SOURCE], out)
     elif phase == PHASE_SOURCE:
@@ -211,6 +209,18 @@ def legal_hexes(st, out) -> None:
                     out[h // 60] &= ~(1 << (h % 60))
     else:
         clear(out)
+
+
+@njit(cache=True)
+def expansion_mandatory_hexes(st, p: int, out) -> None:
+    """The mandatory action's hexes with expansions: an open Crossroads hand (A-C8); the temple bonus lets the
+    first build ignore adjacency (M-13, A-M7)."""
+    if choosing_terrain(st, p):
+        hand_build_targets(st, p, out)
+        return
+    terrain_build_targets(st, p, st[HAND + p], out)
+    if st[EXPANSIONS] & EXP_MARSHLANDS and st[HAND + p] >= 0 and temple_waiver(st, p):
+        free_of(st, terrain_view(st, st[HAND + p]), out)
 
 
 @njit(cache=True)
