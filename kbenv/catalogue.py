@@ -232,8 +232,8 @@ EXPANSIONS = (
     Expansion("caves", 2, "Queenie 2 Caves: one cave per quadrant, a once-per-turn move between caves", True),
     Expansion("crossroads", 3, "Crossroads: 4 sections (3 partly checked), 8 locations, warriors, wagons, ships, "
               "city halls, task cards, two-card hands", True),
-    Expansion("marshlands", 4, "Marshlands (in progress): 4 substitute sections, swamp cards, palaces, the six "
-              "cards; canoe/fountain/temple/refuge not yet", True),
+    Expansion("marshlands", 4, "Marshlands: 4 substitute sections, swamp cards, palaces, the six cards (amounts "
+              "unverified), Canoe, Fountain, Temple, Refuge and their bonus tiles", True),
     Expansion("harvest", 5, "Harvest (not implemented yet)", False),
 )
 EXPANSION_BIT = {e.name: 1 << e.bit for e in EXPANSIONS}
@@ -332,6 +332,8 @@ RULE_FLAGS = (
              "Vassals count every section-border hex, the outer edge of the board included (A-M11 b)"),
     RuleFlag("scouts_keep_dealt_hands", 7, "marshlands",
              "the Scouts set-up keeps the hands dealt before the reveal (A-M10 b)"),
+    RuleFlag("bonus_kept_after_tile_loss", 8, "marshlands",
+             "a bonus tile stays with its holder after one of the two location tiles of its type is lost (A-M4 a)"),
 )
 RULE_BIT = {f.name: 1 << f.bit for f in RULE_FLAGS}
 
@@ -353,7 +355,7 @@ V1_TAIL = (
     "foresters_lodge", "monastery", "fort", "city_hall", "barracks", "wagon", "lighthouse",
     "canoe", "fountain", "temple", "refuge",
     "bazaar", "water mill", "mountain station", "scout cabin", "cathedral", "watchtower", "university",
-    "palisade", "rope bridge", "tree house", "canoe bonus", "refuge bonus",
+    "palisade", "rope bridge", "tree house", "canoe_bonus", "refuge_bonus",
     *NOMAD_USABLE_KINDS,
     "farm action", "cave",
     *(f"terrain-{t}" for t in TERRAIN_CHOICES),
@@ -427,9 +429,14 @@ def rule_names(bits: int) -> tuple[str, ...]:
 
 
 # ----- power codes (the POWER field of the state) ----------------------------------------------------
-# 0..19: location types (base 0..7, Nomads 8..11, Crossroads 12..19); then the usable nomad tiles and the
-# cave move. Observations name the power by a slot of its own (kbenv.engine.observe_v1), not by this code.
-POWER_NAMES = (*LOCATION_NAMES, *NOMAD_USABLE_KINDS, "cave")
+# 0..23: location types (base 0..7, Nomads 8..11, Crossroads 12..19, Marshlands 20..23); then the usable
+# nomad tiles, the cave move and the Marshlands bonus tiles that are decisions (M-9, M-15; the Fountain and
+# Temple bonuses are passive modifiers of their powers, M-11, M-13, and have no code).
+BONUS_POWERS = ("canoe_bonus", "refuge_bonus")
+BONUS_TILES_PER_TYPE = 2  # EN 1004-1012: 8 bonus action tiles, 2 of each Marshlands location type
+BONUS_TYPES = tuple(loc.name for loc in LOCATION_TYPES if loc.expansion == "marshlands")  # types with bonus tiles
+# Observations name the power by a slot of its own (kbenv.engine.observe_v1), not by this code.
+POWER_NAMES = (*LOCATION_NAMES, *NOMAD_USABLE_KINDS, "cave", *BONUS_POWERS)
 NUM_POWER_CODES = len(POWER_NAMES)
 POWER_CODE = {name: k for k, name in enumerate(POWER_NAMES)}
 FIRST_NOMAD_POWER = len(LOCATION_NAMES)
@@ -441,12 +448,12 @@ FIRST_NOMAD_POWER = len(LOCATION_NAMES)
 # terrain) or "move to terrain" (Barn, Harbor) needs no kernel of its own. docs/design-notes.md, "How to
 # add a power", walks through a new row.
 POWER_TARGETS = ("build", "move", "walls", "piece", "remove", "arm", "passive")
-POWER_TIMINGS = ("tile", "nomad tile", "once a turn", "passive")
+POWER_TIMINGS = ("tile", "nomad tile", "once a turn", "bonus tile", "passive")
 # The target rules: "terrain" and "move to terrain" are generic (the `terrain` column says where); every
 # other rule names a kernel of its own, registered in kbenv.engine.powers.special_targets.
 POWER_RULES = (
     "terrain", "move to terrain", "tower", "tavern", "paddock", "caravan", "quarry", "village", "step",
-    "sword", "city hall", "barracks", "vehicle", "cave", "arm", "passive",
+    "sword", "city hall", "barracks", "vehicle", "cave", "arm", "fountain", "temple", "ray", "passive",
 )
 # The `terrain` column: a terrain name (TERRAINS), or one of these.
 CARD_TERRAIN = "card"  # the turn's terrain card (an open Crossroads hand: the union over its cards, A-C8)
@@ -516,13 +523,15 @@ POWER_TRAITS = (
     PowerTraits("wagon", "piece", None, "vehicle", "tile", steps=3, stop_early=True),  # buildable or mountain (C-13)
     PowerTraits("lighthouse", "piece", "water", "vehicle", "tile", steps=3, stop_early=True),
     PowerTraits("crossroads", "passive", None, "passive", "passive"),  # one more card a turn (C-7)
-    # Marshlands (M-8..M-15): the Refuge is the one-space step of the Resettlement on a location tile. The
-    # Canoe (a reaction in other players' turns), the Fountain and the Temple need rules of their own that are
-    # not implemented yet: their rule and timing are passive until then, so they are never usable (and no
-    # tiles lie on their hexes while Marshlands is not implemented).
+    # Marshlands (M-8..M-15): the Refuge is the one-space step of the Resettlement on a location tile (EN 1167:
+    # "an adjacent unoccupied hex ... does not have to be adjacent to one of your previously built settlements").
+    # The Fountain builds next to exactly one own settlement and no opponent's (M-10; with the fountain bonus
+    # also on free mountains, M-11); the Temple takes one own plain settlement off into the reserve, chosen as
+    # its source (M-12; the reserve is owed in the next turn's mandatory action, kbenv.engine.marsh_temple).
+    # The Canoe (a reaction in other players' turns) is not implemented yet: passive, never usable.
     PowerTraits("canoe", "build", None, "passive", "passive", supply=True),
-    PowerTraits("fountain", "build", None, "passive", "passive", supply=True),
-    PowerTraits("temple", "remove", None, "passive", "passive"),
+    _build("fountain", _ANY, "fountain"),
+    PowerTraits("temple", "remove", None, "temple", "tile", source=True),
     _move("refuge", _ANY, "step"),
     # nomad tiles (N-7..12): three builds on the donation's terrain, four one-space moves, the Outpost's
     # waiver of adjacency for one settlement, the Sword
@@ -533,28 +542,37 @@ POWER_TRAITS = (
     PowerTraits("sword", "remove", None, "sword", "nomad tile"),
     # Caves (QV-1..2)
     _move("cave", _ANY, "cave", "once a turn"),
+    # Marshlands bonus tiles (M-9, M-15), usable from the turn after they are taken (A-M4), once a turn. The
+    # Refuge bonus moves a settlement along one of the 6 lines to the first free suitable hex (A-M9). The Canoe
+    # bonus is not implemented yet (passive, never usable).
+    PowerTraits("canoe_bonus", "build", None, "passive", "passive", supply=True),
+    _move("refuge_bonus", _ANY, "ray", "bonus tile"),
 )
 POWER_TRAIT = {t.name: t for t in POWER_TRAITS}
 assert tuple(t.name for t in POWER_TRAITS) == POWER_NAMES, "one traits row per power code, in code order"
 for _t in POWER_TRAITS:
     assert _t.target in POWER_TARGETS and _t.rule in POWER_RULES and _t.timing in POWER_TIMINGS, _t
     assert _t.terrain in (None, CARD_TERRAIN, DRAWN_TERRAIN, BUILDABLE_TERRAIN) or _t.terrain in TERRAIN_CODE, _t
-    assert _t.source == (_t.target == "move"), f"{_t.name}: move powers, and only they, choose a source first"
+    assert _t.source == (_t.target == "move") or _t.rule == "temple", \
+        f"{_t.name}: move powers, and only they (and the Temple's removal), choose a source first"
     assert _t.rule not in ("terrain", "move to terrain") or _t.terrain not in (None, BUILDABLE_TERRAIN), _t
     assert _t.steps >= 1 and (_t.stop_early <= (_t.steps > 1)), _t
 # The location rows and the traits agree on each location type's power kind.
 assert all(POWER_TRAIT[loc.name].target == loc.power for loc in LOCATION_TYPES)
 assert all(POWER_TRAIT[k].timing == "nomad tile" for k in NOMAD_USABLE_KINDS)
 # The expansion a power code needs (None: the base game); the Crossroads tile is passive.
-POWER_EXPANSION = (*(loc.expansion for loc in LOCATION_TYPES), *("nomads" for _ in NOMAD_USABLE_KINDS), "caves")
+POWER_EXPANSION = (*(loc.expansion for loc in LOCATION_TYPES), *("nomads" for _ in NOMAD_USABLE_KINDS), "caves",
+                   *("marshlands" for _ in BONUS_POWERS))
 # Powers that build settlements from the supply (an Outpost serves them; an empty supply disables them).
 BUILD_POWERS = tuple(t.supply for t in POWER_TRAITS)
 assert BUILD_POWERS == tuple(
-    [loc.power == "build" for loc in LOCATION_TYPES] + [tile.builds for tile in NOMAD_TILES if tile.usable] + [False])
+    [loc.power == "build" for loc in LOCATION_TYPES] + [tile.builds for tile in NOMAD_TILES if tile.usable] + [False]
+    + [POWER_TRAIT[name].supply for name in BONUS_POWERS])
 assert len(BUILD_POWERS) == NUM_POWER_CODES
 CAVE_POWER = POWER_CODE["cave"]
 POWER_ACTIONS = tuple(ACTION_ID.get(name, -1) for name in POWER_NAMES)  # action id per power code (-1: passive)
-assert all(a >= 0 or LOCATION_TYPES[k].power == "passive" for k, a in enumerate(POWER_ACTIONS))
+assert all(a >= 0 or LOCATION_TYPES[k].power == "passive" for k, a in enumerate(POWER_ACTIONS[: len(LOCATION_TYPES)]))
+assert all(a >= 0 for a in POWER_ACTIONS[len(LOCATION_TYPES):])
 
 
 def power_trait_table() -> str:

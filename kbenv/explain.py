@@ -113,6 +113,14 @@ def explain_expansion_action(game: Game, st: np.ndarray, action: int, phase: str
     elif name == "cave":
         if st[S.CAVE_USED]:
             return "the cave move was already used this turn"
+    elif name in CAT.BONUS_POWERS:
+        bit = 1 << CAT.LOCATION_NAMES.index(name[: -len("_bonus")])
+        if not st[S.BONUS_HELD + p] & bit:
+            return f"player {p} holds no {name.replace('_', ' ')} tile"
+        if st[S.BONUS_FRESH + p] & bit:
+            return f"the {name.replace('_', ' ')} tile is usable from the turn after it was taken"
+        if st[S.BONUS_USED + p] & bit:
+            return f"the {name.replace('_', ' ')} tile was already used this turn"
     else:
         code = CAT.POWER_CODE[name]
         held = [i for i in range(int(st[S.NUM_LOCATIONS]))

@@ -16,6 +16,7 @@ from .game import Game, IllegalActionError
 from .position_state import RESUME_FIELDS, resume_of, space_of
 from .ruleset import Ruleset
 from .setup import SetupError, check_flag, standard_setup
+from .setup_marshlands import marsh_position
 
 DECISION_IDS = {**{name: ACTION_ID[name] for name in POWER_NAMES if name in ACTION_ID}, "done": ACTION_ID["done"],
                 "end_turn": ACTION_ID["end_turn"]}
@@ -23,11 +24,11 @@ DECISION_IDS = {**{name: ACTION_ID[name] for name in POWER_NAMES if name in ACTI
 POSITION_FIELDS = ("board", "sections", "locations", "cards", "settlements", "options", "expansions", "walls",
                    "capitols", "caves", "nomad_spaces", "gold", "current_player", "start_player", "hands", "deck",
                    "supply", "tiles", "tiles_left", "nomad_tiles", "tasks", "warriors", "wagons", "ships",
-                   "city_halls", "seed", *RESUME_FIELDS, "then")
+                   "city_halls", "bonus_tiles", "temple_reserve", "seed", *RESUME_FIELDS, "then")
 OPTION_FIELDS = tuple(f.name for f in RULE_FLAGS)
 PASSED_THROUGH = ("walls", "capitols", "caves", "nomad_spaces", "gold", "nomad_tiles", "tasks", "warriors", "wagons",
                   "ships", "city_halls", "current_player",
-                  "start_player", "supply", "tiles", "seed")
+                  "start_player", "supply", "tiles", "seed", "bonus_tiles", "temple_reserve")
 
 
 def parse_position(position: dict) -> dict:
@@ -236,6 +237,8 @@ def position_of(game: Game) -> dict:
         pos["warriors"] = [warrior_slots(st, p) for p in range(n)]
         for name, off in (("wagons", S.WAGON_AT), ("ships", S.SHIP_AT), ("city_halls", S.CITY_HALL_AT)):
             pos[name] = [rc(st[off + p] - 1) if st[off + p] > 0 else None for p in range(n)]
+    if bits & CAT.EXPANSION_BIT["marshlands"]:
+        pos.update(marsh_position(st))
     pos.update(resume_of(st))
     return pos
 

@@ -22,21 +22,24 @@ from .engine.nomads import DONATION_BUILDS, RESETTLEMENT_STEPS
 from .engine.rng import MASK32
 from .engine.turns import MANDATORY_BUILDS
 from .setup_expansions import ExpansionSetupError, is_int, nomad_entry
+from .setup_marshlands import MARSH_RESUME, apply_marsh_resume, validate_marsh_resume
 
 RESUME_FIELDS = ("discard", "removed", "removed_terrain",
                  "rng", "turn", "ending", "turns_without_build", "decisions", "tiles_fresh",
-                 "tiles_used", "nomad_tiles_gone", "decision")
+                 "tiles_used", "nomad_tiles_gone", *MARSH_RESUME, "decision")
 MAX_TURN = 100_000  # turns of a game: far more than any game has (under 200)
 MAX_DECISIONS = 10_000_000
 MAX_STEPS = max(RESETTLEMENT_STEPS, DONATION_BUILDS, PIECE_STEPS)
 # The decision in progress: key -> (state offset, kind, value at the start of a turn).
 FLAGS = {"mandatory_done": S.MANDATORY_DONE, "built_this_turn": S.BUILT_THIS_TURN, "outpost_armed": S.OUTPOST_ARMED,
          "cave_used": S.CAVE_USED, "terrain_fixed": S.TERRAIN_FIXED}
+# With Marshlands the Temple's reserve adds to the mandatory count (A-M6): up to 3 + 40.
+MAX_MANDATORY = MANDATORY_BUILDS + S.SETTLEMENTS_PER_PLAYER
 COUNTS = {"steps_left": (S.STEPS_LEFT, MAX_STEPS), "steps_taken": (S.STEPS_TAKEN, MAX_STEPS),
-          "mandatory_built": (S.MANDATORY_BUILT, MANDATORY_BUILDS),
-          "mandatory_target": (S.MANDATORY_TARGET, MANDATORY_BUILDS)}
+          "mandatory_built": (S.MANDATORY_BUILT, MAX_MANDATORY),
+          "mandatory_target": (S.MANDATORY_TARGET, MAX_MANDATORY)}
 DECISION_FIELDS = ("phase", "decider", "power", "source", "victim", *COUNTS, "mandatory_hexes", *FLAGS, "fort_card",
-                   "turn_terrain")
+                   "turn_terrain", "temple_owed")
 POWER_PHASES = ("choose_source", "choose_target", "step")
 
 
@@ -140,6 +143,7 @@ def validate_resume(resume: dict, board, n: int, bits: int, tiles, current: int,
         out["nomad_tiles_gone"] = [nomad_entry(e if isinstance(e, dict) else {"kind": e}, f"nomad_tiles_gone[{k}]",
                                                board, False)
                                    for k, e in enumerate(gone)]
+    out.update(validate_marsh_resume(resume, n, bits))
     if "decision" in resume:
         out["decision"] = validate_decision(resume["decision"], n, bits, current)
     return out
@@ -175,7 +179,7 @@ def validate_decision(decision, n: int, bits: int, current: int) -> dict:
         default = MANDATORY_BUILDS if name == "mandatory_target" else 0
         out[name] = _count(decision.get(name, default), f"decision.{name}", 0, high)
     hexes = decision.get("mandatory_hexes", [])
-    if not isinstance(hexes, (list, tuple)) or len(hexes) > out["mandatory_built"]:
+    if not isinstance(hexes, (list, tuple)) or len(hexes) > min(MANDATORY_BUILDS, out["mandatory_built"]):
         raise _err(f"decision.mandatory_hexes: expected at most mandatory_built ({out['mandatory_built']}) "
                    f"[row, col] pairs, got {hexes!r}")
     out["mandatory_hexes"] = [_hex(rc, "decision.mandatory_hexes") for rc in hexes]
@@ -194,16 +198,18 @@ def validate_decision(decision, n: int, bits: int, current: int) -> dict:
         if chosen not in (*CARD_LETTERS, TERRAIN_LETTERS[SWAMP]):
             raise _err(f"decision.turn_terrain: expected a terrain letter of a swamp card, got {chosen!r}")
         out["turn_terrain"] = chosen
+    owed = decision.get("temple_owed")
+    if owed is not None:
+        if not bits & CAT.MARSHLANDS:
+            raise _err("decision.temple_owed: needs the 'marshlands' expansion")
+        owed = _count(owed, "decision.temple_owed", 0, S.SETTLEMENTS_PER_PLAYER)
+    out["temple_owed"] = owed
     return out
 
 
 def power_expansion(power: str) -> str | None:
     """The expansion a power comes from (None: the base game)."""
-    if power in CAT.NOMAD_USABLE_KINDS:
-        return "nomads"
-    if power == "cave":
-        return "caves"
-    return next(loc.expansion for loc in CAT.LOCATION_TYPES if loc.name == power)
+    return CAT.POWER_EXPANSION[CAT.POWER_CODE[power]]
 
 
 def resume_cards(resume: dict) -> list[str]:
@@ -231,6 +237,8 @@ def apply_resume(st: np.ndarray, resume: dict) -> None:
     for name, off in (("tiles_fresh", S.TILES_FRESH), ("tiles_used", S.TILES_USED)):
         for p, hexes in enumerate(resume.get(name, ())):
             st[off + p] = sum(1 << locations.index(hex_id(r, c)) for r, c in hexes)
+    if st[S.EXPANSIONS] & CAT.EXPANSION_BIT["marshlands"]:
+        apply_marsh_resume(st, resume)
     decision = resume.get("decision")
     if decision is None:
         if "turn" in resume:
@@ -253,6 +261,8 @@ def apply_resume(st: np.ndarray, resume: dict) -> None:
         st[S.FORT_CARD] = S.NO_CARD if fort is None else CARD_LETTERS.index(fort)
     if st[S.EXPANSIONS] & CAT.MARSHLANDS and decision.get("turn_terrain") is not None:
         st[S.TURN_TERRAIN] = TERRAIN_LETTERS.index(decision["turn_terrain"])
+    if decision["temple_owed"] is not None:
+        st[S.TEMPLE_OWED] = decision["temple_owed"]
 
 
 def resume_of(st: np.ndarray) -> dict:
@@ -296,7 +306,7 @@ def resume_of(st: np.ndarray) -> dict:
         "source": None if source < 0 else rc(source),
         "victim": None if victim < 0 else victim,
         **{name: int(st[off]) for name, (off, _) in COUNTS.items()},
-        "mandatory_hexes": [rc(st[S.MANDATORY_HEXES + k]) for k in range(int(st[S.MANDATORY_BUILT]))],
+        "mandatory_hexes": [rc(st[S.MANDATORY_HEXES + k]) for k in range(min(3, int(st[S.MANDATORY_BUILT])))],
         **{name: bool(st[off]) for name, off in FLAGS.items()},
     }
     if st[S.EXPANSIONS] & CAT.CROSSROADS:
@@ -304,6 +314,7 @@ def resume_of(st: np.ndarray) -> dict:
         decision["fort_card"] = None if fort == S.NO_CARD else CARD_LETTERS[fort]
     if st[S.EXPANSIONS] & CAT.MARSHLANDS:  # the terrain a swamp card's first build chose (with terrain_fixed)
         decision["turn_terrain"] = TERRAIN_LETTERS[int(st[S.TURN_TERRAIN])] if st[S.TERRAIN_FIXED] else None
+        decision["temple_owed"] = int(st[S.TEMPLE_OWED])
     out["decision"] = decision
     return out
 

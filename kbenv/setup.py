@@ -48,6 +48,9 @@ from .setup_expansions import (
     is_int,
     validate_pieces,
 )
+from .setup_marshlands import check_marsh_position
+
+KEEP_BONUS = "bonus_kept_after_tile_loss"  # the rule flag of A-M4 (a)
 
 PRESETS = {
     "first-game": {
@@ -75,8 +78,8 @@ def settlement_terrains(expansion_bits: int) -> str:
     out = SETTLEMENT_TERRAINS
     if expansion_bits & NOMADS_BIT:
         out += "".join(t for t in CAT.DONATION_TERRAINS if t not in out)
-    if expansion_bits & CAT.MARSHLANDS:
-        out += "S"  # swamp: built on with the swamp cards (M-5, A16); never a palace
+    if expansion_bits & CAT.MARSHLANDS:  # swamp: the swamp cards (M-5, A16); mountain: the fountain bonus (M-11)
+        out += "".join(t for t in "SM" if t not in out)
     return out
 
 
@@ -212,6 +215,8 @@ class Setup:
     wagons: tuple[tuple[int, int] | None, ...] | None = None
     ships: tuple[tuple[int, int] | None, ...] | None = None
     city_halls: tuple[tuple[int, int] | None, ...] | None = None
+    bonus_tiles: tuple[tuple[str, ...], ...] | None = None
+    temple_reserve: tuple[int, ...] | None = None
     # The full state of a position written by Game.to_position (kbenv.position_state; None: a turn begins).
     resume: dict | None = None
 
@@ -311,6 +316,8 @@ def make_setup(
     wagons=None,
     ships=None,
     city_halls=None,
+    bonus_tiles=None,
+    temple_reserve=None,
     resume=None,
 ) -> Setup:
     """A validated Setup; SetupError names the field at fault.
@@ -429,8 +436,10 @@ def make_setup(
         pieces = validate_pieces(board, n, bits, {"walls": walls, "capitols": capitols, "caves": caves,
                                                   "nomad_spaces": nomad_spaces, "gold": gold,
                                                   "nomad_tiles": nomad_tiles, "tasks": tasks, "warriors": warriors,
-                                                  "wagons": wagons, "ships": ships, "city_halls": city_halls},
+                                                  "wagons": wagons, "ships": ships, "city_halls": city_halls,
+                                                  "bonus_tiles": bonus_tiles, "temple_reserve": temple_reserve},
                                  occupied)
+        check_marsh_position(board, n, pieces, tiles, settlements, supply, KEEP_BONUS in (ruleset.rules or ()))
         check_nomad_counts(board, pieces, (resume or {}).get("nomad_tiles_gone", ()))
     except ValueError as err:
         raise SetupError(str(err)) from None

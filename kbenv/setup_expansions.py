@@ -13,16 +13,19 @@ from .engine import state as S
 from .engine.crossroads import update_zone
 from .engine.init import deal_expansions, init_ruleset, place_cave
 from .engine.nomads import place_wall
+from .setup_marshlands import MARSH_PIECES, apply_marsh_pieces, per_player_types, validate_reserve
 
 CROSSROADS_PIECES = ("tasks", "warriors", "wagons", "ships", "city_halls")
-POSITION_PIECES = ("walls", "capitols", "caves", "nomad_spaces", "gold", "nomad_tiles", *CROSSROADS_PIECES)
+POSITION_PIECES = ("walls", "capitols", "caves", "nomad_spaces", "gold", "nomad_tiles", *CROSSROADS_PIECES,
+                   *MARSH_PIECES)
 RULESET_FIELDS = ("expansions", "rules", *POSITION_PIECES)  # what makes a set-up more than a base game
 # Gold banked during play: a bound far beyond any game (a few hundred at most) and far from int64 overflow
 # when the scores are summed.
 MAX_GOLD = 1_000_000
 MAX_ROUND = 100_000  # rounds of a game (a game has fewer than 200 turns in all)
 NEEDS = {"walls": "nomads", "nomad_spaces": "nomads", "nomad_tiles": "nomads", "capitols": "capitol",
-         "caves": "caves", **{name: "crossroads" for name in CROSSROADS_PIECES}}
+         "caves": "caves", **{name: "crossroads" for name in CROSSROADS_PIECES},
+         **{name: "marshlands" for name in MARSH_PIECES}}
 
 
 class ExpansionSetupError(ValueError):
@@ -101,6 +104,10 @@ def validate_pieces(board, n: int, bits: int, fields: dict, occupied: set) -> di
     if "nomad_tiles" in out:
         out["nomad_tiles"] = _nomad_tiles(out["nomad_tiles"], n, board)
     validate_crossroads(board, n, out, occupied)
+    if "bonus_tiles" in out:
+        out["bonus_tiles"] = per_player_types(out["bonus_tiles"], n, "bonus_tiles")
+    if "temple_reserve" in out:
+        out["temple_reserve"] = validate_reserve(out["temple_reserve"], n)
     check_nomad_counts(board, out)
     return out
 
@@ -325,6 +332,8 @@ def apply_pieces(st: np.ndarray, pieces: dict, current_player: int, start_player
     for entry in gone:
         put_nomad(st, entry, S.NOMAD_GONE, entry.get("claimed_round", 0))
     apply_crossroads(st, pieces)
+    if st[S.EXPANSIONS] & CAT.EXPANSION_BIT["marshlands"]:
+        apply_marsh_pieces(st, pieces)
 
 
 def put_nomad(st: np.ndarray, entry: dict, owner: int, claimed_round: int) -> None:

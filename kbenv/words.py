@@ -58,6 +58,18 @@ LOCATION_TEXT = {
     "wagon": "place your wagon, move it up to 3 hexes, or take it back",
     "lighthouse": "place your ship on water, move it up to 3 water hexes, or take it back",
     "crossroads": "draw one extra terrain card at the end of each of your turns (no decision of its own)",
+    "canoe": "when another player takes the last tile of a location, build on swamp or water (not implemented yet)",
+    "fountain": "build one settlement next to exactly one of your own and none of another player's",
+    "temple": "take one of your settlements off the board; build it in your next mandatory action",
+    "refuge": "move one of your settlements to a neighbouring hex (it need not touch your others)",
+}
+
+# One line per Marshlands bonus tile (taken with the second tile of its type, usable from the next turn).
+BONUS_TILE_TEXT = {
+    "canoe": "canoe bonus: not implemented yet",
+    "fountain": "your fountain builds may also go on mountains",
+    "temple": "the first settlement of your mandatory action need not be next to your own",
+    "refuge": "move one of your settlements along a straight line to the first free buildable hex",
 }
 
 # One line per nomad tile kind (a tile is used in the round after it is claimed, then removed).

@@ -50,7 +50,8 @@ def test_build_powers_follow_the_rules_text():
     assert builds == {"oracle", "farm", "oasis", "tower", "tavern", "village", "garden",
                       *(f"donation-{t}" for t in "GCDFTWM"),
                       "foresters_lodge", "monastery", "fort",  # "Build one settlement" (EN 820, 828, 836)
-                      "canoe", "fountain"}  # "Build one settlement" (EN 1105, 1131)
+                      "canoe", "fountain",  # "Build one settlement" (EN 1105, 1131)
+                      "canoe_bonus"}  # "Build one settlement on an unoccupied swamp or water hex" (EN 1123)
 
 
 def test_nomad_tiles():

@@ -18,7 +18,8 @@ def test_swamp_is_buildable_with_marshlands_and_the_palace_is_special():
     swamp, palace = CAT.TERRAINS[SWAMP], CAT.TERRAINS[PALACE]
     assert (swamp.letter, swamp.buildable_with, swamp.special) == ("S", "marshlands", False)
     assert (palace.letter, palace.special, palace.buildable_with) == ("P", True, None)
-    # not buildable in any implemented ruleset yet: base, Nomads and Crossroads games are unchanged
+    # `buildable` means buildable in every ruleset: swamp only with Marshlands (kbenv.engine.init adds it to the
+    # buildable mask of Marshlands games); base, Nomads and Crossroads games are unchanged
     assert not swamp.buildable and not palace.buildable
     assert [t.name for t in CAT.TERRAINS if t.special] == ["castle", "nomad space", "palace", "silo", "location"]
 
@@ -70,6 +71,7 @@ def test_the_cards_are_dealt_and_accepted_only_with_marshlands():
                     settlements=[[], []], hands=["G", "G"])
     for seed in range(30):  # random set-ups without Marshlands never deal one
         assert not set(Game.new(2, seed=seed, expansions=["nomads"]).setup.cards) & set(CAT.CARD_GOLD)
+        assert not set(Game.new(2, seed=seed, expansions=["marshlands"]).setup.cards) & set(CAT.CARD_GOLD)
 
 
 def test_swamp_cards_make_a_deck_of_30():

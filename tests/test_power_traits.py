@@ -33,7 +33,8 @@ FIXED_TERRAIN = {
 
 def test_every_power_code_has_one_traits_row():
     assert tuple(t.name for t in CAT.POWER_TRAITS) == CAT.POWER_NAMES
-    assert len(CAT.POWER_TRAITS) == 35  # 24 location types (4 of Marshlands), 10 usable nomad tiles, the cave move
+    # 24 location types, 10 usable nomad tiles, the cave move, the canoe and refuge bonus tiles (M-9, M-15)
+    assert len(CAT.POWER_TRAITS) == 37
 
 
 def test_the_twelve_fixed_terrain_builders_share_one_rule():
@@ -47,9 +48,10 @@ def test_the_twelve_fixed_terrain_builders_share_one_rule():
 
 
 def test_move_powers_come_from_the_source_trait():
-    # Barn, Harbor, Paddock (EN), Caravan (N-19), Resettlement (N-9), the cave move (QV-2) and the Refuge (M-14:
-    # "Relocate one of your previously built settlements") move a settlement.
-    movers = {"barn", "harbor", "paddock", "caravan", "resettlement", "cave", "refuge"}
+    # Barn, Harbor, Paddock (EN), Caravan (N-19), Resettlement (N-9), the cave move (QV-2), Refuge and Refuge
+    # bonus (EN 1167, 1173: "relocate one of your previously built settlements") move a settlement; the Temple
+    # chooses the settlement it takes off the same way (EN 1148: "remove one of your own settlements").
+    movers = {"barn", "harbor", "paddock", "caravan", "resettlement", "cave", "refuge", "refuge_bonus", "temple"}
     assert {name for name in CAT.POWER_NAMES if is_move_power(CAT.POWER_CODE[name])} == movers
 
 

@@ -21,7 +21,7 @@ from kbenv.vector import VectorGames
 
 RULESETS = [[], ["nomads"], ["capitol"], ["caves"], ["nomads", "capitol"], ["nomads", "caves"],
             ["capitol", "caves"], ["nomads", "capitol", "caves"], ["crossroads"],
-            ["nomads", "capitol", "caves", "crossroads"]]
+            ["nomads", "capitol", "caves", "crossroads"], ["marshlands"]]
 IDS = ["base" if not r else "+".join(r) for r in RULESETS]
 
 
@@ -230,7 +230,7 @@ def test_v1_observation_hides_hidden_cards():
 
 
 @pytest.mark.parametrize("kwargs, field", [({"expansions": ["islands"]}, "expansions"),
-                                           ({"expansions": ["marshlands"]}, "not implemented"),
+                                           ({"expansions": ["harvest"]}, "not implemented"),
                                            ({"expansions": "nomads"}, "expansions"),
                                            ({"rules": {"capitol_replaces_castle": True}}, "capitol"),
                                            ({"rules": {"no_such_flag": True}}, "rules"),

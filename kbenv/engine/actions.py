@@ -10,7 +10,7 @@ from ..board.geometry import NUM_HEXES
 from ..catalogue import CROSSROADS as EXP_CROSSROADS
 from ..catalogue import MARSHLANDS as EXP_MARSHLANDS
 from ..catalogue import NOMADS as EXP_NOMADS
-from .board_ops import build_settlement, move_settlement, remove_settlement
+from .board_ops import build_settlement, move_settlement, remove_settlement, take_off
 from .crossroads import (
     barracks_target,
     card_at,
@@ -31,9 +31,11 @@ from .legal import (
     is_legal,
     usable_tile,
 )
+from .marshlands import reserve_to_build, set_aside
 from .nomads import families_after_mandatory, next_victim, place_wall, usable_nomad
 from .powers import has_movable, power_targets
 from .state import (
+    BONUS_USED,
     BUILT_THIS_TURN,
     CAVE_USED,
     DECIDER,
@@ -57,10 +59,12 @@ from .state import (
     STEPS_LEFT,
     STEPS_TAKEN,
     SUPPLY,
+    TEMPLE_OWED,
     TILES_USED,
     VICTIM,
 )
 from .traits import (
+    BONUS_TYPE,
     POWER_ACTIVATION_RULE,
     POWER_COUNTS_FROM_START,
     POWER_FIXES_TERRAIN,
@@ -74,6 +78,7 @@ from .traits import (
     RULE_BARRACKS,
     RULE_CITY_HALL,
     RULE_SWORD,
+    RULE_TEMPLE,
     TARGET_ARM,
     TARGET_BUILD,
     TARGET_MOVE,
@@ -81,6 +86,7 @@ from .traits import (
     TARGET_REMOVE,
     TARGET_WALLS,
     TERRAIN_DRAWN,
+    TIMING_BONUS_TILE,
     TIMING_ONCE_A_TURN,
     TIMING_TILE,
 )
@@ -121,12 +127,14 @@ def fix_terrain_by_hex(st, p: int, phase: int, h: int) -> None:
 def apply_hex(st, p: int, phase: int, action: int) -> None:
     """A hex chosen: a mandatory build, a source to move, or a power's target."""
     if phase == PHASE_IDLE or phase == PHASE_MANDATORY:
+        if st[EXPANSIONS] & EXP_MARSHLANDS:
+            reserve_to_build(st, p)  # the Temple's reserve is built first (A-M6)
         build_settlement(st, p, action)
         st[BUILT_THIS_TURN] = 1
         if st[EXPANSIONS] & EXP_NOMADS:
             mandatory_build_rules(st, p, action)
         st[MANDATORY_BUILT] += 1
-        if st[MANDATORY_BUILT] >= st[MANDATORY_TARGET] or st[SUPPLY + p] == 0:
+        if st[MANDATORY_BUILT] >= st[MANDATORY_TARGET] or (st[SUPPLY + p] == 0 and st[TEMPLE_OWED] == 0):
             st[MANDATORY_DONE] = 1
             st[PHASE] = PHASE_IDLE
             if st[EXPANSIONS] & EXP_NOMADS:
@@ -137,6 +145,9 @@ def apply_hex(st, p: int, phase: int, action: int) -> None:
             if st[MANDATORY_DONE] == 1:
                 st[PHASE] = PHASE_IDLE
     elif phase == PHASE_SOURCE:
+        if POWER_TARGET[st[POWER]] == TARGET_REMOVE:  # the Temple: the source is the settlement taken off
+            power_target(st, p, st[POWER], action)
+            return
         st[SOURCE] = action
         st[PHASE] = PHASE_TARGET
     else:
@@ -163,6 +174,8 @@ def activate(st, p: int, power: int) -> None:
         st[TILES_USED + p] |= 1 << usable_tile(st, p, power)
     elif timing == TIMING_ONCE_A_TURN:
         st[CAVE_USED] = 1
+    elif timing == TIMING_BONUS_TILE:
+        st[BONUS_USED + p] |= 1 << BONUS_TYPE[power]
     else:
         st[NOMAD_OWNER + usable_nomad(st, p, power - FIRST_NOMAD_POWER)] = NOMAD_GONE  # used once (N-6)
     if POWER_TARGET[power] == TARGET_ARM:
@@ -263,6 +276,9 @@ def special_target(st, p: int, power: int, target: int, h: int) -> None:
             st[PHASE] = PHASE_STEP
             if st[STEPS_LEFT] > 0 and has_target_now(st, p):
                 return
+    elif target == TARGET_REMOVE and POWER_RULE[power] == RULE_TEMPLE:
+        take_off(st, p, h)  # tiles it orphans are lost (A-M6)
+        set_aside(st, p)
     elif target == TARGET_REMOVE:
         victim = st[VICTIM]
         remove_settlement(st, victim, h)

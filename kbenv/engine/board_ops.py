@@ -7,7 +7,9 @@ from numba import njit
 from ..board.bitset import WORDS, add, dilate_into, has, intersects, remove
 from ..board.geometry import STEP1
 from ..catalogue import CROSSROADS as EXP_CROSSROADS
+from ..catalogue import EXPANSION_BIT
 from ..catalogue import NOMADS as EXP_NOMADS
+from .marshlands import lose_bonus_tiles, take_bonus_tiles
 from .nomads_hooks import claim_nomads, red_cards_after_build
 from .state import (
     ADJACENT,
@@ -22,12 +24,16 @@ from .state import (
     OUTPOST_ARMED,
     OWN,
     SUPPLY,
+    TEMPLE_OWED,
+    TEMPLE_RESERVE,
     TERRAIN_MASKS,
     TILES_FRESH,
     TILES_HELD,
     TILES_USED,
     ZONE,
 )
+
+EXP_MARSHLANDS = EXPANSION_BIT["marshlands"]
 
 
 @njit(cache=True)
@@ -87,13 +93,28 @@ def build_settlement(st, p: int, h: int) -> None:
             add(adj, n)
     st[SUPPLY + p] -= 1
     if st[SUPPLY + p] == 0:
-        st[ENDING] = 1
-        st[MANDATORY_DONE] = 1  # nothing left to build this turn
+        last_from_supply(st, p)
     seize_tiles(st, p, h)
+    if st[EXPANSIONS] & EXP_MARSHLANDS:
+        take_bonus_tiles(st, p)
     if st[EXPANSIONS] & EXP_NOMADS:
         st[OUTPOST_ARMED] = 0  # an armed Outpost serves this one settlement (N-10)
         claim_nomads(st, p, h)
         red_cards_after_build(st, p, h)
+
+
+@njit(cache=True)
+def last_from_supply(st, p: int) -> None:
+    """p's supply is empty: the game ends after this round, and nothing is left to build this turn; with
+    Marshlands only once the Temple's reserve is empty too, and the reserve owed this turn is built (A-M6)."""
+    if st[EXPANSIONS] & EXP_MARSHLANDS:
+        if st[TEMPLE_RESERVE + p] == 0:
+            st[ENDING] = 1
+        if st[TEMPLE_OWED] == 0:
+            st[MANDATORY_DONE] = 1
+        return
+    st[ENDING] = 1
+    st[MANDATORY_DONE] = 1  # nothing left to build this turn
 
 
 @njit(cache=True)
@@ -108,6 +129,9 @@ def move_settlement(st, p: int, src: int, dst: int) -> None:
     dilate_into(adjacent_view(st, p), own)
     seize_tiles(st, p, dst)
     drop_orphaned_tiles(st, p, src)
+    if st[EXPANSIONS] & EXP_MARSHLANDS:
+        take_bonus_tiles(st, p)
+        lose_bonus_tiles(st, p)
     if st[EXPANSIONS] & EXP_NOMADS:
         claim_nomads(st, p, dst)
     if st[EXPANSIONS] & EXP_CROSSROADS:
@@ -132,6 +156,8 @@ def take_off(st, p: int, h: int) -> None:
     remove(own, h)
     dilate_into(adjacent_view(st, p), own)
     drop_orphaned_tiles(st, p, h)
+    if st[EXPANSIONS] & EXP_MARSHLANDS:
+        lose_bonus_tiles(st, p)
     if st[EXPANSIONS] & EXP_CROSSROADS:
         reblock_zone(st)
 

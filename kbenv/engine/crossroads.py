@@ -25,6 +25,7 @@ from ..catalogue import MARSHLANDS as EXP_MARSHLANDS
 from ..catalogue import NOMADS as EXP_NOMADS
 from .board_ops import (
     adjacent_view,
+    free_of,
     move_settlement,
     reblock_zone,
     restrict_adjacent_if_possible,
@@ -67,7 +68,7 @@ from .state import (
     ZONE,
     scratch_off,
 )
-from .swamp import card_offers, card_side, is_swamp_card, mandatory_builds
+from .swamp import PLAIN_BUILDS, card_offers, card_side, is_swamp_card, mandatory_builds
 from .traits import POWER_TERRAIN
 
 WAGON_POWER = POWER_CODE["wagon"]
@@ -371,6 +372,19 @@ def hand_build_targets(st, p: int, out) -> None:
 
 
 @njit(cache=True)
+def hand_free_hexes(st, p: int, out) -> None:
+    """Union over the hand's options of their free hexes, adjacency waived (the temple bonus, M-13)."""
+    clear(out)
+    one = st[SCRATCH_HAND : SCRATCH_HAND + WORDS]
+    for k in range(hand_options(st, p)):
+        t = hand_option(st, p, k)
+        if t != NO_CARD:
+            free_of(st, terrain_view(st, t), one)
+            for i in range(WORDS):
+                out[i] |= one[i]
+
+
+@njit(cache=True)
 def hand_has_free_hex(st, p: int) -> bool:
     """Some option of p's hand has a free hex of its terrain."""
     for k in range(hand_options(st, p)):
@@ -415,7 +429,8 @@ def fix_terrain(st, p: int, terrain: int) -> None:
         st[HAND + p] = card
     if is_swamp_card(st[HAND + p]):
         st[TURN_TERRAIN] = terrain
-        st[MANDATORY_TARGET] = mandatory_builds(st[HAND + p], terrain)
+        # on top of the count begin_turn set (3, plus a Temple reserve owed, M-12)
+        st[MANDATORY_TARGET] += mandatory_builds(st[HAND + p], terrain) - PLAIN_BUILDS
 
 
 @njit(cache=True)

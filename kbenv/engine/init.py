@@ -22,6 +22,7 @@ from ..board.codes import (
     NUM_POWERS,
     ORACLE,
     PALACE,
+    SWAMP,
     SWAMP_CARD_BASE,
 )
 from ..board.geometry import NUM_HEXES, SECTOR_OF
@@ -34,9 +35,7 @@ from ..board.tables import (
     SECTION_LOCATIONS,
 )
 from ..catalogue import (
-    CAPITOL as EXP_CAPITOL,
-)
-from ..catalogue import (
+    BONUS_TILES_PER_TYPE,
     CARD_ID,
     EXPANSION_BIT,
     LOCATION_TYPES,
@@ -47,6 +46,9 @@ from ..catalogue import (
     RULE_BIT,
     TASK_NAMES,
     WALLS_IN_GAME,
+)
+from ..catalogue import (
+    CAPITOL as EXP_CAPITOL,
 )
 from ..catalogue import (
     CAVES as EXP_CAVES,
@@ -60,6 +62,7 @@ from ..catalogue import (
 )
 from .rng import next_u32, seed_u32
 from .state import (
+    BONUS_LEFT,
     BUILDABLE_MASK,
     CAPITOL_HEX,
     CARDS,
@@ -92,6 +95,7 @@ from .state import (
     NOMAD_MASK,
     NOMAD_ON_SPACE,
     NOMAD_OWNER,
+    NUM_BONUS_TYPES,
     NUM_CAPITOLS,
     NUM_LOCATIONS,
     NUM_NOMADS,
@@ -297,6 +301,11 @@ def init_ruleset(st, expansions: int, rules: int) -> None:
     for i in range(st[NUM_LOCATIONS]):
         if expansions & LOCATION_EXPANSION[st[LOC_TYPE + i]]:
             st[LOC_TILES + i] = TILES_PER_LOCATION
+    if expansions & EXP_MARSHLANDS:
+        for i in range(WORDS):  # swamp is suitable to be built upon (M-5)
+            st[BUILDABLE_MASK + i] |= st[TERRAIN_MASKS + SWAMP * WORDS + i]
+        for k in range(NUM_BONUS_TYPES):
+            st[BONUS_LEFT + k] = BONUS_TILES_PER_TYPE  # on the bonus action summary cards (EN 1059)
     if expansions & EXP_CROSSROADS:
         st[FORT_CARD] = NO_CARD
         for k in range(MAX_PLAYERS * MAX_EXTRA_CARDS):

@@ -9,8 +9,9 @@ from .. import catalogue as CAT
 from ..board.bitset import BITS_PER_WORD, WORDS, clear, has, word_lowest_bit
 from ..board.codes import NUM_POWERS
 from ..board.geometry import NUM_HEXES
-from .board_ops import settlements_word
-from .crossroads import choosing_terrain, hand_build_targets
+from .board_ops import free_of, settlements_word, terrain_view
+from .crossroads import choosing_terrain, hand_build_targets, hand_free_hexes
+from .marshlands import bonus_usable, temple_waiver
 from .nomads import usable_nomad
 from .powers import (
     base_has_completion,
@@ -24,6 +25,7 @@ from .state import (
     CAVE_USED,
     DECIDER,
     EXPANSIONS,
+    HAND,
     LOC_TYPE,
     MANDATORY_DONE,
     NUM_LOCATIONS,
@@ -45,6 +47,7 @@ from .state import (
 from .swamp import hand_terrain
 from .traits import (
     ARM_POWER,
+    BONUS_TYPE,
     POWER_ANY_SOURCE,
     POWER_EXPANSION_BIT,
     POWER_SOURCE,
@@ -52,6 +55,7 @@ from .traits import (
     POWER_TARGET,
     POWER_TIMING,
     TARGET_ARM,
+    TIMING_BONUS_TILE,
     TIMING_NOMAD_TILE,
     TIMING_ONCE_A_TURN,
     TIMING_TILE,
@@ -71,6 +75,7 @@ for _code, _action in enumerate(CAT.POWER_ACTIONS):
 assert END_TURN == CAT.END_TURN and ACTION_SIZE == CAT.ACTION_SIZE_V0
 
 CAVE_POWER = CAT.CAVE_POWER
+EXP_MARSHLANDS = CAT.EXPANSION_BIT["marshlands"]
 FIRST_NOMAD_POWER = CAT.FIRST_NOMAD_POWER
 NUM_NOMAD_USABLE = len(CAT.NOMAD_USABLE_KINDS)
 
@@ -152,6 +157,8 @@ def usable_now(st, p: int, power: int, ready: int) -> bool:
             POWER_TARGET[power] != TARGET_ARM or st[OUTPOST_ARMED] == 0)
     if timing == TIMING_ONCE_A_TURN:
         return st[CAVE_USED] == 0
+    if timing == TIMING_BONUS_TILE:
+        return bonus_usable(st, p, BONUS_TYPE[power])
     return False
 
 
@@ -186,10 +193,10 @@ def legal_hexes(st, out) -> None:
     p = st[DECIDER]
     phase = st[PHASE]
     if (phase == PHASE_IDLE and st[MANDATORY_DONE] == 0) or phase == PHASE_MANDATORY:
-        if st[EXPANSIONS] != 0 and choosing_terrain(st, p):
-            hand_build_targets(st, p, out)
+        if st[EXPANSIONS] == 0:
+            terrain_build_targets(st, p, st[HAND + p], out)
         else:
-            terrain_build_targets(st, p, hand_terrain(st, p), out)
+            expansion_mandatory_hexes(st, p, out)
     elif phase == PHASE_TARGET or phase == PHASE_STEP:
         power_targets(st, p, st[POWER], st[SOURCE], out)
     elif phase == PHASE_SOURCE:
@@ -203,6 +210,24 @@ def legal_hexes(st, out) -> None:
                     out[h // 60] &= ~(1 << (h % 60))
     else:
         clear(out)
+
+
+@njit(cache=True)
+def expansion_mandatory_hexes(st, p: int, out) -> None:
+    """The mandatory action's hexes with expansions: an open hand (several Crossroads cards, a swamp card,
+    A-C8, A-M2) offers each option's hexes; the temple bonus lets the first build ignore adjacency (M-13, A-M7)."""
+    waived = st[EXPANSIONS] & EXP_MARSHLANDS != 0 and temple_waiver(st, p)
+    if choosing_terrain(st, p):
+        if waived:
+            hand_free_hexes(st, p, out)
+        else:
+            hand_build_targets(st, p, out)
+        return
+    terrain = hand_terrain(st, p)
+    if waived and terrain >= 0:
+        free_of(st, terrain_view(st, terrain), out)
+    else:
+        terrain_build_targets(st, p, terrain, out)
 
 
 @njit(cache=True)

@@ -140,9 +140,12 @@ F_OWN_EXTRA_CARDS = F1["own_extra_cards"]
 F_OWN_PIECES_LEFT = F1["own_pieces_left"]
 F_TASKS = F1["tasks"]
 F_TERRAIN_FIXED = F1["terrain_fixed"]
+# The feature slot of each power code; -1: no slot yet (the Marshlands powers: the v1 observation is to be
+# extended for them by appending features).
 POWER_SLOT = np.array([F1["power"] + V1_POWER_NAMES.index(name) if name in V1_POWER_NAMES
                        else F1["crossroads_power"] + CAT.LOCATION_NAMES.index(name) - FIRST_CROSSROADS_LOCATION
-                       for name in CAT.POWER_NAMES], dtype=np.int64)
+                       if CAT.POWER_EXPANSION[code] == "crossroads" else -1
+                       for code, name in enumerate(CAT.POWER_NAMES)], dtype=np.int64)
 assert F1["power"] + len(V1_POWER_NAMES) == F1["own_nomad_usable"]
 FIRST_RED_CARD = len(CAT.CARD_NAMES) - len(CAT.RED_CARDS)
 NUM_USABLE = len(CAT.NOMAD_USABLE_KINDS)
@@ -212,7 +215,7 @@ def features_v1_into(st, player: int, f) -> None:
             others += 1
     f[F_OTHERS] = others / 6.0
     f[F_PHASE1 + st[PHASE]] = 1.0
-    if st[POWER] >= 0:
+    if st[POWER] >= 0 and POWER_SLOT[st[POWER]] >= 0:
         f[POWER_SLOT[st[POWER]]] = 1.0
     for k in range(n):
         f[F_GOLD + k] = min(1.0, st[GOLD + (player + k) % n] / 50.0)

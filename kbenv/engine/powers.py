@@ -41,6 +41,7 @@ from .crossroads import (
     piece_at,
     vehicle_targets,
 )
+from .marshlands import fountain_targets, ray_targets
 from .nomads import caravan_targets, has_step, next_victim, quarry_targets, step_targets, village_targets
 from .queenies import cave_targets, next_to_cave
 from .state import (
@@ -67,12 +68,15 @@ from .traits import (  # noqa: F401  (BUILD_POWER re-exported)
     RULE_CARAVAN,
     RULE_CAVE,
     RULE_CITY_HALL,
+    RULE_FOUNTAIN,
     RULE_MOVE_TO_TERRAIN,
     RULE_PADDOCK,
     RULE_QUARRY,
+    RULE_RAY,
     RULE_STEP,
     RULE_SWORD,
     RULE_TAVERN,
+    RULE_TEMPLE,
     RULE_TERRAIN,
     RULE_TOWER,
     RULE_VEHICLE,
@@ -156,6 +160,13 @@ def special_targets(st, p: int, power: int, rule: int, t: int, src: int, out) ->
         vehicle_targets(st, p, power, st[PHASE] == PHASE_STEP, out)
     elif rule == RULE_CAVE:
         cave_targets(st, src, out)
+    elif rule == RULE_FOUNTAIN:
+        fountain_targets(st, p, out)
+    elif rule == RULE_RAY:
+        ray_targets(st, src, out)
+    elif rule == RULE_TEMPLE:  # the settlement chosen as the source is the one taken off
+        for i in range(WORDS):
+            out[i] = settlements_word(st, p, i)
     else:
         clear(out)
 
@@ -303,6 +314,8 @@ def source_has_target(st, p: int, power: int, src: int, tmp) -> bool:
         return paddock_has_target(st, src)
     if rule == RULE_STEP:
         return has_step(st, src)
+    if rule == RULE_TEMPLE:
+        return True  # every own plain settlement may be set aside (M-12)
     if rule == RULE_CAVE and not next_to_cave(st, src):
         return False
     power_targets(st, p, power, src, tmp)

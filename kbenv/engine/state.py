@@ -148,6 +148,14 @@ REMOVED_TERRAIN = _field()  # terrain code + 1 of the terrain the Scouts set-up 
 MARSH_DECK = _field(MARSH_PILE_SIZE)  # the piles of a Marshlands game (DECK, DISCARD, REMOVED hold 25)
 MARSH_DISCARD = _field(MARSH_PILE_SIZE)
 MARSH_REMOVED = _field(MARSH_PILE_SIZE)
+# Marshlands powers. Bonus tiles are bits of location type codes (M-7, A-M4).
+NUM_BONUS_TYPES = 4  # canoe, fountain, temple, refuge (kbenv.catalogue.BONUS_TYPES)
+TEMPLE_RESERVE = _field(MAX_PLAYERS)  # settlements set aside by the Temple, owed next turn (M-12, A-M6)
+TEMPLE_OWED = _field()  # of the current player's reserve, still owed in this turn's mandatory action
+BONUS_HELD = _field(MAX_PLAYERS)  # bit t = holds the bonus tile of location type t
+BONUS_FRESH = _field(MAX_PLAYERS)  # of them, taken this turn (usable from the next turn)
+BONUS_USED = _field(MAX_PLAYERS)  # of them, used this turn (the bonus tiles that are decisions)
+BONUS_LEFT = _field(NUM_BONUS_TYPES)  # bonus tiles left on the summary cards, per type (2 at the start)
 
 # Scratch masks: work space of the kernels, one declared slot each. Not part of the game: views clear
 # it, and comparisons and records ignore it.

@@ -14,8 +14,8 @@ from ..board.codes import NUM_POWERS
 
 TARGET_BUILD, TARGET_MOVE, TARGET_WALLS, TARGET_PIECE, TARGET_REMOVE, TARGET_ARM, TARGET_PASSIVE = (
     CAT.POWER_TARGETS.index(name) for name in ("build", "move", "walls", "piece", "remove", "arm", "passive"))
-TIMING_TILE, TIMING_NOMAD_TILE, TIMING_ONCE_A_TURN, TIMING_PASSIVE = (
-    CAT.POWER_TIMINGS.index(name) for name in ("tile", "nomad tile", "once a turn", "passive"))
+TIMING_TILE, TIMING_NOMAD_TILE, TIMING_ONCE_A_TURN, TIMING_BONUS_TILE, TIMING_PASSIVE = (
+    CAT.POWER_TIMINGS.index(name) for name in ("tile", "nomad tile", "once a turn", "bonus tile", "passive"))
 RULE_CODE = {name: k for k, name in enumerate(CAT.POWER_RULES)}  # a kernel module may look its own rule up
 RULE_TERRAIN, RULE_MOVE_TO_TERRAIN = RULE_CODE["terrain"], RULE_CODE["move to terrain"]
 RULE_TOWER, RULE_TAVERN, RULE_PADDOCK = RULE_CODE["tower"], RULE_CODE["tavern"], RULE_CODE["paddock"]
@@ -24,6 +24,7 @@ RULE_STEP, RULE_SWORD, RULE_ARM = RULE_CODE["step"], RULE_CODE["sword"], RULE_CO
 RULE_PASSIVE = RULE_CODE["passive"]
 RULE_CITY_HALL, RULE_BARRACKS = RULE_CODE["city hall"], RULE_CODE["barracks"]
 RULE_VEHICLE, RULE_CAVE = RULE_CODE["vehicle"], RULE_CODE["cave"]
+RULE_FOUNTAIN, RULE_TEMPLE, RULE_RAY = RULE_CODE["fountain"], RULE_CODE["temple"], RULE_CODE["ray"]
 assert (RULE_TERRAIN, RULE_MOVE_TO_TERRAIN) == (0, 1), "the generic rules come first"
 # A rule code above LAST_GENERIC_RULE names a kernel of its own.
 LAST_GENERIC_RULE = RULE_MOVE_TO_TERRAIN
@@ -58,6 +59,11 @@ POWER_OPENS_IN_STEP = np.array([t.steps > 1 and not t.source and not t.stop_earl
 POWER_COUNTS_FROM_START = np.array([t.steps > 1 and (t.source or not t.stop_early) for t in _ROWS], dtype=np.bool_)
 # The expansion bit a power needs (0: the base game).
 POWER_EXPANSION_BIT = np.array([CAT.EXPANSION_BIT[e] if e else 0 for e in CAT.POWER_EXPANSION], dtype=np.int64)
+# The location type whose bonus tile a power code is (-1: none; M-9, M-15).
+BONUS_TYPE = np.array([CAT.LOCATION_NAMES.index(name[: -len("_bonus")]) if name in CAT.BONUS_POWERS else -1
+                       for name in CAT.POWER_NAMES], dtype=np.int64)
+FIRST_BONUS_TYPE = CAT.LOCATION_NAMES.index(CAT.BONUS_TYPES[0])  # BONUS_LEFT is indexed from this type
+assert CAT.LOCATION_NAMES[FIRST_BONUS_TYPE:][:4] == CAT.BONUS_TYPES
 # Every plain settlement may be chosen as the source once one target exists (Barn, Harbor): no
 # per-settlement check.
 POWER_ANY_SOURCE = np.array([t.rule == "move to terrain" for t in _ROWS], dtype=np.bool_)

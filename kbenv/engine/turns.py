@@ -5,14 +5,18 @@ from __future__ import annotations
 from numba import njit
 
 from ..board.bitset import WORDS, is_empty
+from ..board.codes import SWAMP
 from ..catalogue import CROSSROADS as EXP_CROSSROADS
 from ..catalogue import MARSHLANDS as EXP_MARSHLANDS
 from .crossroads import choosing_terrain, discard_extra_cards, draw_extra_cards, hand_has_free_hex
 from .deck import discard_card, draw_card, remove_card
 from .legal import only_end_turn_legal
+from .marshlands import owe_reserve, return_unbuilt_reserve
 from .nomads import end_of_round
 from .powers import free_of, terrain_view
 from .state import (
+    BONUS_FRESH,
+    BONUS_USED,
     BUILT_THIS_TURN,
     CAVE_USED,
     CURRENT,
@@ -33,6 +37,7 @@ from .state import (
     SOURCE,
     START_PLAYER,
     SUPPLY,
+    TEMPLE_OWED,
     TERRAIN_FIXED,
     TILES_FRESH,
     TILES_USED,
@@ -41,7 +46,7 @@ from .state import (
     TURNS_WITHOUT_BUILD,
     scratch_off,
 )
-from .swamp import hand_terrain
+from .swamp import PLAIN_BUILDS, SWAMP_BUILDS, hand_terrain
 
 SCRATCH_CARD = scratch_off("card")
 MANDATORY_BUILDS = 3  # settlements of the base game's mandatory action
@@ -76,7 +81,12 @@ def ensure_usable_card(st, p: int) -> None:
         remove_card(st, st[HAND + p])
         st[HAND + p] = draw_card(st)
         if st[EXPANSIONS] & EXP_MARSHLANDS:
-            st[TERRAIN_FIXED] = 0  # a drawn swamp card offers both options again
+            # a drawn card governs the rest of the action: a swamp card offers both options again, and the
+            # count of 2 a swamp card's swamp gave goes back to 3 (the new card sets its own when fixed)
+            if st[TERRAIN_FIXED] == 1 and st[TURN_TERRAIN] == SWAMP:
+                st[MANDATORY_TARGET] += PLAIN_BUILDS - SWAMP_BUILDS
+            st[TERRAIN_FIXED] = 0
+            st[TURN_TERRAIN] = 0
 
 
 @njit(cache=True)
@@ -96,6 +106,11 @@ def begin_turn(st, p: int) -> None:
     if st[EXPANSIONS] != 0:
         st[CAVE_USED] = 0
         st[OUTPOST_ARMED] = 0
+        if st[EXPANSIONS] & EXP_MARSHLANDS:
+            owe_reserve(st, p)  # the Temple's reserve: built in this mandatory action, on top (M-12)
+            st[MANDATORY_TARGET] += st[TEMPLE_OWED]
+            if st[TEMPLE_OWED] > 0:
+                st[MANDATORY_DONE] = 0
     ensure_usable_card(st, p)
 
 
@@ -127,6 +142,10 @@ def end_turn(st) -> None:
     stalled = st[TURNS_WITHOUT_BUILD] >= 2 * st[NUM_PLAYERS]
     if st[EXPANSIONS] != 0:
         st[OUTPOST_ARMED] = 0
+        if st[EXPANSIONS] & EXP_MARSHLANDS:
+            return_unbuilt_reserve(st, p)
+            st[BONUS_FRESH + p] = 0
+            st[BONUS_USED + p] = 0
         if p == last_seat(st):
             end_of_round(st)
     if (st[ENDING] == 1 and p == last_seat(st)) or stalled:

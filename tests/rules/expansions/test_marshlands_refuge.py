@@ -91,9 +91,10 @@ def test_M15_en1177_jump_over_a_location_and_opponents(kx):
     # on (12, 7); west: mountains to the edge -> none; south-west (13, 1) (14, 1) (15, 0) -> (16, 0) (player 1's
     # free canyon); north-east, north-west, south-east: no free suitable hex before the edge.
     # The plain refuge has no target (every neighbour of every own settlement is mountain or a location), so it is
-    # not offered.
+    # not offered. The temple tile of (6, 18), held since before this turn, is usable (EN 1148: any own settlement
+    # may be removed), so "temple" is offered too.
     pos = example_1177(kx)
-    assert kx.legal(pos) == kx.MAND_T_HEXES | {"refuge_bonus"}
+    assert kx.legal(pos) == kx.MAND_T_HEXES | {"refuge_bonus", "temple"}
     out = kx.answer(kx.with_then(pos, ["refuge_bonus"]))
     assert out["phase"] == "choose_source" and out["legal"] == {F}
     out = kx.answer(kx.with_then(pos, ["refuge_bonus", F]))
@@ -105,8 +106,8 @@ def test_M15_en1177_jump_over_a_location_and_opponents(kx):
     assert bonus_held(g, 0) == {"refuge", "temple"}
     assert g.tiles_left((12, 8)) == 1
     assert g.supply(0) == 40 - 4
-    # the bonus is used for this turn; the plain refuge still has no target
-    assert kx.legal(kx.with_then(pos, ["refuge_bonus", F, (12, 7)])) == kx.MAND_T_HEXES
+    # the bonus is used for this turn; the plain refuge still has no target; the first temple tile stays usable
+    assert kx.legal(kx.with_then(pos, ["refuge_bonus", F, (12, 7)])) == kx.MAND_T_HEXES | {"temple"}
 
 
 @pytest.mark.parametrize("target", [(12, 9), (12, 6), (12, 4), (18, 0)], ids=["beyond-the-first", "mountain",
@@ -137,4 +138,6 @@ def test_A_M9_one_step_and_long_jumps_in_every_direction(kx):
     # from (8, 5) (even row) the neighbours (8, 4) (8, 6) (7, 4) (7, 5) (9, 4) (9, 5) are all mountain: still no
     # plain refuge target; the bonus is spent
     assert kx.legal(after) == kx.MAND_T_HEXES
-    assert kx.legal(kx.with_then(pos, ["refuge", z, (8, 9)])) == kx.MAND_T_HEXES | {"refuge_bonus"}
+    # the second refuge tile is still usable (EN 1097: "perform that extra action twice"): from (8, 9) the refuge can
+    # step back onto z = (8, 8), which the first refuge left free
+    assert kx.legal(kx.with_then(pos, ["refuge", z, (8, 9)])) == kx.MAND_T_HEXES | {"refuge", "refuge_bonus"}

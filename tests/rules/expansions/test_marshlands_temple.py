@@ -36,11 +36,13 @@ T1 = (10, 11)
 X = (5, 5)
 FOREST = {(18, 0): "T", (18, 1): "T", (18, 2): "T"}
 DESERT_ROW = [(14, 0), (14, 1), (14, 2), (14, 3)]
+OPP_C2 = {(16, 3): "C", (16, 4): "C", (16, 5): "C"}  # player 1's second turn (the module docstring)
 
 
 def temple_position(kx, then=None, **kwargs):
-    """Player 0: forest card, settlements T1 (temple tile) and X; next card desert (4 desert hexes in row 14)."""
-    cells = {**FOREST, T1: "G", X: "G", **{h: "D" for h in DESERT_ROW}}
+    """Player 0: forest card, settlements T1 (temple tile) and X; next card desert (4 desert hexes in row 14).
+    Player 1 has canyon for two turns (OPP_C, then OPP_C2)."""
+    cells = {**FOREST, T1: "G", X: "G", **{h: "D" for h in DESERT_ROW}, **OPP_C2}
     return mpos(kx, cells, settlements=[[T1, X], []], card="T", locations={TH: "temple"}, tiles=[[TH], []],
                 deck=["D", "C"], then=then, **kwargs)
 

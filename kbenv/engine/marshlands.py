@@ -1,0 +1,177 @@
+"""Marshlands rules kernels: the Fountain (M-10, M-11), the Temple and its reserve (M-12, M-13, A-M6, A-M7),
+the Refuge bonus (M-15, A-M9) and the bonus tiles (M-7, A-M4). Every caller reaches them behind
+`st[EXPANSIONS] & MARSHLANDS`, so games without Marshlands never run them.
+
+The Refuge itself is the generic one-space step (kbenv.engine.nomads.step_targets, rule "step"). Swamp is
+suitable to be built upon in Marshlands games: kbenv.engine.init adds it to BUILDABLE_MASK.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from .. import catalogue as CAT
+from ..board.bitset import BITS_PER_WORD, NEIGHBOUR_MASK, WORDS, add, clear, count_and, has, word_lowest_bit
+from ..board.codes import MOUNTAIN
+from ..board.geometry import STEP1
+from .state import (
+    BONUS_FRESH,
+    BONUS_HELD,
+    BONUS_LEFT,
+    BONUS_USED,
+    BUILDABLE_MASK,
+    CAVES,
+    LOC_TYPE,
+    MANDATORY_BUILT,
+    NUM_LOCATIONS,
+    NUM_PLAYERS,
+    OCCUPIED,
+    OWN,
+    RULE_FLAGS,
+    SUPPLY,
+    TEMPLE_OWED,
+    TEMPLE_RESERVE,
+    TERRAIN_MASKS,
+    TILES_HELD,
+)
+from .traits import FIRST_BONUS_TYPE
+
+FOUNTAIN = CAT.LOCATION_NAMES.index("fountain")
+TEMPLE = CAT.LOCATION_NAMES.index("temple")
+NUM_BONUS_TYPES = len(CAT.BONUS_TYPES)
+KEEP_BONUS = CAT.RULE_BIT["bonus_kept_after_tile_loss"]
+
+
+# ----- bonus tiles (M-7, A-M4) ------------------------------------------------------------------------
+@njit(cache=True)
+def bonus_ready(st, p: int, loc_type: int) -> bool:
+    """p holds the bonus tile of loc_type since before this turn (A-M4: usable from the next turn)."""
+    bit = 1 << loc_type
+    return (st[BONUS_HELD + p] & ~st[BONUS_FRESH + p] & bit) != 0
+
+
+@njit(cache=True)
+def tiles_of_type(st, p: int, loc_type: int) -> int:
+    """How many location tiles of loc_type p holds."""
+    held = st[TILES_HELD + p]
+    k = 0
+    for i in range(st[NUM_LOCATIONS]):
+        if (held >> i) & 1 and st[LOC_TYPE + i] == loc_type:
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def take_bonus_tiles(st, p: int) -> None:
+    """After p took tiles: the bonus tile of each Marshlands type of which p now holds two tiles, while
+    any is left on its summary card (EN 1095, A-M4)."""
+    for k in range(NUM_BONUS_TYPES):
+        t = FIRST_BONUS_TYPE + k
+        bit = 1 << t
+        if st[BONUS_HELD + p] & bit == 0 and st[BONUS_LEFT + k] > 0 and tiles_of_type(st, p, t) >= 2:
+            st[BONUS_LEFT + k] -= 1
+            st[BONUS_HELD + p] |= bit
+            st[BONUS_FRESH + p] |= bit
+
+
+@njit(cache=True)
+def lose_bonus_tiles(st, p: int) -> None:
+    """After p lost tiles: a bonus tile whose type p no longer holds two tiles of goes out of the game
+    (A-M4 b), unless the rule flag bonus_kept_after_tile_loss keeps it (A-M4 a)."""
+    if st[RULE_FLAGS] & KEEP_BONUS:
+        return
+    for k in range(NUM_BONUS_TYPES):
+        t = FIRST_BONUS_TYPE + k
+        bit = 1 << t
+        if st[BONUS_HELD + p] & bit and tiles_of_type(st, p, t) < 2:
+            st[BONUS_HELD + p] &= ~bit
+            st[BONUS_FRESH + p] &= ~bit
+            st[BONUS_USED + p] &= ~bit
+
+
+@njit(cache=True)
+def bonus_usable(st, p: int, loc_type: int) -> bool:
+    """A bonus tile that is a decision (Canoe, Refuge bonus): ready and not used this turn."""
+    return bonus_ready(st, p, loc_type) and (st[BONUS_USED + p] >> loc_type) & 1 == 0
+
+
+# ----- Fountain (M-10, M-11, A-M8) ------------------------------------------------------------------
+@njit(cache=True)
+def fountain_targets(st, p: int, out) -> None:
+    """Free hexes suitable to be built upon next to exactly one of p's settlements and to none of another
+    player's; with p's fountain bonus also free mountains (not caves)."""
+    mountains = bonus_ready(st, p, FOUNTAIN)
+    own = st[OWN + p * WORDS : OWN + (p + 1) * WORDS]
+    for i in range(WORDS):
+        ground = st[BUILDABLE_MASK + i]
+        if mountains:
+            ground |= st[TERRAIN_MASKS + MOUNTAIN * WORDS + i] & ~st[CAVES + i]
+        out[i] = ground & ~st[OCCUPIED + i]
+    for i in range(WORDS):
+        w = out[i]
+        while w != 0:
+            h = i * BITS_PER_WORD + word_lowest_bit(w)
+            w &= w - 1
+            if count_and(NEIGHBOUR_MASK[h], own) != 1 or next_to_opponent(st, p, h):
+                out[i] &= ~(1 << (h % BITS_PER_WORD))
+
+
+@njit(cache=True)
+def next_to_opponent(st, p: int, h: int) -> bool:
+    for q in range(st[NUM_PLAYERS]):
+        if q != p and count_and(NEIGHBOUR_MASK[h], st[OWN + q * WORDS : OWN + (q + 1) * WORDS]) > 0:
+            return True
+    return False
+
+
+# ----- Refuge bonus (M-15, A-M9) --------------------------------------------------------------------
+@njit(cache=True)
+def ray_targets(st, src: int, out) -> None:
+    """Along each of the 6 lines from src: the first free hex suitable to be built upon (none before the
+    edge: no target in that direction)."""
+    clear(out)
+    for d in range(6):
+        h = STEP1[src, d]
+        while h >= 0:
+            if has(st[BUILDABLE_MASK : BUILDABLE_MASK + WORDS], h) and not has(st[OCCUPIED : OCCUPIED + WORDS], h):
+                add(out, h)
+                break
+            h = STEP1[h, d]
+
+
+# ----- Temple (M-12, M-13, A-M6, A-M7) --------------------------------------------------------------
+@njit(cache=True)
+def temple_waiver(st, p: int) -> bool:
+    """The temple bonus: the first settlement of the mandatory action may ignore adjacency (M-13)."""
+    return st[MANDATORY_BUILT] == 0 and bonus_ready(st, p, TEMPLE)
+
+
+@njit(cache=True)
+def set_aside(st, p: int) -> None:
+    """The settlement the Temple took off goes to p's reserve, not to the supply (A-M6)."""
+    st[TEMPLE_RESERVE + p] += 1
+
+
+@njit(cache=True)
+def owe_reserve(st, p: int) -> None:
+    """At the start of p's turn: the reserve is owed in this turn's mandatory action, on top of its count."""
+    st[TEMPLE_OWED] = st[TEMPLE_RESERVE + p]
+
+
+@njit(cache=True)
+def reserve_to_build(st, p: int) -> None:
+    """A mandatory build while the reserve is owed comes from the reserve (A-M6 R): it is moved to the
+    supply just before build_settlement takes it from there."""
+    if st[TEMPLE_OWED] > 0 and st[TEMPLE_RESERVE + p] > 0:
+        st[TEMPLE_OWED] -= 1
+        st[TEMPLE_RESERVE + p] -= 1
+        st[SUPPLY + p] += 1
+
+
+@njit(cache=True)
+def return_unbuilt_reserve(st, p: int) -> None:
+    """At the end of p's turn: an owed reserve that could not be built goes back to the supply (A-M6 R)."""
+    k = min(st[TEMPLE_OWED], st[TEMPLE_RESERVE + p])
+    st[TEMPLE_RESERVE + p] -= k
+    st[SUPPLY + p] += k
+    st[TEMPLE_OWED] = 0
