@@ -232,13 +232,14 @@ EXPANSIONS = (
     Expansion("caves", 2, "Queenie 2 Caves: one cave per quadrant, a once-per-turn move between caves", True),
     Expansion("crossroads", 3, "Crossroads: 4 sections (3 partly checked), 8 locations, warriors, wagons, ships, "
               "city halls, task cards, two-card hands", True),
-    Expansion("marshlands", 4, "Marshlands (not implemented yet; its data, substitute sections and end-scoring "
-              "kernels are in place)", False),
+    Expansion("marshlands", 4, "Marshlands (in progress: the Canoe reactions; swamp cards, palaces and the other "
+              "locations are not implemented yet)", True),
     Expansion("harvest", 5, "Harvest (not implemented yet)", False),
 )
 EXPANSION_BIT = {e.name: 1 << e.bit for e in EXPANSIONS}
 NOMADS, CAPITOL, CAVES = EXPANSION_BIT["nomads"], EXPANSION_BIT["capitol"], EXPANSION_BIT["caves"]
 CROSSROADS = EXPANSION_BIT["crossroads"]
+MARSHLANDS = EXPANSION_BIT["marshlands"]
 _IMPLEMENTED = {None} | {e.name for e in EXPANSIONS if e.implemented}
 CARD_NAMES = tuple(card.name for card in SCORING_CARDS if card.expansion in _IMPLEMENTED)
 assert CARD_NAMES == tuple(card.name for card in SCORING_CARDS[: len(CARD_NAMES)]), "card ids are row indices"
@@ -327,6 +328,8 @@ RULE_FLAGS = (
     RuleFlag("zone_blocks_settlements_only", 5, "crossroads",
              "a warrior zone blocks settlements only; warriors, wagons, ships, city halls and walls may enter "
              "it (A-C1 b)"),
+    RuleFlag("canoe_taker_reacts", 6, "marshlands",
+             "the player who took the last location tile may react with a canoe too (A-M5 b, DE 1181)"),
 )
 RULE_BIT = {f.name: 1 << f.bit for f in RULE_FLAGS}
 
@@ -436,12 +439,12 @@ FIRST_NOMAD_POWER = len(LOCATION_NAMES)
 # terrain) or "move to terrain" (Barn, Harbor) needs no kernel of its own. docs/design-notes.md, "How to
 # add a power", walks through a new row.
 POWER_TARGETS = ("build", "move", "walls", "piece", "remove", "arm", "passive")
-POWER_TIMINGS = ("tile", "nomad tile", "once a turn", "passive")
+POWER_TIMINGS = ("tile", "nomad tile", "once a turn", "passive", "reaction")
 # The target rules: "terrain" and "move to terrain" are generic (the `terrain` column says where); every
 # other rule names a kernel of its own, registered in kbenv.engine.powers.special_targets.
 POWER_RULES = (
     "terrain", "move to terrain", "tower", "tavern", "paddock", "caravan", "quarry", "village", "step",
-    "sword", "city hall", "barracks", "vehicle", "cave", "arm", "passive",
+    "sword", "city hall", "barracks", "vehicle", "cave", "arm", "passive", "canoe",
 )
 # The `terrain` column: a terrain name (TERRAINS), or one of these.
 CARD_TERRAIN = "card"  # the turn's terrain card (an open Crossroads hand: the union over its cards, A-C8)
@@ -463,7 +466,8 @@ class PowerTraits:
     `fixes_terrain`: with an open Crossroads hand, its first hex fixes the turn's terrain (A-C8).
     `supply`: it builds from the supply (an empty supply disables it; an Outpost serves it).
     `timing`: when it may be used (POWER_TIMINGS): a location tile held before this turn, a nomad tile
-    claimed in the previous round (N-6), once a turn (the cave move), never (passive).
+    claimed in the previous round (N-6), once a turn (the cave move), never (passive), only as a reaction in
+    another player's turn (the Canoe, M-8).
     """
 
     name: str
@@ -512,10 +516,10 @@ POWER_TRAITS = (
     PowerTraits("lighthouse", "piece", "water", "vehicle", "tile", steps=3, stop_early=True),
     PowerTraits("crossroads", "passive", None, "passive", "passive"),  # one more card a turn (C-7)
     # Marshlands (M-8..M-15): the Refuge is the one-space step of the Resettlement on a location tile. The
-    # Canoe (a reaction in other players' turns), the Fountain and the Temple need rules of their own that are
-    # not implemented yet: their rule and timing are passive until then, so they are never usable (and no
-    # tiles lie on their hexes while Marshlands is not implemented).
-    PowerTraits("canoe", "build", None, "passive", "passive", supply=True),
+    # Canoe builds on swamp or water as a reaction in other players' turns (M-8, kbenv.engine.canoe), never
+    # as an extra action of its holder's turn. The Fountain and the Temple need rules of their own that are
+    # not implemented yet: their rule and timing are passive until then, so they are never usable.
+    PowerTraits("canoe", "build", None, "canoe", "reaction", supply=True),
     PowerTraits("fountain", "build", None, "passive", "passive", supply=True),
     PowerTraits("temple", "remove", None, "passive", "passive"),
     _move("refuge", _ANY, "step"),

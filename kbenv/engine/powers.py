@@ -32,6 +32,7 @@ from .board_ops import (  # noqa: F401  (re-exported: the building rules live in
     terrain_build_targets,
     terrain_view,
 )
+from .canoe import canoe_targets
 from .crossroads import (
     barracks_targets,
     choosing_terrain,
@@ -65,6 +66,7 @@ from .traits import (  # noqa: F401  (BUILD_POWER re-exported)
     RULE_ARM,
     RULE_BARRACKS,
     RULE_CARAVAN,
+    RULE_CANOE,
     RULE_CAVE,
     RULE_CITY_HALL,
     RULE_MOVE_TO_TERRAIN,
@@ -156,6 +158,8 @@ def special_targets(st, p: int, power: int, rule: int, t: int, src: int, out) ->
         vehicle_targets(st, p, power, st[PHASE] == PHASE_STEP, out)
     elif rule == RULE_CAVE:
         cave_targets(st, src, out)
+    elif rule == RULE_CANOE:
+        canoe_targets(st, p, out)
     else:
         clear(out)
 

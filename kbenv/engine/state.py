@@ -27,7 +27,8 @@ PHASE_SOURCE = 2
 PHASE_TARGET = 3
 PHASE_OVER = 4
 PHASE_STEP = 5  # the next step of a multi-step power (DONE ends it where stopping is allowed)
-PHASE_NAMES = ("idle", "mandatory", "choose_source", "choose_target", "game_over", "step")
+PHASE_REACTION = 6  # Marshlands: a canoe holder may react in another player's turn ("canoe" or DONE = "pass")
+PHASE_NAMES = ("idle", "mandatory", "choose_source", "choose_target", "game_over", "step", "reaction")
 
 _offset = 0
 
@@ -140,6 +141,10 @@ TERRAIN_FIXED = _field()  # 1 once this turn's terrain is chosen from a hand of 
 FORT_CARD = _field()  # the card drawn by the Fort, NO_CARD when none is pending
 NUM_TASKS = _field()
 TASKS = _field(MAX_TASKS)  # indices into catalogue.TASK_NAMES
+
+# Marshlands (all zero in games without it). REACT_QUEUE[d]: bit s = seat s is still to be asked in the
+# canoe frame pushed at depth d (kbenv.engine.canoe).
+REACT_QUEUE = _field(MAX_FRAMES)
 
 # Scratch masks: work space of the kernels, one declared slot each. Not part of the game: views clear
 # it, and comparisons and records ignore it.
