@@ -140,7 +140,7 @@ def test_help_names_every_implemented_expansion_and_rule_flag():
     ("play", "--expansions", "nomads,nomads"),
     ("play", "--rules", "bogus"),
     ("play", "--rules", "lords_count_zero,lords_count_zero"),
-    ("tournament", "--expansions", "marshlands"),
+    ("tournament", "--expansions", "harvest"),
     ("tournament", "--rules", "capitol"),
 ])
 def test_bad_expansions_and_rules_are_argparse_errors(command, option, value, capsys):

@@ -56,6 +56,7 @@ from .state import (
     TILES_USED,
     scratch_off,
 )
+from .traits import POWER_TIMING, TIMING_REACTION
 
 CANOE_POWER = POWER_CODE["canoe"]
 TAKER_REACTS = RULE_BIT["canoe_taker_reacts"]
@@ -114,8 +115,10 @@ def tiles_on_board(st) -> int:
 @njit(cache=True)
 def reacting(st) -> bool:
     """A canoe reaction is being decided (its "canoe"/"pass", or its hex)."""
-    return st[FRAME_DEPTH] > 0 and (st[PHASE] == PHASE_REACTION or (st[PHASE] == PHASE_TARGET
-                                                                   and st[POWER] == CANOE_POWER))
+    if st[FRAME_DEPTH] == 0:
+        return False
+    return st[PHASE] == PHASE_REACTION or (st[PHASE] == PHASE_TARGET and st[POWER] >= 0
+                                           and POWER_TIMING[st[POWER]] == TIMING_REACTION)
 
 
 @njit(cache=True)

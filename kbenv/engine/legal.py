@@ -55,6 +55,7 @@ from .traits import (
     TARGET_ARM,
     TIMING_NOMAD_TILE,
     TIMING_ONCE_A_TURN,
+    TIMING_REACTION,
     TIMING_TILE,
 )
 
@@ -167,7 +168,7 @@ def outpost_bit(st) -> int:
     if st[OUTPOST_ARMED] != 0 or usable_nomad(st, p, ARM_POWER - FIRST_NOMAD_POWER) < 0:
         return 0
     if phase == PHASE_MANDATORY or ((phase == PHASE_TARGET or phase == PHASE_STEP) and builds_settlement(st[POWER])
-                                    and st[POWER] != CANOE_POWER):  # not for a canoe reaction's build
+                                    and POWER_TIMING[st[POWER]] != TIMING_REACTION):  # not a canoe reaction
         return 1 << ARM_POWER
     return 0
 

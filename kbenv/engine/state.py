@@ -142,6 +142,9 @@ FORT_CARD = _field()  # the card drawn by the Fort, NO_CARD when none is pending
 NUM_TASKS = _field()
 TASKS = _field(MAX_TASKS)  # indices into catalogue.TASK_NAMES
 
+# Fields from here on were appended after records with whole-state digests were stored: they are zero in
+# games of the earlier rulesets, whose digests cover st[:APPENDED_FIELDS] (tests/test_input_validation.py).
+APPENDED_FIELDS = _offset
 # Marshlands (all zero in games without it). REACT_QUEUE[d]: bit s = seat s is still to be asked in the
 # canoe frame pushed at depth d (kbenv.engine.canoe).
 REACT_QUEUE = _field(MAX_FRAMES)
