@@ -69,10 +69,14 @@ SETTLEMENT_TERRAINS = "GCDFTW"
 
 
 def settlement_terrains(expansion_bits: int) -> str:
-    """The terrain letters a settlement may stand on under a ruleset."""
+    """The terrain letters a settlement may stand on under a ruleset (with Marshlands also swamp: the Canoe
+    builds there, M-8)."""
+    letters = SETTLEMENT_TERRAINS
     if expansion_bits & NOMADS_BIT:
-        return SETTLEMENT_TERRAINS + "".join(t for t in CAT.DONATION_TERRAINS if t not in SETTLEMENT_TERRAINS)
-    return SETTLEMENT_TERRAINS
+        letters += "".join(t for t in CAT.DONATION_TERRAINS if t not in letters)
+    if expansion_bits & CAT.MARSHLANDS and "S" not in letters:
+        letters += "S"
+    return letters
 
 
 MIN_PLAYERS, MAX_PLAYERS = 2, S.MAX_PLAYERS
