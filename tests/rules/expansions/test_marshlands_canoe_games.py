@@ -37,7 +37,7 @@ def test_the_reactors_view_does_not_depend_on_hidden_cards(kx):
     variants = [(["G", "C", "D"], ["T", "F"]), (["G", "C", "F"], ["D", "T"]), (["G", "C", "T"], ["F", "D"])]
     games = [kx.game(canoe_pos(kx, hands, deck, then=[(12, 2)])) for hands, deck in variants]
     views = [PlayerView(g, 1) for g in games]
-    for g, v in zip(games, views):
+    for g, v in zip(games, views, strict=True):
         assert g.current_player == 0 and g.decider == 1 and g.phase == REACTION
         np.testing.assert_array_equal(views[0].observation_v1(), v.observation_v1())
         np.testing.assert_array_equal(views[0].legal_mask(), v.legal_mask())
