@@ -334,6 +334,8 @@ RULE_FLAGS = (
              "the Scouts set-up keeps the hands dealt before the reveal (A-M10 b)"),
     RuleFlag("bonus_kept_after_tile_loss", 8, "marshlands",
              "a bonus tile stays with its holder after one of the two location tiles of its type is lost (A-M4 a)"),
+    RuleFlag("canoe_taker_reacts", 9, "marshlands",
+             "the player who took the last location tile may react with a canoe too (A-M5 b, DE 1181)"),
 )
 RULE_BIT = {f.name: 1 << f.bit for f in RULE_FLAGS}
 
@@ -448,12 +450,12 @@ FIRST_NOMAD_POWER = len(LOCATION_NAMES)
 # terrain) or "move to terrain" (Barn, Harbor) needs no kernel of its own. docs/design-notes.md, "How to
 # add a power", walks through a new row.
 POWER_TARGETS = ("build", "move", "walls", "piece", "remove", "arm", "passive")
-POWER_TIMINGS = ("tile", "nomad tile", "once a turn", "bonus tile", "passive")
+POWER_TIMINGS = ("tile", "nomad tile", "once a turn", "bonus tile", "passive", "reaction")
 # The target rules: "terrain" and "move to terrain" are generic (the `terrain` column says where); every
 # other rule names a kernel of its own, registered in kbenv.engine.powers.special_targets.
 POWER_RULES = (
     "terrain", "move to terrain", "tower", "tavern", "paddock", "caravan", "quarry", "village", "step",
-    "sword", "city hall", "barracks", "vehicle", "cave", "arm", "fountain", "temple", "ray", "passive",
+    "sword", "city hall", "barracks", "vehicle", "cave", "arm", "fountain", "temple", "ray", "passive", "canoe",
 )
 # The `terrain` column: a terrain name (TERRAINS), or one of these.
 CARD_TERRAIN = "card"  # the turn's terrain card (an open Crossroads hand: the union over its cards, A-C8)
@@ -475,7 +477,8 @@ class PowerTraits:
     `fixes_terrain`: with an open Crossroads hand, its first hex fixes the turn's terrain (A-C8).
     `supply`: it builds from the supply (an empty supply disables it; an Outpost serves it).
     `timing`: when it may be used (POWER_TIMINGS): a location tile held before this turn, a nomad tile
-    claimed in the previous round (N-6), once a turn (the cave move), never (passive).
+    claimed in the previous round (N-6), once a turn (the cave move), never (passive), only as a reaction in
+    another player's turn (the Canoe, M-8).
     """
 
     name: str
@@ -525,11 +528,12 @@ POWER_TRAITS = (
     PowerTraits("crossroads", "passive", None, "passive", "passive"),  # one more card a turn (C-7)
     # Marshlands (M-8..M-15): the Refuge is the one-space step of the Resettlement on a location tile (EN 1167:
     # "an adjacent unoccupied hex ... does not have to be adjacent to one of your previously built settlements").
-    # The Fountain builds next to exactly one own settlement and no opponent's (M-10; with the fountain bonus
-    # also on free mountains, M-11); the Temple takes one own plain settlement off into the reserve, chosen as
-    # its source (M-12; the reserve is owed in the next turn's mandatory action, kbenv.engine.marsh_temple).
-    # The Canoe (a reaction in other players' turns) is not implemented yet: passive, never usable.
-    PowerTraits("canoe", "build", None, "passive", "passive", supply=True),
+    # The Canoe builds on swamp or water as a reaction in other players' turns (M-8, kbenv.engine.canoe), never
+    # as an extra action of its holder's turn. The Fountain builds next to exactly one own settlement and no
+    # opponent's (M-10; with the fountain bonus also on free mountains, M-11); the Temple takes one own plain
+    # settlement off into the reserve, chosen as its source (M-12; the reserve is owed in the next turn's
+    # mandatory action, kbenv.engine.marshlands).
+    PowerTraits("canoe", "build", None, "canoe", "reaction", supply=True),
     _build("fountain", _ANY, "fountain"),
     PowerTraits("temple", "remove", None, "temple", "tile", source=True),
     _move("refuge", _ANY, "step"),
@@ -544,8 +548,9 @@ POWER_TRAITS = (
     _move("cave", _ANY, "cave", "once a turn"),
     # Marshlands bonus tiles (M-9, M-15), usable from the turn after they are taken (A-M4), once a turn. The
     # Refuge bonus moves a settlement along one of the 6 lines to the first free suitable hex (A-M9). The Canoe
-    # bonus is not implemented yet (passive, never usable).
-    PowerTraits("canoe_bonus", "build", None, "passive", "passive", supply=True),
+    # bonus builds where a canoe reaction builds, in its holder's own turn (EN 1123: swamp or water, adjacent
+    # if possible; each terrain's part on its own, as EN 1111 reads for the Canoe).
+    PowerTraits("canoe_bonus", "build", None, "canoe", "bonus tile", supply=True),
     _move("refuge_bonus", _ANY, "ray", "bonus tile"),
 )
 POWER_TRAIT = {t.name: t for t in POWER_TRAITS}

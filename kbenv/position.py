@@ -19,7 +19,7 @@ from .setup import SetupError, check_flag, standard_setup
 from .setup_marshlands import marsh_position
 
 DECISION_IDS = {**{name: ACTION_ID[name] for name in POWER_NAMES if name in ACTION_ID}, "done": ACTION_ID["done"],
-                "end_turn": ACTION_ID["end_turn"]}
+                "pass": ACTION_ID["done"], "end_turn": ACTION_ID["end_turn"]}  # "pass": DONE of a Canoe reaction
 
 POSITION_FIELDS = ("board", "sections", "locations", "cards", "settlements", "options", "expansions", "walls",
                    "capitols", "caves", "nomad_spaces", "gold", "current_player", "start_player", "hands", "deck",
@@ -143,13 +143,16 @@ def decision_id(decision, k: int) -> int:
     if isinstance(decision, str) and decision in DECISION_IDS:
         return DECISION_IDS[decision]
     raise SetupError(f"then[{k}]: unknown decision {decision!r}; expected [row, col], a power name "
-                     f"({', '.join(POWER_NAMES)}), \"done\" or \"end_turn\"")
+                     f"({', '.join(POWER_NAMES)}), \"done\", \"pass\" or \"end_turn\"")
 
 
-def decision_name(action: int):
-    """The position-file name of an action id (the inverse of `decision_id`)."""
+def decision_name(action: int, phase: str = ""):
+    """The position-file name of an action id (the inverse of `decision_id`); DONE is "pass" in a Canoe
+    reaction (`phase` "reaction")."""
     if action < NUM_HEXES:
         return [action // 20, action % 20]
+    if phase == "reaction" and action == ACTION_ID["done"]:
+        return "pass"
     return ACTION_NAMES[action]
 
 
@@ -170,10 +173,10 @@ def game_from_position(position: dict) -> Game:
 
 
 def legal_position(position: dict) -> dict:
-    """{"player": who decides, "phase": ..., "legal": [[r, c], power names, "done", "end_turn"]}."""
+    """{"player": who decides, "phase": ..., "legal": [[r, c], power names, "done" / "pass", "end_turn"]}."""
     game = game_from_position(position)
     return {"player": game.decider, "phase": game.phase,
-            "legal": [decision_name(a) for a in game.legal_actions()]}
+            "legal": [decision_name(a, game.phase) for a in game.legal_actions()]}
 
 
 def score_position(position: dict, lords_count_zero: bool | None = None) -> list[dict]:

@@ -18,6 +18,7 @@ from .board.geometry import hex_id, hex_rc
 from .engine import state as S
 from .engine.crossroads import PIECE_STEPS
 from .engine.deck import discard_off, pile_size, removed_off
+from .engine.frames import SAVED
 from .engine.nomads import DONATION_BUILDS, RESETTLEMENT_STEPS
 from .engine.rng import MASK32
 from .engine.turns import MANDATORY_BUILDS
@@ -39,7 +40,13 @@ COUNTS = {"steps_left": (S.STEPS_LEFT, MAX_STEPS), "steps_taken": (S.STEPS_TAKEN
           "mandatory_built": (S.MANDATORY_BUILT, MAX_MANDATORY),
           "mandatory_target": (S.MANDATORY_TARGET, MAX_MANDATORY)}
 DECISION_FIELDS = ("phase", "decider", "power", "source", "victim", *COUNTS, "mandatory_hexes", *FLAGS, "fort_card",
-                   "turn_terrain", "temple_owed")
+                   "turn_terrain", "temple_owed", "frames")
+# "frames": the interrupted decisions under a Marshlands Canoe reaction, outermost first (kbenv.engine.canoe):
+# each one's saved context and the seats its reaction frame still has to ask ("decider" null: that frame asks
+# its next seat when it resumes).
+assert SAVED == (S.PHASE, S.POWER, S.SOURCE, S.STEPS_LEFT, S.STEPS_TAKEN, S.DECIDER, S.VICTIM, S.MANDATORY_BUILT)
+FRAME_KEYS = ("phase", "decider", "power", "source", "steps_left", "steps_taken", "victim", "mandatory_built",
+              "queue")
 POWER_PHASES = ("choose_source", "choose_target", "step")
 
 
@@ -204,6 +211,41 @@ def validate_decision(decision, n: int, bits: int, current: int) -> dict:
             raise _err("decision.temple_owed: needs the 'marshlands' expansion")
         owed = _count(owed, "decision.temple_owed", 0, S.SETTLEMENTS_PER_PLAYER)
     out["temple_owed"] = owed
+    out["frames"] = validate_frames(decision.get("frames", []), n, bits)
+    if (phase == "reaction" or out["power"] == "canoe") != bool(out["frames"]):
+        raise _err("decision.frames: a Canoe reaction (phase 'reaction' or the power 'canoe') and frames go "
+                   "together")
+    return out
+
+
+def validate_frames(frames, n: int, bits: int) -> list[dict]:
+    """The "frames" of a decision (Marshlands Canoe reactions)."""
+    if not isinstance(frames, list) or len(frames) > S.MAX_FRAMES:
+        raise _err(f"decision.frames: expected a list of at most {S.MAX_FRAMES} objects, got {frames!r}")
+    if frames and not bits & CAT.MARSHLANDS:
+        raise _err("decision.frames: needs the 'marshlands' expansion")
+    out = []
+    for k, frame in enumerate(frames):
+        name = f"decision.frames[{k}]"
+        if not isinstance(frame, dict) or sorted(frame) != sorted(FRAME_KEYS):
+            raise _err(f"{name}: expected an object with the keys {', '.join(FRAME_KEYS)}, got {frame!r}")
+        if frame["phase"] not in S.PHASE_NAMES:
+            raise _err(f"{name}.phase: expected one of {', '.join(S.PHASE_NAMES)}, got {frame['phase']!r}")
+        if frame["power"] is not None and frame["power"] not in CAT.POWER_NAMES:
+            raise _err(f"{name}.power: unknown power {frame['power']!r}")
+        queue = frame["queue"]
+        if not isinstance(queue, list) or len(set(map(str, queue))) != len(queue):
+            raise _err(f"{name}.queue: expected a list of distinct seats, got {queue!r}")
+        out.append({
+            "phase": frame["phase"], "power": frame["power"],
+            "decider": _seat(frame["decider"], f"{name}.decider", n, optional=True),
+            "source": None if frame["source"] is None else _hex(frame["source"], f"{name}.source"),
+            "victim": _seat(frame["victim"], f"{name}.victim", n, optional=True),
+            "steps_left": _count(frame["steps_left"], f"{name}.steps_left", 0, MAX_STEPS),
+            "steps_taken": _count(frame["steps_taken"], f"{name}.steps_taken", 0, MAX_STEPS),
+            "mandatory_built": _count(frame["mandatory_built"], f"{name}.mandatory_built", 0, MAX_MANDATORY),
+            "queue": [_seat(s, f"{name}.queue", n) for s in queue],
+        })
     return out
 
 
@@ -263,6 +305,15 @@ def apply_resume(st: np.ndarray, resume: dict) -> None:
         st[S.TURN_TERRAIN] = TERRAIN_LETTERS.index(decision["turn_terrain"])
     if decision["temple_owed"] is not None:
         st[S.TEMPLE_OWED] = decision["temple_owed"]
+    for d, frame in enumerate(decision["frames"]):
+        base = S.FRAMES + d * S.FRAME_FIELDS
+        st[base : base + S.FRAME_FIELDS] = [
+            S.PHASE_NAMES.index(frame["phase"]), -1 if frame["power"] is None else CAT.POWER_CODE[frame["power"]],
+            -1 if frame["source"] is None else hex_id(*frame["source"]), frame["steps_left"], frame["steps_taken"],
+            -1 if frame["decider"] is None else frame["decider"], -1 if frame["victim"] is None else frame["victim"],
+            frame["mandatory_built"]]
+        st[S.REACT_QUEUE + d] = sum(1 << s for s in frame["queue"])
+    st[S.FRAME_DEPTH] = len(decision["frames"])
 
 
 def resume_of(st: np.ndarray) -> dict:
@@ -315,8 +366,22 @@ def resume_of(st: np.ndarray) -> dict:
     if st[S.EXPANSIONS] & CAT.MARSHLANDS:  # the terrain a swamp card's first build chose (with terrain_fixed)
         decision["turn_terrain"] = TERRAIN_LETTERS[int(st[S.TURN_TERRAIN])] if st[S.TERRAIN_FIXED] else None
         decision["temple_owed"] = int(st[S.TEMPLE_OWED])
+    if st[S.FRAME_DEPTH] > 0:
+        decision["frames"] = [frame_of(st, d) for d in range(int(st[S.FRAME_DEPTH]))]
     out["decision"] = decision
     return out
+
+
+def frame_of(st: np.ndarray, d: int) -> dict:
+    """The saved context and reactor queue of frame d (the inverse of the "frames" entries of apply_resume)."""
+    phase, power, source, steps_left, steps_taken, decider, victim, built = (
+        int(x) for x in st[S.FRAMES + d * S.FRAME_FIELDS : S.FRAMES + (d + 1) * S.FRAME_FIELDS])
+    queue = int(st[S.REACT_QUEUE + d])
+    return {"phase": S.PHASE_NAMES[phase], "decider": None if decider < 0 else decider,
+            "power": None if power < 0 else CAT.POWER_NAMES[power],
+            "source": None if source < 0 else list(hex_rc(source)), "steps_left": steps_left,
+            "steps_taken": steps_taken, "victim": None if victim < 0 else victim, "mandatory_built": built,
+            "queue": [s for s in range(int(st[S.NUM_PLAYERS])) if queue >> s & 1]}
 
 
 def space_of(st: np.ndarray, i: int) -> str | None:

@@ -77,10 +77,11 @@ def test_layout_sizes_follow_the_documented_format():
     # two piece planes and the city halls (2 bits each), the zone, Crossroads locations (4 bits: 8 types + none)
     planes_v1 = 28 + 4 + 4 + 3 + 2 + 2 + 2 + 1 + 4
     assert PackedLayout("v1").num_planes == planes_v1 == 50
-    assert PackedLayout("v1").nbytes == planes_v1 * 56 + (75 + 129) * 4
+    # floats: v0's 75 features, then the 131 v1 features (129 up to Crossroads, 2 appended by Marshlands' Canoe)
+    assert PackedLayout("v1").nbytes == planes_v1 * 56 + (75 + 131) * 4
     # hints: the hint-best plane as bits; 93 hinted features and the 400 hint values as floats (493 -> 494)
     assert PackedLayout("v0-hints").nbytes == 29 * 56 + 494 * 4
-    assert layout_for_bytes(3616).name == "v1"
+    assert layout_for_bytes(3624).name == "v1"  # 3616 before the 2 Canoe features
     with pytest.raises(ValueError, match="packed: 100 bytes"):
         layout_for_bytes(100)
 

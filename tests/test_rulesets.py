@@ -242,8 +242,14 @@ def test_bad_rulesets_name_the_field(kwargs, field):
         kingdom_builder_v1.raw_env(num_players=2, **kwargs)
 
 
+# Marshlands is implemented in parts (issue 21): random set-ups deal no Marshlands section yet, so its random
+# games are those of the base game. It joins RULESETS with its set-up (issue 21, part 2); its Canoe games are
+# tested on the substitute sections in tests/rules/expansions/test_marshlands_canoe_games.py.
+IN_PROGRESS = {"marshlands"}
+
+
 def test_every_implemented_expansion_is_in_the_rulesets():
-    assert {e.name for e in EXPANSIONS if e.implemented} == {name for r in RULESETS for name in r}
+    assert {e.name for e in EXPANSIONS if e.implemented} - IN_PROGRESS == {name for r in RULESETS for name in r}
 
 
 def test_docs_show_the_declared_v1_layout():

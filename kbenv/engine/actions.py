@@ -11,6 +11,7 @@ from ..catalogue import CROSSROADS as EXP_CROSSROADS
 from ..catalogue import MARSHLANDS as EXP_MARSHLANDS
 from ..catalogue import NOMADS as EXP_NOMADS
 from .board_ops import build_settlement, move_settlement, remove_settlement, take_off
+from .canoe import after_decision, apply_reaction, reacting, tiles_on_board
 from .crossroads import (
     barracks_target,
     card_at,
@@ -99,6 +100,30 @@ MANDATORY_BUILDS = 3  # the base rule; a turn's count is st[MANDATORY_TARGET]
 @njit(cache=True)
 def apply_unchecked(st, action: int) -> None:
     """Apply a decision known to be legal."""
+    if st[EXPANSIONS] & EXP_MARSHLANDS:
+        apply_marshlands(st, action)
+    else:
+        apply_decision(st, action)
+    settle(st)
+
+
+@njit(cache=True)
+def apply_marshlands(st, action: int) -> None:
+    """A decision of a Marshlands game: a Canoe reaction's own, or any other; a last tile taken opens a
+    frame of Canoe reactions (kbenv.engine.canoe)."""
+    before = tiles_on_board(st)
+    taker = st[DECIDER]
+    if reacting(st):
+        st[DECISIONS] += 1
+        apply_reaction(st, action, DONE)
+    else:
+        apply_decision(st, action)
+    after_decision(st, before, taker)
+
+
+@njit(cache=True)
+def apply_decision(st, action: int) -> None:
+    """Apply a decision of the turn owner's flow (no forced END_TURN taken yet)."""
     p = st[DECIDER]
     phase = st[PHASE]
     st[DECISIONS] += 1
@@ -112,7 +137,6 @@ def apply_unchecked(st, action: int) -> None:
         if st[EXPANSIONS] & OPEN_HANDS and choosing_terrain(st, p):
             fix_terrain_by_hex(st, p, phase, action)
         apply_hex(st, p, phase, action)
-    settle(st)
 
 
 @njit(cache=True)

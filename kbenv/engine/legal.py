@@ -33,6 +33,7 @@ from .state import (
     PHASE,
     PHASE_IDLE,
     PHASE_MANDATORY,
+    PHASE_REACTION,
     PHASE_SOURCE,
     PHASE_STEP,
     PHASE_TARGET,
@@ -58,6 +59,7 @@ from .traits import (
     TIMING_BONUS_TILE,
     TIMING_NOMAD_TILE,
     TIMING_ONCE_A_TURN,
+    TIMING_REACTION,
     TIMING_TILE,
 )
 
@@ -76,6 +78,7 @@ assert END_TURN == CAT.END_TURN and ACTION_SIZE == CAT.ACTION_SIZE_V0
 
 CAVE_POWER = CAT.CAVE_POWER
 EXP_MARSHLANDS = CAT.EXPANSION_BIT["marshlands"]
+CANOE_POWER = CAT.POWER_CODE["canoe"]
 FIRST_NOMAD_POWER = CAT.FIRST_NOMAD_POWER
 NUM_NOMAD_USABLE = len(CAT.NOMAD_USABLE_KINDS)
 
@@ -117,6 +120,8 @@ def ready_types(st, p: int) -> int:
 def legal_powers(st) -> int:
     """Bit k set = activating power code k is legal now (codes: kbenv.catalogue.POWER_NAMES)."""
     if st[PHASE] != PHASE_IDLE:
+        if st[PHASE] == PHASE_REACTION:
+            return 1 << CANOE_POWER  # a Canoe reaction: "canoe" or DONE ("pass"), kbenv.engine.canoe
         return outpost_bit(st) if st[EXPANSIONS] & POWER_EXPANSION_BIT[ARM_POWER] else 0
     p = st[DECIDER]
     tmp = st[SCRATCH_TMP : SCRATCH_TMP + WORDS]
@@ -169,7 +174,8 @@ def outpost_bit(st) -> int:
     p = st[DECIDER]
     if st[OUTPOST_ARMED] != 0 or usable_nomad(st, p, ARM_POWER - FIRST_NOMAD_POWER) < 0:
         return 0
-    if phase == PHASE_MANDATORY or ((phase == PHASE_TARGET or phase == PHASE_STEP) and builds_settlement(st[POWER])):
+    if phase == PHASE_MANDATORY or ((phase == PHASE_TARGET or phase == PHASE_STEP) and builds_settlement(st[POWER])
+                                    and POWER_TIMING[st[POWER]] != TIMING_REACTION):  # not a canoe reaction
         return 1 << ARM_POWER
     return 0
 
@@ -178,7 +184,9 @@ def outpost_bit(st) -> int:
 def done_legal(st) -> bool:
     """DONE ends a power that may stop early (the `stop_early` trait) after its first hex: in the step
     phase (a second Quarry wall, a wagon's or ship's next space), or, for a move power, when the next
-    source is to be chosen (Resettlement)."""
+    source is to be chosen (Resettlement); in a Canoe reaction DONE passes."""
+    if st[PHASE] == PHASE_REACTION:
+        return True
     power = st[POWER]
     if power < 0 or not POWER_STOP_EARLY[power]:
         return False

@@ -108,6 +108,8 @@ V1_FEATURES = (
     ("tasks", 6, "task cards in play (catalogue.TASK_NAMES)"),
     ("own_crossroads_tiles", 8, "own tiles of the 8 Crossroads location types / 2"),
     ("own_crossroads_ready", 8, "of them usable now / 2"),
+    # Marshlands, appended (earlier rulesets leave these 0: their observations are unchanged)
+    ("canoe", 2, "a Canoe reaction is asked (phase reaction); a canoe build is being resolved (Marshlands)"),
 )
 
 
@@ -143,11 +145,15 @@ F_TERRAIN_FIXED = F1["terrain_fixed"]
 # The feature slot of each power code; -1: no slot yet (the Marshlands powers: the v1 observation is to be
 # extended for them by appending features).
 POWER_SLOT = np.array([F1["power"] + V1_POWER_NAMES.index(name) if name in V1_POWER_NAMES
+                       else F1["canoe"] + 1 if name == "canoe"
                        else F1["crossroads_power"] + CAT.LOCATION_NAMES.index(name) - FIRST_CROSSROADS_LOCATION
                        if CAT.POWER_EXPANSION[code] == "crossroads" else -1
                        for code, name in enumerate(CAT.POWER_NAMES)], dtype=np.int64)
+F_CANOE = F1["canoe"]
+NUM_PHASES_V1 = 6  # the phases with a slot in "phase"; the Canoe's reaction phase has its own
 assert F1["power"] + len(V1_POWER_NAMES) == F1["own_nomad_usable"]
-FIRST_RED_CARD = len(CAT.CARD_NAMES) - len(CAT.RED_CARDS)
+FIRST_RED_CARD = CAT.CARD_NAMES.index(CAT.RED_CARDS[0])  # the red cards are consecutive (the Marshlands cards follow)
+assert CAT.CARD_NAMES[FIRST_RED_CARD : FIRST_RED_CARD + len(CAT.RED_CARDS)] == CAT.RED_CARDS
 NUM_USABLE = len(CAT.NOMAD_USABLE_KINDS)
 SWORD_POWER = CAT.POWER_CODE["sword"]
 
@@ -214,7 +220,10 @@ def features_v1_into(st, player: int, f) -> None:
         elif owner >= 0 and owner != player:
             others += 1
     f[F_OTHERS] = others / 6.0
-    f[F_PHASE1 + st[PHASE]] = 1.0
+    if st[PHASE] < NUM_PHASES_V1:
+        f[F_PHASE1 + st[PHASE]] = 1.0
+    else:
+        f[F_CANOE] = 1.0
     if st[POWER] >= 0 and POWER_SLOT[st[POWER]] >= 0:
         f[POWER_SLOT[st[POWER]]] = 1.0
     for k in range(n):
@@ -234,7 +243,7 @@ def features_v1_into(st, player: int, f) -> None:
             if (ready >> i) & 1:
                 f[F_NLOC_READY + t] += 0.5
     for k in range(NUM_CARDS_IN_PLAY):
-        if st[CARDS + k] >= FIRST_RED_CARD:
+        if FIRST_RED_CARD <= st[CARDS + k] < FIRST_RED_CARD + len(CAT.RED_CARDS):
             f[F_RED + st[CARDS + k] - FIRST_RED_CARD] = 1.0
     for b in range(3):
         if (st[EXPANSIONS] >> b) & 1:

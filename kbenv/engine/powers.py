@@ -32,6 +32,7 @@ from .board_ops import (  # noqa: F401  (re-exported: the building rules live in
     terrain_build_targets,
     terrain_view,
 )
+from .canoe import canoe_targets
 from .crossroads import (
     barracks_targets,
     choosing_terrain,
@@ -65,6 +66,7 @@ from .traits import (  # noqa: F401  (BUILD_POWER re-exported)
     POWER_TERRAIN,
     RULE_ARM,
     RULE_BARRACKS,
+    RULE_CANOE,
     RULE_CARAVAN,
     RULE_CAVE,
     RULE_CITY_HALL,
@@ -167,6 +169,8 @@ def special_targets(st, p: int, power: int, rule: int, t: int, src: int, out) ->
     elif rule == RULE_TEMPLE:  # the settlement chosen as the source is the one taken off
         for i in range(WORDS):
             out[i] = settlements_word(st, p, i)
+    elif rule == RULE_CANOE:
+        canoe_targets(st, p, out)
     else:
         clear(out)
 

@@ -27,7 +27,8 @@ PHASE_SOURCE = 2
 PHASE_TARGET = 3
 PHASE_OVER = 4
 PHASE_STEP = 5  # the next step of a multi-step power (DONE ends it where stopping is allowed)
-PHASE_NAMES = ("idle", "mandatory", "choose_source", "choose_target", "game_over", "step")
+PHASE_REACTION = 6  # Marshlands: a canoe holder may react in another player's turn ("canoe" or DONE = "pass")
+PHASE_NAMES = ("idle", "mandatory", "choose_source", "choose_target", "game_over", "step", "reaction")
 
 _offset = 0
 
@@ -141,6 +142,9 @@ FORT_CARD = _field()  # the card drawn by the Fort, NO_CARD when none is pending
 NUM_TASKS = _field()
 TASKS = _field(MAX_TASKS)  # indices into catalogue.TASK_NAMES
 
+# Fields from here on were appended after records with whole-state digests were stored: they are zero in
+# games of the earlier rulesets, whose digests cover st[:APPENDED_FIELDS] (tests/test_input_validation.py).
+APPENDED_FIELDS = _offset
 # Marshlands (all zero in games without it), appended after every earlier field (decision 8).
 MARSH_PILE_SIZE = 30  # catalogue.MARSHLANDS_DECK_SIZE: 25 plain cards and the 5 swamp cards (M-4)
 TURN_TERRAIN = _field()  # the terrain a swamp card's first build chose this turn (with TERRAIN_FIXED = 1)
@@ -156,6 +160,8 @@ BONUS_HELD = _field(MAX_PLAYERS)  # bit t = holds the bonus tile of location typ
 BONUS_FRESH = _field(MAX_PLAYERS)  # of them, taken this turn (usable from the next turn)
 BONUS_USED = _field(MAX_PLAYERS)  # of them, used this turn (the bonus tiles that are decisions)
 BONUS_LEFT = _field(NUM_BONUS_TYPES)  # bonus tiles left on the summary cards, per type (2 at the start)
+# REACT_QUEUE[d]: bit s = seat s is still to be asked in the canoe frame pushed at depth d (kbenv.engine.canoe).
+REACT_QUEUE = _field(MAX_FRAMES)
 
 # Scratch masks: work space of the kernels, one declared slot each. Not part of the game: views clear
 # it, and comparisons and records ignore it.

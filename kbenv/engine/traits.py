@@ -14,8 +14,9 @@ from ..board.codes import NUM_POWERS
 
 TARGET_BUILD, TARGET_MOVE, TARGET_WALLS, TARGET_PIECE, TARGET_REMOVE, TARGET_ARM, TARGET_PASSIVE = (
     CAT.POWER_TARGETS.index(name) for name in ("build", "move", "walls", "piece", "remove", "arm", "passive"))
-TIMING_TILE, TIMING_NOMAD_TILE, TIMING_ONCE_A_TURN, TIMING_BONUS_TILE, TIMING_PASSIVE = (
-    CAT.POWER_TIMINGS.index(name) for name in ("tile", "nomad tile", "once a turn", "bonus tile", "passive"))
+TIMING_TILE, TIMING_NOMAD_TILE, TIMING_ONCE_A_TURN, TIMING_BONUS_TILE, TIMING_PASSIVE, TIMING_REACTION = (
+    CAT.POWER_TIMINGS.index(name) for name in ("tile", "nomad tile", "once a turn", "bonus tile", "passive",
+                                               "reaction"))
 RULE_CODE = {name: k for k, name in enumerate(CAT.POWER_RULES)}  # a kernel module may look its own rule up
 RULE_TERRAIN, RULE_MOVE_TO_TERRAIN = RULE_CODE["terrain"], RULE_CODE["move to terrain"]
 RULE_TOWER, RULE_TAVERN, RULE_PADDOCK = RULE_CODE["tower"], RULE_CODE["tavern"], RULE_CODE["paddock"]
@@ -25,6 +26,7 @@ RULE_PASSIVE = RULE_CODE["passive"]
 RULE_CITY_HALL, RULE_BARRACKS = RULE_CODE["city hall"], RULE_CODE["barracks"]
 RULE_VEHICLE, RULE_CAVE = RULE_CODE["vehicle"], RULE_CODE["cave"]
 RULE_FOUNTAIN, RULE_TEMPLE, RULE_RAY = RULE_CODE["fountain"], RULE_CODE["temple"], RULE_CODE["ray"]
+RULE_CANOE = RULE_CODE["canoe"]
 assert (RULE_TERRAIN, RULE_MOVE_TO_TERRAIN) == (0, 1), "the generic rules come first"
 # A rule code above LAST_GENERIC_RULE names a kernel of its own.
 LAST_GENERIC_RULE = RULE_MOVE_TO_TERRAIN

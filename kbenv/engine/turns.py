@@ -144,8 +144,12 @@ def end_turn(st) -> None:
         st[OUTPOST_ARMED] = 0
         if st[EXPANSIONS] & EXP_MARSHLANDS:
             return_unbuilt_reserve(st, p)
-            st[BONUS_FRESH + p] = 0
             st[BONUS_USED + p] = 0
+            # Tiles taken in this turn are ready once it ends, also those another seat took by a canoe
+            # reaction in it (A-M5: "held since the end of their acquiring turn").
+            for q in range(st[NUM_PLAYERS]):
+                st[TILES_FRESH + q] = 0
+                st[BONUS_FRESH + q] = 0
         if p == last_seat(st):
             end_of_round(st)
     if (st[ENDING] == 1 and p == last_seat(st)) or stalled:

@@ -239,11 +239,12 @@ def test_A_M5_a_canoe_tile_reacts_at_most_once_between_its_owners_turns(kx):
     turn += sorted(kx.OPP_C_HEXES)
     out = kx.answer(kx.with_then(pos, turn))
     assert out == {"player": 0, "phase": "idle", "legal": {(12, 5)}}
-    # player 1's turn has ended since: the tile reacts again. Swamp: none free -> no swamp option; water next to
-    # (4, 5) / (4, 6): (3, 5) and (3, 6)
+    # player 1's turn has ended since: the tile reacts again. Swamp: no free swamp touches player 1 any more, so
+    # (CANOE_EITHER, as in the EN 1111 test above) any free swamp: the far (8, 8); water next to (4, 5) / (4, 6):
+    # (3, 5) and (3, 6)
     out = kx.answer(kx.with_then(pos, turn + [(12, 5)]))
     assert out == {"player": 1, "phase": REACTION, "legal": {"canoe", PASS}}
-    assert kx.legal(kx.with_then(pos, turn + [(12, 5), "canoe"])) == {(3, 5), (3, 6)}
+    assert kx.legal(kx.with_then(pos, turn + [(12, 5), "canoe"])) == {(3, 5), (3, 6), (8, 8)}
 
 
 # --------------------------------------------------------------------------- nested triggers (A-M5)
