@@ -15,6 +15,7 @@ from dataclasses import replace
 import numpy as np
 
 from .engine import state as S
+from .engine.deck import deck_off, pile_size
 from .engine.rng import seed_u32
 from .game import Game
 from .layout import Layout, layout_for
@@ -46,14 +47,16 @@ class PlayerView:
         self._hidden_extra = tuple(S.EXTRA_CARDS + p * S.MAX_EXTRA_CARDS + k
                                    for p in game.hidden_extra_from(self.player)
                                    for k in range(int(st[S.EXTRA_COUNT + p])))
-        deck = [int(c) for c in st[S.DECK : S.DECK + int(st[S.DECK_COUNT])]]
+        # the draw pile: DECK, or the 30-card pile of a Marshlands game (kbenv.engine.deck)
+        deck_at, size = deck_off(st), pile_size(int(st[S.EXPANSIONS]))
+        deck = [int(c) for c in st[deck_at : deck_at + int(st[S.DECK_COUNT])]]
         self._unseen = tuple(sorted(deck + [int(st[S.HAND + p]) for p in self._hidden]
                                     + [int(st[slot]) for slot in self._hidden_extra]))
         for p in self._hidden:
             st[S.HAND + p] = S.NO_CARD
         for slot in self._hidden_extra:
             st[slot] = S.NO_CARD
-        st[S.DECK : S.DECK + S.DECK_SIZE] = 0
+        st[deck_at : deck_at + size] = 0
         st[S.RNG] = 0
         st[S.SCRATCH :] = 0
         self._public = Game(public_setup(game.setup), st)
@@ -213,6 +216,7 @@ class PlayerView:
             st[S.HAND + p] = unseen.pop()
         for slot in self._hidden_extra:
             st[slot] = unseen.pop()
-        st[S.DECK : S.DECK + len(unseen)] = unseen
+        deck_at = deck_off(st)
+        st[deck_at : deck_at + len(unseen)] = unseen
         st[S.RNG] = seed_u32(int(rng.integers(1, 2**32)))
         return g

@@ -215,8 +215,10 @@ def test_captains_nothing_for_a_line():
 # ----- Scouts (M-24) --------------------------------------------------------------------------------
 def test_scouts_count_settlements_next_to_the_removed_terrain():
     removed = mask((8, 8), (8, 9))  # e.g. the desert hexes after the Scouts set-up removed desert
-    # (8,7) next to (8,8), (8,10) next to (8,9); (8,8) stands on it (not counted); (0,0) is far away
-    assert MS.scouts_gold(removed, mask((8, 7), (8, 10), (8, 8), (0, 0))) == 2
+    # (8,7) next to (8,8), (8,10) next to (8,9); (8,8) stands on it and touches (8,9): counted ("adjacent to
+    # (not on)": standing on it alone does not count, see the lone hex below); (0,0) is far away
+    assert MS.scouts_gold(removed, mask((8, 7), (8, 10), (8, 8), (0, 0))) == 3
+    assert MS.scouts_gold(mask((8, 8)), mask((8, 8))) == 0  # on a lone hex of it, touching none
 
 
 def test_scouts_nothing_without_a_removed_terrain_or_far_from_it():

@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kbenv import Game
+from kbenv import catalogue as CAT
 from kbenv.engine import state as S
 from kbenv.engine.init import DRAW_RNG
 from kbenv.position import game_from_position
@@ -37,8 +38,13 @@ RULESETS = [
 def canonical(game: Game) -> np.ndarray:
     """The state without scratch space and without the slots that hold no information."""
     st = game.state[: S.SCRATCH].copy()
-    for off, count in ((S.DECK, S.DECK_COUNT), (S.DISCARD, S.DISCARD_COUNT), (S.REMOVED, S.REMOVED_COUNT)):
-        st[off + int(st[count]) : off + S.DECK_SIZE] = 0  # cards already drawn or reshuffled away
+    piles = ((S.DECK, S.DECK_COUNT), (S.DISCARD, S.DISCARD_COUNT), (S.REMOVED, S.REMOVED_COUNT))
+    size = S.DECK_SIZE
+    if st[S.EXPANSIONS] & CAT.MARSHLANDS:  # a Marshlands game keeps its piles of 30 in the appended fields
+        piles = ((S.MARSH_DECK, S.DECK_COUNT), (S.MARSH_DISCARD, S.DISCARD_COUNT), (S.MARSH_REMOVED, S.REMOVED_COUNT))
+        size = S.MARSH_PILE_SIZE
+    for off, count in piles:
+        st[off + int(st[count]) : off + size] = 0  # cards already drawn or reshuffled away
     st[S.MANDATORY_HEXES + int(st[S.MANDATORY_BUILT]) : S.MANDATORY_HEXES + 3] = 0  # builds of earlier turns
     return st
 

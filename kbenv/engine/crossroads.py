@@ -56,6 +56,7 @@ from .state import (
     NUM_LOCATIONS,
     OCCUPIED,
     OWN,
+    REMOVED_TERRAIN,
     RULE_FLAGS,
     SHIP_AT,
     TERRAIN_FIXED,
@@ -347,15 +348,36 @@ def hand_card(st, p: int, k: int) -> int:
 def hand_options(st, p: int) -> int:
     """Number of terrain options of p's open hand (hand_option 0 .. this - 1)."""
     n = st[EXTRA_COUNT + p] + 1
-    return 2 * n if st[EXPANSIONS] & EXP_MARSHLANDS else n
+    return 2 * n + 1 if st[EXPANSIONS] & EXP_MARSHLANDS else n
 
 
 @njit(cache=True)
 def hand_option(st, p: int, k: int) -> int:
-    """The terrain of option k of p's open hand (NO_CARD: none): with Marshlands two per card (card_side)."""
+    """The terrain of option k of p's open hand (NO_CARD: none): with Marshlands two per card (card_side),
+    then the terrain the Scouts set-up removed when two cards of the hand show the same terrain (DE 1369)."""
     if st[EXPANSIONS] & EXP_MARSHLANDS:
+        if k == 2 * (st[EXTRA_COUNT + p] + 1):
+            return st[REMOVED_TERRAIN] - 1 if pair_card(st, p) >= 0 else NO_CARD
         return card_side(hand_card(st, p, k // 2), k % 2)
     return hand_card(st, p, k)
+
+
+@njit(cache=True)
+def pair_card(st, p: int) -> int:
+    """With a terrain removed by the Scouts set-up: the index of the first of two hand cards of the same plain
+    terrain ("zieht zweimal die gleiche Gelandeart, darf er auch die entfernte Gelandeart wahlen", DE 1369),
+    else -1."""
+    if st[REMOVED_TERRAIN] == 0:
+        return -1
+    n = st[EXTRA_COUNT + p] + 1
+    for a in range(n):
+        first = hand_card(st, p, a)
+        if first == NO_CARD or is_swamp_card(first):
+            continue
+        for b in range(a + 1, n):
+            if hand_card(st, p, b) == first:
+                return a
+    return -1
 
 
 @njit(cache=True)
@@ -422,13 +444,16 @@ def fix_terrain(st, p: int, terrain: int) -> None:
             break
         if best < 0 and card != NO_CARD and card_offers(card, terrain):
             best = k
+    if best < 0 and st[EXPANSIONS] & EXP_MARSHLANDS:
+        best = pair_card(st, p)  # the removed terrain, chosen with a pair (DE 1369)
     if best > 0:
         slot = EXTRA_CARDS + p * MAX_EXTRA_CARDS + best - 1
         card = st[slot]
         st[slot] = st[HAND + p]
         st[HAND + p] = card
+    if st[EXPANSIONS] & EXP_MARSHLANDS:
+        st[TURN_TERRAIN] = terrain  # what hand_terrain gives for the rest of the turn
     if is_swamp_card(st[HAND + p]):
-        st[TURN_TERRAIN] = terrain
         # on top of the count begin_turn set (3, plus a Temple reserve owed, M-12)
         st[MANDATORY_TARGET] += mandatory_builds(st[HAND + p], terrain) - PLAIN_BUILDS
 

@@ -154,7 +154,8 @@ def captains_gold(own) -> int:
 
 @njit(cache=True)
 def scouts_gold(removed_mask, own) -> int:
-    """SCOUTS_GOLD per own cell next to a hex of the removed terrain (cells standing on it excluded)."""
+    """SCOUTS_GOLD per own cell with a neighbour of the removed terrain ("adjacent to (not on)": standing on
+    that terrain does not count by itself; a cell on it that touches another hex of it does)."""
     if popcount(removed_mask) == 0:
         return 0
     hexes = np.empty(NUM_HEXES, dtype=np.int64)
@@ -162,7 +163,7 @@ def scouts_gold(removed_mask, own) -> int:
     total = 0
     for k in range(n):
         h = hexes[k]
-        if not has(removed_mask, h) and intersects(NEIGHBOUR_MASK[h], removed_mask):
+        if intersects(NEIGHBOUR_MASK[h], removed_mask):
             total += 1
     return SCOUTS_GOLD * total
 

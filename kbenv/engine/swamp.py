@@ -12,7 +12,8 @@ from __future__ import annotations
 from numba import njit
 
 from ..board.codes import SWAMP, SWAMP_CARD_BASE
-from .state import HAND, NO_CARD, TERRAIN_FIXED, TURN_TERRAIN
+from ..catalogue import MARSHLANDS
+from .state import EXPANSIONS, HAND, NO_CARD, TERRAIN_FIXED, TURN_TERRAIN
 
 SWAMP_BUILDS = 2  # M-5 (EN 1071): the mandatory action on swamp
 PLAIN_BUILDS = 3
@@ -36,11 +37,14 @@ def card_side(card: int, side: int) -> int:
 
 @njit(cache=True)
 def hand_terrain(st, p: int) -> int:
-    """The terrain of p's card this turn: the card itself, or the option a swamp card's first build chose
-    (NO_CARD while a swamp card's choice is open or p holds no card)."""
+    """The terrain of p's card this turn: the card itself, or in a Marshlands game the terrain the turn's
+    first build chose from an open hand (a swamp card's option, or the removed terrain with a pair, DE 1369);
+    NO_CARD while a swamp card's choice is open or p holds no card."""
     card = st[HAND + p]
+    if st[TERRAIN_FIXED] == 1 and card >= 0 and st[EXPANSIONS] & MARSHLANDS:
+        return st[TURN_TERRAIN]
     if card >= SWAMP_CARD_BASE:
-        return st[TURN_TERRAIN] if st[TERRAIN_FIXED] == 1 else NO_CARD
+        return NO_CARD
     return card
 
 
