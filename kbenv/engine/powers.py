@@ -56,7 +56,7 @@ from .state import (
     VICTIM,
     scratch_off,
 )
-from .swamp import hand_terrain
+from .swamp import card_side, hand_terrain, is_swamp_card
 from .traits import (  # noqa: F401  (BUILD_POWER re-exported)
     BUILD_POWER,
     LAST_GENERIC_RULE,
@@ -115,6 +115,8 @@ def power_targets(st, p: int, power: int, src: int, out) -> None:
     union over its cards, each with its own adjacency rule (A-C8)."""
     if POWER_TERRAIN[power] == TERRAIN_CARD and choosing_terrain(st, p):
         hand_targets(st, p, power, src, out)
+    elif POWER_TERRAIN[power] == TERRAIN_DRAWN and is_swamp_card(st[FORT_CARD]):
+        drawn_swamp_targets(st, p, power, src, out)
     else:
         terrain_targets(st, p, power, power_terrain(st, p, power), src, out)
 
@@ -188,6 +190,18 @@ def hand_targets(st, p: int, power: int, src: int, out) -> None:
             terrain_targets(st, p, power, card, src, one)
             for i in range(WORDS):
                 out[i] |= one[i]
+
+
+@njit(cache=True)
+def drawn_swamp_targets(st, p: int, power: int, src: int, out) -> None:
+    """A swamp card drawn by the Fort: its holder chooses swamp or the other terrain, each with its own
+    adjacency (A-C9 (R): one build either way)."""
+    clear(out)
+    one = st[SCRATCH_CARD_TARGETS : SCRATCH_CARD_TARGETS + WORDS]
+    for side in range(2):
+        terrain_targets(st, p, power, card_side(st[FORT_CARD], side), src, one)
+        for i in range(WORDS):
+            out[i] |= one[i]
 
 
 # ----- completion: can the power be used now (so activating it is legal)? ---------------------------------
