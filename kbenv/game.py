@@ -6,7 +6,7 @@ import numpy as np
 
 from . import catalogue as CAT
 from .board.bitset import HEX_BIT, HEX_WORD, WORDS, hexes_of
-from .board.codes import CARD_LETTERS, CARD_TEXT, LOCATION_NAMES, NUM_POWERS
+from .board.codes import CARD_TEXT, LOCATION_NAMES, NUM_POWERS
 from .board.geometry import NUM_HEXES, hex_id, hex_rc, neighbours
 from .engine import state as S
 from .engine.actions import apply_action
@@ -366,7 +366,7 @@ class Game:
     def fort_card(self) -> str | None:
         """The card the Fort drew, while its settlement is still to be built."""
         card = int(self.state[S.FORT_CARD])
-        return CARD_LETTERS[card] if card >= 0 and self.state[S.EXPANSIONS] & CAT.CROSSROADS else None
+        return CARD_TEXT[card] if card >= 0 and self.state[S.EXPANSIONS] & CAT.CROSSROADS else None
 
     def owner_of(self, row: int, col: int) -> int | None:
         h = hex_id(row, col)

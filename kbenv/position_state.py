@@ -196,7 +196,7 @@ def validate_decision(decision, n: int, bits: int, current: int) -> dict:
     if fort is not None:
         if not bits & CAT.CROSSROADS:
             raise _err("decision.fort_card: needs the 'crossroads' expansion")
-        fort = _letters([fort], "decision.fort_card")[0]
+        fort = _letters([fort], "decision.fort_card", pile_size(bits))[0]  # with Marshlands also S/X (A-C9)
     out["fort_card"] = fort
     chosen = decision.get("turn_terrain")
     if chosen is not None:
@@ -300,7 +300,7 @@ def apply_resume(st: np.ndarray, resume: dict) -> None:
         st[off] = int(decision[name])
     if st[S.EXPANSIONS] & CAT.CROSSROADS:
         fort = decision["fort_card"]
-        st[S.FORT_CARD] = S.NO_CARD if fort is None else CARD_LETTERS.index(fort)
+        st[S.FORT_CARD] = S.NO_CARD if fort is None else CARD_TEXT.index(fort)
     if st[S.EXPANSIONS] & CAT.MARSHLANDS and decision.get("turn_terrain") is not None:
         st[S.TURN_TERRAIN] = TERRAIN_LETTERS.index(decision["turn_terrain"])
     if decision["temple_owed"] is not None:
@@ -362,7 +362,7 @@ def resume_of(st: np.ndarray) -> dict:
     }
     if st[S.EXPANSIONS] & CAT.CROSSROADS:
         fort = int(st[S.FORT_CARD])
-        decision["fort_card"] = None if fort == S.NO_CARD else CARD_LETTERS[fort]
+        decision["fort_card"] = None if fort == S.NO_CARD else CARD_TEXT[fort]
     if st[S.EXPANSIONS] & CAT.MARSHLANDS:  # the terrain a swamp card's first build chose (with terrain_fixed)
         decision["turn_terrain"] = TERRAIN_LETTERS[int(st[S.TURN_TERRAIN])] if st[S.TERRAIN_FIXED] else None
         decision["temple_owed"] = int(st[S.TEMPLE_OWED])
