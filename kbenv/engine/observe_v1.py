@@ -60,6 +60,7 @@ from .state import (
     WARRIORS_PER_PLAYER,
     ZONE,
 )
+from .swamp import card_side
 
 # The "power" feature keeps the power numbering observation v1 was made with (locations 0..11, the usable
 # nomad tiles, the cave move); Crossroads powers have a feature of their own.
@@ -103,7 +104,7 @@ V1_FEATURES = (
     ("own_extra_cards", 5, "own extra hand cards (Crossroads) per terrain G C D F T / 3"),
     ("extra_cards", 5, "extra hand cards held, per seat relative to self / 3 (their terrains are hidden)"),
     ("terrain_fixed", 1, "this turn's terrain is chosen from the hand"),
-    ("fort_card", 5, "one-hot terrain of the card the Fort drew"),
+    ("fort_card", 5, "one-hot terrain of the card the Fort drew (a swamp card: its other terrain)"),
     ("own_pieces_left", 4, "own warriors in the supply / 2, wagon, ship, city hall in the supply"),
     ("tasks", 6, "task cards in play (catalogue.TASK_NAMES)"),
     ("own_crossroads_tiles", 8, "own tiles of the 8 Crossroads location types / 2"),
@@ -297,8 +298,8 @@ def crossroads_features(st, player: int, f) -> None:
                 if card >= 0:
                     f[F_OWN_EXTRA_CARDS + card] += 1.0 / 3.0
     f[F_TERRAIN_FIXED] = float(st[TERRAIN_FIXED])
-    if st[FORT_CARD] >= 0:
-        f[F_FORT_CARD + st[FORT_CARD]] = 1.0
+    if st[FORT_CARD] >= 0:  # a swamp card (Marshlands) marks its other terrain: the field has the 5 terrains
+        f[F_FORT_CARD + card_side(st[FORT_CARD], 0)] = 1.0
     left = 0
     for k in range(WARRIORS_PER_PLAYER):
         if st[WARRIOR_AT + player * WARRIORS_PER_PLAYER + k] == 0:

@@ -5,14 +5,16 @@ Found by the property suite over all expansions together (tests/test_marshlands_
 read the swamp card's id (5..9) as a terrain code, so the Fort built on water, mountain, castle or nomad
 hexes, and a position written with such a Fort card could not be written at all."""
 
+import numpy as np
 from crossroads_helpers import MAND, MAND_G, cpos
 
 FORT = ("Draw a terrain card and build one settlement on an empty space of the terrain type the card shows. You must "
         "build this settlement adjacent to one of your settlements, if possible.")  # EN 836
 A_C9 = "A swamp/X card drawn by Fort: choose swamp or X (R). A swamp choice still gives 1 build."  # spec A-C9
+# EN 1071:
 SWAMP_CARDS = ("If a player's terrain card shows a swamp and another terrain type that's suitable to be built upon, "
                "the player must place ... either 2 settlements ... on unoccupied swamp hexes or 3 settlements on "
-               "unoccupied hexes of the depicted terrain type. The usual building rules apply in both cases.")  # EN 1071
+               "unoccupied hexes of the depicted terrain type. The usual building rules apply in both cases.")
 
 L = (10, 10)
 HOME = (10, 11)
@@ -57,8 +59,6 @@ def test_a_full_terrain_leaves_the_swamp_option(kx):
 def test_a_position_with_a_drawn_swamp_card_round_trips(kx):
     import json
 
-    import numpy as np
-
     from kbenv.position import game_from_position
     from tests.test_position_roundtrip import canonical
 
@@ -68,3 +68,21 @@ def test_a_position_with_a_drawn_swamp_card_round_trips(kx):
     back = game_from_position(written)
     np.testing.assert_array_equal(canonical(back), canonical(g))
     assert back.legal_actions() == g.legal_actions()
+
+
+def test_the_observation_marks_the_drawn_swamp_cards_terrain_inside_the_fort_field(kx):
+    """The v1 field `fort_card` has the 5 terrains; a swamp card S/F marks flower (index 3) and writes nothing
+    into the fields that follow it (it wrote index 5 + 3 = 8, two slots into `own_pieces_left`)."""
+    from kbenv.engine.observe_v1 import CH_FEATURES_V1, F1, V1_FEATURES
+    from kbenv.view import PlayerView
+
+    sizes = {name: size for name, size, _ in V1_FEATURES}
+    feats = {}
+    for deck in (["S/F", "C", "D", "T"], ["F", "C", "D", "T"]):
+        g = kx.game(fort_position(kx, deck, then=["fort"]))
+        f = PlayerView(g, 0).observation_v1()[CH_FEATURES_V1].reshape(-1)
+        feats[deck[0]] = f
+        assert list(f[F1["fort_card"] : F1["fort_card"] + 5]) == [0, 0, 0, 1, 0]
+    after = F1["own_pieces_left"]
+    np.testing.assert_array_equal(feats["S/F"][after : after + sizes["own_pieces_left"]],
+                                  feats["F"][after : after + sizes["own_pieces_left"]])
