@@ -358,8 +358,7 @@ def make_setup(
                     raise SetupError(f"settlements[{i}]: hex {list(rc)} already holds a settlement")
                 code = board[rc[0]][rc[1]]
                 if code not in settlement_terrains(bits):
-                    allowed = "grass, canyon, desert, flower field, forest, water" + (
-                        " and mountain (Donation tiles)" if bits & NOMADS_BIT else "")
+                    allowed = ", ".join(hex_name(t) for t in settlement_terrains(bits))
                     raise SetupError(f"settlements[{i}]: hex {list(rc)} is {hex_name(code)}, where no settlement "
                                      f"can stand (only {allowed})")
                 seen.add(rc)

@@ -72,7 +72,7 @@ def validate_pieces(board, n: int, bits: int, fields: dict, occupied: set) -> di
         if len(walls) > CAT.WALLS_IN_GAME:
             raise ExpansionSetupError(f"walls: at most {CAT.WALLS_IN_GAME} walls, got {len(walls)}")
         for r, c in walls:
-            if board[r][c] not in "GCDFT":
+            if board[r][c] not in buildable_letters(bits):
                 raise ExpansionSetupError(f"walls: hex {[r, c]} is not a buildable terrain hex")
             if (r, c) in occupied:
                 raise ExpansionSetupError(f"walls: hex {[r, c]} already holds a settlement")
@@ -103,7 +103,7 @@ def validate_pieces(board, n: int, bits: int, fields: dict, occupied: set) -> di
         out["gold"] = tuple(int(g) for g in gold)
     if "nomad_tiles" in out:
         out["nomad_tiles"] = _nomad_tiles(out["nomad_tiles"], n, board)
-    validate_crossroads(board, n, out, occupied)
+    validate_crossroads(board, n, out, occupied, bits)
     if "bonus_tiles" in out:
         out["bonus_tiles"] = per_player_types(out["bonus_tiles"], n, "bonus_tiles")
     if "temple_reserve" in out:
@@ -125,8 +125,10 @@ def _one_hex(value, name: str):
     return _hexes([value], name)[0]
 
 
-def validate_crossroads(board, n: int, out: dict, occupied: set) -> None:
-    """Tasks and the Crossroads pieces of a position (C-2, C-3); normalised into `out` in place."""
+def validate_crossroads(board, n: int, out: dict, occupied: set, bits: int = 0) -> None:
+    """Tasks and the Crossroads pieces of a position (C-2, C-3); normalised into `out` in place. With Marshlands
+    swamp is buildable ground for warriors, wagons and city halls too (the engine's buildable mask)."""
+    ground = buildable_letters(bits)
     if "tasks" in out:
         tasks = out["tasks"]
         if not isinstance(tasks, (list, tuple)) or len(tasks) > S.MAX_TASKS:
@@ -142,7 +144,7 @@ def validate_crossroads(board, n: int, out: dict, occupied: set) -> None:
     def claim(rc, name: str, allowed: str) -> None:
         r, c = rc
         if board[r][c] not in allowed:
-            raise ExpansionSetupError(f"{name}: hex {[r, c]} is not {PIECE_GROUND[allowed]}")
+            raise ExpansionSetupError(f"{name}: hex {[r, c]} is not {piece_ground(allowed, ground)}")
         if rc in taken:
             raise ExpansionSetupError(f"{name}: hex {[r, c]} already holds a piece")
         taken.add(rc)
@@ -158,10 +160,10 @@ def validate_crossroads(board, n: int, out: dict, occupied: set) -> None:
             pairs = iter(placed)  # null keeps an empty warrior slot in its place
             own = tuple(None if rc is None else next(pairs) for rc in hexes)
             for rc in placed:
-                claim(rc, f"warriors[{p}]", "GCDFT")
+                claim(rc, f"warriors[{p}]", ground)
             warriors.append(own)
         out["warriors"] = tuple(warriors)
-    for name, allowed in (("wagons", "GCDFTM"), ("ships", "W")):
+    for name, allowed in (("wagons", ground + "M"), ("ships", "W")):
         if name in out:
             hexes = tuple(_one_hex(v, f"{name}[{p}]") for p, v in enumerate(_per_player(out[name], n, name)))
             for p, rc in enumerate(hexes):
@@ -179,12 +181,21 @@ def validate_crossroads(board, n: int, out: dict, occupied: set) -> None:
                 raise ExpansionSetupError(f"city_halls[{p}]: hex {list(rc)} is on the board edge; a city hall "
                                           "covers its centre and all 6 neighbours")
             for cell in cells:
-                claim(cell, f"city_halls[{p}]", "GCDFT")
+                claim(cell, f"city_halls[{p}]", ground)
         out["city_halls"] = centres
 
 
-PIECE_GROUND = {"GCDFT": "a buildable terrain hex", "GCDFTM": "a buildable terrain or mountain hex",
-                "W": "a water hex"}
+def buildable_letters(bits: int) -> str:
+    """The terrain letters of buildable hexes under a ruleset: the five card terrains, and swamp with
+    Marshlands (M-5; walls of a Quarry on a swamp turn, Crossroads pieces)."""
+    return "GCDFT" + ("S" if bits & CAT.MARSHLANDS else "")
+
+
+def piece_ground(allowed: str, ground: str) -> str:
+    """The words for the hexes a piece may stand on (error messages)."""
+    if allowed == "W":
+        return "a water hex"
+    return "a buildable terrain or mountain hex" if allowed == ground + "M" else "a buildable terrain hex"
 
 
 def _nomad_spaces(board, value) -> tuple:
