@@ -184,7 +184,7 @@ def validate_decision(decision, n: int, bits: int, current: int) -> dict:
     out["victim"] = _seat(decision.get("victim"), "decision.victim", n, optional=True)
     for name, (_, high) in COUNTS.items():
         default = MANDATORY_BUILDS if name == "mandatory_target" else 0
-        out[name] = _count(decision.get(name, default), f"decision.{name}", 0, high)
+        out[name] = _count(decision.get(name, default), f"decision.{name}", 0, mandatory_bound(high, bits))
     hexes = decision.get("mandatory_hexes", [])
     if not isinstance(hexes, (list, tuple)) or len(hexes) > min(MANDATORY_BUILDS, out["mandatory_built"]):
         raise _err(f"decision.mandatory_hexes: expected at most mandatory_built ({out['mandatory_built']}) "
@@ -243,10 +243,16 @@ def validate_frames(frames, n: int, bits: int) -> list[dict]:
             "victim": _seat(frame["victim"], f"{name}.victim", n, optional=True),
             "steps_left": _count(frame["steps_left"], f"{name}.steps_left", 0, MAX_STEPS),
             "steps_taken": _count(frame["steps_taken"], f"{name}.steps_taken", 0, MAX_STEPS),
-            "mandatory_built": _count(frame["mandatory_built"], f"{name}.mandatory_built", 0, MAX_MANDATORY),
+            "mandatory_built": _count(frame["mandatory_built"], f"{name}.mandatory_built", 0,
+                                      mandatory_bound(MAX_MANDATORY, bits)),
             "queue": [_seat(s, f"{name}.queue", n) for s in queue],
         })
     return out
+
+
+def mandatory_bound(high: int, bits: int) -> int:
+    """The bound of a count: a mandatory count exceeds the 3 builds only with a Temple reserve (Marshlands)."""
+    return MANDATORY_BUILDS if high == MAX_MANDATORY and not bits & CAT.MARSHLANDS else high
 
 
 def power_expansion(power: str) -> str | None:

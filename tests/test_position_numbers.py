@@ -180,7 +180,7 @@ def written_position() -> dict:
 
 
 WRITTEN = written_position()
-KEYS = [*RESUME_FIELDS, "gold", "nomad_tiles", "warriors", "hands"]
+KEYS = [*(k for k in RESUME_FIELDS if k in WRITTEN), "gold", "nomad_tiles", "warriors", "hands"]  # no Marshlands keys
 
 
 @settings(max_examples=150)
