@@ -30,9 +30,8 @@ from kbenv.engine.observe import CH_FEATURES, NUM_FEATURES
 from kbenv.engine.observe_v1 import (
     CH_FEATURES_V1,
     NUM_CHANNELS_V1,
-    NUM_FEATURES_V1,
     V1_BASE_CHANNELS,
-    V1_BASE_FEATURES,
+    V1_PREFIX_FEATURES,
 )
 from kbenv.layout import NUM_HEX_ACTIONS
 from kbenv.observation import observation_shape
@@ -56,11 +55,11 @@ def observation_layout(observation_space: spaces.Box, hints: str = "none") -> tu
     before the features, then the hint planes), so v0 checkpoints keep their meaning.
     """
     channels = observation_space.shape[0]
-    if V1_BASE_CHANNELS <= channels <= NUM_CHANNELS_V1:  # v1, or the prefix networks made before Crossroads read
+    if V1_BASE_CHANNELS <= channels <= NUM_CHANNELS_V1:  # v1, or a prefix networks made before read (35, 40)
         if hints != "none":
             raise ValueError(f"hints: {hints!r} hint planes exist for the base game only; the observation "
                              f"space is the v1 layout ({channels} channels)")
-        v1_features = NUM_FEATURES_V1 if channels == NUM_CHANNELS_V1 else V1_BASE_FEATURES
+        v1_features = V1_PREFIX_FEATURES[max(k for k in V1_PREFIX_FEATURES if k <= channels)]
         features = [(CH_FEATURES, NUM_FEATURES), (CH_FEATURES_V1, v1_features)]
     else:
         expected = observation_shape(hints)[0]
