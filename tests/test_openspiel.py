@@ -177,7 +177,7 @@ def test_rl_environment_plays_on_the_observation_tensor():
         player = time_step.observations["current_player"]
         legal = time_step.observations["legal_actions"][player]
         assert legal and all(0 <= a < 458 for a in legal)
-        assert len(time_step.observations["info_state"][player]) == 40 * 400
+        assert len(time_step.observations["info_state"][player]) == 43 * 400
         assert time_step.rewards in (None, [0.0, 0.0])  # nothing is paid before the end
         time_step = env.step([legal[rng.integers(len(legal))]])
         steps += 1
