@@ -64,7 +64,7 @@ def test_load_game(players, ruleset):
     assert game.num_players() == players
     expansions = bool(RULESETS[ruleset])
     assert game.num_distinct_actions() == (458 if expansions else 409)
-    assert game.observation_tensor_shape() == [40 if expansions else 28, 20, 20]
+    assert game.observation_tensor_shape() == [43 if expansions else 28, 20, 20]
     assert game.max_chance_outcomes() == 1 << 16
     assert (game.min_utility(), game.max_utility(), game.utility_sum()) == (-1 / (players - 1), 1.0, 0.0)
     state = game.new_initial_state()
