@@ -114,7 +114,7 @@ def test_v1_env_plays_a_game_and_names_marshlands_decisions():
     rng = np.random.default_rng(2)
     for agent in e.agent_iter():
         obs, _, term, trunc, _ = e.last()
-        assert agent == f"player_{e.game.decider}"
+        assert term or trunc or agent == f"player_{e.game.decider}"
         e.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     assert e.game.done and "palaces" in e.game.scores()[0]
     assert CAT.ACTION_NAMES[CAT.ACTION_ID["canoe"]] == "canoe"
@@ -143,7 +143,7 @@ def test_gymnasium_self_play_env_and_vecenv():
     from kbenv.envs.vector_env import SelfPlayVecEnv
     from kbenv.envs.wrappers import SelfPlayEnvV1
 
-    env = SelfPlayEnvV1(num_players=2, expansions=MARSH, opponents=["random"])
+    env = SelfPlayEnvV1(num_players=2, expansions=MARSH)  # random opponents
     obs, _ = env.reset(seed=3)
     assert obs.shape == SHAPE
     rng = np.random.default_rng(3)
@@ -170,6 +170,19 @@ def test_openspiel_marshlands():
     game = load_game(2, MARSH)
     assert game.observation_tensor_shape() == list(SHAPE) and game.num_distinct_actions() == CAT.ACTION_SIZE_V1
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+    # swamp cards in the information state; a re-deal for ISMCTS keeps what the player saw
+    state = game.new_initial_state()
+    rng = np.random.default_rng(1)
+    texts = set()
+    while len(texts) < 60 and not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(int(rng.integers(len(state.chance_outcomes()))))
+            continue
+        texts.add(state.information_state_string(0))
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    assert any("S/" in text for text in texts)  # a swamp card was seen by player 0 (5 of 30 cards)
+    again = state.resample_from_infostate(0, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert again.information_state_string(0) == state.information_state_string(0)
 
 
 def test_train_one_iteration_on_marshlands(tmp_path, capsys):
@@ -187,4 +200,4 @@ def test_train_one_iteration_on_marshlands(tmp_path, capsys):
     net, info = load_network(tmp_path / "marsh" / "model.pt")
     assert net.config["input_channels"] == NUM_CHANNELS_V1 and net.action_size == CAT.ACTION_SIZE_V1
     card = json.loads((tmp_path / "marsh" / "model_card.json").read_text())
-    assert card["rulesets"][0]["expansions"] == MARSH
+    assert card["ruleset"]["expansions"] == MARSH and card["evaluation"][0]["games"] == 2

@@ -5,8 +5,8 @@
 | Actions            | Discrete(ACTION_SIZE_V1): layout v1 of `kbenv.catalogue` (v0's 409 ids are its prefix) |
 | Agents             | `player_0 .. player_{n-1}` (2 to 5); `agent_selection` is the player who decides next |
 | Observation        | Dict(observation=Box(0, 1, (43, 20, 20), float32), action_mask=Box(0, 1, (A,), int8)) |
-| Rulesets           | `expansions=[...]` any subset of nomads, crossroads, capitol, caves, marshlands; `rules={flag: bool}` |
-|                    | (or `ruleset=kbenv.ruleset.Ruleset(...)`; `env.unwrapped.ruleset` is one)          |
+| Rulesets           | `expansions=[...]` any subset of nomads, crossroads, capitol, caves, marshlands;    |
+|                    | `rules={flag: bool}` (or `ruleset=kbenv.ruleset.Ruleset(...)`; `env.unwrapped.ruleset` is one) |
 
 Everything of `kingdom_builder_v0` holds (decision model, rewards, wrappers, `state()`), with:
 

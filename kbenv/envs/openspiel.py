@@ -43,7 +43,7 @@ import numpy as np
 import pyspiel
 
 from .. import catalogue as CAT
-from ..board.codes import CARD_LETTERS
+from ..board.codes import CARD_TEXT
 from ..engine import state as S
 from ..game import Game, describe_action
 from ..layout import V0, V1
@@ -309,6 +309,8 @@ def snapshot(st: np.ndarray) -> tuple:
     """The card-related fields of a state (hands, piles, Fort card): what `cards_seen` shows to a seat."""
     n = int(st[S.NUM_PLAYERS])
     discards, removed = int(st[S.DISCARD_COUNT]), int(st[S.REMOVED_COUNT])
+    marsh = bool(st[S.EXPANSIONS] & CAT.MARSHLANDS)  # the 30-card piles of Marshlands (kbenv.engine.deck)
+    discard_at, removed_at = (S.MARSH_DISCARD, S.MARSH_REMOVED) if marsh else (S.DISCARD, S.REMOVED)
     return (
         int(st[S.PHASE]) == S.PHASE_OVER,
         int(st[S.CURRENT]),
@@ -318,8 +320,8 @@ def snapshot(st: np.ndarray) -> tuple:
         tuple(st[S.HAND : S.HAND + n].tolist()),
         tuple(st[S.EXTRA_COUNT : S.EXTRA_COUNT + n].tolist()),
         tuple(st[S.EXTRA_CARDS : S.EXTRA_CARDS + n * S.MAX_EXTRA_CARDS].tolist()),
-        tuple(st[S.DISCARD : S.DISCARD + discards].tolist()),
-        tuple(st[S.REMOVED : S.REMOVED + removed].tolist()),
+        tuple(st[discard_at : discard_at + discards].tolist()),
+        tuple(st[removed_at : removed_at + removed].tolist()),
     )
 
 
@@ -346,7 +348,7 @@ def masked_snapshot(snap: tuple, player: int) -> tuple:
 
 
 def _letters(cards) -> str:
-    return "".join("?" if c == UNSEEN_CARD else CARD_LETTERS[c] for c in cards if c != S.NO_CARD) or "-"
+    return "".join("?" if c == UNSEEN_CARD else CARD_TEXT[c] for c in cards if c != S.NO_CARD) or "-"  # "S/G": swamp
 
 
 @lru_cache(maxsize=1 << 16)
