@@ -169,7 +169,7 @@ def test_rl_environment_plays_on_the_observation_tensor():
     from open_spiel.python import rl_environment
 
     env = rl_environment.Environment(kos.GAME_NAME, players=2, expansions="nomads")
-    assert env.observation_spec()["info_state"] == (40 * 400,)
+    assert env.observation_spec()["info_state"] == (43 * 400,)
     time_step = env.reset()
     rng = np.random.default_rng(0)
     steps = 0
