@@ -29,6 +29,7 @@ from kbenv.ruleset import Ruleset  # noqa: F401  (the one ruleset object; agents
 
 V0_SEES: tuple[str, ...] = ()  # a v0 network sees no expansion piece
 PRE_CROSSROADS = ("nomads", "capitol", "caves")  # what the 35 v1 channels made before Crossroads show
+PRE_MARSHLANDS = (*PRE_CROSSROADS, "crossroads")  # what the 40 v1 channels made before Marshlands show
 
 
 class ModelRulesetError(ValueError):
@@ -64,13 +65,15 @@ class TrainedFor:
 
 def sees_of(v1: bool, input_channels: int | None) -> tuple[str, ...]:
     """The expansions a network's observation shows: none (v0), those before Crossroads (35 v1
-    channels) or every implemented one."""
-    from kbenv.engine.observe_v1 import V1_BASE_CHANNELS
+    channels), those before Marshlands (40) or every implemented one."""
+    from kbenv.engine.observe_v1 import V1_BASE_CHANNELS, V1_CROSSROADS_CHANNELS
 
     if not v1:
         return V0_SEES
     if input_channels is not None and input_channels <= V1_BASE_CHANNELS:
         return PRE_CROSSROADS
+    if input_channels is not None and input_channels <= V1_CROSSROADS_CHANNELS:
+        return PRE_MARSHLANDS
     return tuple(e.name for e in CAT.EXPANSIONS if e.implemented)
 
 

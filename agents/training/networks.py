@@ -12,8 +12,9 @@ AlphaZero-style board-game networks); the other actions (tile powers, END_TURN, 
 v1 tail: n - 400 of them for an action space of n) and the value come from pooled features.
 
 The layout follows the observation space: v0 (kbenv.envs.kingdom_builder_v0, 28 channels, or 30 with hint
-planes) or v1 (kbenv.engine.observe_v1, 40 channels: the v0 planes, six expansion planes, a second
-features plane, five Crossroads planes; networks made before Crossroads read its first 35). Every
+planes) or v1 (kbenv.engine.observe_v1, 43 channels: the v0 planes, the expansion planes, a second
+features plane, five Crossroads planes, three Marshlands planes; networks made before Crossroads read its
+first 35, those made before Marshlands its first 40). Every
 features plane is read as scalars and every other channel goes to the convolutions, in channel order;
 the action head has as many logits as the action space.
 """
@@ -30,9 +31,8 @@ from kbenv.engine.observe import CH_FEATURES, NUM_FEATURES
 from kbenv.engine.observe_v1 import (
     CH_FEATURES_V1,
     NUM_CHANNELS_V1,
-    NUM_FEATURES_V1,
     V1_BASE_CHANNELS,
-    V1_BASE_FEATURES,
+    V1_PREFIX_FEATURES,
 )
 from kbenv.layout import NUM_HEX_ACTIONS
 from kbenv.observation import observation_shape
@@ -56,11 +56,11 @@ def observation_layout(observation_space: spaces.Box, hints: str = "none") -> tu
     before the features, then the hint planes), so v0 checkpoints keep their meaning.
     """
     channels = observation_space.shape[0]
-    if V1_BASE_CHANNELS <= channels <= NUM_CHANNELS_V1:  # v1, or the prefix networks made before Crossroads read
+    if V1_BASE_CHANNELS <= channels <= NUM_CHANNELS_V1:  # v1, or a prefix networks made before read (35, 40)
         if hints != "none":
             raise ValueError(f"hints: {hints!r} hint planes exist for the base game only; the observation "
                              f"space is the v1 layout ({channels} channels)")
-        v1_features = NUM_FEATURES_V1 if channels == NUM_CHANNELS_V1 else V1_BASE_FEATURES
+        v1_features = V1_PREFIX_FEATURES[max(k for k in V1_PREFIX_FEATURES if k <= channels)]
         features = [(CH_FEATURES, NUM_FEATURES), (CH_FEATURES_V1, v1_features)]
     else:
         expected = observation_shape(hints)[0]

@@ -23,15 +23,18 @@ from ..board.codes import (
     WATER,
 )
 from ..board.geometry import EDGE_HEXES
+from ..catalogue import MARSHLANDS
 from .deck import discard_off
 from .legal import SCRATCH_LEGAL, legal_hexes
 from .state import (
     CARDS,
     CURRENT,
+    DECIDER,
     DECK_COUNT,
     DECK_SIZE,
     DISCARD_COUNT,
     ENDING,
+    EXPANSIONS,
     EXTRA_COUNT,
     HAND,
     LOC_HEX,
@@ -39,6 +42,7 @@ from .state import (
     LOC_TYPE,
     MANDATORY_BUILT,
     MANDATORY_DONE,
+    MARSH_PILE_SIZE,
     MAX_PLAYERS,
     NUM_CARDS_IN_PLAY,
     NUM_LOCATIONS,
@@ -83,7 +87,7 @@ V0_FEATURES = (
     ("own_card", 5, "own terrain card (one-hot G C D F T)"),
     ("mover_card", 5, "played card of the player to move (public)"),
     ("phase", 5, "idle, mandatory, choose_source, choose_target, game_over"),
-    ("mandatory_built", 1, "settlements built in this mandatory action / 3"),
+    ("mandatory_built", 1, "settlements built in this mandatory action / 3 (at most 1)"),
     ("mandatory_done", 1, "mandatory action done"),
     ("power", 8, "power being resolved (oracle .. paddock)"),
     ("own_tiles", 8, "own tiles held per power / 2"),
@@ -93,7 +97,7 @@ V0_FEATURES = (
     ("cards", 10, "Kingdom Builder cards in play, in the order of kbenv.CARD_NAMES"),
     ("to_move", 1, "observer is to move"),
     ("last_round", 1, "last round (a player has built their last settlement)"),
-    ("deck", 1, "draw pile size / 25"),
+    ("deck", 1, "draw pile size / 25 (Marshlands: / 30)"),
     ("discard", 5, "discard pile per terrain / 5"),
     ("seat", 1, "place in the turn order from the start player / 4"),
     ("num_players", 1, "players / 5"),
@@ -174,8 +178,7 @@ def observe_into(st, player: int, out) -> None:
     """Write the observation of `player` into out (NUM_CHANNELS, 20, 20) float32."""
     out[:] = 0.0
     n = st[NUM_PLAYERS]
-    mover = st[CURRENT]
-    to_move = st[PHASE] != PHASE_OVER and mover == player
+    to_move = st[PHASE] != PHASE_OVER and st[DECIDER] == player  # the turn owner but in a Canoe reaction
     legal = st[SCRATCH_LEGAL : SCRATCH_LEGAL + WORDS]
     if to_move:
         legal_hexes(st, legal)
@@ -222,7 +225,7 @@ def features_into(st, player: int, f) -> None:
     zeros (the features plane of observe_into, and the float part of kbenv.engine.packed)."""
     n = st[NUM_PLAYERS]
     mover = st[CURRENT]
-    to_move = st[PHASE] != PHASE_OVER and mover == player
+    decides = st[PHASE] != PHASE_OVER and st[DECIDER] == player  # DECIDER = CURRENT but in a Canoe reaction
     own_card = st[HAND + player]
     if own_card >= 0:
         f[F_OWN_CARD + card_slot(own_card)] = 1.0
@@ -231,7 +234,7 @@ def features_into(st, player: int, f) -> None:
         f[F_MOVER_CARD + card_slot(st[HAND + mover])] = 1.0
     if st[PHASE] < NUM_PHASES_V0:  # the expansion phases are in the v1 features (kbenv.engine.observe_v1)
         f[F_PHASE + st[PHASE]] = 1.0
-    f[F_MANDATORY_BUILT] = st[MANDATORY_BUILT] / 3.0
+    f[F_MANDATORY_BUILT] = min(1.0, st[MANDATORY_BUILT] / 3.0)  # more with a Temple reserve: v1 marsh features
     f[F_MANDATORY_DONE] = float(st[MANDATORY_DONE])
     if 0 <= st[POWER] < NUM_POWERS:
         f[F_POWER + st[POWER]] = 1.0
@@ -253,10 +256,10 @@ def features_into(st, player: int, f) -> None:
     for k in range(NUM_CARDS_IN_PLAY):
         if st[CARDS + k] < NUM_BASE_CARDS:
             f[F_CARDS + st[CARDS + k]] = 1.0
-    if to_move:
+    if decides:
         f[F_TO_MOVE] = 1.0
     f[F_LAST_ROUND] = float(st[ENDING])
-    f[F_DECK] = st[DECK_COUNT] / DECK_SIZE
+    f[F_DECK] = st[DECK_COUNT] / (MARSH_PILE_SIZE if st[EXPANSIONS] & MARSHLANDS else DECK_SIZE)  # 30 cards (M-4)
     discard = discard_off(st)
     for t in range(NUM_BUILDABLE):
         share = 0.0  # summed card by card in float64, as the discard pile is counted

@@ -13,22 +13,33 @@ from numba import njit
 
 from .. import catalogue as CAT
 from ..board.bitset import WORDS
+from ..board.codes import PALACE, SWAMP, SWAMP_CARD_BASE
 from ..board.geometry import NUM_HEXES, STEP1
+from .deck import discard_off
 from .nomads_hooks import current_round
 from .observe import NUM_CHANNELS, mark_hexes, observe_into, offsets
 from .state import (
+    BONUS_FRESH,
+    BONUS_HELD,
+    BONUS_LEFT,
+    BONUS_USED,
     CAPITOL_HEX,
     CARDS,
     CAVE_USED,
     CAVES,
     CITY_HALL_AT,
+    CURRENT,
+    DISCARD_COUNT,
     EXPANSIONS,
     EXTRA_CARDS,
     EXTRA_COUNT,
     FORT_CARD,
     GOLD,
+    HAND,
     LOC_HEX,
     LOC_TYPE,
+    MANDATORY_BUILT,
+    MANDATORY_TARGET,
     MAX_EXTRA_CARDS,
     NOMAD_HEX,
     NOMAD_KIND,
@@ -43,15 +54,21 @@ from .state import (
     NUM_TASKS,
     OUTPOST_ARMED,
     PHASE,
+    PHASE_OVER,
     POWER,
+    REMOVED_TERRAIN,
     SHIP_AT,
     STEPS_LEFT,
     STEPS_TAKEN,
     TASKS,
+    TEMPLE_OWED,
+    TEMPLE_RESERVE,
     TERRAIN_FIXED,
+    TERRAIN_MASKS,
     TILES_FRESH,
     TILES_HELD,
     TILES_USED,
+    TURN_TERRAIN,
     VICTIM,
     WAGON_AT,
     WALLS,
@@ -80,8 +97,14 @@ V1_CHANNELS = (
     ("city_halls", 1, "city-hall cells: own 1, the other players' 0.5"),
     ("warrior_zone", 1, "hexes next to a warrior (closed to building and moving)"),
     ("crossroads_location", 1, "Crossroads location hexes by type: (index among the 8 types + 1) / 8"),
+    # Marshlands, appended so that channels 0..39 keep their meaning (the v0 planes show swamp and palace
+    # hexes as other_blocked and the Marshlands locations as location_other).
+    ("swamp", 1, "swamp hexes (Marshlands)"),
+    ("palace", 1, "palace hexes (Marshlands)"),
+    ("marsh_location", 1, "Marshlands location hexes by type: canoe 0.25, fountain 0.5, temple 0.75, refuge 1"),
 )
 V1_BASE_CHANNELS = 35  # channels of observation v1 before Crossroads (a prefix of the current layout)
+V1_CROSSROADS_CHANNELS = 40  # channels of observation v1 before Marshlands (also a prefix)
 V1_FEATURES = (
     ("phase", 6, "one-hot: idle, mandatory, choose_source, choose_target, game_over, step"),
     ("power", len(V1_POWER_NAMES), "one-hot power being resolved (V1_POWER_NAMES: to garden, nomad tiles, cave)"),
@@ -111,6 +134,26 @@ V1_FEATURES = (
     ("own_crossroads_ready", 8, "of them usable now / 2"),
     # Marshlands, appended (earlier rulesets leave these 0: their observations are unchanged)
     ("canoe", 2, "a Canoe reaction is asked (phase reaction); a canoe build is being resolved (Marshlands)"),
+    ("marshlands", 1, "Marshlands in play"),
+    ("own_marsh_tiles", 4, "own tiles of canoe, fountain, temple, refuge / 2"),
+    ("own_marsh_ready", 4, "of them usable now / 2"),
+    ("others_marsh_tiles", 4, "tiles of those types held by the other players / 8"),
+    ("own_bonus_tiles", 4, "own bonus tiles held, per type (canoe, fountain, temple, refuge)"),
+    ("own_bonus_ready", 4, "of them usable now (not taken this turn, not used this turn)"),
+    ("others_bonus_tiles", 4, "bonus tiles held by the other players, per type / 2"),
+    ("bonus_left", 4, "bonus tiles left on the summary cards, per type / 2"),
+    ("temple_reserve", 5, "Temple reserve per seat relative to self / 4 (at most 1)"),
+    ("temple_owed", 1, "of the turn owner's reserve, still owed in this turn's mandatory action / 4 (at most 1)"),
+    ("own_swamp_card", 1, "own hand is a swamp card (own_card shows its other terrain)"),
+    ("mover_swamp_card", 1, "the turn owner's card, where mover_card shows it, is a swamp card"),
+    ("discard_swamp_cards", 5, "swamp cards S/G .. S/T in the discard pile (the discard feature counts G C D F T)"),
+    ("mandatory_count", 2, "settlements this turn's mandatory action builds (2 on swamp, 3, a Temple reserve "
+                           "owed on top) / 8, and of them built / 8"),
+    ("turn_terrain", 6, "one-hot terrain this turn's first build chose (G C D F T, S = swamp) once it is fixed"),
+    ("removed_terrain", 5, "one-hot terrain the Scouts set-up removed (G C D F T)"),
+    ("marsh_cards", 6, "geologists, messengers, noblewomen, vassals, captains, scouts in play"),
+    ("marsh_power", 5, "one-hot power being resolved: fountain, temple, refuge, canoe_bonus, refuge_bonus"),
+    ("own_turn", 1, "the observer owns the turn (during a Canoe reaction the reactor is to move, not the owner)"),
 )
 
 
@@ -119,6 +162,10 @@ F1 = offsets(V1_FEATURES)
 NUM_CHANNELS_V1 = NUM_CHANNELS + sum(size for _, size, _ in V1_CHANNELS)
 NUM_FEATURES_V1 = sum(size for _, size, _ in V1_FEATURES)
 V1_BASE_FEATURES = F1["crossroads"]  # v1 features before Crossroads (networks made before read these)
+V1_CROSSROADS_FEATURES = F1["canoe"]  # v1 features before Marshlands
+# The v1 prefixes networks were made with: channels read -> scalar features of the v1 features plane.
+V1_PREFIX_FEATURES = {V1_BASE_CHANNELS: V1_BASE_FEATURES, V1_CROSSROADS_CHANNELS: V1_CROSSROADS_FEATURES,
+                      NUM_CHANNELS_V1: NUM_FEATURES_V1}
 OBSERVATION_SHAPE_V1 = (NUM_CHANNELS_V1, 20, 20)
 CH_WALLS, CH_CAPITOLS, CH_CAVES = CH1["walls"], CH1["capitols"], CH1["caves"]
 CH_NOMAD_TILE, CH_NOMAD_KIND, CH_FEATURES_V1 = CH1["nomad_tile"], CH1["nomad_kind"], CH1["features_v1"]
@@ -143,14 +190,40 @@ F_OWN_EXTRA_CARDS = F1["own_extra_cards"]
 F_OWN_PIECES_LEFT = F1["own_pieces_left"]
 F_TASKS = F1["tasks"]
 F_TERRAIN_FIXED = F1["terrain_fixed"]
-# The feature slot of each power code; -1: no slot yet (the Marshlands powers: the v1 observation is to be
-# extended for them by appending features).
-POWER_SLOT = np.array([F1["power"] + V1_POWER_NAMES.index(name) if name in V1_POWER_NAMES
-                       else F1["canoe"] + 1 if name == "canoe"
-                       else F1["crossroads_power"] + CAT.LOCATION_NAMES.index(name) - FIRST_CROSSROADS_LOCATION
-                       if CAT.POWER_EXPANSION[code] == "crossroads" else -1
-                       for code, name in enumerate(CAT.POWER_NAMES)], dtype=np.int64)
+MARSH_POWER_NAMES = ("fountain", "temple", "refuge", *CAT.BONUS_POWERS)  # the "marsh_power" slots
+FIRST_MARSH_LOCATION = CAT.LOCATION_NAMES.index(CAT.BONUS_TYPES[0])
+NUM_MARSH_LOCATIONS = len(CAT.BONUS_TYPES)
+assert CAT.LOCATION_NAMES[FIRST_MARSH_LOCATION : FIRST_MARSH_LOCATION + NUM_MARSH_LOCATIONS] == CAT.BONUS_TYPES
+
+
+def _power_slot(code: int, name: str) -> int:
+    """The feature slot of one power code (every code has one)."""
+    if name in V1_POWER_NAMES:
+        return F1["power"] + V1_POWER_NAMES.index(name)
+    if name == "canoe":
+        return F1["canoe"] + 1
+    if name in MARSH_POWER_NAMES:
+        return F1["marsh_power"] + MARSH_POWER_NAMES.index(name)
+    if CAT.POWER_EXPANSION[code] == "crossroads":
+        return F1["crossroads_power"] + CAT.LOCATION_NAMES.index(name) - FIRST_CROSSROADS_LOCATION
+    return -1
+
+
+# The feature slot of each power code (-1: none; every implemented power has one, tests/test_marsh_observation.py).
+POWER_SLOT = np.array([_power_slot(code, name) for code, name in enumerate(CAT.POWER_NAMES)], dtype=np.int64)
 F_CANOE = F1["canoe"]
+CH_SWAMP, CH_PALACE, CH_MARSH_LOCATION = CH1["swamp"], CH1["palace"], CH1["marsh_location"]
+F_MARSHLANDS, F_OWN_MARSH_TILES, F_OWN_MARSH_READY = F1["marshlands"], F1["own_marsh_tiles"], F1["own_marsh_ready"]
+F_OTHERS_MARSH_TILES, F_OWN_BONUS, F_OWN_BONUS_READY = (
+    F1["others_marsh_tiles"], F1["own_bonus_tiles"], F1["own_bonus_ready"])
+F_OTHERS_BONUS, F_BONUS_LEFT, F_TEMPLE_RESERVE = F1["others_bonus_tiles"], F1["bonus_left"], F1["temple_reserve"]
+F_TEMPLE_OWED, F_OWN_SWAMP_CARD, F_MOVER_SWAMP_CARD = F1["temple_owed"], F1["own_swamp_card"], F1["mover_swamp_card"]
+F_TURN_TERRAIN, F_REMOVED_TERRAIN, F_MARSH_CARDS = F1["turn_terrain"], F1["removed_terrain"], F1["marsh_cards"]
+F_OWN_TURN, F_DISCARD_SWAMP, F_MANDATORY_COUNT = F1["own_turn"], F1["discard_swamp_cards"], F1["mandatory_count"]
+FIRST_MARSH_CARD = CAT.CARD_NAMES.index("geologists")  # the six Marshlands cards are consecutive
+assert CAT.CARD_NAMES[FIRST_MARSH_CARD : FIRST_MARSH_CARD + 6] == (
+    "geologists", "messengers", "noblewomen", "vassals", "captains", "scouts")
+NUM_TERRAIN_CARDS = len(CAT.TERRAIN_CARDS)  # G C D F T; turn_terrain's last slot is swamp
 NUM_PHASES_V1 = 6  # the phases with a slot in "phase"; the Canoe's reaction phase has its own
 assert F1["power"] + len(V1_POWER_NAMES) == F1["own_nomad_usable"]
 FIRST_RED_CARD = CAT.CARD_NAMES.index(CAT.RED_CARDS[0])  # the red cards are consecutive (the Marshlands cards follow)
@@ -196,6 +269,8 @@ def observe_v1_into(st, player: int, out) -> None:
             out[CH_NOMAD_LOCATION, h // 20, h % 20] = (t + 1) / 4.0
     if st[EXPANSIONS] & CAT.CROSSROADS:
         crossroads_planes(st, player, out)
+    if st[EXPANSIONS] & CAT.MARSHLANDS:
+        marsh_planes(st, out)
     f = np.zeros(NUM_FEATURES_V1, dtype=np.float32)
     features_v1_into(st, player, f)
     for k in range(NUM_FEATURES_V1):
@@ -253,6 +328,8 @@ def features_v1_into(st, player: int, f) -> None:
         f[F_VICTIM + (st[VICTIM] - player + n) % n] = 1.0
     if st[EXPANSIONS] & CAT.CROSSROADS:
         crossroads_features(st, player, f)
+    if st[EXPANSIONS] & CAT.MARSHLANDS:
+        marsh_features(st, player, f)
 
 
 @njit(cache=True)
@@ -319,6 +396,80 @@ def crossroads_features(st, player: int, f) -> None:
                 f[F_OWN_CROSSROADS_TILES + t] += 0.5
             if (ready >> i) & 1:
                 f[F_OWN_CROSSROADS_READY + t] += 0.5
+
+
+@njit(cache=True)
+def marsh_planes(st, out) -> None:
+    """The Marshlands planes of the v1 observation: swamp, palaces, Marshlands location hexes."""
+    mark_hexes(out, CH_SWAMP, st[TERRAIN_MASKS + SWAMP * WORDS : TERRAIN_MASKS + (SWAMP + 1) * WORDS])
+    mark_hexes(out, CH_PALACE, st[TERRAIN_MASKS + PALACE * WORDS : TERRAIN_MASKS + (PALACE + 1) * WORDS])
+    for i in range(st[NUM_LOCATIONS]):
+        t = st[LOC_TYPE + i] - FIRST_MARSH_LOCATION
+        if 0 <= t < NUM_MARSH_LOCATIONS:
+            h = st[LOC_HEX + i]
+            out[CH_MARSH_LOCATION, h // 20, h % 20] = (t + 1) / NUM_MARSH_LOCATIONS
+
+
+@njit(cache=True)
+def marsh_features(st, player: int, f) -> None:
+    """The Marshlands features. Public facts, the observer's own hand and the turn owner's played card only:
+    other players' hands and the draw pile are never read."""
+    n = st[NUM_PLAYERS]
+    mover = st[CURRENT]
+    f[F_MARSHLANDS] = 1.0
+    held = st[TILES_HELD + player]
+    ready = held & ~st[TILES_FRESH + player] & ~st[TILES_USED + player]
+    for i in range(st[NUM_LOCATIONS]):
+        t = st[LOC_TYPE + i] - FIRST_MARSH_LOCATION
+        if 0 <= t < NUM_MARSH_LOCATIONS:
+            if (held >> i) & 1:
+                f[F_OWN_MARSH_TILES + t] += 0.5
+            if (ready >> i) & 1:
+                f[F_OWN_MARSH_READY + t] += 0.5
+            for q in range(n):
+                if q != player and (st[TILES_HELD + q] >> i) & 1:
+                    f[F_OTHERS_MARSH_TILES + t] += 0.125
+    for t in range(NUM_MARSH_LOCATIONS):
+        bit = 1 << (FIRST_MARSH_LOCATION + t)
+        for q in range(n):
+            if st[BONUS_HELD + q] & bit:
+                if q == player:
+                    f[F_OWN_BONUS + t] = 1.0
+                    if (st[BONUS_FRESH + q] | st[BONUS_USED + q]) & bit == 0:
+                        f[F_OWN_BONUS_READY + t] = 1.0
+                else:
+                    f[F_OTHERS_BONUS + t] += 0.5
+        f[F_BONUS_LEFT + t] = st[BONUS_LEFT + t] / 2.0
+    for k in range(n):
+        f[F_TEMPLE_RESERVE + k] = min(1.0, st[TEMPLE_RESERVE + (player + k) % n] / 4.0)
+    if st[PHASE] != PHASE_OVER:
+        f[F_TEMPLE_OWED] = min(1.0, st[TEMPLE_OWED] / 4.0)
+    if st[HAND + player] >= SWAMP_CARD_BASE:
+        f[F_OWN_SWAMP_CARD] = 1.0
+    if st[PHASE] != PHASE_OVER and st[HAND + mover] >= SWAMP_CARD_BASE and (
+            mover == player or st[EXTRA_COUNT + mover] == 0 or st[TERRAIN_FIXED] == 1):  # as v0's mover_card
+        f[F_MOVER_SWAMP_CARD] = 1.0
+    if st[PHASE] != PHASE_OVER:
+        f[F_MANDATORY_COUNT] = min(1.0, st[MANDATORY_TARGET] / 8.0)
+        f[F_MANDATORY_COUNT + 1] = min(1.0, st[MANDATORY_BUILT] / 8.0)
+    discard = discard_off(st)
+    for k in range(st[DISCARD_COUNT]):
+        if st[discard + k] >= SWAMP_CARD_BASE:
+            f[F_DISCARD_SWAMP + st[discard + k] - SWAMP_CARD_BASE] = 1.0
+    if st[PHASE] != PHASE_OVER and st[TERRAIN_FIXED] == 1:
+        t = st[TURN_TERRAIN]
+        if 0 <= t < NUM_TERRAIN_CARDS:
+            f[F_TURN_TERRAIN + t] = 1.0
+        elif t == SWAMP:
+            f[F_TURN_TERRAIN + NUM_TERRAIN_CARDS] = 1.0
+    if 1 <= st[REMOVED_TERRAIN] <= NUM_TERRAIN_CARDS:
+        f[F_REMOVED_TERRAIN + st[REMOVED_TERRAIN] - 1] = 1.0
+    for k in range(NUM_CARDS_IN_PLAY):
+        c = st[CARDS + k] - FIRST_MARSH_CARD
+        if 0 <= c < 6:
+            f[F_MARSH_CARDS + c] = 1.0
+    if st[PHASE] != PHASE_OVER and mover == player:
+        f[F_OWN_TURN] = 1.0
 
 
 assert NUM_FEATURES_V1 <= NUM_HEXES and np.prod(OBSERVATION_SHAPE_V1) * 4 <= 70_000

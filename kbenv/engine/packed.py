@@ -22,7 +22,7 @@ from numba import njit
 
 from .. import catalogue as CAT
 from ..board.bitset import BITS_PER_WORD, EDGE_MASK, WORDS
-from ..board.codes import LOCATION, NUM_POWERS, NUM_TERRAIN_CODES
+from ..board.codes import LOCATION, NUM_POWERS, NUM_TERRAIN_CODES, PALACE, SWAMP
 from ..board.geometry import NUM_HEXES, STEP1
 from ..policies.hints import F_HINT_BEST, F_HINT_VALUE, HINTED_NUM_FEATURES, hint_table
 from .init import TILES_PER_LOCATION
@@ -30,17 +30,19 @@ from .legal import ACTION_SIZE, SCRATCH_LEGAL, legal_hexes
 from .observe import NUM_CHANNELS, NUM_FEATURES, TERRAIN_CHANNEL, features_into
 from .observe_v1 import (
     FIRST_CROSSROADS_LOCATION,
+    FIRST_MARSH_LOCATION,
     FIRST_NOMAD_LOCATION,
     NUM_CHANNELS_V1,
     NUM_CROSSROADS_LOCATIONS,
     NUM_FEATURES_V1,
+    NUM_MARSH_LOCATIONS,
     features_v1_into,
 )
 from .state import (
     CAPITOL_HEX,
     CAVES,
     CITY_HALL_AT,
-    CURRENT,
+    DECIDER,
     EXPANSIONS,
     LOC_HEX,
     LOC_TILES,
@@ -94,6 +96,8 @@ PACKED_V1 = (
     (2, 2.0, 0),  # 37 city halls: own 2/2, others 1/2
     BIT,  # 38 warrior zone
     (4, 8.0, 0),  # 39 Crossroads locations: (type + 1) / 8
+    BIT, BIT,  # 40-41 swamp, palaces (Marshlands)
+    (3, 4.0, 0),  # 42 Marshlands locations: (type + 1) / 4
 )
 assert len(PACKED_V0) == NUM_CHANNELS and len(PACKED_V1) == NUM_CHANNELS_V1 and len(PACKED_HINTS) == NUM_CHANNELS + 2
 
@@ -128,6 +132,7 @@ P_LOCATION, P_LOCATION_OTHER = P0[9], P0[17]
 P_WALLS, P_CAPITOLS, P_CAVES, P_NOMAD_TILE = P1[28], P1[29], P1[30], P1[31]
 P_NOMAD_KIND, P_NOMAD_LOCATION = P1[32], P1[33]
 P_OWN_PIECES, P_OTHER_PIECES, P_CITY_HALLS, P_ZONE, P_CROSSROADS_LOCATION = P1[35], P1[36], P1[37], P1[38], P1[39]
+P_SWAMP, P_PALACE, P_MARSH_LOCATION = P1[40], P1[41], P1[42]
 P_HINT_BEST = PH[NUM_CHANNELS + 1]
 F_HINT_VALUES = HINTED_NUM_FEATURES  # the hint-value plane's floats follow the features
 assert TILES_PER_LOCATION < 4  # tiles left fit the 2 bit planes of channel 18
@@ -158,7 +163,7 @@ def or_words(bits, plane: int, st, at: int) -> None:
 def pack_planes_v0(st, player: int, bits) -> None:
     """The v0 bit planes (PACKED_V0) of `player`'s observation, into a zeroed packed row."""
     n = st[NUM_PLAYERS]
-    to_move = st[PHASE] != PHASE_OVER and st[CURRENT] == player
+    to_move = st[PHASE] != PHASE_OVER and st[DECIDER] == player  # as observe_into
     for code in range(NUM_TERRAIN_CODES):
         if code != LOCATION:
             or_words(bits, TERRAIN_PLANE[code], st, TERRAIN_MASKS + code * WORDS)
@@ -227,6 +232,13 @@ def pack_v1_into(st, player: int, bits, values) -> None:
             set_code(bits, P_NOMAD_LOCATION, 3, st[LOC_HEX + i], t + 1)
     if st[EXPANSIONS] & CAT.CROSSROADS:
         pack_crossroads(st, player, bits)
+    if st[EXPANSIONS] & CAT.MARSHLANDS:
+        or_words(bits, P_SWAMP, st, TERRAIN_MASKS + SWAMP * WORDS)
+        or_words(bits, P_PALACE, st, TERRAIN_MASKS + PALACE * WORDS)
+        for i in range(st[NUM_LOCATIONS]):
+            t = st[LOC_TYPE + i] - FIRST_MARSH_LOCATION
+            if 0 <= t < NUM_MARSH_LOCATIONS:
+                set_code(bits, P_MARSH_LOCATION, 3, st[LOC_HEX + i], t + 1)
 
 
 @njit(cache=True)

@@ -44,7 +44,7 @@ an observation at 45 KB, which is what lets the batch engine build hundreds of t
 | 0-4 | own terrain card (one-hot G C D F T; own hand is always visible to its owner) |
 | 5-9 | played card of the player to move (public) |
 | 10-14 | phase: idle, mandatory, choose_source, choose_target, game_over |
-| 15 | settlements built in the current mandatory action / 3 |
+| 15 | settlements built in the current mandatory action / 3 (at most 1) |
 | 16 | mandatory action done |
 | 17-24 | power being resolved (oracle .. paddock) |
 | 25-32 | own tiles held per power / 2 |
@@ -54,7 +54,7 @@ an observation at 45 KB, which is what lets the batch engine build hundreds of t
 | 54-63 | Kingdom Builder cards in play, in the order of `kbenv.CARD_NAMES` (fishermen .. farmers) |
 | 64 | observer is to move |
 | 65 | last round (a player has built their last settlement) |
-| 66 | draw pile size / 25 |
+| 66 | draw pile size / 25 (Marshlands: / 30) |
 | 67-71 | discard pile per terrain / 5 (public: played cards are seen by all) |
 | 72 | observer's place in the turn order from the start player / 4 |
 | 73 | number of players / 5 |

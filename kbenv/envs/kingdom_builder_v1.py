@@ -4,9 +4,9 @@
 |--------------------|-----------------------------------------------------------------------------------|
 | Actions            | Discrete(ACTION_SIZE_V1): layout v1 of `kbenv.catalogue` (v0's 409 ids are its prefix) |
 | Agents             | `player_0 .. player_{n-1}` (2 to 5); `agent_selection` is the player who decides next |
-| Observation        | Dict(observation=Box(0, 1, (40, 20, 20), float32), action_mask=Box(0, 1, (A,), int8)) |
-| Rulesets           | `expansions=[...]` any subset of nomads, crossroads, capitol, caves; `rules={flag: bool}` |
-|                    | (or `ruleset=kbenv.ruleset.Ruleset(...)`; `env.unwrapped.ruleset` is one)          |
+| Observation        | Dict(observation=Box(0, 1, (43, 20, 20), float32), action_mask=Box(0, 1, (A,), int8)) |
+| Rulesets           | `expansions=[...]` any subset of nomads, crossroads, capitol, caves, marshlands;    |
+|                    | `rules={flag: bool}` (or `ruleset=kbenv.ruleset.Ruleset(...)`; `env.unwrapped.ruleset` is one) |
 
 Everything of `kingdom_builder_v0` holds (decision model, rewards, wrappers, `state()`), with:
 
@@ -15,14 +15,19 @@ Everything of `kingdom_builder_v0` holds (decision model, rewards, wrappers, `st
   Crossroads powers `foresters_lodge` .. `lighthouse`, nomad tiles `donation-G` .. `sword`, `cave`, ...,
   `done`). Ids of expansions not implemented yet are never legal; the layout is fixed so that trained
   networks keep their meaning as expansions arrive.
-- Observation: channels 0..27 are the v0 observation; channels 28..39 and the v1 features are listed by
+- Observation: channels 0..27 are the v0 observation; channels 28..42 and the v1 features are listed by
   `kbenv.engine.observe_v1.layout_table()` (walls, capitols, caves, nomad tiles on their spaces, the
   type of each Nomads location hex, the features plane: phase incl. `step`, the power being resolved,
   own nomad tiles usable now and waiting, banked gold, walls left, outpost armed, cave used, steps
   left/taken, Nomads tiles, red cards, expansions, the Sword's victim, and for Crossroads the hand, the
   Fort's card, pieces left, tasks and tiles; then the Crossroads planes: own and other pieces, city
-  halls, warrior zones, Crossroads location types). 40 planes: 64 KB. The Crossroads planes and
-  features were appended, so channels 0..34 keep their meaning (networks made before read them).
+  halls, warrior zones, Crossroads location types; then the Marshlands planes: swamp, palaces,
+  Marshlands location types, and the Marshlands features: tiles and bonus tiles, Temple reserves, the own
+  swamp card, the turn's terrain, the removed terrain, the six cards, the power being resolved). 43
+  planes: 68.8 KB. The Crossroads and Marshlands planes and features were appended, so channels 0..34
+  and 0..39 keep their meaning (networks made before read them).
+- Canoe reactions (Marshlands): a player other than the turn owner decides ("canoe" or "pass", then a
+  hex); `agent_selection` is that player, and its observation has `to_move` and the legal plane.
 - Random set-ups draw from the base sections plus the 4 of Nomads and the 4 of Crossroads when those
   are in play, and from 13 cards when Nomads is in play. Other players' extra Crossroads cards are
   never observed (their number is).

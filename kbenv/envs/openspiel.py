@@ -22,7 +22,7 @@ Design (docs/openspiel.md has the details):
 - Returns: win/tie/loss, zero-sum and scaled to [-1/(n-1), 1]: the k players with the most gold get
   (n/k - 1)/(n - 1) each, the others -1/(n - 1); two players: +1 / -1, a tie 0 / 0. `state.gold()` has the gold.
 - Observations show a player only what it may see (as `kbenv.view.PlayerView`): the observation tensor is
-  kbenv's v0 planes (28, 20, 20) in base games and v1 planes (40, 20, 20) with expansions, those kbenv
+  kbenv's v0 planes (28, 20, 20) in base games and v1 planes (43, 20, 20) with expansions, those kbenv
   agents get; the observation string is a text rendering of the player's view; the information-state
   string is perfect recall (the public set-up and every decision with the cards the player saw after it).
   No information-state tensor is provided.
@@ -43,7 +43,7 @@ import numpy as np
 import pyspiel
 
 from .. import catalogue as CAT
-from ..board.codes import CARD_LETTERS
+from ..board.codes import CARD_TEXT
 from ..engine import state as S
 from ..game import Game, describe_action
 from ..layout import V0, V1
@@ -309,6 +309,8 @@ def snapshot(st: np.ndarray) -> tuple:
     """The card-related fields of a state (hands, piles, Fort card): what `cards_seen` shows to a seat."""
     n = int(st[S.NUM_PLAYERS])
     discards, removed = int(st[S.DISCARD_COUNT]), int(st[S.REMOVED_COUNT])
+    marsh = bool(st[S.EXPANSIONS] & CAT.MARSHLANDS)  # the 30-card piles of Marshlands (kbenv.engine.deck)
+    discard_at, removed_at = (S.MARSH_DISCARD, S.MARSH_REMOVED) if marsh else (S.DISCARD, S.REMOVED)
     return (
         int(st[S.PHASE]) == S.PHASE_OVER,
         int(st[S.CURRENT]),
@@ -318,8 +320,8 @@ def snapshot(st: np.ndarray) -> tuple:
         tuple(st[S.HAND : S.HAND + n].tolist()),
         tuple(st[S.EXTRA_COUNT : S.EXTRA_COUNT + n].tolist()),
         tuple(st[S.EXTRA_CARDS : S.EXTRA_CARDS + n * S.MAX_EXTRA_CARDS].tolist()),
-        tuple(st[S.DISCARD : S.DISCARD + discards].tolist()),
-        tuple(st[S.REMOVED : S.REMOVED + removed].tolist()),
+        tuple(st[discard_at : discard_at + discards].tolist()),
+        tuple(st[removed_at : removed_at + removed].tolist()),
     )
 
 
@@ -346,7 +348,7 @@ def masked_snapshot(snap: tuple, player: int) -> tuple:
 
 
 def _letters(cards) -> str:
-    return "".join("?" if c == UNSEEN_CARD else CARD_LETTERS[c] for c in cards if c != S.NO_CARD) or "-"
+    return "".join("?" if c == UNSEEN_CARD else CARD_TEXT[c] for c in cards if c != S.NO_CARD) or "-"  # "S/G": swamp
 
 
 @lru_cache(maxsize=1 << 16)
@@ -492,7 +494,7 @@ class KingdomBuilderState(pyspiel.State):
 class KingdomBuilderObserver:
     """OpenSpiel python observer: `tensor`, `dict`, `set_from` and `string_from` for one player.
 
-    Default (perfect_recall=False): the PlayerView planes (28 or 40, 20, 20) and a text rendering of the
+    Default (perfect_recall=False): the PlayerView planes (28 or 43, 20, 20) and a text rendering of the
     same view. perfect_recall=True: the information-state string only (no tensor).
     """
 

@@ -156,9 +156,9 @@ class SelfPlayEnv(gymnasium.Env):
 
 
 class SelfPlayEnvV1(SelfPlayEnv):
-    """`SelfPlayEnv` on the v1 layout of `kingdom_builder_v1`: observation (40, 20, 20), 458 actions, any ruleset.
+    """`SelfPlayEnv` on the v1 layout of `kingdom_builder_v1`: observation (43, 20, 20), 458 actions, any ruleset.
 
-    `expansions` is any subset of nomads, crossroads, capitol, caves and `rules` a mapping of reading flags,
+    `expansions` is any subset of nomads, crossroads, capitol, caves, marshlands and `rules` a mapping of reading flags,
     as for `kingdom_builder_v1.env` (or `ruleset`, a kbenv.ruleset.Ruleset); without them it plays the base
     game in the v1 layout.
     """
