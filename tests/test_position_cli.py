@@ -110,7 +110,10 @@ def test_an_illegal_expansion_action_is_explained_by_name():
         game.step(ACTION_ID["quarry"])
     assert "player 0 holds no quarry tile" in str(err.value)
     with pytest.raises(IllegalActionError) as err:
-        game.step(ACTION_ID["canoe"])  # Marshlands: not implemented
+        game.step(ACTION_ID["canoe"])  # Marshlands is implemented but not in play
+    assert "the canoe power needs the 'marshlands' expansion, which is not in play" in str(err.value)
+    with pytest.raises(IllegalActionError) as err:
+        game.step(ACTION_ID["farm action"])  # Harvest: not implemented
     assert "not implemented" in str(err.value)
     with pytest.raises(IllegalActionError) as err:
         game.step(ACTION_SIZE_V1)
