@@ -66,10 +66,22 @@ def tiles_of_type(st, p: int, loc_type: int) -> int:
 def take_bonus_tiles(st, p: int) -> None:
     """After p took tiles: the bonus tile of each Marshlands type of which p now holds two tiles, while
     any is left on its summary card (EN 1095, A-M4)."""
+    counts = 0  # 4 bits per bonus type k: p's tiles of type FIRST_BONUS_TYPE + k, one pass over the held tiles
+    held = st[TILES_HELD + p]
+    i = 0
+    while held != 0:
+        if held & 1:
+            k = st[LOC_TYPE + i] - FIRST_BONUS_TYPE
+            if 0 <= k < NUM_BONUS_TYPES:
+                counts += 1 << (4 * k)
+        held >>= 1
+        i += 1
+    if counts == 0:
+        return
     for k in range(NUM_BONUS_TYPES):
         t = FIRST_BONUS_TYPE + k
         bit = 1 << t
-        if st[BONUS_HELD + p] & bit == 0 and st[BONUS_LEFT + k] > 0 and tiles_of_type(st, p, t) >= 2:
+        if st[BONUS_HELD + p] & bit == 0 and st[BONUS_LEFT + k] > 0 and (counts >> (4 * k)) & 15 >= 2:
             st[BONUS_LEFT + k] -= 1
             st[BONUS_HELD + p] |= bit
             st[BONUS_FRESH + p] |= bit
