@@ -10,7 +10,12 @@ re-records them and says so in its commit.
 from __future__ import annotations
 
 import hashlib
+import json
+import os
 import random
+import subprocess
+import sys
+import textwrap
 
 import numpy as np
 import pytest
@@ -82,3 +87,31 @@ def test_stepped_game_legal_lists_and_masks_are_pinned(key: str) -> None:
         game.step(rnd.choice(legal))
         decisions += 1
     assert (decisions, h.hexdigest()[:24]) == STEPPED[key]
+
+
+def test_pinned_playouts_agree_as_plain_python() -> None:
+    """The same games with numba off (NUMBA_DISABLE_JIT=1) reach the same pinned states."""
+    keys = ["marshlands/2/3", f"{ALL}/2/1"]
+    script = textwrap.dedent(
+        """
+        import hashlib, json, sys
+        import numpy as np
+        from kbenv.engine.rng import seed_u32
+        from kbenv.engine.state import SCRATCH
+        from kbenv.game import Game
+        from kbenv.policies.playout import random_playout
+        out = {}
+        for key in json.loads(sys.argv[1]):
+            expansions, players, seed = key.split("/")
+            st = Game.new(int(players), seed=int(seed), expansions=expansions.split(",")).state.copy()
+            rng = np.array([seed_u32(1000 + int(seed))], dtype=np.int64)
+            n = random_playout(st, rng, 0, 100000)
+            out[key] = [int(n), hashlib.sha256(st[:SCRATCH].tobytes()).hexdigest()[:24]]
+        print(json.dumps(out))
+        """
+    )
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    result = subprocess.run([sys.executable, "-c", script, json.dumps(keys)], env=env, capture_output=True,
+                            text=True, check=True)
+    got = json.loads(result.stdout.strip().splitlines()[-1])
+    assert {k: tuple(v) for k, v in got.items()} == {k: PLAYOUTS[k] for k in keys}
