@@ -8,8 +8,8 @@ that compiles the kernels; the two trees alternate, `--rounds` times, and the me
 
 Measured: (1) the single-game engine, one numba call per whole random game (`random_playout`), base
 games, 2 and 4 players; (2) the batch engine, `VectorGames(1024).step_random()` without observations;
-(3) for this tree only, the same two with Nomads + Capitol + Caves, with Crossroads alone, and with every
-implemented expansion together.
+(3) for this tree only, the same two with Nomads + Capitol + Caves, with Crossroads alone, with the four
+together, with Marshlands alone, and with every implemented expansion together (`--cases` picks some).
 """
 
 from __future__ import annotations
@@ -22,6 +22,8 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+
+from kbenv.catalogue import EXPANSIONS
 
 HERE = Path(__file__).resolve().parent.parent
 
@@ -68,7 +70,8 @@ PROBE = textwrap.dedent(
 )
 
 
-EXPANSION_CASES = ("nomads,capitol,caves", "crossroads", "nomads,capitol,caves,crossroads")
+EXPANSION_CASES = ("nomads,capitol,caves", "crossroads", "nomads,capitol,caves,crossroads", "marshlands",
+                   "nomads,capitol,caves,crossroads,marshlands")
 
 
 def probe(tree: Path, kind: str, players: int, seconds: float, expansions: str | None = None) -> float:
@@ -87,7 +90,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
     parser.add_argument("--out", type=Path, default=Path("bench_results/platform_speed.json"), help="JSON output")
     parser.add_argument("--base-only", action="store_true", help="only the base-game comparison")
+    parser.add_argument("--cases", default=",".join(c.replace(",", "+") for c in EXPANSION_CASES),
+                        help="expansion rulesets measured for this tree, comma-separated, expansions joined by '+' "
+                             "(default: all of them)")
     args = parser.parse_args(argv)
+    rulesets = [c.replace("+", ",") for c in args.cases.split(",") if c]
+    known = {e.name for e in EXPANSIONS if e.implemented}
+    for ruleset in rulesets:
+        unknown = sorted(set(ruleset.split(",")) - known)
+        if unknown:
+            parser.error(f"--cases: unknown expansion {', '.join(unknown)} (known: {', '.join(sorted(known))})")
     cases = [("engine", 2), ("engine", 4), ("batch", 2)]
     rows = []
     for kind, players in cases:
@@ -102,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
                      "baseline": statistics.median(theirs),
                      "ratio": statistics.median(ours) / statistics.median(theirs), "runs_this": ours,
                      "runs_baseline": theirs})
-    for expansions in () if args.base_only else EXPANSION_CASES:
+    for expansions in () if args.base_only else rulesets:
         for kind, players in (("engine", 2), ("engine", 4), ("batch", 2)):
             runs = [probe(HERE, kind, players, args.seconds, expansions) for _ in range(args.rounds)]
             name = expansions.replace(",", "+")

@@ -136,15 +136,43 @@ def legal_powers(st) -> int:
     return bits
 
 
+def _expansion_code_masks() -> tuple[np.ndarray, np.ndarray]:
+    """Per expansion bit b: the power codes from NUM_POWERS on that need it (0: those that need none, which
+    are always candidates), split into tile-timed codes (usable when p's ready tiles have their bit) and
+    the codes of the other timings usable_now knows; a code of another timing (passive, reaction) is never
+    activated in the idle phase."""
+    tile = np.zeros(len(CAT.EXPANSIONS) + 1, dtype=np.int64)
+    other = np.zeros(len(CAT.EXPANSIONS) + 1, dtype=np.int64)
+    for power in range(NUM_POWERS, NUM_POWER_CODES):
+        need = int(POWER_EXPANSION_BIT[power])
+        row = 0 if need == 0 else need.bit_length()
+        if POWER_TIMING[power] == TIMING_TILE:
+            tile[row] |= 1 << power
+        elif POWER_TIMING[power] in (TIMING_NOMAD_TILE, TIMING_ONCE_A_TURN, TIMING_BONUS_TILE):
+            other[row] |= 1 << power
+    return tile, other
+
+
+EXPANSION_TILE_CODES, EXPANSION_OTHER_CODES = _expansion_code_masks()
+
+
 @njit(cache=True)
 def expansion_powers(st, p: int, tmp, ready: int) -> int:
     """The power codes from NUM_POWERS on that p may activate now (idle phase), by their timing trait;
-    `ready`: ready_types(st, p)."""
+    `ready`: ready_types(st, p). Only the codes of the game's expansions that may be usable are checked
+    (EXPANSION_TILE_CODES, EXPANSION_OTHER_CODES), in ascending order."""
+    candidates = (EXPANSION_TILE_CODES[0] & ready) | EXPANSION_OTHER_CODES[0]
+    expansions = st[EXPANSIONS]
+    row = 1
+    while expansions != 0:
+        if expansions & 1:
+            candidates |= (EXPANSION_TILE_CODES[row] & ready) | EXPANSION_OTHER_CODES[row]
+        expansions >>= 1
+        row += 1
     bits = 0
-    for power in range(NUM_POWERS, NUM_POWER_CODES):
-        need = POWER_EXPANSION_BIT[power]
-        if need != 0 and st[EXPANSIONS] & need == 0:
-            continue
+    while candidates != 0:
+        power = word_lowest_bit(candidates)
+        candidates &= candidates - 1
         if usable_now(st, p, power, ready) and power_has_completion(st, p, power, tmp):
             bits |= 1 << power
     return bits
@@ -213,9 +241,13 @@ def legal_hexes(st, out) -> None:
         power = st[POWER]
         if not POWER_ANY_SOURCE[power]:
             tmp = st[SCRATCH_TMP : SCRATCH_TMP + WORDS]
-            for h in range(NUM_HEXES):
-                if has(out, h) and not source_has_target(st, p, power, h, tmp):
-                    out[h // 60] &= ~(1 << (h % 60))
+            for i in range(WORDS):
+                w = out[i]
+                while w != 0:
+                    bit = w & -w
+                    w &= w - 1
+                    if not source_has_target(st, p, power, i * BITS_PER_WORD + word_lowest_bit(bit), tmp):
+                        out[i] &= ~bit
     else:
         clear(out)
 

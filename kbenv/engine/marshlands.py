@@ -8,10 +8,11 @@ suitable to be built upon in Marshlands games: kbenv.engine.init adds it to BUIL
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from .. import catalogue as CAT
-from ..board.bitset import BITS_PER_WORD, NEIGHBOUR_MASK, WORDS, add, clear, count_and, has, word_lowest_bit
+from ..board.bitset import BITS_PER_WORD, NEIGHBOUR_MASK, WORDS, add, clear, has, word_lowest_bit
 from ..board.codes import MOUNTAIN
 from ..board.geometry import STEP1
 from .state import (
@@ -65,10 +66,22 @@ def tiles_of_type(st, p: int, loc_type: int) -> int:
 def take_bonus_tiles(st, p: int) -> None:
     """After p took tiles: the bonus tile of each Marshlands type of which p now holds two tiles, while
     any is left on its summary card (EN 1095, A-M4)."""
+    counts = 0  # 4 bits per bonus type k: p's tiles of type FIRST_BONUS_TYPE + k, one pass over the held tiles
+    held = st[TILES_HELD + p]
+    i = 0
+    while held != 0:
+        if held & 1:
+            k = st[LOC_TYPE + i] - FIRST_BONUS_TYPE
+            if 0 <= k < NUM_BONUS_TYPES:
+                counts += 1 << (4 * k)
+        held >>= 1
+        i += 1
+    if counts == 0:
+        return
     for k in range(NUM_BONUS_TYPES):
         t = FIRST_BONUS_TYPE + k
         bit = 1 << t
-        if st[BONUS_HELD + p] & bit == 0 and st[BONUS_LEFT + k] > 0 and tiles_of_type(st, p, t) >= 2:
+        if st[BONUS_HELD + p] & bit == 0 and st[BONUS_LEFT + k] > 0 and (counts >> (4 * k)) & 15 >= 2:
             st[BONUS_LEFT + k] -= 1
             st[BONUS_HELD + p] |= bit
             st[BONUS_FRESH + p] |= bit
@@ -99,29 +112,30 @@ def bonus_usable(st, p: int, loc_type: int) -> bool:
 @njit(cache=True)
 def fountain_targets(st, p: int, out) -> None:
     """Free hexes suitable to be built upon next to exactly one of p's settlements and to none of another
-    player's; with p's fountain bonus also free mountains (not caves)."""
+    player's; with p's fountain bonus also free mountains (not caves).
+
+    Counted by masks (hex adjacency is symmetric): `near[0]` = next to one or more of p's pieces,
+    `near[1]` = next to two or more, `near[2]` = next to another player's."""
     mountains = bonus_ready(st, p, FOUNTAIN)
-    own = st[OWN + p * WORDS : OWN + (p + 1) * WORDS]
+    near = np.zeros((3, WORDS), dtype=np.int64)
+    for q in range(st[NUM_PLAYERS]):
+        for i in range(WORDS):
+            w = st[OWN + q * WORDS + i]
+            while w != 0:
+                h = i * BITS_PER_WORD + word_lowest_bit(w)
+                w &= w - 1
+                for j in range(WORDS):
+                    nb = NEIGHBOUR_MASK[h, j]
+                    if q == p:
+                        near[1, j] |= near[0, j] & nb
+                        near[0, j] |= nb
+                    else:
+                        near[2, j] |= nb
     for i in range(WORDS):
         ground = st[BUILDABLE_MASK + i]
         if mountains:
             ground |= st[TERRAIN_MASKS + MOUNTAIN * WORDS + i] & ~st[CAVES + i]
-        out[i] = ground & ~st[OCCUPIED + i]
-    for i in range(WORDS):
-        w = out[i]
-        while w != 0:
-            h = i * BITS_PER_WORD + word_lowest_bit(w)
-            w &= w - 1
-            if count_and(NEIGHBOUR_MASK[h], own) != 1 or next_to_opponent(st, p, h):
-                out[i] &= ~(1 << (h % BITS_PER_WORD))
-
-
-@njit(cache=True)
-def next_to_opponent(st, p: int, h: int) -> bool:
-    for q in range(st[NUM_PLAYERS]):
-        if q != p and count_and(NEIGHBOUR_MASK[h], st[OWN + q * WORDS : OWN + (q + 1) * WORDS]) > 0:
-            return True
-    return False
+        out[i] = ground & ~st[OCCUPIED + i] & near[0, i] & ~near[1, i] & ~near[2, i]
 
 
 # ----- Refuge bonus (M-15, A-M9) --------------------------------------------------------------------
