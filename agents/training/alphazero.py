@@ -291,6 +291,7 @@ class Run:
         self.train_seconds = 0.0
         self.evaluations = 0  # network positions evaluated in self-play
         self.imitation: dict | None = None  # the warm start's record once done (agents.training.az_warm)
+        self.warm = None  # an unfinished warm start (az_warm.WarmStart: a run stopped during it)
         self.progress = False  # progress bars (set by run)
         path = self.dir / CHECKPOINT
         if resume and path.exists():
@@ -313,7 +314,8 @@ class Run:
                 "rng": self.rng.bit_generator.state, "torch_rng": torch.get_rng_state(),
                 "iteration": self.iteration, "curve": self.curve, "losses": self.losses,
                 "wall": self.wall, "search_seconds": self.search_seconds, "train_seconds": self.train_seconds,
-                "evaluations": self.evaluations, "imitation": self.imitation}
+                "evaluations": self.evaluations, "imitation": self.imitation,
+                "warm_start": None if self.warm is None else self.warm.to_dict()}
 
     def save_checkpoint(self) -> None:
         import torch
@@ -345,6 +347,9 @@ class Run:
         self.wall, self.search_seconds = data["wall"], data["search_seconds"]
         self.train_seconds, self.evaluations = data["train_seconds"], data["evaluations"]
         self.imitation = data.get("imitation")  # checkpoints before the warm start have none
+        if data.get("warm_start") is not None:  # stopped during the warm start: go on with it
+            self.warm = self._new_warm_start()
+            self.warm.load(data["warm_start"])
 
     def save_model(self, path: Path | None = None) -> Path:
         from agents.alphazero.network import save_network
@@ -366,8 +371,7 @@ class Run:
                 "train_seconds": round(self.train_seconds, 1),
                 "positions_per_second": round(self.selfplay.positions / max(self.search_seconds, 1e-9), 1),
                 "evaluations_per_second": round(self.evaluations / max(self.search_seconds, 1e-9), 1),
-                "device": self.device, "teacher": self.imitation["teacher"] if self.imitation else "none",
-                "warm_start": self.imitation,
+                "device": self.device, "teacher": self.teacher(), "warm_start": self.warm_start_record(),
                 "evaluation": self.last_evaluation()}
 
     def last_evaluation(self) -> list[dict]:
@@ -379,13 +383,39 @@ class Run:
             return "network from random weights"
         return f"warm start: {self.imitation['samples']:,} decisions of {self.imitation['teacher']} imitated"
 
-    def warm_start(self) -> None:
-        """Imitate the config's teacher (agents.training.az_warm); `run` does it once, before the first round,
-        and checkpoints at once, so a resumed run goes on from there."""
-        from .az_warm import imitate_network
+    def teacher(self) -> str:
+        """The teacher the network imitated (or is imitating), or none."""
+        if self.imitation is not None:
+            return self.imitation["teacher"]
+        return self.warm.config.teacher if self.warm is not None else "none"
 
-        self.log(f"warm start: imitating {self.config.teacher} on {self.config.imitation_samples:,} decisions")
-        self.imitation = imitate_network(self.net, self.config, self.device, log=self.log)
+    def warm_start_record(self) -> dict | None:
+        """The warm start's record (agents.training.az_warm), its progress while unfinished, or None."""
+        if self.warm is not None:
+            return {"teacher": self.warm.config.teacher, "samples": self.warm.samples,
+                    "requested_samples": self.warm.config.imitation_samples, "finished": False}
+        return self.imitation
+
+    def _new_warm_start(self):
+        from .az_warm import WarmStart
+
+        if self.config.teacher == "none":
+            raise ValueError(f"{self.dir / CHECKPOINT}: the run stopped during its warm start; resume it with its "
+                             f"teacher (field 'teacher' is none), or start a new run")
+        return WarmStart(self.net, self.config, self.device, log=self.log)
+
+    def warm_start(self, deadline: float = math.inf) -> None:
+        """Imitate the config's teacher (agents.training.az_warm) chunk by chunk until done or `deadline`
+        (time.perf_counter()); `run` calls it before the first round and checkpoints after it, so a resumed
+        run goes on from there (an unfinished warm start continues, a finished one is not redone)."""
+        if self.warm is None:
+            self.log(f"warm start: imitating {self.config.teacher} on {self.config.imitation_samples:,} decisions")
+            self.warm = self._new_warm_start()
+        while not self.warm.complete and time.perf_counter() < deadline:
+            self.warm.chunk()
+        if self.warm.complete:
+            self.imitation = self.warm.finish()
+            self.warm = None
 
     def _searcher(self):
         """(evaluator, search) of this process's self-play."""
@@ -416,13 +446,15 @@ class Run:
         deadline = started + c.max_minutes * 60 if c.max_minutes else math.inf
         if c.teacher != "none" and self.imitation is None:
             if self.iteration == 0:
-                self.warm_start()
+                self.warm_start(deadline)
                 self.wall = wall_before + time.perf_counter() - started
-                self.save_checkpoint()  # a resumed run does not imitate again
+                self.save_checkpoint()  # a resumed run does not imitate again (or goes on with an unfinished start)
             else:
                 self.log(f"teacher {c.teacher}: not imitated (the run resumed at round {self.iteration}, after "
                          f"its start; the warm start only comes before round 1)")
-        if c.eval_every and c.eval_opponents and self.iteration == 0 and not self.curve:
+        if self.warm is not None:  # the time limit came during the warm start: no self-play in this call
+            deadline = -math.inf
+        elif c.eval_every and c.eval_opponents and self.iteration == 0 and not self.curve:
             self.evaluate(c.eval_games)  # the untrained or warm-started network: where the learning curve starts
         bar = _bar(progress, c.iterations, self.iteration)
         try:

@@ -14,10 +14,13 @@ for diversity; the label is the teacher's best set, ties included):
 Samples come in chunks of CHUNK_GAMES complete games (so `imitation_samples` is rounded up to whole
 chunks); each chunk is trained on for `imitation_epochs` passes of `imitation_batch_size` with an AdamW
 optimizer of its own (`imitation_lr`, the config's weight decay), so self-play starts with a fresh
-optimizer as before. The record (checkpoint, model card, results) gives the network's agreement with the
-teacher (its most likely legal action inside the best set) and value loss on positions it has not
-trained on: untrained (the first chunk, before training on it) and trained (one more chunk of new games,
-held out). Everything random comes from the config seed.
+optimizer as before. A run stopped by its time limit during the warm start checkpoints it between
+chunks and resumes it (WarmStart.to_dict/load), bit for bit.
+
+The record (checkpoint, model card, results) gives the network's agreement with the teacher (its most
+likely legal action inside the best set) and value loss on positions it has not trained on: untrained
+(the first chunk, before training on it) and trained (one more chunk of new games, held out).
+Everything random comes from the config seed.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ import numpy as np
 
 from agents.alphazero.search import relative_values, score_values
 from kbenv.engine import state as S
+from kbenv.layout import layout_by_flag
 
 from .az_config import AlphaZeroConfig
 from .imitation import imitation_batches, set_cross_entropy
@@ -86,50 +90,67 @@ def _seat_mask(seats):
     return (torch.arange(S.MAX_PLAYERS, device=seats.device)[None, :] < seats[:, None]).float()
 
 
-def _chunks(config: AlphaZeroConfig, samples: int, seed: int):
-    """The teacher's games in chunks, with their positions (agents.training.imitation.imitation_batches)."""
+def teacher_chunk(config: AlphaZeroConfig, seed: int) -> tuple:
+    """One chunk of CHUNK_GAMES complete teacher games with their positions
+    (agents.training.imitation.imitation_batches with positions=True)."""
     c = config
-    return imitation_batches(CHUNK_GAMES, c.players, samples, RANDOM_SHARE, seed, teacher=c.teacher,
-                             expansions=c.expansions or None, rules=c.rules or None, positions=True)
+    return next(imitation_batches(CHUNK_GAMES, c.players, 1, RANDOM_SHARE, seed, teacher=c.teacher,
+                                  expansions=c.expansions or None, rules=c.rules or None, positions=True))
 
 
-def imitate_network(net, config: AlphaZeroConfig, device: str, log=print,
-                    after_chunk: Callable[[int], None] | None = None) -> dict:
-    """Train `net` (agents.alphazero.network.PolicyValueNet) on the teacher's games; returns the record that
-    checkpoints, the model card and the results keep (teacher, samples, losses, agreement, seconds).
-    `after_chunk(samples so far)` is called after each chunk's training (benchmarks.warm_start evaluates there)."""
-    import torch
+class WarmStart:
+    """The imitation of a run, chunk by chunk, so that a run stopped by --max-minutes during it resumes it
+    (`to_dict`/`load`: the chunks done, the optimizer, the sample order's generator, the statistics).
 
-    c = config
-    if c.teacher == "none" or c.imitation_samples <= 0:
-        raise ValueError("imitation needs a teacher (field 'teacher') and samples (field 'imitation_samples')")
-    seed = imitation_seed(c)
-    optimizer = torch.optim.AdamW(net.parameters(), lr=c.imitation_lr, weight_decay=c.weight_decay)
-    order_rng = np.random.default_rng([seed, 1])
-    started = time.perf_counter()
-    label_seconds = 0.0
-    seen = steps = 0
-    before = None
-    policy_loss = value_loss = 0.0
-    batches = _chunks(c, c.imitation_samples, seed)
-    while True:
+    Chunk k plays the games of seed `imitation_seed + k` (game seeds 7919 apart per chunk: no game twice);
+    the held-out chunk is `imitation_seed + HELD_OUT_SEED`."""
+
+    def __init__(self, net, config: AlphaZeroConfig, device: str, log=print):
+        import torch
+
+        c = config
+        if c.teacher == "none" or c.imitation_samples <= 0:
+            raise ValueError("imitation needs a teacher (field 'teacher') and samples (field 'imitation_samples')")
+        layout = layout_by_flag(bool(c.expansions))  # the games' observation and actions (as Run's network)
+        if layout.num_channels != net.config["input_channels"] or layout.action_size != net.action_size:
+            raise ValueError(f"imitation: the teacher's games give {layout.num_channels} observation channels and "
+                             f"{layout.action_size} actions, the network takes {net.config['input_channels']} and "
+                             f"{net.action_size} (fields 'expansions', 'rules')")
+        self.net, self.config, self.device, self.log = net, c, device, log
+        self.seed = imitation_seed(c)
+        self.optimizer = torch.optim.AdamW(net.parameters(), lr=c.imitation_lr, weight_decay=c.weight_decay)
+        self.order_rng = np.random.default_rng([self.seed, 1])
+        self.chunks = self.samples = self.steps = 0
+        self.before: tuple[float, float] | None = None
+        self.losses = (0.0, 0.0)
+        self.seconds = {"label": 0.0, "train": 0.0}
+
+    @property
+    def complete(self) -> bool:
+        """Enough samples (the last chunk may pass `imitation_samples`)."""
+        return self.samples >= self.config.imitation_samples
+
+    def chunk(self) -> None:
+        """Generate the next chunk of teacher games and train on it for `imitation_epochs` passes."""
+        import torch
+
+        c, net, device = self.config, self.net, self.device
         t0 = time.perf_counter()
-        chunk = next(batches, None)
-        label_seconds += time.perf_counter() - t0
-        if chunk is None:
-            break
+        chunk = teacher_chunk(c, self.seed + self.chunks)
         obs, masks, best, _outcomes, _values, states, finals = chunk
         if obs.shape[1] != net.config["input_channels"] or masks.shape[1] != net.action_size:
             raise ValueError(f"imitation: the teacher's games give {obs.shape[1]} observation channels and "
                              f"{masks.shape[1]} actions, the network takes {net.config['input_channels']} and "
                              f"{net.action_size}")
-        if before is None:  # the untrained network on positions it has not seen
-            before = measure(net, chunk, device)
         targets, seats = value_targets(states, finals)
+        t1 = time.perf_counter()
+        if self.before is None:  # the untrained network on positions it has not seen
+            self.before = measure(net, chunk, device)
         net.train()
         for _ in range(c.imitation_epochs):
             sums = [0.0, 0.0]
-            parts = np.array_split(order_rng.permutation(len(obs)), max(1, -(-len(obs) // c.imitation_batch_size)))
+            parts = np.array_split(self.order_rng.permutation(len(obs)),
+                                   max(1, -(-len(obs) // c.imitation_batch_size)))
             for idx in parts:
                 logits, values = net(torch.from_numpy(obs[idx]).to(device))
                 p_loss, _hits = set_cross_entropy(logits, torch.from_numpy(masks[idx].astype(bool)).to(device),
@@ -137,33 +158,68 @@ def imitate_network(net, config: AlphaZeroConfig, device: str, log=print,
                 counts = _seat_mask(torch.from_numpy(seats[idx]).to(device))
                 v_loss = (((values - torch.from_numpy(targets[idx]).to(device)) ** 2) * counts).sum() / counts.sum()
                 loss = p_loss + c.value_weight * v_loss
-                optimizer.zero_grad()
+                self.optimizer.zero_grad()
                 loss.backward()
-                optimizer.step()
+                self.optimizer.step()
                 sums[0] += p_loss.item()
                 sums[1] += v_loss.item()
-                steps += 1
-            policy_loss, value_loss = sums[0] / len(parts), sums[1] / len(parts)
-        seen += len(obs)
-        log(f"  imitation of {c.teacher}: {seen:,} samples, policy loss {policy_loss:.3f}, "
-            f"value loss {value_loss:.4f}")
+                self.steps += 1
+            self.losses = (sums[0] / len(parts), sums[1] / len(parts))
+        self.chunks += 1
+        self.samples += len(obs)
+        self.seconds["label"] += t1 - t0
+        self.seconds["train"] += time.perf_counter() - t1
+        self.log(f"  imitation of {c.teacher}: {self.samples:,} samples, policy loss {self.losses[0]:.3f}, "
+                 f"value loss {self.losses[1]:.4f}")
+
+    def finish(self) -> dict:
+        """Measure the trained network on a held-out chunk; the record of the warm start."""
+        c = self.config
+        t0 = time.perf_counter()
+        held_out = teacher_chunk(c, self.seed + HELD_OUT_SEED)  # new games: the trained network's figures
+        after = measure(self.net, held_out, self.device)
+        self.net.train()
+        before = self.before or after
+        self.log(f"  imitation of {c.teacher}: on {len(held_out[0]):,} held-out positions the network picks a "
+                 f"best move of the teacher {after[0]:.3f} of the time (untrained: {before[0]:.3f}), value loss "
+                 f"{after[1]:.4f} (untrained: {before[1]:.4f})")
+        label, train = self.seconds["label"], self.seconds["train"]
+        return {"teacher": c.teacher, "finished": True, "samples": self.samples,
+                "requested_samples": c.imitation_samples, "epochs": c.imitation_epochs,
+                "batch_size": c.imitation_batch_size, "lr": c.imitation_lr,
+                "random_share": RANDOM_SHARE, "gradient_steps": self.steps,
+                "train_policy_loss": round(self.losses[0], 4), "train_value_loss": round(self.losses[1], 4),
+                "held_out_positions": len(held_out[0]),
+                "agreement_untrained": round(before[0], 4), "agreement_held_out": round(after[0], 4),
+                "value_loss_untrained": round(before[1], 4), "value_loss_held_out": round(after[1], 4),
+                "seconds": round(label + train + time.perf_counter() - t0, 1), "label_seconds": round(label, 1),
+                "train_seconds": round(train, 1), "samples_per_second": round(self.samples / max(label, 1e-9), 1)}
+
+    def to_dict(self) -> dict:
+        """What a checkpoint keeps of an unfinished warm start (the network is in the checkpoint)."""
+        return {"teacher": self.config.teacher, "optimizer": self.optimizer.state_dict(),
+                "order_rng": self.order_rng.bit_generator.state,
+                "chunks": self.chunks, "samples": self.samples, "steps": self.steps, "before": self.before,
+                "losses": self.losses, "seconds": dict(self.seconds)}
+
+    def load(self, data: dict) -> None:
+        if data["teacher"] != self.config.teacher:
+            raise ValueError(f"the run stopped while imitating {data['teacher']}: resume it with that teacher "
+                             f"(field 'teacher' is {self.config.teacher!r}), or start a new run")
+        self.optimizer.load_state_dict(data["optimizer"])
+        self.order_rng.bit_generator.state = data["order_rng"]
+        self.chunks, self.samples, self.steps = data["chunks"], data["samples"], data["steps"]
+        self.before, self.losses, self.seconds = data["before"], tuple(data["losses"]), dict(data["seconds"])
+
+
+def imitate_network(net, config: AlphaZeroConfig, device: str, log=print,
+                    after_chunk: Callable[[int], None] | None = None) -> dict:
+    """Train `net` (agents.alphazero.network.PolicyValueNet) on the teacher's games in one go; returns the
+    record that checkpoints, the model card and the results keep (teacher, samples, losses, agreement,
+    seconds). `after_chunk(samples so far)` is called after each chunk (benchmarks.warm_start evaluates there)."""
+    warm = WarmStart(net, config, device, log)
+    while not warm.complete:
+        warm.chunk()
         if after_chunk is not None:
-            pause = time.perf_counter()
-            after_chunk(seen)
-            started += time.perf_counter() - pause  # not imitation time
-    train_seconds = time.perf_counter() - started - label_seconds
-    t0 = time.perf_counter()
-    held_out = next(_chunks(c, 1, seed + HELD_OUT_SEED))  # one chunk of new games: the trained network's figures
-    after = measure(net, held_out, device)
-    net.train()
-    log(f"  imitation of {c.teacher}: on {len(held_out[0]):,} held-out positions the network picks a best move "
-        f"of the teacher {after[0]:.3f} of the time (untrained: {before[0]:.3f}), value loss {after[1]:.4f}")
-    return {"teacher": c.teacher, "samples": seen, "requested_samples": c.imitation_samples,
-            "epochs": c.imitation_epochs, "batch_size": c.imitation_batch_size, "lr": c.imitation_lr,
-            "random_share": RANDOM_SHARE, "gradient_steps": steps, "train_policy_loss": round(policy_loss, 4),
-            "train_value_loss": round(value_loss, 4), "held_out_positions": len(held_out[0]),
-            "agreement_untrained": round(before[0], 4), "agreement_held_out": round(after[0], 4),
-            "value_loss_untrained": round(before[1], 4), "value_loss_held_out": round(after[1], 4),
-            "seconds": round(time.perf_counter() - started, 1), "label_seconds": round(label_seconds, 1),
-            "train_seconds": round(train_seconds, 1), "held_out_seconds": round(time.perf_counter() - t0, 1),
-            "samples_per_second": round(seen / max(label_seconds, 1e-9), 1)}
+            after_chunk(warm.samples)
+    return warm.finish()
