@@ -15,9 +15,15 @@ One round (an "iteration"):
 With `actors` in the config, Ray actors play the games and this process learns (agents.training.actors:
 ActorRun, the same loop through this module's hooks `_make_selfplay`, `_searcher`, `_play_round`).
 
-The network sees the standard observation only (no hints, no built-in policy anywhere). Everything
-random comes from the config seed; a checkpoint holds the network, the optimizer, the buffer, the live
-games and every random generator, so a resumed run continues bit for bit (tests/test_alphazero.py).
+With a `teacher` (greedy or lookahead) the network first imitates it (agents.training.az_warm: a warm
+start before round 1, recorded in the checkpoint so that a resumed run does not redo it, and in the
+model card); the learning curve then starts with the network after imitation. Without one (the
+default) self-play starts from random weights.
+
+The network sees the standard observation only (no hints; a built-in policy only as the optional
+teacher of the warm start). Everything random comes from the config seed; a checkpoint holds the
+network, the optimizer, the buffer, the live games, every random generator and the warm start's
+record, so a resumed run continues bit for bit (tests/test_alphazero.py, tests/test_az_warm_start.py).
 """
 
 from __future__ import annotations
@@ -225,7 +231,7 @@ def evaluate(model_path: Path, config: AlphaZeroConfig, out_dir: Path, seed: int
     return rows
 
 
-def plot_curve(rows: list[dict], path: Path) -> None:
+def plot_curve(rows: list[dict], path: Path, start: str = "network from random weights") -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -245,7 +251,7 @@ def plot_curve(rows: list[dict], path: Path) -> None:
     ax.set_ylim(0, 1)
     ax.set_xlabel("self-play positions")
     ax.set_ylabel(f"win share ({players}-player games, 95% CI)")
-    ax.set_title("learning curve (network from random weights, no hints)")
+    ax.set_title(f"learning curve ({start}, no hints)")
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)
     fig.tight_layout()
@@ -284,6 +290,8 @@ class Run:
         self.search_seconds = 0.0
         self.train_seconds = 0.0
         self.evaluations = 0  # network positions evaluated in self-play
+        self.imitation: dict | None = None  # the warm start's record once done (agents.training.az_warm)
+        self.warm = None  # an unfinished warm start (az_warm.WarmStart: a run stopped during it)
         self.progress = False  # progress bars (set by run)
         path = self.dir / CHECKPOINT
         if resume and path.exists():
@@ -306,7 +314,8 @@ class Run:
                 "rng": self.rng.bit_generator.state, "torch_rng": torch.get_rng_state(),
                 "iteration": self.iteration, "curve": self.curve, "losses": self.losses,
                 "wall": self.wall, "search_seconds": self.search_seconds, "train_seconds": self.train_seconds,
-                "evaluations": self.evaluations}
+                "evaluations": self.evaluations, "imitation": self.imitation,
+                "warm_start": None if self.warm is None else self.warm.to_dict()}
 
     def save_checkpoint(self) -> None:
         import torch
@@ -337,6 +346,10 @@ class Run:
         self.curve, self.losses = data["curve"], data["losses"]
         self.wall, self.search_seconds = data["wall"], data["search_seconds"]
         self.train_seconds, self.evaluations = data["train_seconds"], data["evaluations"]
+        self.imitation = data.get("imitation")  # checkpoints before the warm start have none
+        if data.get("warm_start") is not None:  # stopped during the warm start: go on with it
+            self.warm = self._new_warm_start()
+            self.warm.load(data["warm_start"])
 
     def save_model(self, path: Path | None = None) -> Path:
         from agents.alphazero.network import save_network
@@ -358,10 +371,51 @@ class Run:
                 "train_seconds": round(self.train_seconds, 1),
                 "positions_per_second": round(self.selfplay.positions / max(self.search_seconds, 1e-9), 1),
                 "evaluations_per_second": round(self.evaluations / max(self.search_seconds, 1e-9), 1),
-                "device": self.device, "evaluation": self.last_evaluation()}
+                "device": self.device, "teacher": self.teacher(), "warm_start": self.warm_start_record(),
+                "evaluation": self.last_evaluation()}
 
     def last_evaluation(self) -> list[dict]:
         return [r for r in self.curve if r["round"] == self.curve[-1]["round"]] if self.curve else []
+
+    def start_description(self) -> str:
+        """Where the network started: random weights, or the warm start (for the curve's title)."""
+        if self.imitation is None:
+            return "network from random weights"
+        return f"warm start: {self.imitation['samples']:,} decisions of {self.imitation['teacher']} imitated"
+
+    def teacher(self) -> str:
+        """The teacher the network imitated (or is imitating), or none."""
+        if self.imitation is not None:
+            return self.imitation["teacher"]
+        return self.warm.config.teacher if self.warm is not None else "none"
+
+    def warm_start_record(self) -> dict | None:
+        """The warm start's record (agents.training.az_warm), its progress while unfinished, or None."""
+        if self.warm is not None:
+            return {"teacher": self.warm.config.teacher, "samples": self.warm.samples,
+                    "requested_samples": self.warm.config.imitation_samples, "finished": False}
+        return self.imitation
+
+    def _new_warm_start(self):
+        from .az_warm import WarmStart
+
+        if self.config.teacher == "none":
+            raise ValueError(f"{self.dir / CHECKPOINT}: the run stopped during its warm start; resume it with its "
+                             f"teacher (field 'teacher' is none), or start a new run")
+        return WarmStart(self.net, self.config, self.device, log=self.log)
+
+    def warm_start(self, deadline: float = math.inf) -> None:
+        """Imitate the config's teacher (agents.training.az_warm) chunk by chunk until done or `deadline`
+        (time.perf_counter()); `run` calls it before the first round and checkpoints after it, so a resumed
+        run goes on from there (an unfinished warm start continues, a finished one is not redone)."""
+        if self.warm is None:
+            self.log(f"warm start: imitating {self.config.teacher} on {self.config.imitation_samples:,} decisions")
+            self.warm = self._new_warm_start()
+        while not self.warm.complete and time.perf_counter() < deadline:
+            self.warm.chunk()
+        if self.warm.complete:
+            self.imitation = self.warm.finish()
+            self.warm = None
 
     def _searcher(self):
         """(evaluator, search) of this process's self-play."""
@@ -390,8 +444,18 @@ class Run:
         started = time.perf_counter()
         wall_before = self.wall
         deadline = started + c.max_minutes * 60 if c.max_minutes else math.inf
-        if c.eval_every and c.eval_opponents and self.iteration == 0 and not self.curve:
-            self.evaluate(c.eval_games)  # the untrained network: where the learning curve starts
+        if c.teacher != "none" and self.imitation is None:
+            if self.iteration == 0:
+                self.warm_start(deadline)
+                self.wall = wall_before + time.perf_counter() - started
+                self.save_checkpoint()  # a resumed run does not imitate again (or goes on with an unfinished start)
+            else:
+                self.log(f"teacher {c.teacher}: not imitated (the run resumed at round {self.iteration}, after "
+                         f"its start; the warm start only comes before round 1)")
+        if self.warm is not None:  # the time limit came during the warm start: no self-play in this call
+            deadline = -math.inf
+        elif c.eval_every and c.eval_opponents and self.iteration == 0 and not self.curve:
+            self.evaluate(c.eval_games)  # the untrained or warm-started network: where the learning curve starts
         bar = _bar(progress, c.iterations, self.iteration)
         try:
             while self.iteration < c.iterations and time.perf_counter() < deadline:
@@ -450,7 +514,7 @@ class Run:
                                               "win_share", "ci95", "mean_gold"])
             w.writeheader()
             w.writerows(self.curve)
-        plot_curve(self.curve, self.dir / "curve.png")
+        plot_curve(self.curve, self.dir / "curve.png", self.start_description())
 
     LOSS_COLUMNS = ("round", "positions", "policy_loss", "value_loss")
 

@@ -10,6 +10,8 @@ from typing import Annotated, Literal
 
 from pydantic import Field, field_validator, model_validator
 
+from kbenv.policies import TEACHERS
+
 from .config import (
     MAX_SEED,
     ConfigModel,
@@ -18,11 +20,14 @@ from .config import (
     NonNegative,
     PlayerCount,
     RuleName,
+    Share,
+    Steps,
     _field,
     ruleset_problems,
 )
 
 EVAL_OPPONENTS = ("random", "greedy", "lookahead", "mcts:sims=300")
+AZ_TEACHERS = ("none", *TEACHERS)  # the warm start's teacher (agents.training.az_warm); none = random weights
 MAX_ACTORS = 4096
 ActorCount = Annotated[int, Field(ge=0, le=MAX_ACTORS)]
 
@@ -76,15 +81,34 @@ class AlphaZeroConfig(ConfigModel):
     # the learner's device (a GPU when there is one) that batches the requests of all actors
     inference: Literal["local", "server"] = _field("local", "one of local, server")
 
+    # warm start (agents.training.az_warm): before the first self-play round, the network's policy learns the
+    # teacher's best moves and its value head the outcomes of the teacher's games, on imitation_samples
+    # decisions (whole chunks of 64 games); none = self-play from random weights (as before)
+    teacher: Literal[AZ_TEACHERS] = _field("none", f"one of {', '.join(AZ_TEACHERS)}")
+    imitation_samples: Steps = _field(0, "an integer >= 0")  # > 0 exactly when teacher is not none
+    imitation_epochs: Count = _field(2, "a positive integer")  # passes over each chunk of samples
+    imitation_batch_size: Count = _field(256, "a positive integer")
+    imitation_lr: Share = _field(0.001, "a number in (0, 1]")  # AdamW, its own optimizer (weight_decay as above)
+
     _name = field_validator("name")(ConfigModel.check_name)
     _distinct = field_validator("expansions", "rules", "eval_opponents")(ConfigModel.check_distinct)
 
     @model_validator(mode="after")
     def _consistent(self) -> AlphaZeroConfig:
-        problems = ruleset_problems(self.expansions, self.rules) + self.actor_problems()
+        problems = ruleset_problems(self.expansions, self.rules) + self.actor_problems() + self.teacher_problems()
         if problems:
             raise ValueError("\n".join(problems))
         return self
+
+    def teacher_problems(self) -> list[str]:
+        """The warm-start fields that do not fit together, each naming the field to change."""
+        if self.teacher != "none" and self.imitation_samples == 0:
+            return [f"field 'imitation_samples' must be positive with a teacher (field 'teacher' is "
+                    f"{self.teacher!r}; set teacher: none for self-play from random weights)"]
+        if self.teacher == "none" and self.imitation_samples > 0:
+            return [f"field 'teacher' must be one of {', '.join(TEACHERS)} to imitate (field 'imitation_samples' "
+                    f"is {self.imitation_samples}; set it to 0 for self-play from random weights)"]
+        return []
 
     def actor_problems(self) -> list[str]:
         """The parallel self-play fields that do not fit together, each naming the fields."""

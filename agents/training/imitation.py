@@ -17,7 +17,7 @@ from kbenv.vector import VectorGames, best_sets
 
 def imitation_batches(num_games: int, players: list[int], samples: int, random_share: float, seed: int,
                       reward: str = "score", teacher: str = "greedy", hints: str = "none", expansions=None,
-                      rules=None):
+                      rules=None, positions: bool = False):
     """Yield (observations, legal masks, best masks, outcomes, teacher values) per chunk of games.
 
     The best mask marks every action the teacher values highest, so ties are not noise in the
@@ -25,7 +25,10 @@ def imitation_batches(num_games: int, players: list[int], samples: int, random_s
     outcome is the mover's terminal reward in that game (a target for the value head). Each chunk
     plays `num_games` complete games, so every sample has its outcome. The teacher's move played is
     drawn among the best set (one kernel call gives labels and moves). With `expansions` or `rules` the
-    games play that ruleset (observation v1 and the v1 action layout; no hints).
+    games play that ruleset (observation v1 and the v1 action layout; no hints). With `positions`, each
+    chunk also gives the engine states the samples were taken in and the final state of each sample's
+    game ((N, STATE_SIZE) int64 each: what the search network's value targets are computed from,
+    agents.training.az_warm).
     """
     counts = np.array([players[i % len(players)] for i in range(num_games)], dtype=np.int64)
     games = VectorGames(num_games, counts, auto_reset=False, reward=reward, hints=hints, expansions=expansions,
@@ -36,11 +39,13 @@ def imitation_batches(num_games: int, players: list[int], samples: int, random_s
     while produced < samples:
         games.reset(seed * 7919 + round_ * num_games)
         round_ += 1
-        obs, masks, labels, values, slots, seats = [], [], [], [], [], []
+        obs, masks, labels, values, slots, seats, states = [], [], [], [], [], [], []
         rewards = np.zeros((num_games, 5))
         while not games.done().all():
             rows = np.flatnonzero(~games.done())
             obs.append(games.observations(rows))
+            if positions:
+                states.append(games.states[rows].copy())
             masks.append(games.legal_masks(rows))
             value = games.teacher_values(teacher, rows)
             best = best_sets(value)
@@ -56,8 +61,10 @@ def imitation_batches(num_games: int, players: list[int], samples: int, random_s
         slots_all, seats_all = np.concatenate(slots), np.concatenate(seats)
         outcomes = rewards[slots_all, seats_all].astype(np.float32)
         produced += len(outcomes)
-        yield (np.concatenate(obs), np.concatenate(masks), np.concatenate(labels), outcomes,
-               np.concatenate(values))
+        chunk = (np.concatenate(obs), np.concatenate(masks), np.concatenate(labels), outcomes, np.concatenate(values))
+        if positions:  # every game is over: its slot holds its final state (no auto reset)
+            chunk += (np.concatenate(states), games.states[slots_all])
+        yield chunk
 
 
 def soft_cross_entropy(logits, legal, values, temperature: float):
