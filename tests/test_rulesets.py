@@ -70,7 +70,7 @@ def test_random_games_end_conserve_pieces_and_replay(expansions):
         assert Game.from_record(record).state_key() == game.state_key()
         assert game.scores()[0]["total"] == sum(game.scores()[0]["cards"].values()) + game.scores()[0]["castles"] \
             + game.scores()[0].get("capitols", 0) + game.scores()[0].get("gold", 0) \
-            + sum(game.scores()[0].get("tasks", {}).values())
+            + sum(game.scores()[0].get("tasks", {}).values()) + game.scores()[0].get("palaces", 0)
 
 
 def check_crossroads_pieces(game: Game) -> None:
