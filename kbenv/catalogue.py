@@ -1,6 +1,7 @@
-"""The content catalogue: every expansion, rule flag, location power, nomad tile, scoring card and
-decision of the engine, declared once as data. The numba tables and the layouts (action ids, rule
-bits) are derived from these rows; no code depends on the order of ids beyond what is stated here.
+"""The content catalogue: every expansion, rule flag, location power, nomad tile, scoring card, piece kind
+and decision of the engine, declared once as data. The numba tables and the layouts (action ids, rule
+bits, the pieces' state fields) are derived from these rows; no code depends on the order of ids beyond what
+is stated here.
 
 Action layout v1. The ids of `kingdom_builder_v0` are a prefix of v1: hexes 0..399, the eight base
 powers 400..407 and END_TURN 408 mean the same in both, and every decision an expansion adds comes
@@ -336,6 +337,7 @@ for _k in PIECE_KINDS:
     assert _k.colour in ("seat", "stone") and (_k.colour == "seat") == _k.owned, _k
     assert (_k.plane == "pieces") == (_k.plane_code > 0) and 0 <= _k.plane_code <= 3, _k
     assert (_k.cells > 1) == bool(_k.cell_mark), _k
+    assert _k.storage == "mask" or _k.expansion is not None, f"{_k.name}: slots are an expansion's (appended fields)"
 assert PIECE_KINDS[0].name == "settlement", "the settlement row comes first (OWN, SUPPLY)"
 assert len({k.mark for k in PIECE_KINDS if k.mark}) == sum(1 for k in PIECE_KINDS if k.mark), "marks are distinct"
 WALLS_IN_GAME = PIECE_KIND["wall"].pool
@@ -654,6 +656,8 @@ for _t in POWER_TRAITS:
         f"{_t.name}: move powers, and only they (and the Temple's removal), choose a source first"
     assert _t.rule not in ("terrain", "move to terrain") or _t.terrain not in (None, BUILDABLE_TERRAIN), _t
     assert _t.steps >= 1 and (_t.stop_early <= (_t.steps > 1)), _t
+# Each piece kind is placed by a power whose target is that kind of piece (walls: the Quarry).
+assert all(k.power is None or POWER_TRAIT[k.power].target in ("piece", "walls") for k in PIECE_KINDS)
 # The location rows and the traits agree on each location type's power kind.
 assert all(POWER_TRAIT[loc.name].target == loc.power for loc in LOCATION_TYPES)
 assert all(POWER_TRAIT[k].timing == "nomad tile" for k in NOMAD_USABLE_KINDS)

@@ -165,3 +165,23 @@ def test_text_legend_lists_every_crossroads_mark():
 
 def test_docs_print_the_piece_table():
     assert PT.piece_table() in DOCS.read_text()
+
+
+def test_packed_planes_unpack_to_the_float_planes():
+    from kbenv.engine.packed import pack_into
+    from kbenv.packed import layout_of, split
+
+    pos, at = _pos(warriors=lambda at: [[at["warrior"]], []], wagons=lambda at: [None, at["wagon"]],
+                   ships=lambda at: [at["ship"], None], city_halls=lambda at: [None, at["city_hall"]])
+    game = game_from_position(pos)
+    layout = layout_of(True)
+    for player in (0, 1):
+        buffer = layout.empty(1)
+        bits, values = split(buffer, layout)
+        pack_into(game.state, player, bits[0], values[0], True, 0)
+        unpacked = layout.unpack(buffer.view(np.uint8))[0]
+        floats = observation_planes_v1(game.state, player)
+        assert np.array_equal(unpacked, floats)
+        # the mover's own ship (player 0) is 1/3 in its own_pieces plane, and in the other player's other_pieces
+        plane = "own_pieces" if player == 0 else "other_pieces"
+        assert unpacked[CH1[plane]][tuple(at["ship"])] == np.float32(1 / 3)
