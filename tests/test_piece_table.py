@@ -98,6 +98,7 @@ def test_position_keys_come_from_the_table_and_round_trip():
                               "city_hall": tuple(at["city_hall"])}
     assert game.pieces(1) == {"warriors": [], "wagon": None, "ship": tuple(at["ship"]), "city_hall": None}
     assert PlayerView(game, 1).pieces(0) == game.pieces(0)
+    assert PlayerView(game, 1).piece_cells() == game.piece_cells()
     # the warrior sits in its second slot: the position keeps the empty first slot as null
     assert int(game.state[S.WARRIOR_AT + 1]) == hex_id(*at["warrior"]) + 1 and game.state[S.WARRIOR_AT] == 0
     out = position_of(game)
