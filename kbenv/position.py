@@ -258,7 +258,7 @@ def hand_entry(game: Game, player: int):
 
 def piece_entry(st, kind, player: int):
     """A player's entry under a slot-stored piece kind's key: for a kind of several pieces a list in slot order
-    (null marks an empty slot before a placed piece: "warriors"), for a single piece its [row, col] or null."""
+    (null marks an empty slot before a placed piece), for a single piece its [row, col] or null."""
     hexes = PT.slot_hexes(st, kind, player)
     if kind.per_player == 1:
         return None if hexes[0] is None else list(hex_rc(hexes[0]))

@@ -19,6 +19,7 @@ from .deck import discard_off
 from .nomads_hooks import current_round
 from .observe import NUM_CHANNELS, mark_hexes, observe_into, offsets
 from .piece_table import (
+    CELL_PIECE_AT,
     LEFT_KINDS,
     LEFT_PIECE_AT,
     LEFT_PIECE_SLOTS,
@@ -36,7 +37,6 @@ from .state import (
     CARDS,
     CAVE_USED,
     CAVES,
-    CITY_HALL_AT,
     CURRENT,
     DISCARD_COUNT,
     EXPANSIONS,
@@ -359,13 +359,13 @@ def crossroads_planes(st, player: int, out) -> None:
     mark_hexes(out, CH_ZONE, st[ZONE : ZONE + WORDS])
     for q in range(n):
         plane = CH_OWN_PIECES if q == player else CH_OTHER_PIECES
-        for j in range(PLANE_PIECE_AT.shape[0]):  # the piece table's "pieces" kinds: warriors, wagon, ship
+        for j in range(PLANE_PIECE_AT.shape[0]):  # the piece table's kinds of plane "pieces"
             first = PLANE_PIECE_AT[j] + q * PLANE_PIECE_SLOTS[j]
             for k in range(PLANE_PIECE_SLOTS[j]):
                 at = st[first + k]
                 if at > 0:
                     out[plane, (at - 1) // 20, (at - 1) % 20] = PLANE_PIECE_CODE[j] / 3.0
-        centre = st[CITY_HALL_AT + q] - 1
+        centre = st[CELL_PIECE_AT + q] - 1
         if centre >= 0:
             value = 1.0 if q == player else 0.5
             out[CH_CITY_HALLS, centre // 20, centre % 20] = value

@@ -38,11 +38,10 @@ from .observe_v1 import (
     NUM_MARSH_LOCATIONS,
     features_v1_into,
 )
-from .piece_table import PLANE_PIECE_AT, PLANE_PIECE_CODE, PLANE_PIECE_SLOTS
+from .piece_table import CELL_PIECE_AT, PLANE_PIECE_AT, PLANE_PIECE_CODE, PLANE_PIECE_SLOTS
 from .state import (
     CAPITOL_HEX,
     CAVES,
-    CITY_HALL_AT,
     DECIDER,
     EXPANSIONS,
     LOC_HEX,
@@ -252,7 +251,7 @@ def pack_crossroads(st, player: int, bits) -> None:
                 at = st[first + k]
                 if at > 0:
                     set_code(bits, plane, 2, at - 1, PLANE_PIECE_CODE[j])
-        centre = st[CITY_HALL_AT + q] - 1
+        centre = st[CELL_PIECE_AT + q] - 1
         if centre >= 0:
             code = 2 if q == player else 1
             set_code(bits, P_CITY_HALLS, 2, centre, code)

@@ -3,7 +3,7 @@
 Each kind's state field and slots, the readers and writers of slot-stored pieces that Game.pieces, position
 files and the renderers share, and the numba arrays the observation kernels loop over (kbenv.engine.observe_v1,
 kbenv.engine.packed). The rule kernels of a piece (kbenv.engine.crossroads) keep their named offsets
-(state.WARRIOR_AT ...), which state.py derives from the same rows.
+(state.py's `*_AT` constants), which state.py derives from the same rows.
 """
 
 from __future__ import annotations
@@ -50,13 +50,13 @@ def write_slot(st: np.ndarray, kind: CAT.PieceKind, player: int, slot: int, h: i
 
 
 def covered(kind: CAT.PieceKind, h: int) -> list[int]:
-    """The hexes one piece on h covers: h, and its 6 neighbours for a city hall (C-8)."""
+    """The hexes one piece on h covers: h, and its 6 neighbours for a kind of 7 cells (C-8)."""
     return [h, *neighbours(h)] if kind.cells > 1 else [h]
 
 
 def player_key(kind: CAT.PieceKind) -> str:
-    """The key of a kind in Game.pieces: the plural for kinds of several pieces ("warriors": a sorted list),
-    the name for a single piece ("wagon": a hex or None)."""
+    """The key of a kind in Game.pieces: its position key for a kind of several pieces (a sorted list of
+    hexes), its name for a single piece (a hex or None)."""
     return kind.key if kind.per_player > 1 else kind.name
 
 
@@ -71,9 +71,10 @@ PLANE_PIECE_CODE = np.array([k.plane_code for k in PLANE_KINDS], dtype=np.int64)
 LEFT_KINDS = tuple(k for k in SLOT_PIECES if k.expansion == "crossroads")
 LEFT_PIECE_AT = np.array([PIECE_FIELD[k.name] for k in LEFT_KINDS], dtype=np.int64)
 LEFT_PIECE_SLOTS = np.array([k.per_player for k in LEFT_KINDS], dtype=np.int64)
-# The city_halls plane draws the kinds covering several hexes (the city hall: its centre and 6 neighbours).
-(CITY_HALL_KIND,) = (k for k in SLOT_PIECES if k.plane == "city_halls")
-assert CITY_HALL_KIND.cells == 7 and CITY_HALL_KIND.per_player == 1
+# The city_halls plane draws the one kind covering several hexes (its centre and 6 neighbours), one per player.
+(CELL_KIND,) = (k for k in SLOT_PIECES if k.plane == "city_halls")
+assert CELL_KIND.cells == 7 and CELL_KIND.per_player == 1
+CELL_PIECE_AT = PIECE_FIELD[CELL_KIND.name]  # the centre hex + 1 of each player's piece, 0 = not placed
 
 
 def piece_table() -> str:
