@@ -186,3 +186,13 @@ def test_packed_planes_unpack_to_the_float_planes():
         # the mover's own ship (player 0) is 1/3 in its own_pieces plane, and in the other player's other_pieces
         plane = "own_pieces" if player == 0 else "other_pieces"
         assert unpacked[CH1[plane]][tuple(at["ship"])] == np.float32(1 / 3)
+
+
+def test_write_slot_refuses_a_slot_the_kind_does_not_have():
+    st = np.zeros(S.STATE_SIZE, dtype=np.int64)
+    wagon = CAT.PIECE_KIND["wagon"]
+    with pytest.raises(ValueError, match=re.escape("wagons: slot 1 is not one of 0..0")):
+        PT.write_slot(st, wagon, 0, 1, 42)
+    assert not st.any()
+    PT.write_slot(st, wagon, 3, 0, 42)  # player 3's wagon on hex 42: hex + 1 in the fourth slot
+    assert st[S.WAGON_AT + 3] == 43 and PT.slot_hexes(st, wagon, 3) == [42]
