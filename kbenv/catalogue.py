@@ -1,6 +1,7 @@
-"""The content catalogue: every expansion, rule flag, location power, nomad tile, scoring card and
-decision of the engine, declared once as data. The numba tables and the layouts (action ids, rule
-bits) are derived from these rows; no code depends on the order of ids beyond what is stated here.
+"""The content catalogue: every expansion, rule flag, location power, nomad tile, scoring card, piece kind
+and decision of the engine, declared once as data. The numba tables and the layouts (action ids, rule
+bits, the pieces' state fields) are derived from these rows; no code depends on the order of ids beyond what
+is stated here.
 
 Action layout v1. The ids of `kingdom_builder_v0` are a prefix of v1: hexes 0..399, the eight base
 powers 400..407 and END_TURN 408 mean the same in both, and every decision an expansion adds comes
@@ -248,6 +249,100 @@ RED_CARDS = tuple(card.name for card in SCORING_CARDS if card.expansion == "noma
 assert CARD_NAMES[: len(BASE_CARD_NAMES)] == BASE_CARD_NAMES, "base cards come first"
 
 
+# ----- pieces ---------------------------------------------------------------------------------------
+# Every kind of piece that stands on the board is a row here; the state layout (kbenv.engine.state), the
+# position keys, the renderers, the v1 observation planes and Game.pieces / PlayerView.pieces derive from
+# the rows (kbenv.engine.piece_table resolves them against the state). docs/design-notes.md, "A piece".
+PIECE_STORAGES = ("mask", "slots")  # a bitmask of hexes; or one int64 per piece: hex + 1, 0 = in the supply
+PIECE_GROUNDS = ("buildable", "buildable or mountain", "water")  # where a position file may put one
+PIECE_PLANES = ("settlements", "walls", "pieces", "city_halls")  # the observation planes drawing a piece kind
+
+
+@dataclass(frozen=True)
+class PieceKind:
+    """A kind of piece.
+
+    `per_player`: pieces each player has (0: a shared `pool` of that many); `storage`: "mask" (a hex set,
+    `field` per player or shared) or "slots" (`field` holds hex + 1 per piece, 0 = in the supply); `supply`:
+    the state field counting those in the supply (slots count themselves: None); `key`: the position-file key;
+    `owned`: it belongs to a player and counts as one of their settlements for adjacency, tiles and scoring
+    (it is in OWN[p]; every owned kind but the settlement is also in MEEPLES[p], C-9); `cells`: hexes one piece
+    covers (a city hall: its centre and the 6 neighbours, C-8); `moves`: it moves on the board after it is
+    placed; `taken_back`: it may return to the supply; `ground`: where a position file may put it
+    (PIECE_GROUNDS, None: the rules of the power that builds it); `power`: the power code that places it;
+    `mark`: its text-board glyph after the owner's digit (a settlement shows the digit alone; a wall its
+    mark alone), `cell_mark`: the glyph of the other cells; `colour`: "seat" (the owner's colour) or "stone";
+    `plane`: the v1 observation plane it is drawn in (PIECE_PLANES; "pieces": own_pieces for the observer's,
+    other_pieces for the other players'), `plane_code`: its value there in thirds (3 = 1.0).
+    """
+
+    name: str
+    expansion: str | None
+    per_player: int
+    pool: int
+    storage: str
+    field: str
+    supply: str | None
+    key: str
+    owned: bool
+    moves: bool
+    taken_back: bool
+    power: str | None
+    mark: str
+    colour: str
+    plane: str
+    plane_code: int = 0
+    cells: int = 1
+    ground: str | None = None
+    cell_mark: str = ""
+
+    @property
+    def plural(self) -> str:
+        """The kind's name for several pieces ("warriors"; words as the text and the docs write them)."""
+        return self.key.replace("_", " ")
+
+    @property
+    def label(self) -> str:
+        """The kind's name as text ("city hall")."""
+        return self.name.replace("_", " ")
+
+
+PIECE_KINDS = (
+    PieceKind("settlement", None, 40, 0, "mask", "OWN", "SUPPLY", "settlements", owned=True, moves=True,
+              taken_back=True, power=None, mark="", colour="seat", plane="settlements"),  # EN: 40 each
+    PieceKind("wall", "nomads", 0, 25, "mask", "WALLS", "WALLS_LEFT", "walls", owned=False, moves=False,
+              taken_back=False, power="quarry", mark="#", colour="stone", plane="walls",
+              ground="buildable"),  # N-19: 25 stone walls
+    # Crossroads (C-8..C-14): pieces that count as settlements, kept in OWN and MEEPLES with their hexes in slots.
+    PieceKind("warrior", "crossroads", 2, 0, "slots", "WARRIOR_AT", None, "warriors", owned=True, moves=False,
+              taken_back=True, power="barracks", mark="^", colour="seat", plane="pieces", plane_code=3,
+              ground="buildable"),
+    PieceKind("wagon", "crossroads", 1, 0, "slots", "WAGON_AT", None, "wagons", owned=True, moves=True,
+              taken_back=True, power="wagon", mark="=", colour="seat", plane="pieces", plane_code=2,
+              ground="buildable or mountain"),
+    PieceKind("ship", "crossroads", 1, 0, "slots", "SHIP_AT", None, "ships", owned=True, moves=True,
+              taken_back=True, power="lighthouse", mark=")", colour="seat", plane="pieces", plane_code=1,
+              ground="water"),
+    PieceKind("city_hall", "crossroads", 1, 0, "slots", "CITY_HALL_AT", None, "city_halls", owned=True,
+              moves=False, taken_back=False, power="city_hall", mark="&", colour="seat", plane="city_halls",
+              cells=7, ground="buildable", cell_mark=":"),
+)
+PIECE_KIND = {kind.name: kind for kind in PIECE_KINDS}
+SLOT_PIECES = tuple(kind for kind in PIECE_KINDS if kind.storage == "slots")
+for _k in PIECE_KINDS:
+    assert _k.storage in PIECE_STORAGES and _k.plane in PIECE_PLANES and _k.ground in (None, *PIECE_GROUNDS), _k
+    assert _k.expansion is None or _k.expansion in {e.name for e in EXPANSIONS}, _k
+    assert (_k.per_player > 0) != (_k.pool > 0), f"{_k.name}: per player or a shared pool"
+    assert (_k.storage == "slots") == (_k.supply is None), f"{_k.name}: slots count their supply themselves"
+    assert _k.colour in ("seat", "stone") and (_k.colour == "seat") == _k.owned, _k
+    assert (_k.plane == "pieces") == (_k.plane_code > 0) and 0 <= _k.plane_code <= 3, _k
+    assert (_k.cells > 1) == bool(_k.cell_mark), _k
+    assert _k.storage == "mask" or _k.expansion is not None, f"{_k.name}: slots are an expansion's (appended fields)"
+assert PIECE_KINDS[0].name == "settlement", "the settlement row comes first (OWN, SUPPLY)"
+assert len({k.mark for k in PIECE_KINDS if k.mark}) == sum(1 for k in PIECE_KINDS if k.mark), "marks are distinct"
+WALLS_IN_GAME = PIECE_KIND["wall"].pool
+
+
 @dataclass(frozen=True)
 class Section:
     """A board section: its expansion (None = base game) and where its grid was checked (kb-data).
@@ -345,7 +440,6 @@ NOMAD_KINDS = tuple(tile.kind for tile in NOMAD_TILES)
 NOMAD_TILE_COUNTS = {tile.kind: tile.count for tile in NOMAD_TILES}
 NOMAD_USABLE_KINDS = tuple(tile.kind for tile in NOMAD_TILES if tile.usable)
 assert NOMAD_KINDS[: len(NOMAD_USABLE_KINDS)] == NOMAD_USABLE_KINDS, "usable tile kinds come first"
-WALLS_IN_GAME = 25
 NOMAD_CARDS = sum(card.expansion in (None, "nomads") for card in SCORING_CARDS)  # 13 cards with Nomads
 TERRAIN_CHOICES = ("G", "C", "D", "F", "T", "S", "W")
 
@@ -562,6 +656,8 @@ for _t in POWER_TRAITS:
         f"{_t.name}: move powers, and only they (and the Temple's removal), choose a source first"
     assert _t.rule not in ("terrain", "move to terrain") or _t.terrain not in (None, BUILDABLE_TERRAIN), _t
     assert _t.steps >= 1 and (_t.stop_early <= (_t.steps > 1)), _t
+# Each piece kind is placed by a power whose target is that kind of piece (walls: the Quarry).
+assert all(k.power is None or POWER_TRAIT[k.power].target in ("piece", "walls") for k in PIECE_KINDS)
 # The location rows and the traits agree on each location type's power kind.
 assert all(POWER_TRAIT[loc.name].target == loc.power for loc in LOCATION_TYPES)
 assert all(POWER_TRAIT[k].timing == "nomad tile" for k in NOMAD_USABLE_KINDS)

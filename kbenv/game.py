@@ -7,7 +7,8 @@ import numpy as np
 from . import catalogue as CAT
 from .board.bitset import HEX_BIT, HEX_WORD, WORDS, hexes_of
 from .board.codes import CARD_TEXT, LOCATION_NAMES, NUM_POWERS
-from .board.geometry import NUM_HEXES, hex_id, hex_rc, neighbours
+from .board.geometry import NUM_HEXES, hex_id, hex_rc
+from .engine import piece_table as PT
 from .engine import state as S
 from .engine.actions import apply_action
 from .engine.deck import deck_off, discard_off, removed_off
@@ -127,10 +128,10 @@ class Game:
     ) -> Game:
         """A hand-built position; the current player's turn begins (see docs/api.md).
 
-        `expansion_fields`: expansions, rules, walls, capitols, caves, nomad_spaces, gold, nomad_tiles, tasks,
-        warriors, wagons, ships, city_halls. `resume`: the full-state keys of a position (discard, removed,
-        rng, turn, ..., decision; kbenv.position_state): with a "decision" no turn begins. `ruleset` (a Ruleset)
-        may stand for expansions and rules."""
+        `expansion_fields`: expansions, rules, capitols, caves, nomad_spaces, gold, nomad_tiles, tasks, bonus_tiles,
+        temple_reserve and the position keys of the piece kinds (catalogue.PIECE_KINDS). `resume`: the full-state
+        keys of a position (discard, removed, rng, turn, ..., decision; kbenv.position_state): with a "decision"
+        no turn begins. `ruleset` (a Ruleset) may stand for expansions and rules."""
         unknown = set(expansion_fields) - set(RULESET_FIELDS)
         if unknown:
             raise SetupError(f"{sorted(unknown)[0]}: unknown field")
@@ -297,16 +298,16 @@ class Game:
         return {hex_rc(h) for h in hexes_of(self.state[off : off + WORDS])}
 
     def settlements(self, player: int) -> set[tuple[int, int]]:
-        """The player's settlements (with Crossroads: without warriors, wagon, ship and city hall)."""
+        """The player's settlements (without the hexes of their other owned piece kinds, catalogue.PIECE_KINDS)."""
         return self.own_hexes(player) - self._mask_hexes(S.meeples_off(player))
 
     def own_hexes(self, player: int) -> set[tuple[int, int]]:
-        """Every hex that counts as the player's settlement: settlements, warriors, wagon, ship and the
-        7 cells of a city hall (C-8, C-9)."""
+        """Every hex that counts as the player's settlement: the hexes of every owned piece kind
+        (catalogue.PIECE_KINDS: settlements and the Crossroads pieces, a city hall's 7 cells; C-8, C-9)."""
         return self._mask_hexes(S.own_off(player))
 
     def occupied(self) -> set[tuple[int, int]]:
-        """Hexes holding a piece (settlement, warrior, wagon, ship, city hall, wall, cave)."""
+        """Hexes holding a piece of any kind (catalogue.PIECE_KINDS) or a cave."""
         pieces = np.zeros(WORDS, dtype=np.int64)
         pieces_into(self.state, pieces)
         return {hex_rc(h) for h in hexes_of(pieces)}
@@ -325,31 +326,28 @@ class Game:
         return int(task_gold(self.state, player, CAT.TASK_NAMES.index(task)))
 
     def pieces(self, player: int) -> dict:
-        """The player's Crossroads pieces: warrior hexes, and the wagon, ship and city-hall centre (None:
-        in the supply)."""
-        def at(value) -> tuple[int, int] | None:
-            return hex_rc(int(value) - 1) if value > 0 else None
-
-        warriors = self.state[S.WARRIOR_AT + player * S.WARRIORS_PER_PLAYER:][: S.WARRIORS_PER_PLAYER]
-        return {"warriors": sorted(at(v) for v in warriors if v > 0), "wagon": at(self.state[S.WAGON_AT + player]),
-                "ship": at(self.state[S.SHIP_AT + player]), "city_hall": at(self.state[S.CITY_HALL_AT + player])}
+        """The player's pieces stored in slots (catalogue.PIECE_KINDS; the Crossroads pieces): a kind of several
+        pieces under its plural, a sorted list of hexes ("warriors"); a single piece under its name, its hex or
+        None in the supply ("wagon", "ship", "city_hall": the centre)."""
+        out: dict = {}
+        for kind in PT.SLOT_PIECES:
+            hexes = [None if h is None else hex_rc(h) for h in PT.slot_hexes(self.state, kind, player)]
+            out[PT.player_key(kind)] = sorted(rc for rc in hexes if rc is not None) if kind.per_player > 1 \
+                else hexes[0]
+        return out
 
     def piece_cells(self) -> dict[tuple[int, int], tuple[int, str]]:
-        """{(r, c): (owner, kind)} of every Crossroads piece on the board; kind is "warrior", "wagon", "ship",
-        "city hall" (its centre) or "city hall cell" (its 6 other cells)."""
+        """{(r, c): (owner, kind)} of every slot-stored piece on the board (the Crossroads pieces); kind is the
+        kind's label ("warrior", "wagon", "ship", "city hall": its centre) or, for the other cells of a piece
+        covering several, the label and " cell" ("city hall cell")."""
         out: dict[tuple[int, int], tuple[int, str]] = {}
         for p in range(self.num_players):
-            pieces = self.pieces(p)
-            centre = pieces["city_hall"]
-            if centre is not None:
-                for h in neighbours(hex_id(*centre)):
-                    out[hex_rc(h)] = (p, "city hall cell")
-                out[centre] = (p, "city hall")
-            for rc in pieces["warriors"]:
-                out[rc] = (p, "warrior")
-            for kind in ("wagon", "ship"):
-                if pieces[kind] is not None:
-                    out[pieces[kind]] = (p, kind)
+            for kind in PT.SLOT_PIECES:
+                for h in PT.slot_hexes(self.state, kind, p):
+                    if h is not None:
+                        for cell in PT.covered(kind, h)[1:]:
+                            out[hex_rc(cell)] = (p, f"{kind.label} cell")
+                        out[hex_rc(h)] = (p, kind.label)
         return out
 
     def warrior_zone(self) -> set[tuple[int, int]]:

@@ -11,6 +11,7 @@ from . import catalogue as CAT
 from .board.codes import LOCATION_LETTERS, LOCATION_NAMES
 from .board.geometry import NUM_HEXES, hex_rc
 from .catalogue import ACTION_ID, ACTION_NAMES, POWER_NAMES, RULE_FLAGS
+from .engine import piece_table as PT
 from .engine import state as S
 from .game import Game, IllegalActionError
 from .position_state import RESUME_FIELDS, resume_of, space_of
@@ -21,14 +22,16 @@ from .setup_marshlands import marsh_position
 DECISION_IDS = {**{name: ACTION_ID[name] for name in POWER_NAMES if name in ACTION_ID}, "done": ACTION_ID["done"],
                 "pass": ACTION_ID["done"], "end_turn": ACTION_ID["end_turn"]}  # "pass": DONE of a Canoe reaction
 
-POSITION_FIELDS = ("board", "sections", "locations", "cards", "settlements", "options", "expansions", "walls",
+# The position keys of the piece kinds stored in slots (catalogue.PIECE_KINDS: the Crossroads pieces).
+SLOT_PIECE_KEYS = tuple(kind.key for kind in PT.SLOT_PIECES)
+WALLS_KEY = PT.PIECE_KIND["wall"].key
+POSITION_FIELDS = ("board", "sections", "locations", "cards", "settlements", "options", "expansions", WALLS_KEY,
                    "capitols", "caves", "nomad_spaces", "gold", "current_player", "start_player", "hands", "deck",
-                   "supply", "tiles", "tiles_left", "nomad_tiles", "tasks", "warriors", "wagons", "ships",
-                   "city_halls", "bonus_tiles", "temple_reserve", "seed", *RESUME_FIELDS, "then")
+                   "supply", "tiles", "tiles_left", "nomad_tiles", "tasks", *SLOT_PIECE_KEYS, "bonus_tiles",
+                   "temple_reserve", "seed", *RESUME_FIELDS, "then")
 OPTION_FIELDS = tuple(f.name for f in RULE_FLAGS)
-PASSED_THROUGH = ("walls", "capitols", "caves", "nomad_spaces", "gold", "nomad_tiles", "tasks", "warriors", "wagons",
-                  "ships", "city_halls", "current_player",
-                  "start_player", "supply", "tiles", "seed", "bonus_tiles", "temple_reserve")
+PASSED_THROUGH = (WALLS_KEY, "capitols", "caves", "nomad_spaces", "gold", "nomad_tiles", "tasks", *SLOT_PIECE_KEYS,
+                  "current_player", "start_player", "supply", "tiles", "seed", "bonus_tiles", "temple_reserve")
 
 
 def parse_position(position: dict) -> dict:
@@ -225,7 +228,7 @@ def position_of(game: Game) -> dict:
     if bits:
         pos["gold"] = [game.gold(p) for p in range(n)]
     if bits & CAT.NOMADS:
-        pos["walls"] = sorted(list(x) for x in game.walls())
+        pos[WALLS_KEY] = sorted(list(x) for x in game.walls())
         pos["nomad_spaces"] = {"{},{}".format(*h): kind for h, kind in sorted(game.nomad_spaces().items())}
         pos["nomad_tiles"] = [[{"kind": CAT.NOMAD_KINDS[int(st[S.NOMAD_KIND + i])],
                                 "claimed_round": int(st[S.NOMAD_ROUND + i]), "space": space_of(st, i)}
@@ -237,9 +240,9 @@ def position_of(game: Game) -> dict:
         pos["caves"] = sorted(list(x) for x in game.caves())
     if bits & CAT.CROSSROADS:
         pos["tasks"] = list(game.tasks())
-        pos["warriors"] = [warrior_slots(st, p) for p in range(n)]
-        for name, off in (("wagons", S.WAGON_AT), ("ships", S.SHIP_AT), ("city_halls", S.CITY_HALL_AT)):
-            pos[name] = [rc(st[off + p] - 1) if st[off + p] > 0 else None for p in range(n)]
+    for kind in PT.SLOT_PIECES:
+        if bits & CAT.EXPANSION_BIT[kind.expansion]:
+            pos[kind.key] = [piece_entry(st, kind, p) for p in range(n)]
     if bits & CAT.EXPANSION_BIT["marshlands"]:
         pos.update(marsh_position(st))
     pos.update(resume_of(st))
@@ -253,12 +256,15 @@ def hand_entry(game: Game, player: int):
     return [game.hand(player), *extra] if extra else game.hand(player)
 
 
-def warrior_slots(st, player: int) -> list:
-    """A player's warriors in slot order; null marks an empty slot before a placed warrior."""
-    slots = [int(v) for v in st[S.WARRIOR_AT + player * S.WARRIORS_PER_PLAYER:][: S.WARRIORS_PER_PLAYER]]
-    while slots and slots[-1] == 0:
-        slots.pop()
-    return [list(hex_rc(v - 1)) if v > 0 else None for v in slots]
+def piece_entry(st, kind, player: int):
+    """A player's entry under a slot-stored piece kind's key: for a kind of several pieces a list in slot order
+    (null marks an empty slot before a placed piece), for a single piece its [row, col] or null."""
+    hexes = PT.slot_hexes(st, kind, player)
+    if kind.per_player == 1:
+        return None if hexes[0] is None else list(hex_rc(hexes[0]))
+    while hexes and hexes[-1] is None:
+        hexes.pop()
+    return [None if h is None else list(hex_rc(h)) for h in hexes]
 
 
 def record_position(record, at: int | None = None) -> dict:

@@ -10,7 +10,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from .board.codes import LOCATION_LETTERS, LOCATION_NAMES
-from .catalogue import TASK_CARDS
+from .catalogue import SLOT_PIECES, TASK_CARDS
 from .colours import (
     CAPITOL_RGB,
     CAVE_RGB,
@@ -25,6 +25,7 @@ from .colours import (
     seat_label,
     seat_name,
 )
+from .engine.piece_table import player_key
 
 if TYPE_CHECKING:
     from .game import Game
@@ -216,7 +217,12 @@ def _draw_ship(draw: ImageDraw.ImageDraw, x: float, y: float, colour) -> None:
                  fill=colour, outline=outline)
 
 
+# How each slot-stored piece kind of catalogue.PIECE_KINDS is drawn, by its label (the kinds of
+# Game.piece_cells); a kind covering several hexes also has a drawer for every one of its cells, drawn under it.
 PIECE_DRAWERS = {"warrior": _draw_warrior, "wagon": _draw_wagon, "ship": _draw_ship, "city hall": _draw_city_hall}
+CELL_DRAWERS = {"city hall": _draw_city_hall_cell}
+assert set(PIECE_DRAWERS) == {kind.label for kind in SLOT_PIECES}, "a drawer for every piece kind"
+assert set(CELL_DRAWERS) == {kind.label for kind in SLOT_PIECES if kind.cells > 1}
 
 
 def board_image(game: Game, viewer: int | None = None) -> np.ndarray:
@@ -252,8 +258,9 @@ def _draw_board(draw: ImageDraw.ImageDraw, game: Game) -> None:
             draw.polygon(hex_corners(x, y, RADIUS), fill=fill, outline=(60, 60, 60))
             if (r, c) in zone:
                 _draw_zone(draw, x, y)
-            if pieces.get((r, c), (0, ""))[1].startswith("city hall"):
-                _draw_city_hall_cell(draw, x, y, SEAT_RGB[pieces[(r, c)][0]])
+            cell = pieces.get((r, c), (0, ""))[1].removesuffix(" cell")
+            if cell in CELL_DRAWERS:
+                CELL_DRAWERS[cell](draw, x, y, SEAT_RGB[pieces[(r, c)][0]])
             if ch == "K":
                 _draw_castle(draw, x, y)
             elif is_location:
@@ -367,9 +374,7 @@ def _panel_seat(panel: _Panel, game: Game, p: int, score: dict, viewer: int | No
         panel.text(f"capitols {score.get('capitols', 0)}, banked gold {score.get('gold', 0)}; nomad tiles: {held}",
                    small=True, dx=18)
     if "crossroads" in game.expansions:
-        pieces = game.pieces(p)
-        placed = [f"{len(pieces['warriors'])} warrior{'s' if len(pieces['warriors']) != 1 else ''}"]
-        placed += [kind.replace("_", " ") for kind in ("wagon", "ship", "city_hall") if pieces[kind] is not None]
+        placed = _placed_pieces(game.pieces(p))
         met = [f"{name} {gold}" for name, gold in score.get("tasks", {}).items() if gold]
         line = f"pieces: {', '.join(placed)}; tasks met: {', '.join(met) or 'none'}"
         if panel.fits(line, small=True, dx=18):
@@ -377,6 +382,19 @@ def _panel_seat(panel: _Panel, game: Game, p: int, score: dict, viewer: int | No
         else:
             panel.text(f"pieces: {', '.join(placed)}", small=True, dx=18)
             panel.items("tasks met: ", met or ["none"], small=True, dx=18)
+
+
+def _placed_pieces(pieces: dict) -> list[str]:
+    """The seat's pieces on the board (Game.pieces): a count for a kind of several ("2 warriors"), the name of
+    each single piece placed ("wagon", "city hall")."""
+    placed = []
+    for kind in SLOT_PIECES:
+        value = pieces[player_key(kind)]
+        if kind.per_player > 1:
+            placed.append(f"{len(value)} {kind.label if len(value) == 1 else kind.plural}")
+        elif value is not None:
+            placed.append(kind.label)
+    return placed
 
 
 def _hand_text(game: Game, p: int) -> str:
@@ -416,9 +434,12 @@ def _panel_keys(panel: _Panel, expansions=()) -> None:
         panel.text("  Res resettlement, Out outpost, Swd sword, Tre treasure", small=True)
     if "crossroads" in expansions:
         panel.text("  crossroads pieces, in the owner's colour:", small=True)
-        panel.icons([(name, PIECE_DRAWERS[name]) for name in ("warrior", "wagon", "ship")], dx=10)
-        panel.icons([("city hall (centre)", PIECE_DRAWERS["city hall"]),
-                     ("its 6 other cells", _draw_city_hall_cell)], dx=10)
+        kinds = [kind for kind in SLOT_PIECES if kind.expansion == "crossroads"]
+        panel.icons([(kind.label, PIECE_DRAWERS[kind.label]) for kind in kinds if kind.cells == 1], dx=10)
+        for kind in kinds:
+            if kind.cells > 1:
+                panel.icons([(f"{kind.label} (centre)", PIECE_DRAWERS[kind.label]),
+                             (f"its {kind.cells - 1} other cells", CELL_DRAWERS[kind.label])], dx=10)
 
 
 def save_png(image: np.ndarray, path: str) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .board.codes import LOCATION_LETTERS, LOCATION_NAMES
-from .catalogue import TASK_CARDS
+from .catalogue import SLOT_PIECES, TASK_CARDS
 from .colours import (
     CAPITOL_ANSI,
     CAPITOL_MARK,
@@ -27,14 +27,16 @@ if TYPE_CHECKING:
     from .game import Game
 
 PLAYER_MARKS = "01234"  # a settlement of player_<p> shows the digit p
-# Crossroads pieces count as settlements: their hexes show the owner's digit followed by the piece's mark
-# (where a plain settlement has a space); an empty hex of a warrior zone shows its terrain or location
-# letter followed by ZONE_MARK.
-WARRIOR_MARK, WAGON_MARK, SHIP_MARK = "^", "=", ")"
-CITY_HALL_MARK, CITY_HALL_CELL_MARK = "&", ":"  # the city hall's centre, its 6 other cells
+# Owned pieces stored in slots (the Crossroads pieces) count as settlements: their hexes show the owner's digit
+# followed by the kind's mark of catalogue.PIECE_KINDS (where a plain settlement has a space; a piece covering
+# several hexes marks its other cells with its cell mark); an empty hex of a warrior zone shows its terrain or
+# location letter followed by ZONE_MARK.
 ZONE_MARK = "-"
-PIECE_MARKS = {"warrior": WARRIOR_MARK, "wagon": WAGON_MARK, "ship": SHIP_MARK, "city hall": CITY_HALL_MARK,
-               "city hall cell": CITY_HALL_CELL_MARK}  # the kinds of Game.piece_cells
+PIECE_MARKS = {**{kind.label: kind.mark for kind in SLOT_PIECES},
+               **{f"{kind.label} cell": kind.cell_mark for kind in SLOT_PIECES if kind.cell_mark}}  # Game.piece_cells
+# The marks under their former names (kept for callers that import them).
+WARRIOR_MARK, WAGON_MARK, SHIP_MARK = PIECE_MARKS["warrior"], PIECE_MARKS["wagon"], PIECE_MARKS["ship"]
+CITY_HALL_MARK, CITY_HALL_CELL_MARK = PIECE_MARKS["city hall"], PIECE_MARKS["city hall cell"]
 ZONE_ANSI = 88  # dark red: the zone mark after the hex's letter
 TASK_GOLD = {task.name: task.gold for task in TASK_CARDS}
 LEGEND_TERRAINS = (("g", "grass"), ("c", "canyon"), ("d", "desert"), ("f", "flower field"), ("t", "forest"),
@@ -141,12 +143,19 @@ def pieces_legend(expansions=("nomads", "capitol", "caves")) -> str:
         kinds += [f"{NOMAD_TILE_MARKS[k]} {k} ({NOMAD_TILE_LABELS[k]})" for k in NOMAD_TILE_MARKS if "-" not in k]
         lines.append(f"nomad tiles on nomad spaces: {', '.join(kinds)}")
     if "crossroads" in expansions:
-        marks = ", ".join(f"0{mark} {name}" for mark, name in (
-            (WARRIOR_MARK, "warrior"), (WAGON_MARK, "wagon"), (SHIP_MARK, "ship"),
-            (CITY_HALL_MARK, "city hall (centre)"), (CITY_HALL_CELL_MARK, "city hall (other 6 cells)")))
+        marks = ", ".join(f"0{mark} {name}" for kind in SLOT_PIECES if kind.expansion == "crossroads"
+                          for mark, name in piece_marks(kind))
         lines.append(f"crossroads pieces (owner's digit, then the piece's mark; 0 = player_0): {marks}")
         lines.append(f"warrior zone: an empty hex next to a warrior shows its letter, then {ZONE_MARK} (g{ZONE_MARK})")
     return "\n".join(lines)
+
+
+def piece_marks(kind) -> tuple[tuple[str, str], ...]:
+    """(mark, name) of a piece kind in the key: one, or for a piece covering several hexes its centre and the
+    other cells ("city hall (centre)", "city hall (other 6 cells)")."""
+    if not kind.cell_mark:
+        return ((kind.mark, kind.label),)
+    return ((kind.mark, f"{kind.label} (centre)"), (kind.cell_mark, f"{kind.label} (other {kind.cells - 1} cells)"))
 
 
 def legend(num_players: int = 5, expansions=()) -> str:

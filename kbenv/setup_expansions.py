@@ -8,23 +8,25 @@ import numpy as np
 
 from . import catalogue as CAT
 from .board.bitset import HEX_BIT, HEX_WORD, NEIGHBOUR_MASK, WORDS
-from .board.geometry import hex_id, hex_rc, neighbours
+from .board.geometry import hex_id, hex_rc
+from .engine import piece_table as PT
 from .engine import state as S
 from .engine.crossroads import update_zone
 from .engine.init import deal_expansions, init_ruleset, place_cave
 from .engine.nomads import place_wall
 from .setup_marshlands import MARSH_PIECES, apply_marsh_pieces, per_player_types, validate_reserve
 
-CROSSROADS_PIECES = ("tasks", "warriors", "wagons", "ships", "city_halls")
-POSITION_PIECES = ("walls", "capitols", "caves", "nomad_spaces", "gold", "nomad_tiles", *CROSSROADS_PIECES,
+CROSSROADS_PIECES = ("tasks", *(kind.key for kind in PT.SLOT_PIECES if kind.expansion == "crossroads"))
+WALLS_KEY = PT.PIECE_KIND["wall"].key
+POSITION_PIECES = (WALLS_KEY, "capitols", "caves", "nomad_spaces", "gold", "nomad_tiles", *CROSSROADS_PIECES,
                    *MARSH_PIECES)
 RULESET_FIELDS = ("expansions", "rules", *POSITION_PIECES)  # what makes a set-up more than a base game
 # Gold banked during play: a bound far beyond any game (a few hundred at most) and far from int64 overflow
 # when the scores are summed.
 MAX_GOLD = 1_000_000
 MAX_ROUND = 100_000  # rounds of a game (a game has fewer than 200 turns in all)
-NEEDS = {"walls": "nomads", "nomad_spaces": "nomads", "nomad_tiles": "nomads", "capitols": "capitol",
-         "caves": "caves", **{name: "crossroads" for name in CROSSROADS_PIECES},
+NEEDS = {"nomad_spaces": "nomads", "nomad_tiles": "nomads", "capitols": "capitol", "caves": "caves",
+         "tasks": "crossroads", **{kind.key: kind.expansion for kind in PT.PIECE_KINDS if kind.expansion},
          **{name: "marshlands" for name in MARSH_PIECES}}
 
 
@@ -149,40 +151,38 @@ def validate_crossroads(board, n: int, out: dict, occupied: set, bits: int = 0) 
             raise ExpansionSetupError(f"{name}: hex {[r, c]} already holds a piece")
         taken.add(rc)
 
-    if "warriors" in out:
-        warriors = []
-        for p, hexes in enumerate(_per_player(out["warriors"], n, "warriors")):
-            if not isinstance(hexes, (list, tuple)):
-                raise ExpansionSetupError(f"warriors[{p}]: expected a list of [row, col] pairs, got {hexes!r}")
-            if len(hexes) > S.WARRIORS_PER_PLAYER:
-                raise ExpansionSetupError(f"warriors[{p}]: at most {S.WARRIORS_PER_PLAYER} warriors")
-            placed = _hexes([rc for rc in hexes if rc is not None], f"warriors[{p}]")
-            pairs = iter(placed)  # null keeps an empty warrior slot in its place
-            own = tuple(None if rc is None else next(pairs) for rc in hexes)
-            for rc in placed:
-                claim(rc, f"warriors[{p}]", ground)
-            warriors.append(own)
-        out["warriors"] = tuple(warriors)
-    for name, allowed in (("wagons", ground + "M"), ("ships", "W")):
-        if name in out:
-            hexes = tuple(_one_hex(v, f"{name}[{p}]") for p, v in enumerate(_per_player(out[name], n, name)))
-            for p, rc in enumerate(hexes):
-                if rc is not None:
-                    claim(rc, f"{name}[{p}]", allowed)
-            out[name] = hexes
-    if "city_halls" in out:
-        centres = tuple(_one_hex(v, f"city_halls[{p}]")
-                        for p, v in enumerate(_per_player(out["city_halls"], n, "city_halls")))
-        for p, rc in enumerate(centres):
-            if rc is None:
-                continue
-            cells = [rc, *(hex_rc(h) for h in neighbours(hex_id(*rc)))]
-            if len(cells) != 7:
-                raise ExpansionSetupError(f"city_halls[{p}]: hex {list(rc)} is on the board edge; a city hall "
-                                          "covers its centre and all 6 neighbours")
+    for kind in PT.SLOT_PIECES:
+        if kind.key in out:
+            out[kind.key] = _slot_pieces(kind, out[kind.key], n, ground, claim)
+
+
+def _slot_pieces(kind: CAT.PieceKind, value, n: int, ground: str, claim) -> tuple:
+    """One player entry per seat of a slot-stored piece kind (catalogue.PIECE_KINDS): for a kind of several
+    pieces a list of [row, col] pairs (null keeps an empty slot in its place), for a single piece a pair or
+    null; each hex claimed on the kind's ground (a city hall: its centre and all 6 neighbours, C-8)."""
+    allowed = {"buildable": ground, "buildable or mountain": ground + "M", "water": "W"}[kind.ground]
+    out = []
+    for p, entry in enumerate(_per_player(value, n, kind.key)):
+        name = f"{kind.key}[{p}]"
+        if kind.per_player > 1:
+            if not isinstance(entry, (list, tuple)):
+                raise ExpansionSetupError(f"{name}: expected a list of [row, col] pairs, got {entry!r}")
+            if len(entry) > kind.per_player:
+                raise ExpansionSetupError(f"{name}: at most {kind.per_player} {kind.plural}")
+            placed = _hexes([rc for rc in entry if rc is not None], name)
+            pairs = iter(placed)
+            out.append(tuple(None if rc is None else next(pairs) for rc in entry))
+        else:
+            placed = () if entry is None else (_one_hex(entry, name),)
+            out.append(placed[0] if placed else None)
+        for rc in placed:
+            cells = [hex_rc(h) for h in PT.covered(kind, hex_id(*rc))]
+            if len(cells) != kind.cells:
+                raise ExpansionSetupError(f"{name}: hex {list(rc)} is on the board edge; a {kind.label} covers its "
+                                          f"centre and all {kind.cells - 1} neighbours")
             for cell in cells:
-                claim(cell, f"city_halls[{p}]", ground)
-        out["city_halls"] = centres
+                claim(cell, name, allowed)
+    return tuple(out)
 
 
 def buildable_letters(bits: int) -> str:
@@ -373,21 +373,12 @@ def apply_crossroads(st: np.ndarray, pieces: dict) -> None:
             st[off + HEX_WORD[h]] |= HEX_BIT[h]
         st[S.adjacent_off(p) : S.adjacent_off(p) + WORDS] |= NEIGHBOUR_MASK[h]
 
-    for p, hexes in enumerate(pieces.get("warriors", ())):
-        for k, rc in enumerate(hexes):
-            if rc is not None:
-                st[S.WARRIOR_AT + p * S.WARRIORS_PER_PLAYER + k] = hex_id(*rc) + 1
-                put(p, hex_id(*rc))
-    for name, field in (("wagons", S.WAGON_AT), ("ships", S.SHIP_AT)):
-        for p, rc in enumerate(pieces.get(name, ())):
-            if rc is not None:
-                st[field + p] = hex_id(*rc) + 1
-                put(p, hex_id(*rc))
-    for p, rc in enumerate(pieces.get("city_halls", ())):
-        if rc is not None:
-            centre = hex_id(*rc)
-            st[S.CITY_HALL_AT + p] = centre + 1
-            for h in (centre, *neighbours(centre)):
-                put(p, h)
+    for kind in PT.SLOT_PIECES:
+        for p, entry in enumerate(pieces.get(kind.key, ())):
+            for k, rc in enumerate(entry if kind.per_player > 1 else (entry,)):
+                if rc is not None:
+                    PT.write_slot(st, kind, p, k, hex_id(*rc))
+                    for h in PT.covered(kind, hex_id(*rc)):
+                        put(p, h)
     if st[S.EXPANSIONS] & CAT.CROSSROADS:
         update_zone(st)

@@ -114,7 +114,12 @@ class PlayerView:
         return self._public.own_hexes(player)
 
     def pieces(self, player: int) -> dict:
+        """The player's pieces stored in slots (Game.pieces, one key per kind of catalogue.PIECE_KINDS): public."""
         return self._public.pieces(player)
+
+    def piece_cells(self) -> dict[tuple[int, int], tuple[int, str]]:
+        """Every slot-stored piece on the board with its owner and kind (Game.piece_cells): public."""
+        return self._public.piece_cells()
 
     def warrior_zone(self) -> set[tuple[int, int]]:
         return self._public.warrior_zone()

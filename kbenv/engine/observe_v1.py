@@ -18,6 +18,16 @@ from ..board.geometry import NUM_HEXES, STEP1
 from .deck import discard_off
 from .nomads_hooks import current_round
 from .observe import NUM_CHANNELS, mark_hexes, observe_into, offsets
+from .piece_table import (
+    CELL_PIECE_AT,
+    LEFT_KINDS,
+    LEFT_PIECE_AT,
+    LEFT_PIECE_SLOTS,
+    PLANE_KINDS,
+    PLANE_PIECE_AT,
+    PLANE_PIECE_CODE,
+    PLANE_PIECE_SLOTS,
+)
 from .state import (
     BONUS_FRESH,
     BONUS_HELD,
@@ -27,7 +37,6 @@ from .state import (
     CARDS,
     CAVE_USED,
     CAVES,
-    CITY_HALL_AT,
     CURRENT,
     DISCARD_COUNT,
     EXPANSIONS,
@@ -57,7 +66,6 @@ from .state import (
     PHASE_OVER,
     POWER,
     REMOVED_TERRAIN,
-    SHIP_AT,
     STEPS_LEFT,
     STEPS_TAKEN,
     TASKS,
@@ -70,11 +78,8 @@ from .state import (
     TILES_USED,
     TURN_TERRAIN,
     VICTIM,
-    WAGON_AT,
     WALLS,
     WALLS_LEFT,
-    WARRIOR_AT,
-    WARRIORS_PER_PLAYER,
     ZONE,
 )
 from .swamp import card_side
@@ -82,6 +87,21 @@ from .swamp import card_side
 # The "power" feature keeps the power numbering observation v1 was made with (locations 0..11, the usable
 # nomad tiles, the cave move); Crossroads powers have a feature of their own.
 V1_POWER_NAMES = (*CAT.LOCATION_NAMES[:12], *CAT.NOMAD_USABLE_KINDS, "cave")
+
+
+def _piece_values(own: bool) -> str:
+    """The kinds of the own_pieces / other_pieces planes and their values (catalogue.PIECE_KINDS)."""
+    return ", ".join(f"{k.plural if k.per_player > 1 or not own else k.label} "
+                     f"{'1' if k.plane_code == 3 else f'{k.plane_code}/3'}" for k in PLANE_KINDS)
+
+
+def _pieces_left() -> str:
+    """The meaning of the own_pieces_left feature, one entry per kind of LEFT_KINDS in table order."""
+    several = ", ".join(f"{k.plural} in the supply / {k.per_player}" for k in LEFT_KINDS if k.per_player > 1)
+    single = ", ".join(k.label for k in LEFT_KINDS if k.per_player == 1)
+    return f"own {several}, {single} in the supply"
+
+
 # (name, size, meaning): declared once; offsets follow in order.
 V1_CHANNELS = (
     ("walls", 1, "stone walls (Nomads)"),
@@ -92,8 +112,8 @@ V1_CHANNELS = (
     ("nomad_location", 1, "Nomads location hexes by type: caravan 0.25, quarry 0.5, village 0.75, garden 1"),
     ("features_v1", 1, "the v1 scalar features below, packed row-major"),
     # Crossroads, appended so that channels 0..34 keep their meaning (networks trained before read a prefix).
-    ("own_pieces", 1, "own warriors 1, wagon 2/3, ship 1/3 (Crossroads)"),
-    ("other_pieces", 1, "the other players' warriors 1, wagons 2/3, ships 1/3"),
+    ("own_pieces", 1, f"own {_piece_values(True)} (Crossroads)"),
+    ("other_pieces", 1, f"the other players' {_piece_values(False)}"),
     ("city_halls", 1, "city-hall cells: own 1, the other players' 0.5"),
     ("warrior_zone", 1, "hexes next to a warrior (closed to building and moving)"),
     ("crossroads_location", 1, "Crossroads location hexes by type: (index among the 8 types + 1) / 8"),
@@ -128,7 +148,7 @@ V1_FEATURES = (
     ("extra_cards", 5, "extra hand cards held, per seat relative to self / 3 (their terrains are hidden)"),
     ("terrain_fixed", 1, "this turn's terrain is chosen from the hand"),
     ("fort_card", 5, "one-hot terrain of the card the Fort drew (a swamp card: its other terrain)"),
-    ("own_pieces_left", 4, "own warriors in the supply / 2, wagon, ship, city hall in the supply"),
+    ("own_pieces_left", len(LEFT_KINDS), _pieces_left()),
     ("tasks", 6, "task cards in play (catalogue.TASK_NAMES)"),
     ("own_crossroads_tiles", 8, "own tiles of the 8 Crossroads location types / 2"),
     ("own_crossroads_ready", 8, "of them usable now / 2"),
@@ -339,15 +359,13 @@ def crossroads_planes(st, player: int, out) -> None:
     mark_hexes(out, CH_ZONE, st[ZONE : ZONE + WORDS])
     for q in range(n):
         plane = CH_OWN_PIECES if q == player else CH_OTHER_PIECES
-        for k in range(WARRIORS_PER_PLAYER):
-            at = st[WARRIOR_AT + q * WARRIORS_PER_PLAYER + k]
-            if at > 0:
-                out[plane, (at - 1) // 20, (at - 1) % 20] = 1.0
-        if st[WAGON_AT + q] > 0:
-            out[plane, (st[WAGON_AT + q] - 1) // 20, (st[WAGON_AT + q] - 1) % 20] = 2.0 / 3.0
-        if st[SHIP_AT + q] > 0:
-            out[plane, (st[SHIP_AT + q] - 1) // 20, (st[SHIP_AT + q] - 1) % 20] = 1.0 / 3.0
-        centre = st[CITY_HALL_AT + q] - 1
+        for j in range(PLANE_PIECE_AT.shape[0]):  # the piece table's kinds of plane "pieces"
+            first = PLANE_PIECE_AT[j] + q * PLANE_PIECE_SLOTS[j]
+            for k in range(PLANE_PIECE_SLOTS[j]):
+                at = st[first + k]
+                if at > 0:
+                    out[plane, (at - 1) // 20, (at - 1) % 20] = PLANE_PIECE_CODE[j] / 3.0
+        centre = st[CELL_PIECE_AT + q] - 1
         if centre >= 0:
             value = 1.0 if q == player else 0.5
             out[CH_CITY_HALLS, centre // 20, centre % 20] = value
@@ -377,14 +395,13 @@ def crossroads_features(st, player: int, f) -> None:
     f[F_TERRAIN_FIXED] = float(st[TERRAIN_FIXED])
     if st[FORT_CARD] >= 0:  # a swamp card (Marshlands) marks its other terrain: the field has the 5 terrains
         f[F_FORT_CARD + card_side(st[FORT_CARD], 0)] = 1.0
-    left = 0
-    for k in range(WARRIORS_PER_PLAYER):
-        if st[WARRIOR_AT + player * WARRIORS_PER_PLAYER + k] == 0:
-            left += 1
-    f[F_OWN_PIECES_LEFT] = left / 2.0
-    f[F_OWN_PIECES_LEFT + 1] = 1.0 if st[WAGON_AT + player] == 0 else 0.0
-    f[F_OWN_PIECES_LEFT + 2] = 1.0 if st[SHIP_AT + player] == 0 else 0.0
-    f[F_OWN_PIECES_LEFT + 3] = 1.0 if st[CITY_HALL_AT + player] == 0 else 0.0
+    for j in range(LEFT_PIECE_AT.shape[0]):  # the piece table's Crossroads kinds: the share in the supply
+        first = LEFT_PIECE_AT[j] + player * LEFT_PIECE_SLOTS[j]
+        left = 0
+        for k in range(LEFT_PIECE_SLOTS[j]):
+            if st[first + k] == 0:
+                left += 1
+        f[F_OWN_PIECES_LEFT + j] = left / LEFT_PIECE_SLOTS[j]
     for k in range(st[NUM_TASKS]):
         f[F_TASKS + st[TASKS + k]] = 1.0
     held = st[TILES_HELD + player]

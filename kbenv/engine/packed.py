@@ -38,10 +38,10 @@ from .observe_v1 import (
     NUM_MARSH_LOCATIONS,
     features_v1_into,
 )
+from .piece_table import CELL_PIECE_AT, PLANE_PIECE_AT, PLANE_PIECE_CODE, PLANE_PIECE_SLOTS
 from .state import (
     CAPITOL_HEX,
     CAVES,
-    CITY_HALL_AT,
     DECIDER,
     EXPANSIONS,
     LOC_HEX,
@@ -59,13 +59,9 @@ from .state import (
     PHASE,
     PHASE_OVER,
     PHASE_TARGET,
-    SHIP_AT,
     SOURCE,
     TERRAIN_MASKS,
-    WAGON_AT,
     WALLS,
-    WARRIOR_AT,
-    WARRIORS_PER_PLAYER,
     ZONE,
 )
 
@@ -249,15 +245,13 @@ def pack_crossroads(st, player: int, bits) -> None:
     or_words(bits, P_ZONE, st, ZONE)
     for q in range(n):
         plane = P_OWN_PIECES if q == player else P_OTHER_PIECES
-        for k in range(WARRIORS_PER_PLAYER):
-            at = st[WARRIOR_AT + q * WARRIORS_PER_PLAYER + k]
-            if at > 0:
-                set_code(bits, plane, 2, at - 1, 3)
-        if st[WAGON_AT + q] > 0:
-            set_code(bits, plane, 2, st[WAGON_AT + q] - 1, 2)
-        if st[SHIP_AT + q] > 0:
-            set_code(bits, plane, 2, st[SHIP_AT + q] - 1, 1)
-        centre = st[CITY_HALL_AT + q] - 1
+        for j in range(PLANE_PIECE_AT.shape[0]):  # the piece table's "pieces" kinds, codes in thirds
+            first = PLANE_PIECE_AT[j] + q * PLANE_PIECE_SLOTS[j]
+            for k in range(PLANE_PIECE_SLOTS[j]):
+                at = st[first + k]
+                if at > 0:
+                    set_code(bits, plane, 2, at - 1, PLANE_PIECE_CODE[j])
+        centre = st[CELL_PIECE_AT + q] - 1
         if centre >= 0:
             code = 2 if q == player else 1
             set_code(bits, P_CITY_HALLS, 2, centre, code)

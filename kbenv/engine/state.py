@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from ..board.bitset import WORDS
 from ..board.codes import NUM_TERRAIN_CODES
+from ..catalogue import PIECE_KIND, SLOT_PIECES
 
 MAX_PLAYERS = 5
 MAX_LOCATIONS = 8
 DECK_SIZE = 25
-SETTLEMENTS_PER_PLAYER = 40
+SETTLEMENTS_PER_PLAYER = PIECE_KIND["settlement"].per_player  # OWN, SUPPLY
 NUM_CARDS_IN_PLAY = 3
 NO_CARD = -1
 
@@ -38,6 +39,12 @@ def _field(size: int = 1) -> int:
     start = _offset
     _offset += size
     return start
+
+
+def _slot_fields(expansion: str) -> dict[str, int]:
+    """A field for each piece kind of an expansion stored in slots (catalogue.PIECE_KINDS, in table order):
+    one int64 per piece, per player (or of the shared pool); hex + 1, 0 = in the supply."""
+    return {k.name: _field(MAX_PLAYERS * k.per_player or k.pool) for k in SLOT_PIECES if k.expansion == expansion}
 
 
 # Scalars.
@@ -127,14 +134,16 @@ NOMAD_MASK = _field(WORDS)  # nomad spaces
 
 # Crossroads (all zero in games without it). Hex fields hold hex + 1, so 0 means "in the supply".
 MAX_EXTRA_CARDS = 3  # extra terrain cards a player may hold (one per Crossroads tile held)
-WARRIORS_PER_PLAYER = 2
+WARRIORS_PER_PLAYER = PIECE_KIND["warrior"].per_player
 MAX_TASKS = 4
 MEEPLES = _field(MAX_PLAYERS * WORDS)  # own pieces that are not settlements: warriors, wagon, ship, city hall
 ZONE = _field(WORDS)  # hexes next to a warrior: closed to building and moving (C-12); part of OCCUPIED
-WARRIOR_AT = _field(MAX_PLAYERS * WARRIORS_PER_PLAYER)  # hex + 1 of each warrior, 0 = in the supply
-WAGON_AT = _field(MAX_PLAYERS)  # hex + 1, 0 = in the supply
-SHIP_AT = _field(MAX_PLAYERS)
-CITY_HALL_AT = _field(MAX_PLAYERS)  # centre hex + 1, 0 = not placed (once placed, never moves)
+# The slot fields of the Crossroads piece kinds (catalogue.PIECE_KINDS; kbenv.engine.piece_table reads them by
+# kind): WARRIOR_AT (2 per player), WAGON_AT, SHIP_AT, CITY_HALL_AT (its centre; once placed, never moves).
+PIECE_AT = _slot_fields("crossroads")
+WARRIOR_AT, WAGON_AT, SHIP_AT, CITY_HALL_AT = (PIECE_AT[k] for k in ("warrior", "wagon", "ship", "city_hall"))
+# Stored records and whole-state digests fix the layout: the piece rows must not move it.
+assert (WARRIOR_AT, WAGON_AT, SHIP_AT, CITY_HALL_AT) == (564, 574, 579, 584), "the piece fields moved"
 EXTRA_CARDS = _field(MAX_PLAYERS * MAX_EXTRA_CARDS)  # the Crossroads cards beside HAND[p]
 EXTRA_COUNT = _field(MAX_PLAYERS)
 TERRAIN_FIXED = _field()  # 1 once this turn's terrain is chosen from a hand of several cards (A-C8)
@@ -176,6 +185,7 @@ SCRATCH_MASKS = len(SCRATCH_SLOTS)
 SCRATCH = _field(SCRATCH_MASKS * WORDS)
 
 STATE_SIZE = _offset
+assert set(PIECE_AT) == {k.name for k in SLOT_PIECES}, "every piece kind stored in slots has its field"
 
 
 def terrain_off(code: int) -> int:
