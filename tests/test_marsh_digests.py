@@ -45,7 +45,7 @@ PLAYOUTS = {
     f"{ALL}/2/1": (98, "b74e1893b110dff3e365f93f"),
     f"{ALL}/2/2": (146, "687bfd99be7bbf87d6b93d35"),
     f"{ALL}/2/3": (135, "db7a2058361a7bc5f58a66b4"),
-    f"{ALL}/4/0": (254, "357ed22171cbdad717fd7549"),
+    f"{ALL}/4/0": (254, "ab1878df2819982c212abab5"),  # re-recorded: Families in Temple turns (A-N10)
     f"{ALL}/4/1": (315, "8995860b2df8f307603155d2"),
     f"{ALL}/4/2": (223, "745932730ca50b6d65d061a4"),
     f"{ALL}/4/3": (263, "b4d358b18600bc3a34dca45e"),

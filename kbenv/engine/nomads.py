@@ -22,13 +22,17 @@ from ..board.bitset import (
 )
 from ..board.geometry import STEP1
 from ..catalogue import DONATION_TERRAINS, NOMAD_KINDS, POWER_TRAIT, RULE_BIT
+from ..catalogue import MARSHLANDS as EXP_MARSHLANDS
 from .board_ops import adjacent_view, own_view, settlements_word
 from .nomads_hooks import FAMILIES, RED_CARD_GOLD, card_in_play, current_round
 from .pieces import piece_on, pieces_into
 from .state import (
     BUILDABLE_MASK,
+    EXPANSIONS,
     GOLD,
+    HAND,
     MANDATORY_HEXES,
+    MANDATORY_TARGET,
     NOMAD_GONE,
     NOMAD_KIND,
     NOMAD_OWNER,
@@ -38,10 +42,12 @@ from .state import (
     OCCUPIED,
     RULE_FLAGS,
     TERRAIN_MASKS,
+    TURN_TERRAIN,
     WALLS,
     WALLS_LEFT,
     ZONE,
 )
+from .swamp import PLAIN_BUILDS, mandatory_builds
 
 # Nomad tile kinds (indices into catalogue.NOMAD_KINDS).
 RESETTLEMENT = NOMAD_KINDS.index("resettlement")
@@ -182,8 +188,16 @@ def next_victim(st, p: int, after: int) -> int:
 # ----- red Kingdom Builder cards (N-14..17) --------------------------------------------------------
 @njit(cache=True)
 def families_after_mandatory(st, p: int, built: int) -> None:
-    """Families: 2 gold when the 3 mandatory settlements lie next to each other in one straight line."""
-    if built != 3 or not card_in_play(st, FAMILIES):
+    """Families: 2 gold when the 3 mandatory settlements lie next to each other in one straight line.
+
+    With Marshlands (A-N10) the 3 regular builds must form the line: a Temple reserve, built first (A-M6),
+    is ignored (MANDATORY_HEXES then holds the last 3 builds), and a swamp card's 2 builds never score."""
+    if st[EXPANSIONS] & EXP_MARSHLANDS:
+        if built != st[MANDATORY_TARGET] or mandatory_builds(st[HAND + p], st[TURN_TERRAIN]) != PLAIN_BUILDS:
+            return
+    elif built != 3:
+        return
+    if not card_in_play(st, FAMILIES):
         return
     a, b, c = st[MANDATORY_HEXES], st[MANDATORY_HEXES + 1], st[MANDATORY_HEXES + 2]
     for first in (a, b, c):
