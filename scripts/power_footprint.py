@@ -5,9 +5,10 @@ A file names a power when it holds the power's name or an identifier made from i
 whole word where `_` also separates words: `temple`, `Temple`, `TEMPLE_RESERVE`, `RULE_TEMPLE`,
 `temple_owed`, `temples`, `TempleHook` all name the Temple; `temperature` does not. A name of several words
 (`foresters_lodge`, `city_hall`) matches with any separator or none (`city hall`, `CITY_HALL`, `cityhall`,
-`Forester's Lodge`). The power list is read from the `LocationType(...)` rows of kbenv/catalogue.py (parsed,
-not imported: the script loads no numba). This script is left out of its own count; folders named `tests`
-are left out.
+`Forester's Lodge`). Names of task cards (`TaskCard(...)` rows) that hold a power's name (`place_of_refuge`)
+are blanked out first: they name the task, not the power. The power list is read from the `LocationType(...)`
+rows of kbenv/catalogue.py (parsed, not imported: the script loads no numba). This script is left out of its
+own count; folders named `tests` are left out.
 
 Run: `python scripts/power_footprint.py [--json] [--root TREE] [--files]`.
 """
@@ -34,6 +35,21 @@ def powers(root: Path) -> list[tuple[str, str | None]]:
             name, _letter, expansion = (ast.literal_eval(arg) for arg in node.args[:3])
             rows.append((node.lineno, name, expansion))
     return [(name, expansion) for _line, name, expansion in sorted(rows)]
+
+
+def task_names(root: Path) -> list[str]:
+    """The names of the `TaskCard(...)` rows of root/kbenv/catalogue.py."""
+    tree = ast.parse((root / "kbenv" / "catalogue.py").read_text())
+    return [ast.literal_eval(node.args[0]) for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "TaskCard"]
+
+
+def blank_tasks(text: str, tasks: list[str]) -> str:
+    """`text` with every task-card name (any separator, any case) replaced by spaces."""
+    for task in tasks:
+        if "_" in task:
+            text = name_pattern(task).sub(lambda m: " " * len(m.group(0)), text)
+    return text
 
 
 def name_pattern(name: str) -> re.Pattern[str]:
@@ -77,7 +93,9 @@ def source_files(root: Path) -> list[Path]:
 
 def footprint(root: Path = ROOT) -> dict[str, dict]:
     """power name -> {"expansion": ..., "files": [paths relative to root, sorted]}."""
-    texts = {path.relative_to(root).as_posix(): path.read_text(encoding="utf-8") for path in source_files(root)}
+    tasks = task_names(root)
+    texts = {path.relative_to(root).as_posix(): blank_tasks(path.read_text(encoding="utf-8"), tasks)
+             for path in source_files(root)}
     result = {}
     for name, expansion in powers(root):
         pattern = name_pattern(name)

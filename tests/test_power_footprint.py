@@ -68,3 +68,13 @@ def test_json_output_lists_files_per_power():
 def test_each_marshlands_power_names_at_most_3_non_test_files(power):
     files = load().footprint(ROOT)[power]["files"]
     assert len(files) <= 3, f"{power} is named in {len(files)} files: {files}"
+
+
+def test_a_task_card_holding_a_power_name_does_not_name_the_power():
+    # the Crossroads task "Place of Refuge" (C-18) is not the Marshlands Refuge
+    pf = load()
+    tasks = pf.task_names(ROOT)
+    assert "place_of_refuge" in tasks
+    refuge = pf.name_pattern("refuge")
+    assert not pf.names(pf.blank_tasks("PLACE_OF_REFUGE = 3; place_of_refuge_met(st)", tasks), refuge)
+    assert pf.names(pf.blank_tasks("place_of_refuge and the refuge", tasks), pf.name_pattern("refuge"))
