@@ -98,37 +98,68 @@ class LocationType:
     letter: str
     expansion: str | None
     power: str
+    text: str  # the power in one line, restated from the rulebooks (kbenv.words.LOCATION_TEXT)
     tiles: int = 2  # tiles per location hex
+    bonus_text: str = ""  # Marshlands: its bonus tile in one line (kbenv.words.BONUS_TILE_TEXT)
 
 
 LOCATION_TYPES = (
-    LocationType("oracle", "o", None, "build"),
-    LocationType("farm", "f", None, "build"),
-    LocationType("oasis", "a", None, "build"),
-    LocationType("tower", "w", None, "build"),
-    LocationType("tavern", "t", None, "build"),
-    LocationType("barn", "b", None, "move"),
-    LocationType("harbor", "h", None, "move"),
-    LocationType("paddock", "p", None, "move"),
-    LocationType("caravan", "c", "nomads", "move"),
-    LocationType("quarry", "q", "nomads", "walls"),
-    LocationType("village", "v", "nomads", "build"),
-    LocationType("garden", "g", "nomads", "build"),
-    LocationType("foresters_lodge", "e", "crossroads", "build"),
-    LocationType("monastery", "m", "crossroads", "build"),
-    LocationType("fort", "r", "crossroads", "build"),
-    LocationType("city_hall", "y", "crossroads", "piece"),
-    LocationType("barracks", "k", "crossroads", "piece"),
-    LocationType("wagon", "n", "crossroads", "piece"),
-    LocationType("lighthouse", "i", "crossroads", "piece"),
-    LocationType("crossroads", "x", "crossroads", "passive"),
-    # Marshlands (EN 990-996; names of decision 8). The rules are not implemented yet: with the expansion
-    # off, their location hexes hold no tiles. Canoe builds outside its owner's turn (M-8), Temple
+    LocationType("oracle", "o", None, "build",
+                 "build one settlement on the terrain of your card, next to your own if possible"),
+    LocationType("farm", "f", None, "build",
+                 "build one settlement on grass, next to your own if possible"),
+    LocationType("oasis", "a", None, "build",
+                 "build one settlement on desert, next to your own if possible"),
+    LocationType("tower", "w", None, "build",
+                 "build one settlement at the edge of the board, next to your own if possible"),
+    LocationType("tavern", "t", None, "build",
+                 "build one settlement at an end of a line of at least 3 of your settlements"),
+    LocationType("barn", "b", None, "move",
+                 "move one of your settlements to the terrain of your card, next to your own if possible"),
+    LocationType("harbor", "h", None, "move",
+                 "move one of your settlements to water, next to your own if possible"),
+    LocationType("paddock", "p", None, "move",
+                 "move one of your settlements 2 hexes in a straight line (jumping allowed)"),
+    LocationType("caravan", "c", "nomads", "move",
+                 "move one of your settlements in a straight line until something blocks it"),
+    LocationType("quarry", "q", "nomads", "walls",
+                 "place 1 or 2 stone walls on the terrain of your card, next to your settlements"),
+    LocationType("village", "v", "nomads", "build",
+                 "build one settlement on a hex next to at least 3 of your settlements"),
+    LocationType("garden", "g", "nomads", "build",
+                 "build one settlement on a flower field, next to your own if possible"),
+    LocationType("foresters_lodge", "e", "crossroads", "build",
+                 "build one settlement on forest, next to your own if possible"),
+    LocationType("monastery", "m", "crossroads", "build",
+                 "build one settlement on canyon, next to your own if possible"),
+    LocationType("fort", "r", "crossroads", "build",
+                 "draw a terrain card and build one settlement on its terrain, next to your own if possible"),
+    LocationType("city_hall", "y", "crossroads", "piece",
+                 "once a game, place your city hall on 7 empty buildable hexes next to your settlements"),
+    LocationType("barracks", "k", "crossroads", "piece",
+                 "place one of your warriors (its neighbours are closed to building) or take one back"),
+    LocationType("wagon", "n", "crossroads", "piece",
+                 "place your wagon, move it up to 3 hexes, or take it back"),
+    LocationType("lighthouse", "i", "crossroads", "piece",
+                 "place your ship on water, move it up to 3 water hexes, or take it back"),
+    LocationType("crossroads", "x", "crossroads", "passive",
+                 "draw one extra terrain card at the end of each of your turns (no decision of its own)"),
+    # Marshlands (EN 990-996; names of decision 8). With the expansion off, their location hexes hold no
+    # tiles. Canoe builds outside its owner's turn (M-8), Temple
     # removes a settlement (M-12), Refuge moves one (M-14), Fountain builds (M-10).
-    LocationType("canoe", "u", "marshlands", "build"),
-    LocationType("fountain", "z", "marshlands", "build"),
-    LocationType("temple", "l", "marshlands", "remove"),
-    LocationType("refuge", "j", "marshlands", "move"),
+    LocationType("canoe", "u", "marshlands", "build",
+                 "when another player takes the last tile of a location, build on swamp or water "
+                 "(not implemented yet)",
+                 bonus_text="canoe bonus: not implemented yet"),
+    LocationType("fountain", "z", "marshlands", "build",
+                 "build one settlement next to exactly one of your own and none of another player's",
+                 bonus_text="your fountain builds may also go on mountains"),
+    LocationType("temple", "l", "marshlands", "remove",
+                 "take one of your settlements off the board; build it in your next mandatory action",
+                 bonus_text="the first settlement of your mandatory action need not be next to your own"),
+    LocationType("refuge", "j", "marshlands", "move",
+                 "move one of your settlements to a neighbouring hex (it need not touch your others)",
+                 bonus_text="move one of your settlements along a straight line to the first free buildable hex"),
 )
 LOCATION_NAMES = tuple(loc.name for loc in LOCATION_TYPES)
 BASE_POWERS = sum(loc.expansion is None for loc in LOCATION_TYPES)
@@ -341,6 +372,29 @@ for _k in PIECE_KINDS:
 assert PIECE_KINDS[0].name == "settlement", "the settlement row comes first (OWN, SUPPLY)"
 assert len({k.mark for k in PIECE_KINDS if k.mark}) == sum(1 for k in PIECE_KINDS if k.mark), "marks are distinct"
 WALLS_IN_GAME = PIECE_KIND["wall"].pool
+
+
+@dataclass(frozen=True)
+class Counter:
+    """A count a power keeps in the state: the state field (kbenv.engine.state.COUNTER_AT), its position key
+    and its v1 observation feature share the name (decision 8). `per_player`: one per seat (a position file
+    writes a list at the top level; the feature shows each seat relative to the observer), else one of the
+    turn owner (a key of the decision in progress; the feature shows it while the game runs). `high`: the
+    largest value; the feature shows value / 4, at most 1."""
+
+    name: str
+    expansion: str
+    power: str
+    per_player: bool
+    high: int
+
+
+# The Temple's reserve (M-12, A-M6): settlements set aside per seat, and of the turn owner's reserve the part
+# still owed in this turn's mandatory action.
+COUNTERS = (
+    Counter("temple_reserve", "marshlands", "temple", True, PIECE_KIND["settlement"].per_player),
+    Counter("temple_owed", "marshlands", "temple", False, PIECE_KIND["settlement"].per_player),
+)
 
 
 @dataclass(frozen=True)
@@ -671,9 +725,44 @@ assert BUILD_POWERS == tuple(
     + [POWER_TRAIT[name].supply for name in BONUS_POWERS])
 assert len(BUILD_POWERS) == NUM_POWER_CODES
 CAVE_POWER = POWER_CODE["cave"]
+# The power used as a reaction in other players' turns (Marshlands, M-8): one, asked in PHASE_REACTION.
+REACTION_POWERS = tuple(t.name for t in POWER_TRAITS if t.timing == "reaction")
+assert len(REACTION_POWERS) == 1
+REACTION_POWER = POWER_CODE[REACTION_POWERS[0]]
 POWER_ACTIONS = tuple(ACTION_ID.get(name, -1) for name in POWER_NAMES)  # action id per power code (-1: passive)
 assert all(a >= 0 or LOCATION_TYPES[k].power == "passive" for k, a in enumerate(POWER_ACTIONS[: len(LOCATION_TYPES)]))
 assert all(a >= 0 for a in POWER_ACTIONS[len(LOCATION_TYPES):])
+
+# The "marsh_power" slots of observation v1: the Marshlands powers used as decisions of their holder's turn
+# (tiles, then bonus tiles; a reaction has the feature named after its power).
+MARSH_POWER_NAMES = tuple(t.name for t, exp in zip(POWER_TRAITS, POWER_EXPANSION, strict=True)
+                          if exp == "marshlands" and t.timing in ("tile", "bonus tile"))
+# The Marshlands features of observation v1 (name, size, meaning), appended to kbenv.engine.observe_v1's
+# V1_FEATURES in this order; names and order are fixed (stored digests), the meanings are printed in docs/api.md.
+MARSH_V1_FEATURES = (
+    (REACTION_POWERS[0], 2, "a Canoe reaction is asked (phase reaction); a canoe build is being resolved "
+                            "(Marshlands)"),
+    ("marshlands", 1, "Marshlands in play"),
+    ("own_marsh_tiles", 4, f"own tiles of {', '.join(BONUS_TYPES)} / 2"),
+    ("own_marsh_ready", 4, "of them usable now / 2"),
+    ("others_marsh_tiles", 4, "tiles of those types held by the other players / 8"),
+    ("own_bonus_tiles", 4, f"own bonus tiles held, per type ({', '.join(BONUS_TYPES)})"),
+    ("own_bonus_ready", 4, "of them usable now (not taken this turn, not used this turn)"),
+    ("others_bonus_tiles", 4, "bonus tiles held by the other players, per type / 2"),
+    ("bonus_left", 4, "bonus tiles left on the summary cards, per type / 2"),
+    ("temple_reserve", 5, "Temple reserve per seat relative to self / 4 (at most 1)"),
+    ("temple_owed", 1, "of the turn owner's reserve, still owed in this turn's mandatory action / 4 (at most 1)"),
+    ("own_swamp_card", 1, "own hand is a swamp card (own_card shows its other terrain)"),
+    ("mover_swamp_card", 1, "the turn owner's card, where mover_card shows it, is a swamp card"),
+    ("discard_swamp_cards", 5, "swamp cards S/G .. S/T in the discard pile (the discard feature counts G C D F T)"),
+    ("mandatory_count", 2, "settlements this turn's mandatory action builds (2 on swamp, 3, a Temple reserve "
+                           "owed on top) / 8, and of them built / 8"),
+    ("turn_terrain", 6, "one-hot terrain this turn's first build chose (G C D F T, S = swamp) once it is fixed"),
+    ("removed_terrain", 5, "one-hot terrain the Scouts set-up removed (G C D F T)"),
+    ("marsh_cards", 6, "geologists, messengers, noblewomen, vassals, captains, scouts in play"),
+    ("marsh_power", 5, f"one-hot power being resolved: {', '.join(MARSH_POWER_NAMES)}"),
+    ("own_turn", 1, "the observer owns the turn (during a Canoe reaction the reactor is to move, not the owner)"),
+)
 
 
 def power_trait_table() -> str:

@@ -128,8 +128,9 @@ class Game:
     ) -> Game:
         """A hand-built position; the current player's turn begins (see docs/api.md).
 
-        `expansion_fields`: expansions, rules, capitols, caves, nomad_spaces, gold, nomad_tiles, tasks, bonus_tiles,
-        temple_reserve and the position keys of the piece kinds (catalogue.PIECE_KINDS). `resume`: the full-state
+        `expansion_fields`: expansions, rules, capitols, caves, nomad_spaces, gold, nomad_tiles, tasks, the
+        Marshlands keys (kbenv.setup_marshlands.MARSH_PIECES) and the position keys of the piece kinds
+        (catalogue.PIECE_KINDS). `resume`: the full-state
         keys of a position (discard, removed, rng, turn, ..., decision; kbenv.position_state): with a "decision"
         no turn begins. `ruleset` (a Ruleset) may stand for expansions and rules."""
         unknown = set(expansion_fields) - set(RULESET_FIELDS)

@@ -17,21 +17,21 @@ from .game import Game, IllegalActionError
 from .position_state import RESUME_FIELDS, resume_of, space_of
 from .ruleset import Ruleset
 from .setup import SetupError, check_flag, standard_setup
-from .setup_marshlands import marsh_position
+from .setup_marshlands import MARSH_PIECES, marsh_position
 
 DECISION_IDS = {**{name: ACTION_ID[name] for name in POWER_NAMES if name in ACTION_ID}, "done": ACTION_ID["done"],
-                "pass": ACTION_ID["done"], "end_turn": ACTION_ID["end_turn"]}  # "pass": DONE of a Canoe reaction
+                "pass": ACTION_ID["done"], "end_turn": ACTION_ID["end_turn"]}  # "pass": DONE of a reaction
 
 # The position keys of the piece kinds stored in slots (catalogue.PIECE_KINDS: the Crossroads pieces).
 SLOT_PIECE_KEYS = tuple(kind.key for kind in PT.SLOT_PIECES)
 WALLS_KEY = PT.PIECE_KIND["wall"].key
 POSITION_FIELDS = ("board", "sections", "locations", "cards", "settlements", "options", "expansions", WALLS_KEY,
                    "capitols", "caves", "nomad_spaces", "gold", "current_player", "start_player", "hands", "deck",
-                   "supply", "tiles", "tiles_left", "nomad_tiles", "tasks", *SLOT_PIECE_KEYS, "bonus_tiles",
-                   "temple_reserve", "seed", *RESUME_FIELDS, "then")
+                   "supply", "tiles", "tiles_left", "nomad_tiles", "tasks", *SLOT_PIECE_KEYS, *MARSH_PIECES,
+                   "seed", *RESUME_FIELDS, "then")
 OPTION_FIELDS = tuple(f.name for f in RULE_FLAGS)
 PASSED_THROUGH = (WALLS_KEY, "capitols", "caves", "nomad_spaces", "gold", "nomad_tiles", "tasks", *SLOT_PIECE_KEYS,
-                  "current_player", "start_player", "supply", "tiles", "seed", "bonus_tiles", "temple_reserve")
+                  "current_player", "start_player", "supply", "tiles", "seed", *MARSH_PIECES)
 
 
 def parse_position(position: dict) -> dict:
@@ -150,7 +150,7 @@ def decision_id(decision, k: int) -> int:
 
 
 def decision_name(action: int, phase: str = ""):
-    """The position-file name of an action id (the inverse of `decision_id`); DONE is "pass" in a Canoe
+    """The position-file name of an action id (the inverse of `decision_id`); DONE is "pass" in a
     reaction (`phase` "reaction")."""
     if action < NUM_HEXES:
         return [action // 20, action % 20]

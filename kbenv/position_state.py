@@ -25,6 +25,8 @@ from .engine.turns import MANDATORY_BUILDS
 from .setup_expansions import ExpansionSetupError, is_int, nomad_entry
 from .setup_marshlands import MARSH_RESUME, apply_marsh_resume, validate_marsh_resume
 
+REACTION_POWER = CAT.REACTION_POWERS[0]  # the power of a reaction frame (decision 8 name)
+
 RESUME_FIELDS = ("discard", "removed", "removed_terrain",
                  "rng", "turn", "ending", "turns_without_build", "decisions", "tiles_fresh",
                  "tiles_used", "nomad_tiles_gone", *MARSH_RESUME, "decision")
@@ -34,14 +36,17 @@ MAX_STEPS = max(RESETTLEMENT_STEPS, DONATION_BUILDS, PIECE_STEPS)
 # The decision in progress: key -> (state offset, kind, value at the start of a turn).
 FLAGS = {"mandatory_done": S.MANDATORY_DONE, "built_this_turn": S.BUILT_THIS_TURN, "outpost_armed": S.OUTPOST_ARMED,
          "cave_used": S.CAVE_USED, "terrain_fixed": S.TERRAIN_FIXED}
-# With Marshlands the Temple's reserve adds to the mandatory count (A-M6): up to 3 + 40.
+# With Marshlands a reserve set aside adds to the mandatory count (A-M6): up to 3 + 40.
 MAX_MANDATORY = MANDATORY_BUILDS + S.SETTLEMENTS_PER_PLAYER
 COUNTS = {"steps_left": (S.STEPS_LEFT, MAX_STEPS), "steps_taken": (S.STEPS_TAKEN, MAX_STEPS),
           "mandatory_built": (S.MANDATORY_BUILT, MAX_MANDATORY),
           "mandatory_target": (S.MANDATORY_TARGET, MAX_MANDATORY)}
+# The counters of the turn owner kept in the decision (catalogue.COUNTERS; Marshlands: the reserve owed).
+COUNTER_ROWS = tuple(c for c in CAT.COUNTERS if not c.per_player)
+DECISION_COUNTERS = tuple(c.name for c in COUNTER_ROWS)
 DECISION_FIELDS = ("phase", "decider", "power", "source", "victim", *COUNTS, "mandatory_hexes", *FLAGS, "fort_card",
-                   "turn_terrain", "temple_owed", "frames")
-# "frames": the interrupted decisions under a Marshlands Canoe reaction, outermost first (kbenv.engine.canoe):
+                   "turn_terrain", *DECISION_COUNTERS, "frames")
+# "frames": the interrupted decisions under a Marshlands reaction, outermost first (kbenv.engine.frames):
 # each one's saved context and the seats its reaction frame still has to ask ("decider" null: that frame asks
 # its next seat when it resumes).
 assert SAVED == (S.PHASE, S.POWER, S.SOURCE, S.STEPS_LEFT, S.STEPS_TAKEN, S.DECIDER, S.VICTIM, S.MANDATORY_BUILT)
@@ -205,21 +210,22 @@ def validate_decision(decision, n: int, bits: int, current: int) -> dict:
         if chosen not in (*CARD_LETTERS, TERRAIN_LETTERS[SWAMP]):
             raise _err(f"decision.turn_terrain: expected a terrain letter of a swamp card, got {chosen!r}")
         out["turn_terrain"] = chosen
-    owed = decision.get("temple_owed")
-    if owed is not None:
-        if not bits & CAT.MARSHLANDS:
-            raise _err("decision.temple_owed: needs the 'marshlands' expansion")
-        owed = _count(owed, "decision.temple_owed", 0, S.SETTLEMENTS_PER_PLAYER)
-    out["temple_owed"] = owed
+    for c in COUNTER_ROWS:
+        value = decision.get(c.name)
+        if value is not None:
+            if not bits & CAT.EXPANSION_BIT[c.expansion]:
+                raise _err(f"decision.{c.name}: needs the {c.expansion!r} expansion")
+            value = _count(value, f"decision.{c.name}", 0, c.high)
+        out[c.name] = value
     out["frames"] = validate_frames(decision.get("frames", []), n, bits)
-    if (phase == "reaction" or out["power"] == "canoe") != bool(out["frames"]):
-        raise _err("decision.frames: a Canoe reaction (phase 'reaction' or the power 'canoe') and frames go "
-                   "together")
+    if (phase == "reaction" or out["power"] == REACTION_POWER) != bool(out["frames"]):
+        raise _err(f"decision.frames: a {REACTION_POWER.capitalize()} reaction (phase 'reaction' or the power "
+                   f"'{REACTION_POWER}') and frames go together")
     return out
 
 
 def validate_frames(frames, n: int, bits: int) -> list[dict]:
-    """The "frames" of a decision (Marshlands Canoe reactions)."""
+    """The "frames" of a decision (Marshlands reactions)."""
     if not isinstance(frames, list) or len(frames) > S.MAX_FRAMES:
         raise _err(f"decision.frames: expected a list of at most {S.MAX_FRAMES} objects, got {frames!r}")
     if frames and not bits & CAT.MARSHLANDS:
@@ -251,7 +257,7 @@ def validate_frames(frames, n: int, bits: int) -> list[dict]:
 
 
 def mandatory_bound(high: int, bits: int) -> int:
-    """The bound of a count: a mandatory count exceeds the 3 builds only with a Temple reserve (Marshlands)."""
+    """The bound of a count: a mandatory count exceeds the 3 builds only with a reserve owed (Marshlands)."""
     return MANDATORY_BUILDS if high == MAX_MANDATORY and not bits & CAT.MARSHLANDS else high
 
 
@@ -309,8 +315,9 @@ def apply_resume(st: np.ndarray, resume: dict) -> None:
         st[S.FORT_CARD] = S.NO_CARD if fort is None else CARD_TEXT.index(fort)
     if st[S.EXPANSIONS] & CAT.MARSHLANDS and decision.get("turn_terrain") is not None:
         st[S.TURN_TERRAIN] = TERRAIN_LETTERS.index(decision["turn_terrain"])
-    if decision["temple_owed"] is not None:
-        st[S.TEMPLE_OWED] = decision["temple_owed"]
+    for name in DECISION_COUNTERS:
+        if decision[name] is not None:
+            st[S.COUNTER_AT[name]] = decision[name]
     for d, frame in enumerate(decision["frames"]):
         base = S.FRAMES + d * S.FRAME_FIELDS
         st[base : base + S.FRAME_FIELDS] = [
@@ -371,7 +378,9 @@ def resume_of(st: np.ndarray) -> dict:
         decision["fort_card"] = None if fort == S.NO_CARD else CARD_TEXT[fort]
     if st[S.EXPANSIONS] & CAT.MARSHLANDS:  # the terrain a swamp card's first build chose (with terrain_fixed)
         decision["turn_terrain"] = TERRAIN_LETTERS[int(st[S.TURN_TERRAIN])] if st[S.TERRAIN_FIXED] else None
-        decision["temple_owed"] = int(st[S.TEMPLE_OWED])
+    for c in COUNTER_ROWS:
+        if st[S.EXPANSIONS] & CAT.EXPANSION_BIT[c.expansion]:
+            decision[c.name] = int(st[S.COUNTER_AT[c.name]])
     if st[S.FRAME_DEPTH] > 0:
         decision["frames"] = [frame_of(st, d) for d in range(int(st[S.FRAME_DEPTH]))]
     out["decision"] = decision

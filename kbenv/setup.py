@@ -78,7 +78,7 @@ def settlement_terrains(expansion_bits: int) -> str:
     out = SETTLEMENT_TERRAINS
     if expansion_bits & NOMADS_BIT:
         out += "".join(t for t in CAT.DONATION_TERRAINS if t not in out)
-    if expansion_bits & CAT.MARSHLANDS:  # swamp: the swamp cards (M-5, A16); mountain: the fountain bonus (M-11)
+    if expansion_bits & CAT.MARSHLANDS:  # swamp: the swamp cards (M-5, A16); mountain: a bonus tile (M-11)
         out += "".join(t for t in "SM" if t not in out)
     return out
 

@@ -14,7 +14,7 @@ from .engine import state as S
 from .engine.crossroads import update_zone
 from .engine.init import deal_expansions, init_ruleset, place_cave
 from .engine.nomads import place_wall
-from .setup_marshlands import MARSH_PIECES, apply_marsh_pieces, per_player_types, validate_reserve
+from .setup_marshlands import MARSH_PIECES, apply_marsh_pieces, validate_marsh_pieces
 
 CROSSROADS_PIECES = ("tasks", *(kind.key for kind in PT.SLOT_PIECES if kind.expansion == "crossroads"))
 WALLS_KEY = PT.PIECE_KIND["wall"].key
@@ -106,10 +106,7 @@ def validate_pieces(board, n: int, bits: int, fields: dict, occupied: set) -> di
     if "nomad_tiles" in out:
         out["nomad_tiles"] = _nomad_tiles(out["nomad_tiles"], n, board)
     validate_crossroads(board, n, out, occupied, bits)
-    if "bonus_tiles" in out:
-        out["bonus_tiles"] = per_player_types(out["bonus_tiles"], n, "bonus_tiles")
-    if "temple_reserve" in out:
-        out["temple_reserve"] = validate_reserve(out["temple_reserve"], n)
+    validate_marsh_pieces(out, n)
     check_nomad_counts(board, out)
     return out
 

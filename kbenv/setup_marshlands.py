@@ -45,6 +45,14 @@ def per_player_types(value, n: int, name: str) -> tuple[tuple[str, ...], ...]:
     return tuple(_types(v, f"{name}[{p}]") for p, v in enumerate(value))
 
 
+def validate_marsh_pieces(out: dict, n: int) -> None:
+    """Validate the Marshlands keys present in `out` (MARSH_PIECES) in place; MarshSetupError names the key."""
+    if "bonus_tiles" in out:
+        out["bonus_tiles"] = per_player_types(out["bonus_tiles"], n, "bonus_tiles")
+    if "temple_reserve" in out:
+        out["temple_reserve"] = validate_reserve(out["temple_reserve"], n)
+
+
 def validate_reserve(value, n: int) -> tuple[int, ...]:
     if not isinstance(value, (list, tuple)) or len(value) != n:
         raise MarshSetupError(f"temple_reserve: expected one integer per player ({n})")
@@ -96,7 +104,7 @@ def apply_marsh_pieces(st: np.ndarray, pieces: dict) -> None:
     for p, kinds in enumerate(pieces.get("bonus_tiles", ())):
         st[S.BONUS_HELD + p] = type_bits(kinds)
     for p, k in enumerate(pieces.get("temple_reserve", ())):
-        st[S.TEMPLE_RESERVE + p] = k
+        st[S.COUNTER_AT["temple_reserve"] + p] = k
     count_bonus_left(st)
 
 
@@ -147,7 +155,7 @@ def marsh_position(st: np.ndarray) -> dict:
     fresh = [int(st[S.BONUS_FRESH + p]) for p in range(n)]
     return {
         "bonus_tiles": [bits_types(held[p] & ~fresh[p]) for p in range(n)],
-        "temple_reserve": [int(st[S.TEMPLE_RESERVE + p]) for p in range(n)],
+        "temple_reserve": [int(st[S.COUNTER_AT["temple_reserve"] + p]) for p in range(n)],
         "bonus_tiles_fresh": [bits_types(fresh[p]) for p in range(n)],
         "bonus_tiles_used": [bits_types(int(st[S.BONUS_USED + p])) for p in range(n)],
         "bonus_tiles_left": {kind: int(st[S.BONUS_LEFT + k]) for k, kind in enumerate(CAT.BONUS_TYPES)},

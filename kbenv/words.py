@@ -36,41 +36,10 @@ SCORING_CARD_TEXT = {
     "ambassadors": "during play: 1 gold for each settlement built next to another player's settlement",
 }
 
-# One line per location power (base game, Nomads, Crossroads rulebooks).
-LOCATION_TEXT = {
-    "oracle": "build one settlement on the terrain of your card, next to your own if possible",
-    "farm": "build one settlement on grass, next to your own if possible",
-    "oasis": "build one settlement on desert, next to your own if possible",
-    "tower": "build one settlement at the edge of the board, next to your own if possible",
-    "tavern": "build one settlement at an end of a line of at least 3 of your settlements",
-    "barn": "move one of your settlements to the terrain of your card, next to your own if possible",
-    "harbor": "move one of your settlements to water, next to your own if possible",
-    "paddock": "move one of your settlements 2 hexes in a straight line (jumping allowed)",
-    "caravan": "move one of your settlements in a straight line until something blocks it",
-    "quarry": "place 1 or 2 stone walls on the terrain of your card, next to your settlements",
-    "village": "build one settlement on a hex next to at least 3 of your settlements",
-    "garden": "build one settlement on a flower field, next to your own if possible",
-    "foresters_lodge": "build one settlement on forest, next to your own if possible",
-    "monastery": "build one settlement on canyon, next to your own if possible",
-    "fort": "draw a terrain card and build one settlement on its terrain, next to your own if possible",
-    "city_hall": "once a game, place your city hall on 7 empty buildable hexes next to your settlements",
-    "barracks": "place one of your warriors (its neighbours are closed to building) or take one back",
-    "wagon": "place your wagon, move it up to 3 hexes, or take it back",
-    "lighthouse": "place your ship on water, move it up to 3 water hexes, or take it back",
-    "crossroads": "draw one extra terrain card at the end of each of your turns (no decision of its own)",
-    "canoe": "when another player takes the last tile of a location, build on swamp or water (not implemented yet)",
-    "fountain": "build one settlement next to exactly one of your own and none of another player's",
-    "temple": "take one of your settlements off the board; build it in your next mandatory action",
-    "refuge": "move one of your settlements to a neighbouring hex (it need not touch your others)",
-}
-
-# One line per Marshlands bonus tile (taken with the second tile of its type, usable from the next turn).
-BONUS_TILE_TEXT = {
-    "canoe": "canoe bonus: not implemented yet",
-    "fountain": "your fountain builds may also go on mountains",
-    "temple": "the first settlement of your mandatory action need not be next to your own",
-    "refuge": "move one of your settlements along a straight line to the first free buildable hex",
-}
+# One line per location power (base game, Nomads, Crossroads and Marshlands rulebooks) and per Marshlands
+# bonus tile (taken with the second tile of its type, usable from the next turn): the catalogue rows' text.
+LOCATION_TEXT = {loc.name: loc.text for loc in CAT.LOCATION_TYPES}
+BONUS_TILE_TEXT = {loc.name: loc.bonus_text for loc in CAT.LOCATION_TYPES if loc.bonus_text}
 
 # One line per nomad tile kind (a tile is used in the round after it is claimed, then removed).
 NOMAD_TILE_TEXT = {

@@ -6,8 +6,8 @@ substitute (kbenv.board.user_sections). The same seed always gives the same file
 with integer seeds), and a test regenerates them and compares with the committed ones.
 
 The procedure follows the printed component counts (EN 984, 990-996): each section has swamp hexes, one
-palace instead of castles, and the two location hexes of its one Marshlands type (substitute 1: canoe,
-2: fountain, 3: temple, 4: refuge). The rest is invented, with the usual terrain mix of the 16 known sections
+palace instead of castles, and the two location hexes of its one Marshlands type (substitute k: the k-th Marshlands
+location type of kbenv.catalogue). The rest is invented, with the usual terrain mix of the 16 known sections
 (kb-data: median 13 water and 6 mountain hexes; 13 to 18 of each card terrain):
 
     G C D F T S: 13 each, W: 13, M: 6, P: 1, L: 2  (100 hexes)
@@ -35,11 +35,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from kbenv import catalogue as CAT  # noqa: E402
 from kbenv.board.section_files import check_marshlands_section, parse_section_file  # noqa: E402
 
 SEED = 21  # issue 21
 SIZE = 10
-KINDS = ("canoe", "fountain", "temple", "refuge")  # substitute k + 1 stands in for the printed section of KINDS[k]
+KINDS = CAT.BONUS_TYPES  # the Marshlands location types: substitute k + 1 stands in for the section of KINDS[k]
 QUOTAS = {"G": 13, "C": 13, "D": 13, "F": 13, "T": 13, "S": 13, "W": 13, "M": 6}
 BUILDABLE = set("GCDFTS")
 MIN_SPECIAL_DISTANCE = 3

@@ -174,8 +174,8 @@ def _neighbours(r: int, c: int) -> list[tuple[int, int]]:
 
 
 def check_marshlands_section(sf: SectionFile, kind: str | None = None, name: str | None = None) -> None:
-    """The printed component counts of a Marshlands section of location type `kind` (canoe, fountain, temple,
-    refuge; None: the type of its first location hex); `name`: the section name the file must declare in
+    """The printed component counts of a Marshlands section of location type `kind` (one of the Marshlands
+    location types; None: the type of its first location hex); `name`: the section name the file must declare in
     `# id:` if it has one."""
     src = sf.source
     if kind is None:

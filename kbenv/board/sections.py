@@ -2,7 +2,7 @@
 
 Built-in sections live in kbenv/data/sections (kbenv letters, or the kb-data format with `L` and
 `# location:` lines, as the generated Marshlands substitutes are written). The printed Marshlands sections
-(canoe, fountain, temple, refuge) come from the user's folder (kbenv.board.user_sections); a name ending in
+(one per Marshlands location type) come from the user's folder (kbenv.board.user_sections); a name ending in
 .txt is read as a section file.
 """
 

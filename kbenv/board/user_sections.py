@@ -1,13 +1,13 @@
 """Real sections that a user who owns the game drops into a folder: they replace kbenv's substitutes.
 
 No layout of the Marshlands sections is reachable, so kbenv ships generated substitutes (catalogue.SECTIONS,
-`marsh-substitute-1..4`), each standing in for one printed section named after its location type: canoe,
-fountain, temple, refuge. Put the real section as `<that name>.txt` (kb-data format: see
+`marsh-substitute-1..4`), each standing in for one printed section named after its location type (the
+Marshlands location types of kbenv.catalogue). Put the real section as `<that name>.txt` (kb-data format: see
 kbenv.board.section_files) into a folder and point the environment variable KBENV_SECTIONS at it:
 
     KBENV_SECTIONS=~/kingdom-builder-sections kbenv sections
 
-Then the section is known by its own name (`canoe`) wherever sections are named, `kbenv sections` lists it
+Then the section is known by its own name (the location type's) wherever sections are named, `kbenv sections` lists it
 (and checks every file in the folder: run it after adding one), and `marshlands_pool()` puts it in the place
 of its substitute. Files are read when used, never cached; a file that breaks a rule is refused with a message
 naming the file, the line and the field. Other files in the folder are refused too (only the printed sections

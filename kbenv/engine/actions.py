@@ -11,7 +11,6 @@ from ..catalogue import CROSSROADS as EXP_CROSSROADS
 from ..catalogue import MARSHLANDS as EXP_MARSHLANDS
 from ..catalogue import NOMADS as EXP_NOMADS
 from .board_ops import build_settlement, move_settlement, remove_settlement, take_off
-from .canoe import after_decision, apply_reaction, reacting, tiles_on_board
 from .crossroads import (
     barracks_target,
     card_at,
@@ -32,7 +31,15 @@ from .legal import (
     is_legal,
     usable_tile,
 )
-from .marshlands import reserve_to_build, set_aside
+from .marsh_hooks import (
+    after_decision,
+    apply_reaction,
+    before_mandatory_build,
+    reacting,
+    tiles_on_board,
+    took_source_off,
+)
+from .marshlands import reserve_owed
 from .nomads import families_after_mandatory, next_victim, place_wall, usable_nomad
 from .powers import has_movable, power_targets
 from .state import (
@@ -60,7 +67,6 @@ from .state import (
     STEPS_LEFT,
     STEPS_TAKEN,
     SUPPLY,
-    TEMPLE_OWED,
     TILES_USED,
     VICTIM,
 )
@@ -79,7 +85,6 @@ from .traits import (
     RULE_BARRACKS,
     RULE_CITY_HALL,
     RULE_SWORD,
-    RULE_TEMPLE,
     TARGET_ARM,
     TARGET_BUILD,
     TARGET_MOVE,
@@ -109,8 +114,8 @@ def apply_unchecked(st, action: int) -> None:
 
 @njit(cache=True)
 def apply_marshlands(st, action: int) -> None:
-    """A decision of a Marshlands game: a Canoe reaction's own, or any other; a last tile taken opens a
-    frame of Canoe reactions (kbenv.engine.canoe)."""
+    """A decision of a Marshlands game: a reaction's own, or any other; a last tile taken opens a frame of
+    reactions (kbenv.engine.marsh_hooks)."""
     before = tiles_on_board(st)
     taker = st[DECIDER]
     if reacting(st):
@@ -152,13 +157,13 @@ def apply_hex(st, p: int, phase: int, action: int) -> None:
     """A hex chosen: a mandatory build, a source to move, or a power's target."""
     if phase == PHASE_IDLE or phase == PHASE_MANDATORY:
         if st[EXPANSIONS] & EXP_MARSHLANDS:
-            reserve_to_build(st, p)  # the Temple's reserve is built first (A-M6)
+            before_mandatory_build(st, p)  # a reserve owed is built first (A-M6)
         build_settlement(st, p, action)
         st[BUILT_THIS_TURN] = 1
         if st[EXPANSIONS] & EXP_NOMADS:
             mandatory_build_rules(st, p, action)
         st[MANDATORY_BUILT] += 1
-        if st[MANDATORY_BUILT] >= st[MANDATORY_TARGET] or (st[SUPPLY + p] == 0 and st[TEMPLE_OWED] == 0):
+        if st[MANDATORY_BUILT] >= st[MANDATORY_TARGET] or (st[SUPPLY + p] == 0 and reserve_owed(st) == 0):
             st[MANDATORY_DONE] = 1
             st[PHASE] = PHASE_IDLE
             if st[EXPANSIONS] & EXP_NOMADS:
@@ -169,7 +174,7 @@ def apply_hex(st, p: int, phase: int, action: int) -> None:
             if st[MANDATORY_DONE] == 1:
                 st[PHASE] = PHASE_IDLE
     elif phase == PHASE_SOURCE:
-        if POWER_TARGET[st[POWER]] == TARGET_REMOVE:  # the Temple: the source is the settlement taken off
+        if POWER_TARGET[st[POWER]] == TARGET_REMOVE:  # a removal with a source takes that settlement off
             power_target(st, p, st[POWER], action)
             return
         st[SOURCE] = action
@@ -300,9 +305,9 @@ def special_target(st, p: int, power: int, target: int, h: int) -> None:
             st[PHASE] = PHASE_STEP
             if st[STEPS_LEFT] > 0 and has_target_now(st, p):
                 return
-    elif target == TARGET_REMOVE and POWER_RULE[power] == RULE_TEMPLE:
+    elif target == TARGET_REMOVE and POWER_SOURCE[power]:  # the chosen own settlement goes off (Marshlands)
         take_off(st, p, h)  # tiles it orphans are lost (A-M6)
-        set_aside(st, p)
+        took_source_off(st, p)
     elif target == TARGET_REMOVE:
         victim = st[VICTIM]
         remove_settlement(st, victim, h)

@@ -9,7 +9,7 @@ from ..board.geometry import STEP1
 from ..catalogue import CROSSROADS as EXP_CROSSROADS
 from ..catalogue import EXPANSION_BIT
 from ..catalogue import NOMADS as EXP_NOMADS
-from .marshlands import lose_bonus_tiles, take_bonus_tiles
+from .marshlands import lose_bonus_tiles, supply_emptied, take_bonus_tiles
 from .nomads_hooks import claim_nomads, red_cards_after_build
 from .state import (
     ADJACENT,
@@ -24,8 +24,6 @@ from .state import (
     OUTPOST_ARMED,
     OWN,
     SUPPLY,
-    TEMPLE_OWED,
-    TEMPLE_RESERVE,
     TERRAIN_MASKS,
     TILES_FRESH,
     TILES_HELD,
@@ -106,12 +104,9 @@ def build_settlement(st, p: int, h: int) -> None:
 @njit(cache=True)
 def last_from_supply(st, p: int) -> None:
     """p's supply is empty: the game ends after this round, and nothing is left to build this turn; with
-    Marshlands only once the Temple's reserve is empty too, and the reserve owed this turn is built (A-M6)."""
+    Marshlands as kbenv.engine.marshlands.supply_emptied says (a reserve set aside, A-M6)."""
     if st[EXPANSIONS] & EXP_MARSHLANDS:
-        if st[TEMPLE_RESERVE + p] == 0:
-            st[ENDING] = 1
-        if st[TEMPLE_OWED] == 0:
-            st[MANDATORY_DONE] = 1
+        supply_emptied(st, p)
         return
     st[ENDING] = 1
     st[MANDATORY_DONE] = 1  # nothing left to build this turn

@@ -25,6 +25,7 @@ from ..board.codes import SWAMP, WATER
 from ..catalogue import POWER_CODE, RULE_BIT
 from .board_ops import adjacent_view, build_settlement, free_of, restrict_adjacent_if_possible, terrain_view
 from .frames import pop_frame, push_frame
+from .marshlands import reserve_owed
 from .state import (
     BUILT_THIS_TURN,
     CURRENT,
@@ -51,7 +52,6 @@ from .state import (
     RULE_FLAGS,
     SOURCE,
     SUPPLY,
-    TEMPLE_OWED,
     TILES_FRESH,
     TILES_HELD,
     TILES_USED,
@@ -191,8 +191,8 @@ def next_reactor(st) -> None:
 @njit(cache=True)
 def resumed(st) -> None:
     """Back in the turn owner's decision: a mandatory action with nothing left to build (supply and the
-    Temple reserve owed, A-M6) counts as done."""
+    reserve owed, A-M6) counts as done."""
     phase = st[PHASE]
-    if (phase == PHASE_IDLE or phase == PHASE_MANDATORY) and st[SUPPLY + st[CURRENT]] == 0 and st[TEMPLE_OWED] == 0:
+    if (phase == PHASE_IDLE or phase == PHASE_MANDATORY) and st[SUPPLY + st[CURRENT]] == 0 and reserve_owed(st) == 0:
         st[MANDATORY_DONE] = 1
         st[PHASE] = PHASE_IDLE

@@ -381,27 +381,18 @@ def pair_card(st, p: int) -> int:
 
 
 @njit(cache=True)
-def hand_build_targets(st, p: int, out) -> None:
-    """Union over the hand's options of terrain_build_targets (each with its own adjacency rule)."""
+def hand_build_targets(st, p: int, waive_adjacency: bool, out) -> None:
+    """Union over the hand's options of terrain_build_targets (each with its own adjacency rule); with
+    `waive_adjacency` (a Marshlands bonus, M-13) of their free hexes."""
     clear(out)
     one = st[SCRATCH_HAND : SCRATCH_HAND + WORDS]
     for k in range(hand_options(st, p)):
         t = hand_option(st, p, k)
         if t != NO_CARD:
-            terrain_build_targets(st, p, t, one)
-            for i in range(WORDS):
-                out[i] |= one[i]
-
-
-@njit(cache=True)
-def hand_free_hexes(st, p: int, out) -> None:
-    """Union over the hand's options of their free hexes, adjacency waived (the temple bonus, M-13)."""
-    clear(out)
-    one = st[SCRATCH_HAND : SCRATCH_HAND + WORDS]
-    for k in range(hand_options(st, p)):
-        t = hand_option(st, p, k)
-        if t != NO_CARD:
-            free_of(st, terrain_view(st, t), one)
+            if waive_adjacency:
+                free_of(st, terrain_view(st, t), one)
+            else:
+                terrain_build_targets(st, p, t, one)
             for i in range(WORDS):
                 out[i] |= one[i]
 
@@ -454,7 +445,7 @@ def fix_terrain(st, p: int, terrain: int) -> None:
     if st[EXPANSIONS] & EXP_MARSHLANDS:
         st[TURN_TERRAIN] = terrain  # what hand_terrain gives for the rest of the turn
     if is_swamp_card(st[HAND + p]):
-        # on top of the count begin_turn set (3, plus a Temple reserve owed, M-12)
+        # on top of the count begin_turn set (3, plus a reserve owed, M-12)
         st[MANDATORY_TARGET] += mandatory_builds(st[HAND + p], terrain) - PLAIN_BUILDS
 
 

@@ -10,8 +10,9 @@ from ..board.bitset import BITS_PER_WORD, WORDS, clear, has, word_lowest_bit
 from ..board.codes import NUM_POWERS
 from ..board.geometry import NUM_HEXES
 from .board_ops import free_of, settlements_word, terrain_view
-from .crossroads import choosing_terrain, hand_build_targets, hand_free_hexes
-from .marshlands import bonus_usable, temple_waiver
+from .crossroads import choosing_terrain, hand_build_targets
+from .marsh_hooks import waives_adjacency
+from .marshlands import bonus_usable
 from .nomads import usable_nomad
 from .powers import (
     base_has_completion,
@@ -78,7 +79,7 @@ assert END_TURN == CAT.END_TURN and ACTION_SIZE == CAT.ACTION_SIZE_V0
 
 CAVE_POWER = CAT.CAVE_POWER
 EXP_MARSHLANDS = CAT.EXPANSION_BIT["marshlands"]
-CANOE_POWER = CAT.POWER_CODE["canoe"]
+REACTION_POWER = CAT.REACTION_POWER
 FIRST_NOMAD_POWER = CAT.FIRST_NOMAD_POWER
 NUM_NOMAD_USABLE = len(CAT.NOMAD_USABLE_KINDS)
 
@@ -121,7 +122,7 @@ def legal_powers(st) -> int:
     """Bit k set = activating power code k is legal now (codes: kbenv.catalogue.POWER_NAMES)."""
     if st[PHASE] != PHASE_IDLE:
         if st[PHASE] == PHASE_REACTION:
-            return 1 << CANOE_POWER  # a Canoe reaction: "canoe" or DONE ("pass"), kbenv.engine.canoe
+            return 1 << REACTION_POWER  # a reaction: its power or DONE ("pass"), kbenv.engine.marsh_hooks
         return outpost_bit(st) if st[EXPANSIONS] & POWER_EXPANSION_BIT[ARM_POWER] else 0
     p = st[DECIDER]
     tmp = st[SCRATCH_TMP : SCRATCH_TMP + WORDS]
@@ -203,7 +204,7 @@ def outpost_bit(st) -> int:
     if st[OUTPOST_ARMED] != 0 or usable_nomad(st, p, ARM_POWER - FIRST_NOMAD_POWER) < 0:
         return 0
     if phase == PHASE_MANDATORY or ((phase == PHASE_TARGET or phase == PHASE_STEP) and builds_settlement(st[POWER])
-                                    and POWER_TIMING[st[POWER]] != TIMING_REACTION):  # not a canoe reaction
+                                    and POWER_TIMING[st[POWER]] != TIMING_REACTION):  # not a reaction
         return 1 << ARM_POWER
     return 0
 
@@ -212,7 +213,7 @@ def outpost_bit(st) -> int:
 def done_legal(st) -> bool:
     """DONE ends a power that may stop early (the `stop_early` trait) after its first hex: in the step
     phase (a second Quarry wall, a wagon's or ship's next space), or, for a move power, when the next
-    source is to be chosen (Resettlement); in a Canoe reaction DONE passes."""
+    source is to be chosen (Resettlement); in a reaction DONE passes."""
     if st[PHASE] == PHASE_REACTION:
         return True
     power = st[POWER]
@@ -255,13 +256,10 @@ def legal_hexes(st, out) -> None:
 @njit(cache=True)
 def expansion_mandatory_hexes(st, p: int, out) -> None:
     """The mandatory action's hexes with expansions: an open hand (several Crossroads cards, a swamp card,
-    A-C8, A-M2) offers each option's hexes; the temple bonus lets the first build ignore adjacency (M-13, A-M7)."""
-    waived = st[EXPANSIONS] & EXP_MARSHLANDS != 0 and temple_waiver(st, p)
+    A-C8, A-M2) offers each option's hexes; a Marshlands bonus may let the first build ignore adjacency (M-13, A-M7)."""
+    waived = st[EXPANSIONS] & EXP_MARSHLANDS != 0 and waives_adjacency(st, p)
     if choosing_terrain(st, p):
-        if waived:
-            hand_free_hexes(st, p, out)
-        else:
-            hand_build_targets(st, p, out)
+        hand_build_targets(st, p, waived, out)
         return
     terrain = hand_terrain(st, p)
     if waived and terrain >= 0:

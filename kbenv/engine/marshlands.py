@@ -22,21 +22,23 @@ from .state import (
     BONUS_USED,
     BUILDABLE_MASK,
     CAVES,
+    COUNTER_AT,
+    ENDING,
     LOC_TYPE,
     MANDATORY_BUILT,
+    MANDATORY_DONE,
     NUM_LOCATIONS,
     NUM_PLAYERS,
     OCCUPIED,
     OWN,
     RULE_FLAGS,
     SUPPLY,
-    TEMPLE_OWED,
-    TEMPLE_RESERVE,
     TERRAIN_MASKS,
     TILES_HELD,
 )
 from .traits import FIRST_BONUS_TYPE
 
+TEMPLE_RESERVE, TEMPLE_OWED = COUNTER_AT["temple_reserve"], COUNTER_AT["temple_owed"]  # the Temple's counters
 FOUNTAIN = CAT.LOCATION_NAMES.index("fountain")
 TEMPLE = CAT.LOCATION_NAMES.index("temple")
 NUM_BONUS_TYPES = len(CAT.BONUS_TYPES)
@@ -104,7 +106,7 @@ def lose_bonus_tiles(st, p: int) -> None:
 
 @njit(cache=True)
 def bonus_usable(st, p: int, loc_type: int) -> bool:
-    """A bonus tile that is a decision (Canoe, Refuge bonus): ready and not used this turn."""
+    """A bonus tile that is a decision (catalogue.BONUS_POWERS): ready and not used this turn."""
     return bonus_ready(st, p, loc_type) and (st[BONUS_USED + p] >> loc_type) & 1 == 0
 
 
@@ -180,6 +182,22 @@ def reserve_to_build(st, p: int) -> None:
         st[TEMPLE_OWED] -= 1
         st[TEMPLE_RESERVE + p] -= 1
         st[SUPPLY + p] += 1
+
+
+@njit(cache=True)
+def reserve_owed(st) -> int:
+    """Of the turn owner's reserve, how many settlements are still owed in this turn's mandatory action."""
+    return st[TEMPLE_OWED]
+
+
+@njit(cache=True)
+def supply_emptied(st, p: int) -> None:
+    """p's supply is empty (board_ops.last_from_supply, Marshlands): the game ends after this round once the
+    reserve is empty too, and nothing is left to build this turn once the reserve owed is built (A-M6)."""
+    if st[TEMPLE_RESERVE + p] == 0:
+        st[ENDING] = 1
+    if st[TEMPLE_OWED] == 0:
+        st[MANDATORY_DONE] = 1
 
 
 @njit(cache=True)

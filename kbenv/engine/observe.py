@@ -178,7 +178,7 @@ def observe_into(st, player: int, out) -> None:
     """Write the observation of `player` into out (NUM_CHANNELS, 20, 20) float32."""
     out[:] = 0.0
     n = st[NUM_PLAYERS]
-    to_move = st[PHASE] != PHASE_OVER and st[DECIDER] == player  # the turn owner but in a Canoe reaction
+    to_move = st[PHASE] != PHASE_OVER and st[DECIDER] == player  # the turn owner but in a reaction
     legal = st[SCRATCH_LEGAL : SCRATCH_LEGAL + WORDS]
     if to_move:
         legal_hexes(st, legal)
@@ -225,7 +225,7 @@ def features_into(st, player: int, f) -> None:
     zeros (the features plane of observe_into, and the float part of kbenv.engine.packed)."""
     n = st[NUM_PLAYERS]
     mover = st[CURRENT]
-    decides = st[PHASE] != PHASE_OVER and st[DECIDER] == player  # DECIDER = CURRENT but in a Canoe reaction
+    decides = st[PHASE] != PHASE_OVER and st[DECIDER] == player  # DECIDER = CURRENT but in a reaction
     own_card = st[HAND + player]
     if own_card >= 0:
         f[F_OWN_CARD + card_slot(own_card)] = 1.0
@@ -234,7 +234,7 @@ def features_into(st, player: int, f) -> None:
         f[F_MOVER_CARD + card_slot(st[HAND + mover])] = 1.0
     if st[PHASE] < NUM_PHASES_V0:  # the expansion phases are in the v1 features (kbenv.engine.observe_v1)
         f[F_PHASE + st[PHASE]] = 1.0
-    f[F_MANDATORY_BUILT] = min(1.0, st[MANDATORY_BUILT] / 3.0)  # more with a Temple reserve: v1 marsh features
+    f[F_MANDATORY_BUILT] = min(1.0, st[MANDATORY_BUILT] / 3.0)  # more with a reserve owed: v1 marsh features
     f[F_MANDATORY_DONE] = float(st[MANDATORY_DONE])
     if 0 <= st[POWER] < NUM_POWERS:
         f[F_POWER + st[POWER]] = 1.0

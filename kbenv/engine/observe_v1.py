@@ -37,6 +37,7 @@ from .state import (
     CARDS,
     CAVE_USED,
     CAVES,
+    COUNTER_AT,
     CURRENT,
     DISCARD_COUNT,
     EXPANSIONS,
@@ -50,6 +51,7 @@ from .state import (
     MANDATORY_BUILT,
     MANDATORY_TARGET,
     MAX_EXTRA_CARDS,
+    MAX_PLAYERS,
     NOMAD_HEX,
     NOMAD_KIND,
     NOMAD_ON_SPACE,
@@ -69,8 +71,6 @@ from .state import (
     STEPS_LEFT,
     STEPS_TAKEN,
     TASKS,
-    TEMPLE_OWED,
-    TEMPLE_RESERVE,
     TERRAIN_FIXED,
     TERRAIN_MASKS,
     TILES_FRESH,
@@ -95,11 +95,19 @@ def _piece_values(own: bool) -> str:
                      f"{'1' if k.plane_code == 3 else f'{k.plane_code}/3'}" for k in PLANE_KINDS)
 
 
+def _by_type(names: tuple[str, ...]) -> str:
+    """The values of a location-type plane: "caravan 0.25, quarry 0.5, ..." (type k of n: (k + 1) / n)."""
+    return ", ".join(f"{name} {(k + 1) / len(names):g}" for k, name in enumerate(names))
+
+
 def _pieces_left() -> str:
     """The meaning of the own_pieces_left feature, one entry per kind of LEFT_KINDS in table order."""
     several = ", ".join(f"{k.plural} in the supply / {k.per_player}" for k in LEFT_KINDS if k.per_player > 1)
     single = ", ".join(k.label for k in LEFT_KINDS if k.per_player == 1)
     return f"own {several}, {single} in the supply"
+
+
+MARSH_POWER_NAMES = CAT.MARSH_POWER_NAMES  # the "marsh_power" slots
 
 
 # (name, size, meaning): declared once; offsets follow in order.
@@ -121,7 +129,7 @@ V1_CHANNELS = (
     # hexes as other_blocked and the Marshlands locations as location_other).
     ("swamp", 1, "swamp hexes (Marshlands)"),
     ("palace", 1, "palace hexes (Marshlands)"),
-    ("marsh_location", 1, "Marshlands location hexes by type: canoe 0.25, fountain 0.5, temple 0.75, refuge 1"),
+    ("marsh_location", 1, f"Marshlands location hexes by type: {_by_type(CAT.BONUS_TYPES)}"),
 )
 V1_BASE_CHANNELS = 35  # channels of observation v1 before Crossroads (a prefix of the current layout)
 V1_CROSSROADS_CHANNELS = 40  # channels of observation v1 before Marshlands (also a prefix)
@@ -152,28 +160,7 @@ V1_FEATURES = (
     ("tasks", 6, "task cards in play (catalogue.TASK_NAMES)"),
     ("own_crossroads_tiles", 8, "own tiles of the 8 Crossroads location types / 2"),
     ("own_crossroads_ready", 8, "of them usable now / 2"),
-    # Marshlands, appended (earlier rulesets leave these 0: their observations are unchanged)
-    ("canoe", 2, "a Canoe reaction is asked (phase reaction); a canoe build is being resolved (Marshlands)"),
-    ("marshlands", 1, "Marshlands in play"),
-    ("own_marsh_tiles", 4, "own tiles of canoe, fountain, temple, refuge / 2"),
-    ("own_marsh_ready", 4, "of them usable now / 2"),
-    ("others_marsh_tiles", 4, "tiles of those types held by the other players / 8"),
-    ("own_bonus_tiles", 4, "own bonus tiles held, per type (canoe, fountain, temple, refuge)"),
-    ("own_bonus_ready", 4, "of them usable now (not taken this turn, not used this turn)"),
-    ("others_bonus_tiles", 4, "bonus tiles held by the other players, per type / 2"),
-    ("bonus_left", 4, "bonus tiles left on the summary cards, per type / 2"),
-    ("temple_reserve", 5, "Temple reserve per seat relative to self / 4 (at most 1)"),
-    ("temple_owed", 1, "of the turn owner's reserve, still owed in this turn's mandatory action / 4 (at most 1)"),
-    ("own_swamp_card", 1, "own hand is a swamp card (own_card shows its other terrain)"),
-    ("mover_swamp_card", 1, "the turn owner's card, where mover_card shows it, is a swamp card"),
-    ("discard_swamp_cards", 5, "swamp cards S/G .. S/T in the discard pile (the discard feature counts G C D F T)"),
-    ("mandatory_count", 2, "settlements this turn's mandatory action builds (2 on swamp, 3, a Temple reserve "
-                           "owed on top) / 8, and of them built / 8"),
-    ("turn_terrain", 6, "one-hot terrain this turn's first build chose (G C D F T, S = swamp) once it is fixed"),
-    ("removed_terrain", 5, "one-hot terrain the Scouts set-up removed (G C D F T)"),
-    ("marsh_cards", 6, "geologists, messengers, noblewomen, vassals, captains, scouts in play"),
-    ("marsh_power", 5, "one-hot power being resolved: fountain, temple, refuge, canoe_bonus, refuge_bonus"),
-    ("own_turn", 1, "the observer owns the turn (during a Canoe reaction the reactor is to move, not the owner)"),
+    *CAT.MARSH_V1_FEATURES,  # Marshlands, appended (earlier rulesets leave these 0: unchanged observations)
 )
 
 
@@ -182,7 +169,7 @@ F1 = offsets(V1_FEATURES)
 NUM_CHANNELS_V1 = NUM_CHANNELS + sum(size for _, size, _ in V1_CHANNELS)
 NUM_FEATURES_V1 = sum(size for _, size, _ in V1_FEATURES)
 V1_BASE_FEATURES = F1["crossroads"]  # v1 features before Crossroads (networks made before read these)
-V1_CROSSROADS_FEATURES = F1["canoe"]  # v1 features before Marshlands
+V1_CROSSROADS_FEATURES = F1[CAT.MARSH_V1_FEATURES[0][0]]  # v1 features before Marshlands
 # The v1 prefixes networks were made with: channels read -> scalar features of the v1 features plane.
 V1_PREFIX_FEATURES = {V1_BASE_CHANNELS: V1_BASE_FEATURES, V1_CROSSROADS_CHANNELS: V1_CROSSROADS_FEATURES,
                       NUM_CHANNELS_V1: NUM_FEATURES_V1}
@@ -210,7 +197,6 @@ F_OWN_EXTRA_CARDS = F1["own_extra_cards"]
 F_OWN_PIECES_LEFT = F1["own_pieces_left"]
 F_TASKS = F1["tasks"]
 F_TERRAIN_FIXED = F1["terrain_fixed"]
-MARSH_POWER_NAMES = ("fountain", "temple", "refuge", *CAT.BONUS_POWERS)  # the "marsh_power" slots
 FIRST_MARSH_LOCATION = CAT.LOCATION_NAMES.index(CAT.BONUS_TYPES[0])
 NUM_MARSH_LOCATIONS = len(CAT.BONUS_TYPES)
 assert CAT.LOCATION_NAMES[FIRST_MARSH_LOCATION : FIRST_MARSH_LOCATION + NUM_MARSH_LOCATIONS] == CAT.BONUS_TYPES
@@ -220,8 +206,8 @@ def _power_slot(code: int, name: str) -> int:
     """The feature slot of one power code (every code has one)."""
     if name in V1_POWER_NAMES:
         return F1["power"] + V1_POWER_NAMES.index(name)
-    if name == "canoe":
-        return F1["canoe"] + 1
+    if name in CAT.REACTION_POWERS:  # its feature: [asked, being resolved]
+        return F1[name] + 1
     if name in MARSH_POWER_NAMES:
         return F1["marsh_power"] + MARSH_POWER_NAMES.index(name)
     if CAT.POWER_EXPANSION[code] == "crossroads":
@@ -231,20 +217,26 @@ def _power_slot(code: int, name: str) -> int:
 
 # The feature slot of each power code (-1: none; every implemented power has one, tests/test_marsh_observation.py).
 POWER_SLOT = np.array([_power_slot(code, name) for code, name in enumerate(CAT.POWER_NAMES)], dtype=np.int64)
-F_CANOE = F1["canoe"]
+F_REACTION = F1[CAT.REACTION_POWERS[0]]  # a reaction is asked
 CH_SWAMP, CH_PALACE, CH_MARSH_LOCATION = CH1["swamp"], CH1["palace"], CH1["marsh_location"]
 F_MARSHLANDS, F_OWN_MARSH_TILES, F_OWN_MARSH_READY = F1["marshlands"], F1["own_marsh_tiles"], F1["own_marsh_ready"]
 F_OTHERS_MARSH_TILES, F_OWN_BONUS, F_OWN_BONUS_READY = (
     F1["others_marsh_tiles"], F1["own_bonus_tiles"], F1["own_bonus_ready"])
-F_OTHERS_BONUS, F_BONUS_LEFT, F_TEMPLE_RESERVE = F1["others_bonus_tiles"], F1["bonus_left"], F1["temple_reserve"]
-F_TEMPLE_OWED, F_OWN_SWAMP_CARD, F_MOVER_SWAMP_CARD = F1["temple_owed"], F1["own_swamp_card"], F1["mover_swamp_card"]
+F_OTHERS_BONUS, F_BONUS_LEFT = F1["others_bonus_tiles"], F1["bonus_left"]
+F_OWN_SWAMP_CARD, F_MOVER_SWAMP_CARD = F1["own_swamp_card"], F1["mover_swamp_card"]
+# The counters of catalogue.COUNTERS: state field, feature slot, one per seat (else the turn owner's).
+COUNTER_FIELD = np.array([COUNTER_AT[c.name] for c in CAT.COUNTERS], dtype=np.int64)
+COUNTER_FEATURE = np.array([F1[c.name] for c in CAT.COUNTERS], dtype=np.int64)
+COUNTER_PER_SEAT = np.array([c.per_player for c in CAT.COUNTERS], dtype=np.bool_)
+assert all(dict((n, k) for n, k, _ in V1_FEATURES)[c.name] == (MAX_PLAYERS if c.per_player else 1)
+           for c in CAT.COUNTERS)
 F_TURN_TERRAIN, F_REMOVED_TERRAIN, F_MARSH_CARDS = F1["turn_terrain"], F1["removed_terrain"], F1["marsh_cards"]
 F_OWN_TURN, F_DISCARD_SWAMP, F_MANDATORY_COUNT = F1["own_turn"], F1["discard_swamp_cards"], F1["mandatory_count"]
 FIRST_MARSH_CARD = CAT.CARD_NAMES.index("geologists")  # the six Marshlands cards are consecutive
 assert CAT.CARD_NAMES[FIRST_MARSH_CARD : FIRST_MARSH_CARD + 6] == (
     "geologists", "messengers", "noblewomen", "vassals", "captains", "scouts")
 NUM_TERRAIN_CARDS = len(CAT.TERRAIN_CARDS)  # G C D F T; turn_terrain's last slot is swamp
-NUM_PHASES_V1 = 6  # the phases with a slot in "phase"; the Canoe's reaction phase has its own
+NUM_PHASES_V1 = 6  # the phases with a slot in "phase"; the reaction phase has a feature of its own
 assert F1["power"] + len(V1_POWER_NAMES) == F1["own_nomad_usable"]
 FIRST_RED_CARD = CAT.CARD_NAMES.index(CAT.RED_CARDS[0])  # the red cards are consecutive (the Marshlands cards follow)
 assert CAT.CARD_NAMES[FIRST_RED_CARD : FIRST_RED_CARD + len(CAT.RED_CARDS)] == CAT.RED_CARDS
@@ -319,7 +311,7 @@ def features_v1_into(st, player: int, f) -> None:
     if st[PHASE] < NUM_PHASES_V1:
         f[F_PHASE1 + st[PHASE]] = 1.0
     else:
-        f[F_CANOE] = 1.0
+        f[F_REACTION] = 1.0
     if st[POWER] >= 0 and POWER_SLOT[st[POWER]] >= 0:
         f[POWER_SLOT[st[POWER]]] = 1.0
     for k in range(n):
@@ -457,10 +449,12 @@ def marsh_features(st, player: int, f) -> None:
                 else:
                     f[F_OTHERS_BONUS + t] += 0.5
         f[F_BONUS_LEFT + t] = st[BONUS_LEFT + t] / 2.0
-    for k in range(n):
-        f[F_TEMPLE_RESERVE + k] = min(1.0, st[TEMPLE_RESERVE + (player + k) % n] / 4.0)
-    if st[PHASE] != PHASE_OVER:
-        f[F_TEMPLE_OWED] = min(1.0, st[TEMPLE_OWED] / 4.0)
+    for c in range(len(COUNTER_FIELD)):  # per seat relative to self; the turn owner's while the game runs
+        if COUNTER_PER_SEAT[c]:
+            for k in range(n):
+                f[COUNTER_FEATURE[c] + k] = min(1.0, st[COUNTER_FIELD[c] + (player + k) % n] / 4.0)
+        elif st[PHASE] != PHASE_OVER:
+            f[COUNTER_FEATURE[c]] = min(1.0, st[COUNTER_FIELD[c]] / 4.0)
     if st[HAND + player] >= SWAMP_CARD_BASE:
         f[F_OWN_SWAMP_CARD] = 1.0
     if st[PHASE] != PHASE_OVER and st[HAND + mover] >= SWAMP_CARD_BASE and (

@@ -32,7 +32,6 @@ from .board_ops import (  # noqa: F401  (re-exported: the building rules live in
     terrain_build_targets,
     terrain_view,
 )
-from .canoe import canoe_targets
 from .crossroads import (
     barracks_targets,
     choosing_terrain,
@@ -42,7 +41,8 @@ from .crossroads import (
     piece_at,
     vehicle_targets,
 )
-from .marshlands import fountain_targets, ray_targets
+from .marsh_hooks import OWN_RULE as MARSH_RULE
+from .marsh_hooks import rule_targets as marsh_rule_targets
 from .nomads import caravan_targets, has_step, next_victim, quarry_targets, step_targets, village_targets
 from .queenies import cave_targets, next_to_cave
 from .state import (
@@ -63,26 +63,24 @@ from .traits import (  # noqa: F401  (BUILD_POWER re-exported)
     POWER_ANY_SOURCE,
     POWER_RULE,
     POWER_SOURCE,
+    POWER_TARGET,
     POWER_TERRAIN,
     RULE_ARM,
     RULE_BARRACKS,
-    RULE_CANOE,
     RULE_CARAVAN,
     RULE_CAVE,
     RULE_CITY_HALL,
-    RULE_FOUNTAIN,
     RULE_MOVE_TO_TERRAIN,
     RULE_PADDOCK,
     RULE_QUARRY,
-    RULE_RAY,
     RULE_STEP,
     RULE_SWORD,
     RULE_TAVERN,
-    RULE_TEMPLE,
     RULE_TERRAIN,
     RULE_TOWER,
     RULE_VEHICLE,
     RULE_VILLAGE,
+    TARGET_REMOVE,
     TERRAIN_CARD,
     TERRAIN_DRAWN,
 )
@@ -164,15 +162,8 @@ def special_targets(st, p: int, power: int, rule: int, t: int, src: int, out) ->
         vehicle_targets(st, p, power, st[PHASE] == PHASE_STEP, out)
     elif rule == RULE_CAVE:
         cave_targets(st, src, out)
-    elif rule == RULE_FOUNTAIN:
-        fountain_targets(st, p, out)
-    elif rule == RULE_RAY:
-        ray_targets(st, src, out)
-    elif rule == RULE_TEMPLE:  # the settlement chosen as the source is the one taken off
-        for i in range(WORDS):
-            out[i] = settlements_word(st, p, i)
-    elif rule == RULE_CANOE:
-        canoe_targets(st, p, out)
+    elif MARSH_RULE[rule]:
+        marsh_rule_targets(st, p, rule, src, out)
     else:
         clear(out)
 
@@ -332,8 +323,8 @@ def source_has_target(st, p: int, power: int, src: int, tmp) -> bool:
         return paddock_has_target(st, src)
     if rule == RULE_STEP:
         return has_step(st, src)
-    if rule == RULE_TEMPLE:
-        return True  # every own plain settlement may be set aside (M-12)
+    if POWER_TARGET[power] == TARGET_REMOVE:
+        return True  # a power taking its source off accepts every own plain settlement (M-12)
     if rule == RULE_CAVE and not next_to_cave(st, src):
         return False
     power_targets(st, p, power, src, tmp)

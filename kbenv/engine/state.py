@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..board.bitset import WORDS
 from ..board.codes import NUM_TERRAIN_CODES
-from ..catalogue import PIECE_KIND, SLOT_PIECES
+from ..catalogue import COUNTERS, PIECE_KIND, SLOT_PIECES
 
 MAX_PLAYERS = 5
 MAX_LOCATIONS = 8
@@ -28,7 +28,7 @@ PHASE_SOURCE = 2
 PHASE_TARGET = 3
 PHASE_OVER = 4
 PHASE_STEP = 5  # the next step of a multi-step power (DONE ends it where stopping is allowed)
-PHASE_REACTION = 6  # Marshlands: a canoe holder may react in another player's turn ("canoe" or DONE = "pass")
+PHASE_REACTION = 6  # Marshlands: a reaction in another player's turn (its power or DONE = "pass")
 PHASE_NAMES = ("idle", "mandatory", "choose_source", "choose_target", "game_over", "step", "reaction")
 
 _offset = 0
@@ -113,7 +113,7 @@ OUTPOST_ARMED = _field()
 CAVE_USED = _field()
 MANDATORY_HEXES = _field(3)  # the hexes of this turn's mandatory builds (Families)
 MANDATORY_TARGET = _field()  # settlements the mandatory action builds this turn (3; rules may change it)
-# An interrupt stack (for decisions taken inside another player's decision, e.g. Marshlands' canoe):
+# An interrupt stack (for decisions taken inside another player's decision: Marshlands' reactions):
 # push_frame saves the decision context, pop_frame restores it (kbenv.engine.frames).
 MAX_FRAMES = 4
 FRAME_FIELDS = 8  # phase, power, source, steps left, steps taken, decider, victim, mandatory built
@@ -162,14 +162,15 @@ MARSH_DECK = _field(MARSH_PILE_SIZE)  # the piles of a Marshlands game (DECK, DI
 MARSH_DISCARD = _field(MARSH_PILE_SIZE)
 MARSH_REMOVED = _field(MARSH_PILE_SIZE)
 # Marshlands powers. Bonus tiles are bits of location type codes (M-7, A-M4).
-NUM_BONUS_TYPES = 4  # canoe, fountain, temple, refuge (kbenv.catalogue.BONUS_TYPES)
-TEMPLE_RESERVE = _field(MAX_PLAYERS)  # settlements set aside by the Temple, owed next turn (M-12, A-M6)
-TEMPLE_OWED = _field()  # of the current player's reserve, still owed in this turn's mandatory action
+NUM_BONUS_TYPES = 4  # one per Marshlands location type (kbenv.catalogue.BONUS_TYPES)
+# The counters a power keeps (catalogue.COUNTERS, in table order): one per seat, or one of the turn owner.
+COUNTER_AT = {c.name: _field(MAX_PLAYERS if c.per_player else 1) for c in COUNTERS}
+globals().update({name.upper(): at for name, at in COUNTER_AT.items()})  # each also as S.<NAME> (older callers)
 BONUS_HELD = _field(MAX_PLAYERS)  # bit t = holds the bonus tile of location type t
 BONUS_FRESH = _field(MAX_PLAYERS)  # of them, taken this turn (usable from the next turn)
 BONUS_USED = _field(MAX_PLAYERS)  # of them, used this turn (the bonus tiles that are decisions)
 BONUS_LEFT = _field(NUM_BONUS_TYPES)  # bonus tiles left on the summary cards, per type (2 at the start)
-# REACT_QUEUE[d]: bit s = seat s is still to be asked in the canoe frame pushed at depth d (kbenv.engine.canoe).
+# REACT_QUEUE[d]: bit s = seat s is still to be asked in the reaction frame pushed at depth d (Marshlands).
 REACT_QUEUE = _field(MAX_FRAMES)
 
 # Scratch masks: work space of the kernels, one declared slot each. Not part of the game: views clear

@@ -153,11 +153,11 @@ def road_met(st, p: int) -> bool:
 def place_of_refuge_met(st, p: int) -> bool:
     """C-18: a castle, location or nomad-space hex with 6 own neighbours."""
     own = own_view(st, p)
-    refuges = np.empty(WORDS, dtype=np.int64)
+    sites = np.empty(WORDS, dtype=np.int64)
     for i in range(WORDS):
-        refuges[i] = (st[TERRAIN_MASKS + CASTLE * WORDS + i] | st[TERRAIN_MASKS + LOCATION * WORDS + i]
-                      | st[TERRAIN_MASKS + NOMAD * WORDS + i] | st[NOMAD_MASK + i])
-    return _some_hex_surrounded(refuges, own)
+        sites[i] = (st[TERRAIN_MASKS + CASTLE * WORDS + i] | st[TERRAIN_MASKS + LOCATION * WORDS + i]
+                    | st[TERRAIN_MASKS + NOMAD * WORDS + i] | st[NOMAD_MASK + i])
+    return _some_hex_surrounded(sites, own)
 
 
 @njit(cache=True)

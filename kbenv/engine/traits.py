@@ -25,8 +25,6 @@ RULE_STEP, RULE_SWORD, RULE_ARM = RULE_CODE["step"], RULE_CODE["sword"], RULE_CO
 RULE_PASSIVE = RULE_CODE["passive"]
 RULE_CITY_HALL, RULE_BARRACKS = RULE_CODE["city hall"], RULE_CODE["barracks"]
 RULE_VEHICLE, RULE_CAVE = RULE_CODE["vehicle"], RULE_CODE["cave"]
-RULE_FOUNTAIN, RULE_TEMPLE, RULE_RAY = RULE_CODE["fountain"], RULE_CODE["temple"], RULE_CODE["ray"]
-RULE_CANOE = RULE_CODE["canoe"]
 assert (RULE_TERRAIN, RULE_MOVE_TO_TERRAIN) == (0, 1), "the generic rules come first"
 # A rule code above LAST_GENERIC_RULE names a kernel of its own.
 LAST_GENERIC_RULE = RULE_MOVE_TO_TERRAIN

@@ -11,7 +11,8 @@ from ..catalogue import MARSHLANDS as EXP_MARSHLANDS
 from .crossroads import choosing_terrain, discard_extra_cards, draw_extra_cards, hand_has_free_hex
 from .deck import discard_card, draw_card, remove_card
 from .legal import only_end_turn_legal
-from .marshlands import owe_reserve, return_unbuilt_reserve
+from .marsh_hooks import begin_turn as marsh_begin_turn
+from .marsh_hooks import end_turn as marsh_end_turn
 from .nomads import end_of_round
 from .powers import free_of, terrain_view
 from .state import (
@@ -37,7 +38,6 @@ from .state import (
     SOURCE,
     START_PLAYER,
     SUPPLY,
-    TEMPLE_OWED,
     TERRAIN_FIXED,
     TILES_FRESH,
     TILES_USED,
@@ -107,10 +107,7 @@ def begin_turn(st, p: int) -> None:
         st[CAVE_USED] = 0
         st[OUTPOST_ARMED] = 0
         if st[EXPANSIONS] & EXP_MARSHLANDS:
-            owe_reserve(st, p)  # the Temple's reserve: built in this mandatory action, on top (M-12)
-            st[MANDATORY_TARGET] += st[TEMPLE_OWED]
-            if st[TEMPLE_OWED] > 0:
-                st[MANDATORY_DONE] = 0
+            marsh_begin_turn(st, p)  # a reserve owed is built in this mandatory action, on top (M-12)
     ensure_usable_card(st, p)
 
 
@@ -143,9 +140,9 @@ def end_turn(st) -> None:
     if st[EXPANSIONS] != 0:
         st[OUTPOST_ARMED] = 0
         if st[EXPANSIONS] & EXP_MARSHLANDS:
-            return_unbuilt_reserve(st, p)
+            marsh_end_turn(st, p)
             st[BONUS_USED + p] = 0
-            # Tiles taken in this turn are ready once it ends, also those another seat took by a canoe
+            # Tiles taken in this turn are ready once it ends, also those another seat took by a
             # reaction in it (A-M5: "held since the end of their acquiring turn").
             for q in range(st[NUM_PLAYERS]):
                 st[TILES_FRESH + q] = 0

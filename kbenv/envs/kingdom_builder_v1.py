@@ -22,12 +22,13 @@ Everything of `kingdom_builder_v0` holds (decision model, rewards, wrappers, `st
   left/taken, Nomads tiles, red cards, expansions, the Sword's victim, and for Crossroads the hand, the
   Fort's card, pieces left, tasks and tiles; then the Crossroads planes: own and other pieces, city
   halls, warrior zones, Crossroads location types; then the Marshlands planes: swamp, palaces,
-  Marshlands location types, and the Marshlands features: tiles and bonus tiles, Temple reserves, the own
+  Marshlands location types, and the Marshlands features: tiles and bonus tiles, reserves set aside, the own
   swamp card, the turn's terrain, the removed terrain, the six cards, the power being resolved). 43
   planes: 68.8 KB. The Crossroads and Marshlands planes and features were appended, so channels 0..34
   and 0..39 keep their meaning (networks made before read them).
-- Canoe reactions (Marshlands): a player other than the turn owner decides ("canoe" or "pass", then a
-  hex); `agent_selection` is that player, and its observation has `to_move` and the legal plane.
+- Reactions (Marshlands, M-8; the power of catalogue.REACTION_POWERS): a player other than the turn owner
+  decides (that power or "pass", then a hex); `agent_selection` is that player, and its observation has
+  `to_move` and the legal plane.
 - Random set-ups draw from the base sections plus the 4 of Nomads and the 4 of Crossroads when those
   are in play, and from 13 cards when Nomads is in play. Other players' extra Crossroads cards are
   never observed (their number is).
