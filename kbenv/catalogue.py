@@ -50,8 +50,9 @@ TERRAINS = (
     Terrain("mountain", "M", None, False, 0),
     Terrain("castle", "K", None, False, 0, special=True),
     Terrain("nomad space", "N", "nomads", False, 0, special=True),
-    # Swamp and farmland become buildable with their expansions' cards (not implemented yet): swamp by the
-    # five swamp cards of SWAMP_CARDS (M-5, X-4). `buildable` stays False: no implemented ruleset builds there.
+    # Swamp and farmland become buildable with their expansions: swamp in Marshlands games (the five swamp
+    # cards of SWAMP_CARDS, M-5, X-4), farmland with Harvest (not implemented yet). `buildable` stays False:
+    # the base game builds on neither.
     Terrain("swamp", "S", "marshlands", False, 0, buildable_with="marshlands"),
     Terrain("farmland", "A", "harvest", False, 0),
     Terrain("palace", "P", "marshlands", False, 0, special=True),  # M-6: majority of adjacent settlements, 5 gold
@@ -149,8 +150,8 @@ LOCATION_TYPES = (
     # removes a settlement (M-12), Refuge moves one (M-14), Fountain builds (M-10).
     LocationType("canoe", "u", "marshlands", "build",
                  "when another player takes the last tile of a location, build on swamp or water "
-                 "(not implemented yet)",
-                 bonus_text="canoe bonus: not implemented yet"),
+                 "(adjacent if possible), or pass",
+                 bonus_text="build one settlement on swamp or water, adjacent if possible, in your own turn"),
     LocationType("fountain", "z", "marshlands", "build",
                  "build one settlement next to exactly one of your own and none of another player's",
                  bonus_text="your fountain builds may also go on mountains"),
@@ -380,21 +381,26 @@ class Counter:
     and its v1 observation feature share the name (decision 8). `per_player`: one per seat (a position file
     writes a list at the top level; the feature shows each seat relative to the observer), else one of the
     turn owner (a key of the decision in progress; the feature shows it while the game runs). `high`: the
-    largest value; the feature shows value / 4, at most 1."""
+    largest value; the feature shows value / 4, at most 1. `off_board`: it counts the player's own
+    settlements kept off the board, so board + supply + count is at most the player's settlements."""
 
     name: str
     expansion: str
     power: str
     per_player: bool
     high: int
+    off_board: bool = False
 
 
 # The Temple's reserve (M-12, A-M6): settlements set aside per seat, and of the turn owner's reserve the part
 # still owed in this turn's mandatory action.
 COUNTERS = (
-    Counter("temple_reserve", "marshlands", "temple", True, PIECE_KIND["settlement"].per_player),
+    Counter("temple_reserve", "marshlands", "temple", True, PIECE_KIND["settlement"].per_player, off_board=True),
     Counter("temple_owed", "marshlands", "temple", False, PIECE_KIND["settlement"].per_player),
 )
+# The per-seat counters: top-level keys of a position file and fields of kbenv.setup.Setup (`Setup.counters`).
+PLAYER_COUNTERS = tuple(c for c in COUNTERS if c.per_player)
+PLAYER_COUNTER_NAMES = tuple(c.name for c in PLAYER_COUNTERS)
 
 
 @dataclass(frozen=True)

@@ -216,7 +216,9 @@ class Setup:
     ships: tuple[tuple[int, int] | None, ...] | None = None
     city_halls: tuple[tuple[int, int] | None, ...] | None = None
     bonus_tiles: tuple[tuple[str, ...], ...] | None = None
-    temple_reserve: tuple[int, ...] | None = None
+    # The per-seat counters of the powers (catalogue.PLAYER_COUNTERS), as (name, one count per player) pairs;
+    # each is also read as an attribute of its name, and is a key of records and position files.
+    counters: tuple[tuple[str, tuple[int, ...]], ...] | None = None
     # The full state of a position written by Game.to_position (kbenv.position_state; None: a turn begins).
     resume: dict | None = None
 
@@ -230,6 +232,12 @@ class Setup:
         """Whether the rule flag lords_count_zero is on (read-only; the flag is in `rules`)."""
         return LORDS_COUNT_ZERO in (self.rules or ())
 
+    def __getattr__(self, name: str):
+        """A counter by its name (catalogue.PLAYER_COUNTER_NAMES), None when the set-up has none."""
+        if name in CAT.PLAYER_COUNTER_NAMES:
+            return dict(self.__dict__.get("counters") or ()).get(name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
     @property
     def standard_start(self) -> bool:
         """A new game (random expansion parts dealt) rather than a hand-built position."""
@@ -239,14 +247,17 @@ class Setup:
     def to_dict(self) -> dict:
         """The set-up as a record header. It keeps the key "lords_count_zero" (a copy of that rule flag) where
         records always had it, after "sections", so that records stay byte for byte what they were."""
-        d = {k: v for k, v in asdict(self).items() if v is not None}
+        d = {}
+        for k, v in asdict(self).items():  # the counters in their place, each under its own key
+            d.update({name: counts for name, counts in v} if k == "counters" and v else {k: v})
+        d = {k: v for k, v in d.items() if v is not None}
         head = list(d)[: list(d).index("seed") + 1 + ("sections" in d)]
         return {**{k: d[k] for k in head}, LORDS_COUNT_ZERO: self.lords_count_zero,
                 **{k: v for k, v in d.items() if k not in head}}
 
     @classmethod
     def from_dict(cls, d: dict) -> Setup:
-        known = {*cls.__dataclass_fields__, LORDS_COUNT_ZERO}  # the rule flag's key of records (to_dict)
+        known = {*cls.__dataclass_fields__, *CAT.PLAYER_COUNTER_NAMES, LORDS_COUNT_ZERO} - {"counters"}
         unknown = set(d) - known
         if unknown:
             raise SetupError(f"setup: unknown field(s) {', '.join(sorted(unknown))}")
@@ -317,13 +328,17 @@ def make_setup(
     ships=None,
     city_halls=None,
     bonus_tiles=None,
-    temple_reserve=None,
     resume=None,
+    **counters,
 ) -> Setup:
-    """A validated Setup; SetupError names the field at fault.
+    """A validated Setup; SetupError names the field at fault. The per-seat counters of the powers come as
+    keywords of their names (catalogue.PLAYER_COUNTER_NAMES).
 
     `expansions` and `rules` may also come as a `ruleset` (kbenv.ruleset.Ruleset); `lords_count_zero=True` is
     the rule flag of that name (the older keyword)."""
+    unknown = sorted(set(counters) - set(CAT.PLAYER_COUNTER_NAMES))
+    if unknown:
+        raise TypeError(f"make_setup() got an unexpected keyword argument {unknown[0]!r}")
     ruleset = ruleset_of(expansions, rules, lords_count_zero)
     bits, rule_bits = ruleset.bits
     n = check_num_players(num_players)
@@ -436,7 +451,7 @@ def make_setup(
                                                   "nomad_spaces": nomad_spaces, "gold": gold,
                                                   "nomad_tiles": nomad_tiles, "tasks": tasks, "warriors": warriors,
                                                   "wagons": wagons, "ships": ships, "city_halls": city_halls,
-                                                  "bonus_tiles": bonus_tiles, "temple_reserve": temple_reserve},
+                                                  "bonus_tiles": bonus_tiles, **counters},
                                  occupied)
         check_marsh_position(board, n, pieces, tiles, settlements, supply, KEEP_BONUS in (ruleset.rules or ()))
         check_nomad_counts(board, pieces, (resume or {}).get("nomad_tiles_gone", ()))
@@ -464,7 +479,8 @@ def make_setup(
         current_player=None if current_player is None else int(current_player),
         expansions=ruleset.expansions or None,
         rules=ruleset.rules or None,
-        **pieces,
+        **{k: v for k, v in pieces.items() if k not in CAT.PLAYER_COUNTER_NAMES},
+        counters=tuple((k, pieces[k]) for k in CAT.PLAYER_COUNTER_NAMES if pieces.get(k) is not None) or None,
         resume=resume,
     )
 

@@ -1,12 +1,14 @@
-"""The Marshlands keys of a position file (decision 8): `bonus_tiles` and `temple_reserve`, validated with
-the field named and written into a state; the full-state keys `bonus_tiles_fresh`, `bonus_tiles_used` and
-`bonus_tiles_left` (kbenv.position_state) are read and written here too.
+"""The Marshlands keys of a position file (decision 8): `bonus_tiles` and the per-seat counters of the
+Marshlands powers (catalogue.PLAYER_COUNTERS), validated with the field named and written into a state; the
+full-state keys `bonus_tiles_fresh`, `bonus_tiles_used` and `bonus_tiles_left` (kbenv.position_state) are read
+and written here too.
 
 * `bonus_tiles`: per player, the location types whose bonus tile the player holds since before this turn
   (usable now, A-M4); a bonus tile needs two tiles of its type (unless the rule flag
   bonus_kept_after_tile_loss is on) and there are 2 of each type (EN 1004-1012).
-* `temple_reserve`: per player, the settlements the Temple set aside; the reserve of the player to move is
-  owed in this turn's mandatory action (M-12, A-M6). `supply` + board + reserve is at most 40.
+* a counter (its key is the counter's name): one integer per player, 0 .. the counter's `high`; a counter of
+  settlements kept off the board (`off_board`) makes `supply` + board + counter at most 40. What it means is
+  the catalogue row's power's rule (docs/api.md lists the keys).
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ import numpy as np
 from . import catalogue as CAT
 from .engine import state as S
 
-MARSH_PIECES = ("bonus_tiles", "temple_reserve")
+MARSH_COUNTERS = tuple(c for c in CAT.PLAYER_COUNTERS if c.expansion == "marshlands")
+MARSH_PIECES = ("bonus_tiles", *(c.name for c in MARSH_COUNTERS))
 MARSH_RESUME = ("bonus_tiles_fresh", "bonus_tiles_used", "bonus_tiles_left")
 FIRST_BONUS_TYPE = CAT.LOCATION_NAMES.index(CAT.BONUS_TYPES[0])
 
@@ -49,17 +52,19 @@ def validate_marsh_pieces(out: dict, n: int) -> None:
     """Validate the Marshlands keys present in `out` (MARSH_PIECES) in place; MarshSetupError names the key."""
     if "bonus_tiles" in out:
         out["bonus_tiles"] = per_player_types(out["bonus_tiles"], n, "bonus_tiles")
-    if "temple_reserve" in out:
-        out["temple_reserve"] = validate_reserve(out["temple_reserve"], n)
+    for c in MARSH_COUNTERS:
+        if c.name in out:
+            out[c.name] = validate_counter(c, out[c.name], n)
 
 
-def validate_reserve(value, n: int) -> tuple[int, ...]:
+def validate_counter(c: CAT.Counter, value, n: int) -> tuple[int, ...]:
+    """One integer 0..c.high per player; MarshSetupError names the key and the player."""
     if not isinstance(value, (list, tuple)) or len(value) != n:
-        raise MarshSetupError(f"temple_reserve: expected one integer per player ({n})")
+        raise MarshSetupError(f"{c.name}: expected one integer per player ({n})")
     out = []
     for p, k in enumerate(value):
-        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 0 <= k <= S.SETTLEMENTS_PER_PLAYER:
-            raise MarshSetupError(f"temple_reserve[{p}]: expected an integer 0..{S.SETTLEMENTS_PER_PLAYER}, got {k!r}")
+        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 0 <= k <= c.high:
+            raise MarshSetupError(f"{c.name}[{p}]: expected an integer 0..{c.high}, got {k!r}")
         out.append(int(k))
     return tuple(out)
 
@@ -81,13 +86,15 @@ def check_marsh_position(board, n: int, pieces: dict, tiles, settlements, supply
                     if held.count(kind) < 2:
                         raise MarshSetupError(f"bonus_tiles[{p}]: the {kind} bonus tile needs two {kind} location "
                                               f"tiles (see tiles), player {p} holds {held.count(kind)}")
-    reserve = pieces.get("temple_reserve")
-    if reserve is not None:
-        for p, k in enumerate(reserve):
+    for c in MARSH_COUNTERS:
+        counts = pieces.get(c.name)
+        if counts is None or not c.off_board:
+            continue
+        for p, k in enumerate(counts):
             on_board = len(settlements[p]) if settlements else 0
             in_supply = supply[p] if supply else S.SETTLEMENTS_PER_PLAYER - on_board
             if on_board + in_supply + k > S.SETTLEMENTS_PER_PLAYER:
-                raise MarshSetupError(f"temple_reserve[{p}]: {k} set aside, {on_board} on the board and {in_supply} "
+                raise MarshSetupError(f"{c.name}[{p}]: {k} set aside, {on_board} on the board and {in_supply} "
                                       f"in the supply make more than {S.SETTLEMENTS_PER_PLAYER} (give supply)")
 
 
@@ -100,11 +107,12 @@ def bits_types(bits: int) -> list[str]:
 
 
 def apply_marsh_pieces(st: np.ndarray, pieces: dict) -> None:
-    """Write bonus_tiles and temple_reserve; the bonus tiles left are 2 per type minus those held."""
+    """Write bonus_tiles and the counters; the bonus tiles left are 2 per type minus those held."""
     for p, kinds in enumerate(pieces.get("bonus_tiles", ())):
         st[S.BONUS_HELD + p] = type_bits(kinds)
-    for p, k in enumerate(pieces.get("temple_reserve", ())):
-        st[S.COUNTER_AT["temple_reserve"] + p] = k
+    for c in MARSH_COUNTERS:
+        for p, k in enumerate(pieces.get(c.name, ())):
+            st[S.COUNTER_AT[c.name] + p] = k
     count_bonus_left(st)
 
 
@@ -155,7 +163,7 @@ def marsh_position(st: np.ndarray) -> dict:
     fresh = [int(st[S.BONUS_FRESH + p]) for p in range(n)]
     return {
         "bonus_tiles": [bits_types(held[p] & ~fresh[p]) for p in range(n)],
-        "temple_reserve": [int(st[S.COUNTER_AT["temple_reserve"] + p]) for p in range(n)],
+        **{c.name: [int(st[S.COUNTER_AT[c.name] + p]) for p in range(n)] for c in MARSH_COUNTERS},
         "bonus_tiles_fresh": [bits_types(fresh[p]) for p in range(n)],
         "bonus_tiles_used": [bits_types(int(st[S.BONUS_USED + p])) for p in range(n)],
         "bonus_tiles_left": {kind: int(st[S.BONUS_LEFT + k]) for k, kind in enumerate(CAT.BONUS_TYPES)},

@@ -64,22 +64,10 @@ def test_json_output_lists_files_per_power():
     assert not any(f.startswith("tests/") or f.endswith("power_footprint.py") for f in listed)
 
 
-TEMPLE_OVER = pytest.mark.xfail(strict=True, reason=(
-    "issue 21 bound not met for the Temple: 5 files; kbenv/setup.py (the public Setup.temple_reserve field and "
-    "custom() keyword) and kbenv/setup_marshlands.py (the position key's validation) name it besides the "
-    "catalogue, engine/marshlands.py and engine/marsh_hooks.py"))
-
-
-@pytest.mark.parametrize("power", ["fountain", "refuge", pytest.param("temple", marks=TEMPLE_OVER), "canoe"])
+@pytest.mark.parametrize("power", ["fountain", "refuge", "temple", "canoe"])
 def test_each_marshlands_power_names_at_most_3_non_test_files(power):
     files = load().footprint(ROOT)[power]["files"]
     assert len(files) <= 3, f"{power} is named in {len(files)} files: {files}"
-
-
-def test_the_temple_names_at_most_5_non_test_files():
-    # where the Temple stands today (see the xfail above): it must not spread again
-    files = load().footprint(ROOT)["temple"]["files"]
-    assert len(files) <= 5, f"temple is named in {len(files)} files: {files}"
 
 
 def test_a_task_card_holding_a_power_name_does_not_name_the_power():

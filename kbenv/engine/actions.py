@@ -319,8 +319,8 @@ def special_target(st, p: int, power: int, target: int, h: int) -> None:
 
 @njit(cache=True)
 def mandatory_build_rules(st, p: int, h: int) -> None:
-    """Remember the mandatory hexes (Families): the first 3, then, in a Temple turn of more than 3 builds
-    (Marshlands), the last 3, as the reserve is built first (A-M6) and Families ignores it (A-N10)."""
+    """Remember the mandatory hexes (Families): the first 3, then, in a Marshlands turn of more than 3 builds,
+    the last 3, as the settlements owed on top are built first (A-M6) and Families ignores them (A-N10)."""
     k = st[MANDATORY_BUILT]
     if k < 3:
         st[MANDATORY_HEXES + k] = h

@@ -190,8 +190,9 @@ def next_victim(st, p: int, after: int) -> int:
 def families_after_mandatory(st, p: int, built: int) -> None:
     """Families: 2 gold when the 3 mandatory settlements lie next to each other in one straight line.
 
-    With Marshlands (A-N10) the 3 regular builds must form the line: a Temple reserve, built first (A-M6),
-    is ignored (MANDATORY_HEXES then holds the last 3 builds), and a swamp card's 2 builds never score."""
+    With Marshlands (A-N10) the card's 3 regular builds must form the line: settlements owed on top of the
+    card's count are built first (A-M6) and ignored (MANDATORY_HEXES then holds the last 3 builds), and a
+    swamp card's 2 builds never score."""
     if st[EXPANSIONS] & EXP_MARSHLANDS:
         if built != st[MANDATORY_TARGET] or mandatory_builds(st[HAND + p], st[TURN_TERRAIN]) != PLAIN_BUILDS:
             return
