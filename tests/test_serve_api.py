@@ -309,3 +309,23 @@ def test_a_damaged_record_is_a_json_error(records):
 def test_a_records_folder_that_does_not_exist_is_refused(tmp_path):
     with pytest.raises(ValueError, match="not a folder"):
         create_app([tmp_path / "nope"])
+
+
+# ----- the command ------------------------------------------------------------------------------------------
+def test_kbenv_serve_refuses_a_port_in_use_and_a_missing_records_folder(tmp_path, capsys):
+    import socket
+
+    from kbenv.cli import main
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert main(["serve", "--port", str(port)]) == 2
+    assert f"--port {port}: cannot listen there" in capsys.readouterr().err
+    assert main(["serve", "--records", str(tmp_path / "nope")]) == 2
+    err = capsys.readouterr().err
+    assert "--records:" in err and "is not a folder" in err
+    with pytest.raises(SystemExit):
+        main(["serve", "--port", "70000"])
+    assert "expected a port from 1 to 65535" in capsys.readouterr().err
