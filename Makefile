@@ -12,7 +12,7 @@ $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q torch==2.13.0  # CPU build; a plain torch requirement would pull CUDA
-	$(BIN)/pip install -q -e ".[dev,train,openspiel,rllib,interop]"
+	$(BIN)/pip install -q -e ".[dev,train,openspiel,rllib,interop,serve]"
 	touch $(STAMP)
 
 demo: $(STAMP)

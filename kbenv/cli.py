@@ -1,4 +1,4 @@
-"""The `kbenv` command line: play, score, legal, tournament, train, bench and sections (each command's help ends
+"""The `kbenv` command line: play, score, legal, tournament, train, bench, sections and serve (each command's help ends
 with example command lines, which tests/test_readme.py parses).
 
 Exit codes: 0 success (also `kbenv play` ended by a human's end of input or `quit`, with a message);
@@ -478,6 +478,19 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Run the web app (kbenv.serve) until Ctrl-C; needs the `serve` extra (starlette, uvicorn)."""
+    try:
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
+
+        from .serve import serve
+    except ImportError as err:
+        raise ValueError(f"needs the serve extra: pip install -e \".[serve]\" ({err})") from None
+    serve(args.host, args.port, args.records or ())
+    return 0
+
+
 def cmd_sections(args: argparse.Namespace) -> int:
     """The board sections: name, expansion, locations, former names and where the grid comes from.
 
@@ -538,10 +551,10 @@ def build_parser() -> argparse.ArgumentParser:
                                      epilog="exit codes: 0 ok (also a human's end of input), 2 user error, "
                                             "130 interrupted, 141 stdout closed")
     sub = parser.add_subparsers(dest="command", required=True, metavar="command",
-                                help="play, score, legal, position, tournament, train, bench or sections "
+                                help="play, score, legal, position, tournament, train, bench, sections or serve "
                                      "(kbenv <command> -h for its options)")
     for add in (_add_play, _add_score, _add_legal, _add_position, _add_train, _add_tournament, _add_bench,
-                _add_sections):
+                _add_sections, _add_serve):
         add(sub)
     return parser
 
@@ -566,6 +579,7 @@ EXAMPLES = {
                    "--out results/crossroads/"),
     "bench": ("kbenv bench --seconds 2 --batch-sizes 1,16,256,1024,4096",),
     "sections": ("kbenv sections --json",),
+    "serve": ("kbenv serve", "kbenv serve --port 8080 --records results/ games/"),
 }
 
 
@@ -692,6 +706,26 @@ def _add_sections(sub) -> None:
                    "which this command checks)", cmd_sections)
     sec.add_argument("--list", action="store_true", help="list them (the default; kept for the docs' spelling)")
     sec.add_argument("--json", action="store_true", help="print the list as JSON")
+
+
+def port_number(text: str) -> int:
+    """A TCP port 1..65535."""
+    value = _integer(text)
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"expected a port from 1 to 65535, got {value}")
+    return value
+
+
+def _add_serve(sub) -> None:
+    serve = _command(sub, "serve", "play, watch and replay games in the browser: a local web app (needs the serve "
+                     "extra); prints its address", cmd_serve)
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (default 127.0.0.1: this computer only; 0.0.0.0 opens it to "
+                            "the network)")
+    serve.add_argument("--port", type=port_number, default=8000, help="port to listen on (default 8000)")
+    serve.add_argument("--records", nargs="+", metavar="DIR",
+                       help="folders whose record files (kbenv play --record) and tournament folders (kbenv "
+                            "tournament --out) may be replayed; no file outside them is read")
 
 
 def _add_bench(sub) -> None:

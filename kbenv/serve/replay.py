@@ -1,0 +1,219 @@
+"""Replays: record files and tournament folders under the `--records` folders, stepped through decision by decision.
+
+Only files inside the named folders are read: a path is taken relative to one of them, and an absolute path or
+one that leads outside (`../`, a symbolic link out) is refused with ApiError 400. A record file is the JSON of
+`Game.to_record()` (`kbenv play --record`); a tournament folder holds `records.jsonl`, one game a line
+(`{"game_id": k, "record": {...}}`), and `games.csv` with the seats.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import secrets
+import threading
+from collections import OrderedDict
+from pathlib import Path, PurePosixPath, PureWindowsPath
+
+import numpy as np
+
+from ..game import Game
+from ..setup import SetupError
+from ..words import describe_decision
+from .errors import ApiError, integer
+from .views import seat_view, spectator_view
+
+MAX_FILE_BYTES = 256 * 2**20
+MAX_LISTED = 500
+MAX_REPLAYS = 32
+RECORDS, GAMES_CSV = "records.jsonl", "games.csv"
+
+
+class RecordLibrary:
+    """The folders named with --records and the record files and tournament games in them."""
+
+    def __init__(self, folders=()):
+        self.roots: list[Path] = []
+        for folder in folders:
+            path = Path(folder).expanduser().resolve()
+            if not path.is_dir():
+                raise ValueError(f"--records: {folder} is not a folder")
+            self.roots.append(path)
+
+    def listing(self) -> dict:
+        """{"roots": [folder names], "files": [{"root", "path", "kind": record|tournament, "games": [...]}]}."""
+        files: list[dict] = []
+        for k, root in enumerate(self.roots):
+            for folder, dirs, names in os.walk(root):
+                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                here = Path(folder)
+                rel = here.relative_to(root).as_posix()
+                if RECORDS in names:
+                    files.append({"root": k, "path": "." if rel == "." else rel, "kind": "tournament",
+                                  "games": _tournament_games(here)})
+                for name in sorted(names):
+                    if name.endswith(".json") and _looks_like_record(here / name):
+                        files.append({"root": k, "path": (here / name).relative_to(root).as_posix(),
+                                      "kind": "record"})
+                if len(files) >= MAX_LISTED:
+                    break
+        return {"roots": [{"index": k, "name": root.name or str(root)} for k, root in enumerate(self.roots)],
+                "files": files[:MAX_LISTED]}
+
+    def resolve(self, root, path) -> Path:
+        """The file or folder `path` names inside records folder number `root`; ApiError unless it is inside."""
+        if not self.roots:
+            raise ApiError(400, "path: no records folder is open (start kbenv serve with --records DIR)")
+        k = integer(root if root is not None else 0, "root", 0, len(self.roots) - 1)
+        if not isinstance(path, str) or not path.strip():
+            raise ApiError(400, f"path: expected a path relative to a records folder, got {path!r}")
+        if PurePosixPath(path).is_absolute() or PureWindowsPath(path).is_absolute() or PureWindowsPath(path).drive:
+            raise ApiError(400, f"path: {path!r} is absolute; give a path relative to the records folder")
+        if "\x00" in path:
+            raise ApiError(400, "path: contains a NUL character")
+        full = (self.roots[k] / path).resolve()
+        if not full.is_relative_to(self.roots[k]):
+            raise ApiError(400, f"path: {path!r} leads outside the records folders")
+        if not full.exists():
+            raise ApiError(404, f"path: no file or folder {path!r} in the records folder")
+        return full
+
+    def load(self, root, path, game=None) -> tuple[dict, list[str] | None, str]:
+        """(record, seat specs or None, title) of a record file, or of game `game` of a tournament folder."""
+        full = self.resolve(root, path)
+        if full.is_dir() or full.name == RECORDS:
+            folder = full if full.is_dir() else full.parent
+            if not (folder / RECORDS).is_file():
+                raise ApiError(400, f"path: {path!r} is a folder without {RECORDS} (not a tournament folder)")
+            if game is None:
+                raise ApiError(400, "game: give the game id of a game of the tournament")
+            game_id = integer(game, "game", 0, 2**62)
+            record = _tournament_record(folder / RECORDS, game_id)
+            seats = {g["game_id"]: g.get("seats") for g in _tournament_games(folder)}.get(game_id)
+            return record, seats, f"{path} game {game_id}"
+        if full.stat().st_size > MAX_FILE_BYTES:
+            raise ApiError(400, f"path: {path!r} is larger than {MAX_FILE_BYTES // 2**20} MiB")
+        try:
+            record = json.loads(full.read_text(encoding="utf-8"))
+        except (ValueError, UnicodeDecodeError) as err:
+            raise ApiError(400, f"path: {path!r} is not a JSON record ({err})") from None
+        except OSError as err:
+            raise ApiError(400, f"path: cannot read {path!r} ({err.strerror})") from None
+        return record, None, str(path)
+
+
+def _looks_like_record(path: Path) -> bool:
+    try:
+        with open(path, "rb") as f:
+            return b"kbenv-record" in f.read(200)
+    except OSError:
+        return False
+
+
+def _tournament_games(folder: Path) -> list[dict]:
+    """The games of a tournament folder: ids from records.jsonl, seats and gold from games.csv where readable."""
+    rows = {}
+    try:
+        with open(folder / GAMES_CSV, encoding="utf-8", newline="") as f:
+            for row in csv.DictReader(f):
+                try:
+                    n = int(row["num_players"])
+                    rows[int(row["game_id"])] = {"seats": [row[f"seat{i}"] for i in range(n)],
+                                                 "gold": [int(row[f"gold{i}"]) for i in range(n)]}
+                except (KeyError, ValueError, TypeError):
+                    continue
+    except OSError:
+        pass
+    games = []
+    try:
+        with open(folder / RECORDS, encoding="utf-8") as f:
+            for line in f:
+                try:
+                    game_id = json.loads(line)["game_id"]
+                except (ValueError, KeyError, TypeError):
+                    continue
+                if isinstance(game_id, int):
+                    games.append({"game_id": game_id, **rows.get(game_id, {})})
+    except OSError:
+        pass
+    return games[:MAX_LISTED]
+
+
+def _tournament_record(path: Path, game_id: int) -> dict:
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            try:
+                entry = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(entry, dict) and entry.get("game_id") == game_id:
+                return entry.get("record")
+    raise ApiError(404, f"game: no game {game_id} in the tournament's {RECORDS}")
+
+
+class Replay:
+    """A recorded game replayed once: the state after every decision, the decisions in words and the
+    score totals over time."""
+
+    def __init__(self, record: dict, seats: list[str] | None, title: str):
+        try:
+            game = Game.from_record(record)
+        except SetupError as err:
+            raise ApiError(400, f"record: {err}") from None
+        self.id = secrets.token_hex(8)
+        self.title = title
+        self.setup = game.setup
+        self.actions = list(game.actions)
+        start = Game.from_setup(game.setup)
+        self.seats = seats if seats and len(seats) == start.num_players else ["?"] * start.num_players
+        self.states: list[np.ndarray] = [start.state.copy()]
+        self.decisions: list[dict] = []
+        self.timeline: list[list[int]] = [[int(v) for v in start.score_table()[:, -1]]]
+        for action in self.actions:
+            self.decisions.append({"seat": start.decider, "action": action, "words": describe_decision(start, action)})
+            start.step(action)
+            self.states.append(start.state.copy())
+            self.timeline.append([int(v) for v in start.score_table()[:, -1]])
+
+    @property
+    def steps(self) -> int:
+        return len(self.actions)
+
+    def game_at(self, step: int) -> Game:
+        return Game(self.setup, self.states[step].copy(), self.actions[:step])
+
+    def summary(self) -> dict:
+        return {"id": self.id, "title": self.title, "steps": self.steps, "seats": self.seats,
+                "decisions": self.decisions, "timeline": self.timeline}
+
+    def view(self, step, seat) -> dict:
+        """The game after `step` decisions as a seat sees it (None: as a watcher)."""
+        step = integer(step, "step", 0, self.steps)
+        game = self.game_at(step)
+        if seat is not None:
+            seat = integer(seat, "seat", 0, game.num_players - 1)
+        out = spectator_view(game, self.seats) if seat is None else seat_view(game, seat, self.seats)
+        out.update(step=step, steps=self.steps, next_decision=self.decisions[step] if step < self.steps else None)
+        return out
+
+
+class ReplayStore:
+    """Open replays by id (the oldest dropped beyond MAX_REPLAYS)."""
+
+    def __init__(self):
+        self.replays: OrderedDict[str, Replay] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def add(self, replay: Replay) -> None:
+        with self.lock:
+            self.replays[replay.id] = replay
+            while len(self.replays) > MAX_REPLAYS:
+                self.replays.popitem(last=False)
+
+    def get(self, replay_id: str) -> Replay:
+        with self.lock:
+            replay = self.replays.get(replay_id)
+        if replay is None:
+            raise ApiError(404, f"replay: no open replay with id {replay_id!r}")
+        return replay

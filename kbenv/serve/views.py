@@ -1,0 +1,154 @@
+"""What the page gets of a game: JSON built from `kbenv.view.PlayerView` only, never from the state.
+
+`seat_view(game, seat)` is what one seat may see (its own hand, the other hands hidden); `spectator_view(game)`
+is what a watcher may see: every part of it is what some opponent of that seat sees (each seat's hand as the
+next seat sees it), so a hand is shown only when it is public. `board_meta()` is the drawing data shared by
+every view: the hex centres of kbenv.render_image and the colours of kbenv.colours.
+"""
+
+from __future__ import annotations
+
+from .. import catalogue as CAT
+from ..board.codes import LOCATION_LETTERS, LOCATION_NAMES
+from ..colours import (
+    CAPITOL_RGB,
+    CAVE_RGB,
+    LOCATION_RGB,
+    NOMAD_TILE_LABELS,
+    NOMAD_TILE_RGB,
+    SEAT_COLOUR_NAMES,
+    SEAT_RGB,
+    TERRAIN_RGB,
+    UNKNOWN_RGB,
+    WALL_MORTAR_RGB,
+    WALL_RGB,
+    seat_name,
+)
+from ..game import Game
+from ..render_image import HEX_W, MARGIN, RADIUS, TASK_GOLD, TERRAIN_KEY, ZONE_RGB, hex_centre
+from ..view import PlayerView
+from ..words import LOCATION_TEXT, SCORING_CARD_TEXT, card_words, describe_decision, title
+
+BOARD_W = round(MARGIN * 2 + HEX_W * 20.5)
+BOARD_H = round(MARGIN * 2 + RADIUS * 2 + 1.5 * RADIUS * 19)
+
+
+def _hex(rc) -> list[int]:
+    return [int(rc[0]), int(rc[1])]
+
+
+def _hexes(cells) -> list[list[int]]:
+    return [_hex(rc) for rc in sorted(cells)]
+
+
+def board_meta() -> dict:
+    """Geometry and colours of the board drawing (the same as render_image's PNG) and the names a page needs."""
+    rgb = {k: list(v) for k, v in TERRAIN_RGB.items()}
+    return {
+        "geometry": {"radius": RADIUS, "hex_w": HEX_W, "margin": MARGIN, "width": BOARD_W, "height": BOARD_H,
+                     "centres": [[[round(v, 3) for v in hex_centre(r, c)] for c in range(20)] for r in range(20)]},
+        "colours": {"terrain": rgb, "location": list(LOCATION_RGB), "unknown": list(UNKNOWN_RGB),
+                    "seats": [list(c) for c in SEAT_RGB], "seat_names": list(SEAT_COLOUR_NAMES),
+                    "wall": list(WALL_RGB), "wall_mortar": list(WALL_MORTAR_RGB), "cave": list(CAVE_RGB),
+                    "capitol": list(CAPITOL_RGB), "nomad_tile": list(NOMAD_TILE_RGB), "zone": list(ZONE_RGB)},
+        "terrain_key": [[name, list(c)] for name, c in TERRAIN_KEY],
+        "location_letters": LOCATION_LETTERS,
+        "location_names": list(LOCATION_NAMES),
+        "nomad_tile_labels": dict(NOMAD_TILE_LABELS),
+        "expansions": [{"name": e.name, "text": e.description} for e in CAT.EXPANSIONS if e.implemented],
+        "rules": [{"name": f.name, "expansion": f.expansion, "text": f.alternative} for f in CAT.RULE_FLAGS],
+    }
+
+
+def _decision(view: PlayerView, public: Game, action: int) -> dict:
+    """One legal decision: its action number, kind (hex / power / done / end_turn), hex and words."""
+    if action < 400:
+        kind, name = "hex", f"{action // 20},{action % 20}"
+    else:
+        name = CAT.ACTION_NAMES[action] if action < len(CAT.ACTION_NAMES) else str(action)
+        kind = name if name in ("done", "end_turn") else "power"
+    entry = {"action": action, "kind": kind, "name": name, "words": describe_decision(public, action)}
+    if kind == "hex":
+        entry["hex"] = [action // 20, action % 20]
+    return entry
+
+
+def legal_decisions(view: PlayerView) -> list[dict]:
+    """The seat's legal decisions (empty when another seat decides)."""
+    public = view.public_game()
+    if view.done or public.decider != view.player:
+        return []
+    return [_decision(view, public, a) for a in view.legal_actions()]
+
+
+def _board(view: PlayerView, public: Game) -> dict:
+    crossroads = "crossroads" in view.expansions
+    return {
+        "rows": list(view.board),
+        "settlements": [_hexes(view.settlements(p)) for p in range(view.num_players)],
+        "locations": [{"hex": _hex(rc), "letter": view.board[rc[0]][rc[1]], "tiles_left": view.tiles_left(rc)}
+                      for rc in view.location_hexes()],
+        "walls": _hexes(view.walls()),
+        "caves": _hexes(view.caves()),
+        "capitols": _hexes(view.capitols()),
+        "nomad_spaces": [{"hex": _hex(rc), "tile": kind} for rc, kind in sorted(view.nomad_spaces().items())],
+        "warrior_zone": _hexes(view.warrior_zone()) if crossroads else [],
+        "pieces": [{"hex": _hex(rc), "seat": owner, "kind": kind}
+                   for rc, (owner, kind) in sorted(view.piece_cells().items())] if crossroads else [],
+    }
+
+
+def _seat(view: PlayerView, hand_view: PlayerView, p: int, score: dict, agent: str) -> dict:
+    hand = hand_view.hand_cards(p)  # the cards this view shows; the others are counted, not named
+    return {
+        "seat": p, "name": seat_name(p), "colour": SEAT_COLOUR_NAMES[p], "agent": agent,
+        "supply": view.supply(p), "gold": view.gold(p), "total": score["total"], "score": score,
+        "hand": hand, "hand_words": [card_words(c) for c in hand],
+        "hand_size": view.hand_size(p), "hidden_cards": view.hand_size(p) - len(hand),
+        "tiles": [{"type": t, "hex": _hex(rc)} for t, rc in view.tiles(p)],
+        "nomad_tiles": view.nomad_tiles(p),
+    }
+
+
+def _view_json(views: list[PlayerView], hand_views: list[PlayerView], agents: list[str], seat: int | None) -> dict:
+    view = views[0]
+    public = view.public_game()
+    scores = view.scores()
+    n = view.num_players
+    out = {
+        "seat": seat,
+        "players": n,
+        "turn": view.turn,
+        "phase": view.phase,
+        "current_player": view.current_player,
+        "decider": public.decider,
+        "start_player": view.start_player,
+        "done": view.done,
+        "winners": public.winners() if view.done else [],
+        "expansions": list(view.expansions),
+        "rules": list(public.setup.rules or ()),
+        "cards": [{"name": c, "title": title(c), "text": SCORING_CARD_TEXT.get(c, "")} for c in view.cards],
+        "tasks": [{"name": t, "title": title(t), "gold": TASK_GOLD[t]} for t in view.tasks()]
+        if "crossroads" in view.expansions else [],
+        "locations_text": {name: LOCATION_TEXT.get(name, "") for name in LOCATION_NAMES},
+        "deck_size": view.deck_size(),
+        "discard_size": len(view.discard_pile()),
+        "fort_card": view.fort_card(),
+        "board": _board(view, public),
+        "seats": [_seat(view, hand_views[p], p, scores[p], agents[p]) for p in range(n)],
+        "legal": legal_decisions(views[0]) if seat is not None else [],
+    }
+    return out
+
+
+def seat_view(game: Game, seat: int, agents: list[str]) -> dict:
+    """What `seat` may see: its PlayerView as JSON, with its legal decisions when it decides."""
+    view = PlayerView(game, seat)
+    return _view_json([view], [view] * game.num_players, agents, seat)
+
+
+def spectator_view(game: Game, agents: list[str]) -> dict:
+    """What a watcher may see: the public board, and each seat's hand only as another seat sees it."""
+    n = game.num_players
+    views = [PlayerView(game, p) for p in range(n)]
+    return _view_json(views, [views[(p + 1) % n] for p in range(n)], agents, None)
