@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test browser lint bench clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -23,7 +23,19 @@ demo: $(STAMP)
 	$(BIN)/kbenv play --players 2 --seed 1 --agents az:path=runs/quick/model.pt,sims=16 greedy \
 		--png results/demo/game.png --record results/demo/game.json
 
-test: $(STAMP)
+# The browser tests (tests/test_serve_browser.py) need Chromium and chromedriver: Debian's are installed when
+# they are missing and this runs as root with apt-get; otherwise those tests skip and say why.
+browser:
+	@if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    (apt-get update -q && apt-get install -y -q chromium chromium-driver) \
+	      || echo "make: could not install chromium; the browser tests will skip" >&2; \
+	  else \
+	    echo "make: no chromium/chromedriver and no root to install them; the browser tests will skip" >&2; \
+	  fi; \
+	fi
+
+test: $(STAMP) browser
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -n 2 tests
 
