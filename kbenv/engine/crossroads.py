@@ -76,6 +76,7 @@ WAGON_POWER = POWER_CODE["wagon"]
 LIGHTHOUSE_POWER = POWER_CODE["lighthouse"]
 CROSSROADS_TYPE = LOCATION_NAMES.index("crossroads")
 PIECE_STEPS = POWER_TRAIT["wagon"].steps  # a wagon or ship moves up to 3 spaces (C-13, C-14)
+OPEN_HAND_EXPANSIONS = EXP_CROSSROADS | EXP_MARSHLANDS  # hands of several terrains (A-C8, A-M2)
 assert POWER_TRAIT["lighthouse"].steps == PIECE_STEPS
 # The state field of each vehicle power's piece (hex + 1), by power code; its ground is POWER_TERRAIN
 # (the ship: water) or, without a terrain, eligible-for-building or mountain hexes (the wagon).
@@ -325,8 +326,8 @@ def vehicle_target(st, p: int, power: int, h: int) -> bool:
 def choosing_terrain(st, p: int) -> bool:
     """This turn's terrain is not fixed yet and p's hand offers several: several Crossroads cards, or a
     swamp card (swamp or its other terrain)."""
-    if st[TERRAIN_FIXED] != 0:
-        return False
+    if st[EXPANSIONS] & OPEN_HAND_EXPANSIONS == 0 or st[TERRAIN_FIXED] != 0:
+        return False  # base games never read the TERRAIN_FIXED line (a cache miss a call in big batches)
     if st[EXPANSIONS] & EXP_CROSSROADS != 0 and st[EXTRA_COUNT + p] > 0:
         return True
     if st[EXPANSIONS] & EXP_MARSHLANDS != 0:

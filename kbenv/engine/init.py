@@ -178,10 +178,10 @@ def setup_draws(seed: int, num_players: int, out, expansions: int = 0) -> None:
             pool[num_sections + k] = NUM_RANDOM_SECTIONS + NUM_NOMAD_SECTIONS + NUM_CROSSROADS_SECTIONS + k
         num_sections += NUM_MARSH_SECTIONS
     num_cards = NUM_CARD_TYPES + (NUM_RED_CARDS if expansions & EXP_NOMADS else 0)
-    card_ids = np.arange(NUM_CARD_TYPES + NUM_RED_CARDS + NUM_MARSH_CARDS)  # the pool of card ids (M-3)
+    cards = np.arange(NUM_CARD_TYPES + NUM_RED_CARDS + NUM_MARSH_CARDS)  # the pool of card ids (M-3)
     if expansions & EXP_MARSHLANDS:
         for k in range(NUM_MARSH_CARDS):
-            card_ids[num_cards + k] = FIRST_MARSH_CARD + k
+            cards[num_cards + k] = FIRST_MARSH_CARD + k
         num_cards += NUM_MARSH_CARDS
     for k in range(4):
         j = k + _below(rng, num_sections - k)
@@ -189,11 +189,10 @@ def setup_draws(seed: int, num_players: int, out, expansions: int = 0) -> None:
         out[DRAW_SECTIONS + k] = pool[k]
     for k in range(4):
         out[DRAW_TURNED + k] = _below(rng, 2)
-    cards = np.arange(num_cards)
     for k in range(3):
         j = k + _below(rng, num_cards - k)
         cards[k], cards[j] = cards[j], cards[k]
-    chosen = np.sort(card_ids[cards[:3]])
+    chosen = np.sort(cards[:3])
     for k in range(3):
         out[DRAW_CARDS + k] = chosen[k]
     out[DRAW_START] = _below(rng, num_players)

@@ -41,7 +41,7 @@ def hand_terrain(st, p: int) -> int:
     first build chose from an open hand (a swamp card's option, or the removed terrain with a pair, DE 1369);
     NO_CARD while a swamp card's choice is open or p holds no card."""
     card = st[HAND + p]
-    if st[TERRAIN_FIXED] == 1 and card >= 0 and st[EXPANSIONS] & MARSHLANDS:
+    if st[EXPANSIONS] & MARSHLANDS and st[TERRAIN_FIXED] == 1 and card >= 0:  # base games: one hot line
         return st[TURN_TERRAIN]
     if card >= SWAMP_CARD_BASE:
         return NO_CARD
