@@ -8,6 +8,7 @@ from ..board.bitset import WORDS, is_empty
 from ..board.codes import NUM_POWERS
 from ..board.geometry import NUM_HEXES
 from ..catalogue import CROSSROADS as EXP_CROSSROADS
+from ..catalogue import FARM_POWER
 from ..catalogue import MARSHLANDS as EXP_MARSHLANDS
 from ..catalogue import NOMADS as EXP_NOMADS
 from .board_ops import build_settlement, move_settlement, remove_settlement, take_off
@@ -39,6 +40,7 @@ from .marsh_hooks import (
     tiles_on_board,
     took_source_off,
 )
+from .harvest_hooks import take_farm_action
 from .marshlands import reserve_owed
 from .nomads import families_after_mandatory, next_victim, place_wall, usable_nomad
 from .powers import has_movable, power_targets
@@ -201,8 +203,11 @@ def activate(st, p: int, power: int) -> None:
     timing = POWER_TIMING[power]
     if timing == TIMING_TILE:
         st[TILES_USED + p] |= 1 << usable_tile(st, p, power)
-    elif timing == TIMING_ONCE_A_TURN:
-        st[CAVE_USED] = 1
+    elif timing == TIMING_ONCE_A_TURN:  # the cave move, or the Harvest farm action (A-H1)
+        if power == FARM_POWER:
+            take_farm_action(st, p)
+        else:
+            st[CAVE_USED] = 1
     elif timing == TIMING_BONUS_TILE:
         st[BONUS_USED + p] |= 1 << BONUS_TYPE[power]
     else:
