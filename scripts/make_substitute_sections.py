@@ -220,7 +220,8 @@ def expected_files(seed: int = SEED, harvest_seed: int = HARVEST_SEED) -> dict[s
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seed", type=int, default=SEED, help=f"the Marshlands seed (default {SEED}, the shipped files)")
+    parser.add_argument("--seed", type=int, default=SEED,
+                        help=f"the Marshlands seed (default {SEED}, the shipped files)")
     parser.add_argument("--harvest-seed", type=int, default=HARVEST_SEED,
                         help=f"the Harvest seed (default {HARVEST_SEED}, the shipped files)")
     parser.add_argument("--out", type=Path, default=ROOT / "kbenv" / "data" / "sections", help="output folder")

@@ -22,6 +22,7 @@ from .crossroads import (
     place_city_hall,
     vehicle_target,
 )
+from .harvest_hooks import take_farm_action
 from .legal import (
     ACTION_POWER,
     DONE,
@@ -40,7 +41,6 @@ from .marsh_hooks import (
     tiles_on_board,
     took_source_off,
 )
-from .harvest_hooks import take_farm_action
 from .marshlands import reserve_owed
 from .nomads import families_after_mandatory, next_victim, place_wall, usable_nomad
 from .powers import has_movable, power_targets
