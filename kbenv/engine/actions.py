@@ -8,7 +8,6 @@ from ..board.bitset import WORDS, is_empty
 from ..board.codes import NUM_POWERS
 from ..board.geometry import NUM_HEXES
 from ..catalogue import CROSSROADS as EXP_CROSSROADS
-from ..catalogue import FARM_POWER
 from ..catalogue import MARSHLANDS as EXP_MARSHLANDS
 from ..catalogue import NOMADS as EXP_NOMADS
 from .board_ops import build_settlement, move_settlement, remove_settlement, take_off
@@ -22,7 +21,7 @@ from .crossroads import (
     place_city_hall,
     vehicle_target,
 )
-from .harvest_hooks import take_farm_action
+from .harvest_hooks import RULE_FARMLAND, take_farm_action
 from .legal import (
     ACTION_POWER,
     DONE,
@@ -204,7 +203,7 @@ def activate(st, p: int, power: int) -> None:
     if timing == TIMING_TILE:
         st[TILES_USED + p] |= 1 << usable_tile(st, p, power)
     elif timing == TIMING_ONCE_A_TURN:  # the cave move, or the Harvest farm action (A-H1)
-        if power == FARM_POWER:
+        if POWER_RULE[power] == RULE_FARMLAND:
             take_farm_action(st, p)
         else:
             st[CAVE_USED] = 1
