@@ -14,6 +14,7 @@ fixed as expansions arrive; an id whose rules are not implemented is never legal
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 from .board.geometry import NUM_HEXES
@@ -51,10 +52,11 @@ TERRAINS = (
     Terrain("castle", "K", None, False, 0, special=True),
     Terrain("nomad space", "N", "nomads", False, 0, special=True),
     # Swamp and farmland become buildable with their expansions: swamp in Marshlands games (the five swamp
-    # cards of SWAMP_CARDS, M-5, X-4), farmland with Harvest (not implemented yet). `buildable` stays False:
+    # cards of SWAMP_CARDS, M-5, X-4), farmland in Harvest games (EN 1231, X-4; no terrain card shows it: it is
+    # reached by the farm action and the powers that build on any suitable hex, H-4). `buildable` stays False:
     # the base game builds on neither.
     Terrain("swamp", "S", "marshlands", False, 0, buildable_with="marshlands"),
-    Terrain("farmland", "A", "harvest", False, 0),
+    Terrain("farmland", "A", "harvest", False, 0, buildable_with="harvest"),
     Terrain("palace", "P", "marshlands", False, 0, special=True),  # M-6: majority of adjacent settlements, 5 gold
     Terrain("silo", "O", "harvest", False, 0, special=True),
     Terrain("location", "", None, False, 0, special=True),
@@ -161,6 +163,27 @@ LOCATION_TYPES = (
     LocationType("refuge", "j", "marshlands", "move",
                  "move one of your settlements to a neighbouring hex (it need not touch your others)",
                  bonus_text="move one of your settlements along a straight line to the first free buildable hex"),
+    # Harvest (EN 1295-1361; names of decision 8). Letters: a-z are taken, so these are lower-case letters outside
+    # ASCII; section files and position files write Harvest location hexes as `L` with their type (decision 8).
+    # The Bazaar, Scout cabin, Cathedral and Palisade are catalogue rows only so far (their powers are passive
+    # until they are built: issue 22); the four "build next to" powers are implemented (H-7, H-8, H-11, H-12).
+    LocationType("bazaar", "d", "harvest", "passive",
+                 "use one other location power you hold once more this turn (not the farm action, not nomad tiles)"),
+    LocationType("water_mill", "s", "harvest", "build",
+                 "build one settlement next to water, next to your own if possible"),
+    LocationType("mountain_station", "\u00f0", "harvest", "build",
+                 "build one settlement next to a mountain, next to your own if possible"),
+    LocationType("scout_cabin", "\u00e7", "harvest", "passive",
+                 "place 1 or 2 scouts next to your settlements; they count as yours for this turn's building"),
+    LocationType("cathedral", "\u00e6", "harvest", "passive",
+                 "take a number tile, or return tiles of value k to build k settlements on your card's terrain"),
+    LocationType("watchtower", "\u00f8", "harvest", "build",
+                 "build one settlement next to another player's settlement, next to your own if possible"),
+    LocationType("university", "\u00fe", "harvest", "build",
+                 "build one settlement next to a castle, location, nomad space, palace or silo, next to your own "
+                 "if possible"),
+    LocationType("palisade", "\u00df", "harvest", "passive",
+                 "move one of your settlements to a hex next to the rest of its settlement area"),
 )
 LOCATION_NAMES = tuple(loc.name for loc in LOCATION_TYPES)
 BASE_POWERS = sum(loc.expansion is None for loc in LOCATION_TYPES)
@@ -199,10 +222,26 @@ SCORING_CARDS = (
         ("captains", 1, "torgoton/kbc, kb_prompt: 1 per settlement next to 3 or more own settlements (M-23)"),
         ("scouts", 1, "torgoton/kbc, kb_prompt: 1 per settlement next to the removed terrain (M-24, M-16)"),
     )),
+    # Harvest (EN 1367-1399). Only the Mayors' and the Rovers' rules are in the rulebook text (EN 1375-1399); the
+    # other four cards are images missing from both files: rule and amount from secondary sources (spec H-14,
+    # H-16..H-18, A-H9, decision 6). The names are those of pmw57 and TG (the EN text gives none).
+    ScoringCard("mayors", "harvest", "end", 4),  # EN 1377: "each marked line is worth 4 gold"
+    ScoringCard("rangers", "harvest", "end", 2,
+                "unverified: torgoton/kbc, kb_prompt: 2 per horizontal line with exactly one own settlement (H-17)"),
+    ScoringCard("chainers", "harvest", "end", 1,
+                "unverified: torgoton/kbc, kb_prompt, ludorium: 1 per own settlement next to exactly 2 own "
+                "settlements (H-18)"),
+    ScoringCard("travellers", "harvest", "end", 1,
+                "unverified: torgoton/kbc, kb_prompt: 1 per own settlement on the edge of the board, a corner once "
+                "(H-14, EN 1371)"),
+    ScoringCard("homesteaders", "harvest", "end", 1,
+                "unverified: torgoton/kbc, kb_prompt, ludorium: 1 per own settlement in the section where the "
+                "player has the most (H-16)"),
+    ScoringCard("rovers", "harvest", "play"),  # EN 1395-1399: gold during play, 1 per section built in this turn
 )
 # Card ids are row indices (never reorder). CARD_NAMES holds the cards the engine deals and reads: those of the
-# base game and of implemented expansions, a prefix of the rows (the Marshlands cards join it, ids 13..18, when
-# the expansion is implemented).
+# base game and of implemented expansions or expansions under construction, a prefix of the rows (the Harvest
+# cards, ids 19..24, are dealt only in Harvest games, which need KBENV_EXPERIMENTAL=harvest for now).
 CARD_ID = {card.name: k for k, card in enumerate(SCORING_CARDS)}
 CARD_GOLD = {card.name: card.gold for card in SCORING_CARDS if card.gold is not None}  # A-M11: configuration
 UNVERIFIED_CARDS = tuple(card.name for card in SCORING_CARDS if card.provenance.startswith("unverified"))
@@ -253,10 +292,14 @@ NOMAD_TILES = (
 
 @dataclass(frozen=True)
 class Expansion:
+    """An expansion. `implemented`: every rule of it is built; `under_construction`: part of it is built and a
+    ruleset accepts it only while the environment variable EXPERIMENTAL_ENV names it (kbenv.ruleset)."""
+
     name: str
     bit: int
     description: str
     implemented: bool
+    under_construction: bool = False
 
 
 EXPANSIONS = (
@@ -267,13 +310,38 @@ EXPANSIONS = (
               "city halls, task cards, two-card hands", True),
     Expansion("marshlands", 4, "Marshlands: 4 substitute sections, swamp cards, palaces, the six cards (amounts "
               "unverified), Canoe, Fountain, Temple, Refuge and their bonus tiles", True),
-    Expansion("harvest", 5, "Harvest (not implemented yet)", False),
+    Expansion("harvest", 5, "Harvest (under construction: farmland, sections, cards, the 4 'build next to' powers; "
+              "KBENV_EXPERIMENTAL=harvest to try it)", False, under_construction=True),
 )
+# An expansion under construction is refused unless this environment variable names it (comma-separated names):
+# KBENV_EXPERIMENTAL=harvest. Read at each check (not at import), so a test process may set it.
+EXPERIMENTAL_ENV = "KBENV_EXPERIMENTAL"
+
+
+def experimental_expansions() -> frozenset[str]:
+    """The expansions under construction that EXPERIMENTAL_ENV opts into now."""
+    names = {name.strip() for name in os.environ.get(EXPERIMENTAL_ENV, "").replace("+", ",").split(",")}
+    return frozenset(e.name for e in EXPANSIONS if e.under_construction and e.name in names)
+
+
+def expansion_refusal(name: str) -> str | None:
+    """Why the known expansion `name` may not be played now (None: it may): not implemented, or under
+    construction without the opt-in of EXPERIMENTAL_ENV. The message names the variable."""
+    row = next(e for e in EXPANSIONS if e.name == name)
+    if row.implemented or name in experimental_expansions():
+        return None
+    if row.under_construction:
+        return (f"{name!r} is not implemented yet (under construction: set the environment variable "
+                f"{EXPERIMENTAL_ENV}={name} to try the parts built so far)")
+    return f"{name!r} is not implemented yet"
+
+
 EXPANSION_BIT = {e.name: 1 << e.bit for e in EXPANSIONS}
 NOMADS, CAPITOL, CAVES = EXPANSION_BIT["nomads"], EXPANSION_BIT["capitol"], EXPANSION_BIT["caves"]
 CROSSROADS = EXPANSION_BIT["crossroads"]
 MARSHLANDS = EXPANSION_BIT["marshlands"]
-_IMPLEMENTED = {None} | {e.name for e in EXPANSIONS if e.implemented}
+HARVEST = EXPANSION_BIT["harvest"]
+_IMPLEMENTED = {None} | {e.name for e in EXPANSIONS if e.implemented or e.under_construction}
 CARD_NAMES = tuple(card.name for card in SCORING_CARDS if card.expansion in _IMPLEMENTED)
 assert CARD_NAMES == tuple(card.name for card in SCORING_CARDS[: len(CARD_NAMES)]), "card ids are row indices"
 BASE_CARD_NAMES = tuple(card.name for card in SCORING_CARDS if card.expansion is None)
@@ -445,6 +513,12 @@ SECTIONS = (
               "SUBSTITUTE: generated by scripts/make_substitute_sections.py; no printed layout is reachable "
               f"(stands in for the {kind.capitalize()} section)", stands_for=kind)
       for k, kind in enumerate(("canoe", "fountain", "temple", "refuge"))),
+    # Harvest (decision 5, issue 22): generated substitutes too, each with farmland, a silo, a castle and one
+    # location hex of each of two Harvest types (EN 1231). Real Harvest section files cannot replace them yet.
+    *(Section(f"harvest-substitute-{k + 1}", "harvest",
+              "SUBSTITUTE: generated by scripts/make_substitute_sections.py; no printed layout is reachable "
+              f"(locations {pair})") for k, pair in enumerate(("bazaar, water_mill", "mountain_station, scout_cabin",
+                                                             "cathedral, watchtower", "university, palisade"))),
 )
 # Former section names, still read wherever a section is named (records and position files written before the
 # City Hall section was spelt as its location type, city_hall).
@@ -510,10 +584,10 @@ V1_TAIL = (
     *NOMAD_LOCATIONS,
     "foresters_lodge", "monastery", "fort", "city_hall", "barracks", "wagon", "lighthouse",
     "canoe", "fountain", "temple", "refuge",
-    "bazaar", "water mill", "mountain station", "scout cabin", "cathedral", "watchtower", "university",
-    "palisade", "rope bridge", "tree house", "canoe_bonus", "refuge_bonus",
+    "bazaar", "water_mill", "mountain_station", "scout_cabin", "cathedral", "watchtower", "university",
+    "palisade", "rope_bridge", "tree_house", "canoe_bonus", "refuge_bonus",
     *NOMAD_USABLE_KINDS,
-    "farm action", "cave",
+    "farmland", "cave",
     *(f"terrain-{t}" for t in TERRAIN_CHOICES),
     "option-1", "option-2", "done",
 )
@@ -525,6 +599,7 @@ ACTION_NAMES = (
 )
 ACTION_SIZE_V1 = len(ACTION_NAMES)
 ACTION_ID = {name: k for k, name in enumerate(ACTION_NAMES) if k >= NUM_HEXES}
+ACTION_ID["farm action"] = ACTION_ID["farmland"]  # the Harvest farm action's former name (decision 8: farmland)
 LOCATION_ACTION = {name: ACTION_ID.get(name, -1) for name in LOCATION_NAMES}  # location type -> action (-1: passive)
 NOMAD_ACTION_BASE = ACTION_ID[NOMAD_USABLE_KINDS[0]]
 CAVE_ACTION = ACTION_ID["cave"]
@@ -548,8 +623,9 @@ def parse_expansions(names) -> int:
         if not isinstance(name, str) or name not in known:
             raise ValueError(f"expansions: unknown expansion {name!r}; known: "
                              f"{', '.join(e.name for e in EXPANSIONS if e.implemented)}")
-        if not known[name].implemented:
-            raise ValueError(f"expansions: {name!r} is not implemented yet")
+        why = expansion_refusal(name)
+        if why:
+            raise ValueError(f"expansions: {why}")
         bits |= EXPANSION_BIT[name]
     return bits
 
@@ -585,14 +661,16 @@ def rule_names(bits: int) -> tuple[str, ...]:
 
 
 # ----- power codes (the POWER field of the state) ----------------------------------------------------
-# 0..23: location types (base 0..7, Nomads 8..11, Crossroads 12..19, Marshlands 20..23); then the usable
-# nomad tiles, the cave move and the Marshlands bonus tiles that are decisions (M-9, M-15; the Fountain and
-# Temple bonuses are passive modifiers of their powers, M-11, M-13, and have no code).
+# 0..31: location types (base 0..7, Nomads 8..11, Crossroads 12..19, Marshlands 20..23, Harvest 24..31); then
+# the usable nomad tiles, the cave move, the Marshlands bonus tiles that are decisions (M-9, M-15; the Fountain
+# and Temple bonuses are passive modifiers of their powers, M-11, M-13, and have no code) and the farm action.
 BONUS_POWERS = ("canoe_bonus", "refuge_bonus")
 BONUS_TILES_PER_TYPE = 2  # EN 1004-1012: 8 bonus action tiles, 2 of each Marshlands location type
 BONUS_TYPES = tuple(loc.name for loc in LOCATION_TYPES if loc.expansion == "marshlands")  # types with bonus tiles
 # Observations name the power by a slot of its own (kbenv.engine.observe_v1), not by this code.
-POWER_NAMES = (*LOCATION_NAMES, *NOMAD_USABLE_KINDS, "cave", *BONUS_POWERS)
+# The Harvest farm action (H-4, A-H1) is a power of its own, once a turn, with the last code.
+FARM_ACTION = "farmland"
+POWER_NAMES = (*LOCATION_NAMES, *NOMAD_USABLE_KINDS, "cave", *BONUS_POWERS, FARM_ACTION)
 NUM_POWER_CODES = len(POWER_NAMES)
 POWER_CODE = {name: k for k, name in enumerate(POWER_NAMES)}
 FIRST_NOMAD_POWER = len(LOCATION_NAMES)
@@ -610,6 +688,7 @@ POWER_TIMINGS = ("tile", "nomad tile", "once a turn", "bonus tile", "passive", "
 POWER_RULES = (
     "terrain", "move to terrain", "tower", "tavern", "paddock", "caravan", "quarry", "village", "step",
     "sword", "city hall", "barracks", "vehicle", "cave", "arm", "fountain", "temple", "ray", "passive", "canoe",
+    "next to terrain", "next to another player", "next to a special hex", "farmland",
 )
 # The `terrain` column: a terrain name (TERRAINS), or one of these.
 CARD_TERRAIN = "card"  # the turn's terrain card (an open Crossroads hand: the union over its cards, A-C8)
@@ -691,6 +770,19 @@ POWER_TRAITS = (
     _build("fountain", _ANY, "fountain"),
     PowerTraits("temple", "remove", None, "temple", "tile", source=True),
     _move("refuge", _ANY, "step"),
+    # Harvest (H-6..H-13). Water mill, Mountain station, Watchtower and University build one settlement on a free
+    # suitable hex (farmland included, X-4) next to water / a mountain (the `terrain` column names the neighbour's
+    # terrain for the rule "next to terrain") / another player's settlement / a special hex, next to their
+    # holder's own if possible (kbenv.engine.harvest). Bazaar, Scout cabin, Cathedral and Palisade are passive
+    # until their rules are built (issue 22).
+    PowerTraits("bazaar", "passive", None, "passive", "passive"),
+    _build("water_mill", "water", "next to terrain"),
+    _build("mountain_station", "mountain", "next to terrain"),
+    PowerTraits("scout_cabin", "passive", None, "passive", "passive"),
+    PowerTraits("cathedral", "passive", None, "passive", "passive"),
+    _build("watchtower", _ANY, "next to another player"),
+    _build("university", _ANY, "next to a special hex"),
+    PowerTraits("palisade", "passive", None, "passive", "passive"),
     # nomad tiles (N-7..12): three builds on the donation's terrain, four one-space moves, the Outpost's
     # waiver of adjacency for one settlement, the Sword
     *(_build(f"donation-{t}", TERRAINS[[x.letter for x in TERRAINS].index(t)].name, timing="nomad tile", steps=3)
@@ -706,6 +798,9 @@ POWER_TRAITS = (
     # if possible; each terrain's part on its own, as EN 1111 reads for the Canoe).
     PowerTraits("canoe_bonus", "build", None, "canoe", "bonus tile", supply=True),
     _move("refuge_bonus", _ANY, "ray", "bonus tile"),
+    # Harvest: the farm action (H-4, A-H1), once a turn before or after the mandatory action: a settlement on a
+    # free farmland hex next to its player's own (no fallback).
+    _build(FARM_ACTION, "farmland", "farmland", "once a turn"),
 )
 POWER_TRAIT = {t.name: t for t in POWER_TRAITS}
 assert tuple(t.name for t in POWER_TRAITS) == POWER_NAMES, "one traits row per power code, in code order"
@@ -723,14 +818,15 @@ assert all(POWER_TRAIT[loc.name].target == loc.power for loc in LOCATION_TYPES)
 assert all(POWER_TRAIT[k].timing == "nomad tile" for k in NOMAD_USABLE_KINDS)
 # The expansion a power code needs (None: the base game); the Crossroads tile is passive.
 POWER_EXPANSION = (*(loc.expansion for loc in LOCATION_TYPES), *("nomads" for _ in NOMAD_USABLE_KINDS), "caves",
-                   *("marshlands" for _ in BONUS_POWERS))
+                   *("marshlands" for _ in BONUS_POWERS), "harvest")
 # Powers that build settlements from the supply (an Outpost serves them; an empty supply disables them).
 BUILD_POWERS = tuple(t.supply for t in POWER_TRAITS)
 assert BUILD_POWERS == tuple(
     [loc.power == "build" for loc in LOCATION_TYPES] + [tile.builds for tile in NOMAD_TILES if tile.usable] + [False]
-    + [POWER_TRAIT[name].supply for name in BONUS_POWERS])
+    + [POWER_TRAIT[name].supply for name in BONUS_POWERS] + [True])
 assert len(BUILD_POWERS) == NUM_POWER_CODES
 CAVE_POWER = POWER_CODE["cave"]
+FARM_POWER = POWER_CODE[FARM_ACTION]
 # The power used as a reaction in other players' turns (Marshlands, M-8): one, asked in PHASE_REACTION.
 REACTION_POWERS = tuple(t.name for t in POWER_TRAITS if t.timing == "reaction")
 assert len(REACTION_POWERS) == 1

@@ -521,4 +521,4 @@ class Game:
 
     def state_key(self) -> bytes:
         """The state without scratch space: equal keys = equal games."""
-        return self.state[: S.SCRATCH].tobytes()
+        return self.state[: S.SCRATCH].tobytes() + self.state[S.SCRATCH_END :].tobytes()

@@ -23,13 +23,14 @@ from .engine.nomads import DONATION_BUILDS, RESETTLEMENT_STEPS
 from .engine.rng import MASK32
 from .engine.turns import MANDATORY_BUILDS
 from .setup_expansions import ExpansionSetupError, is_int, nomad_entry
+from .setup_harvest import HARVEST_RESUME, apply_harvest_resume, harvest_position, validate_harvest_resume
 from .setup_marshlands import MARSH_RESUME, apply_marsh_resume, validate_marsh_resume
 
 REACTION_POWER = CAT.REACTION_POWERS[0]  # the power of a reaction frame (decision 8 name)
 
 RESUME_FIELDS = ("discard", "removed", "removed_terrain",
                  "rng", "turn", "ending", "turns_without_build", "decisions", "tiles_fresh",
-                 "tiles_used", "nomad_tiles_gone", *MARSH_RESUME, "decision")
+                 "tiles_used", "nomad_tiles_gone", *MARSH_RESUME, *HARVEST_RESUME, "decision")
 MAX_TURN = 100_000  # turns of a game: far more than any game has (under 200)
 MAX_DECISIONS = 10_000_000
 MAX_STEPS = max(RESETTLEMENT_STEPS, DONATION_BUILDS, PIECE_STEPS)
@@ -156,6 +157,7 @@ def validate_resume(resume: dict, board, n: int, bits: int, tiles, current: int,
                                                board, False)
                                    for k, e in enumerate(gone)]
     out.update(validate_marsh_resume(resume, n, bits))
+    out.update(validate_harvest_resume(resume, n, bits))
     if "decision" in resume:
         out["decision"] = validate_decision(resume["decision"], n, bits, current)
     return out
@@ -293,6 +295,8 @@ def apply_resume(st: np.ndarray, resume: dict) -> None:
             st[off + p] = sum(1 << locations.index(hex_id(r, c)) for r, c in hexes)
     if st[S.EXPANSIONS] & CAT.EXPANSION_BIT["marshlands"]:
         apply_marsh_resume(st, resume)
+    if st[S.EXPANSIONS] & CAT.HARVEST:
+        apply_harvest_resume(st, resume)
     decision = resume.get("decision")
     if decision is None:
         if "turn" in resume:
@@ -355,6 +359,8 @@ def resume_of(st: np.ndarray) -> dict:
         "tiles_fresh": tile_hexes(S.TILES_FRESH),
         "tiles_used": tile_hexes(S.TILES_USED),
     }
+    if st[S.EXPANSIONS] & CAT.HARVEST:
+        out.update(harvest_position(st))
     if st[S.EXPANSIONS] & CAT.MARSHLANDS:
         gone = int(st[S.REMOVED_TERRAIN]) - 1
         out["removed_terrain"] = CARD_LETTERS[gone] if gone >= 0 else None

@@ -64,9 +64,9 @@ def _expansion_names(value: Any) -> tuple[str, ...]:
     for name in names:
         if name not in known:
             raise RulesetError(f"expansions: unknown expansion {name!r}; known: {', '.join(IMPLEMENTED_EXPANSIONS)}")
-        if not known[name].implemented:
-            raise RulesetError(f"expansions: {name!r} is not implemented yet; implemented: "
-                               f"{', '.join(IMPLEMENTED_EXPANSIONS)}")
+        why = CAT.expansion_refusal(name)  # not implemented, or under construction without KBENV_EXPERIMENTAL
+        if why:
+            raise RulesetError(f"expansions: {why}; implemented: {', '.join(IMPLEMENTED_EXPANSIONS)}")
     return tuple(e.name for e in CAT.EXPANSIONS if e.name in names)
 
 

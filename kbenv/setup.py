@@ -80,6 +80,8 @@ def settlement_terrains(expansion_bits: int) -> str:
         out += "".join(t for t in CAT.DONATION_TERRAINS if t not in out)
     if expansion_bits & CAT.MARSHLANDS:  # swamp: the swamp cards (M-5, A16); mountain: a bonus tile (M-11)
         out += "".join(t for t in "SM" if t not in out)
+    if expansion_bits & CAT.HARVEST:  # farmland (EN 1231, X-4)
+        out += "A"
     return out
 
 

@@ -58,7 +58,7 @@ class PlayerView:
             st[slot] = S.NO_CARD
         st[deck_at : deck_at + size] = 0
         st[S.RNG] = 0
-        st[S.SCRATCH :] = 0
+        st[S.SCRATCH : S.SCRATCH_END] = 0
         self._public = Game(public_setup(game.setup), st)
         self._public._replayable = False
 

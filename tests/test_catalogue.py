@@ -32,10 +32,13 @@ def test_named_constants_are_looked_up_by_name():
 
 def test_location_rows():
     # appended, never reordered: the Marshlands types (decision 8 names) follow the Crossroads ones
-    assert codes.LOCATION_LETTERS == "ofawtbhpcqvgemryknix" + "uzlj"
-    assert CAT.LOCATION_NAMES[-12:-4] == ("foresters_lodge", "monastery", "fort", "city_hall", "barracks", "wagon",
-                                          "lighthouse", "crossroads")
-    assert CAT.LOCATION_NAMES[-4:] == ("canoe", "fountain", "temple", "refuge")
+    harvest = "ds\u00f0\u00e7\u00e6\u00f8\u00fe\u00df"  # issue 22: a-z are taken
+    assert codes.LOCATION_LETTERS == "ofawtbhpcqvgemryknix" + "uzlj" + harvest
+    assert CAT.LOCATION_NAMES[-20:-12] == ("foresters_lodge", "monastery", "fort", "city_hall", "barracks", "wagon",
+                                           "lighthouse", "crossroads")
+    assert CAT.LOCATION_NAMES[-12:-8] == ("canoe", "fountain", "temple", "refuge")
+    assert CAT.LOCATION_NAMES[-8:] == ("bazaar", "water_mill", "mountain_station", "scout_cabin", "cathedral",
+                                       "watchtower", "university", "palisade")  # Harvest (issue 22)
     assert CAT.LOCATION_ACTION["crossroads"] == -1  # passive: no decision of its own (C-7)
     assert CAT.BASE_POWERS == 8
     # "Relocate one of your previously built settlements" (Refuge, EN 1167)
@@ -51,7 +54,9 @@ def test_build_powers_follow_the_rules_text():
                       *(f"donation-{t}" for t in "GCDFTWM"),
                       "foresters_lodge", "monastery", "fort",  # "Build one settlement" (EN 820, 828, 836)
                       "canoe", "fountain",  # "Build one settlement" (EN 1105, 1131)
-                      "canoe_bonus"}  # "Build one settlement on an unoccupied swamp or water hex" (EN 1123)
+                      "canoe_bonus",  # "Build one settlement on an unoccupied swamp or water hex" (EN 1123)
+                      # "Build one settlement" (EN 1317, 1323, 1349, 1355); the farm action (EN 1269)
+                      "water_mill", "mountain_station", "watchtower", "university", "farmland"}
 
 
 def test_nomad_tiles():
@@ -61,7 +66,7 @@ def test_nomad_tiles():
 
 def test_scratch_slots_are_declared_and_each_one_is_used():
     assert len(set(S.SCRATCH_SLOTS)) == len(S.SCRATCH_SLOTS)
-    assert S.STATE_SIZE == S.SCRATCH + len(S.SCRATCH_SLOTS) * 7
+    assert S.SCRATCH_END == S.SCRATCH + len(S.SCRATCH_SLOTS) * 7  # the Harvest fields follow (issue 22)
     engine = Path(S.__file__).parent
     source = "".join(p.read_text() for p in engine.glob("*.py") if p.name != "state.py")
     for slot in S.SCRATCH_SLOTS:

@@ -49,10 +49,12 @@ def test_names_of_several_words_match_with_any_separator():
 
 
 def test_every_location_type_of_the_catalogue_is_measured():
-    # 8 base, 4 Nomads, 8 Crossroads (with its passive crossroads), 4 Marshlands location types
+    # 8 base, 4 Nomads, 8 Crossroads (with its passive crossroads), 4 Marshlands, 8 Harvest location types (EN 1295)
     rows = load().powers(ROOT)
-    assert len(rows) == 24
+    assert len(rows) == 32
     assert [name for name, exp in rows if exp == "marshlands"] == ["canoe", "fountain", "temple", "refuge"]
+    assert [name for name, exp in rows if exp == "harvest"] == [
+        "bazaar", "water_mill", "mountain_station", "scout_cabin", "cathedral", "watchtower", "university", "palisade"]
 
 
 def test_json_output_lists_files_per_power():
@@ -64,7 +66,8 @@ def test_json_output_lists_files_per_power():
     assert not any(f.startswith("tests/") or f.endswith("power_footprint.py") for f in listed)
 
 
-@pytest.mark.parametrize("power", ["fountain", "refuge", "temple", "canoe"])
+@pytest.mark.parametrize("power", ["fountain", "refuge", "temple", "canoe", "bazaar", "water_mill", "mountain_station",
+                                   "scout_cabin", "cathedral", "watchtower", "university", "palisade"])
 def test_each_marshlands_power_names_at_most_3_non_test_files(power):
     files = load().footprint(ROOT)[power]["files"]
     assert len(files) <= 3, f"{power} is named in {len(files)} files: {files}"

@@ -33,8 +33,9 @@ FIXED_TERRAIN = {
 
 def test_every_power_code_has_one_traits_row():
     assert tuple(t.name for t in CAT.POWER_TRAITS) == CAT.POWER_NAMES
-    # 24 location types, 10 usable nomad tiles, the cave move, the canoe and refuge bonus tiles (M-9, M-15)
-    assert len(CAT.POWER_TRAITS) == 37
+    # 32 location types, 10 usable nomad tiles, the cave move, the canoe and refuge bonus tiles (M-9, M-15), the
+    # Harvest farm action (H-4)
+    assert len(CAT.POWER_TRAITS) == 46
 
 
 def test_the_twelve_fixed_terrain_builders_share_one_rule():

@@ -24,7 +24,8 @@ CROSSROADS_SECTIONS = sections_of("crossroads")  # single unverified source: see
 # Generated substitutes (no printed layout is reachable): in the numba section tables after the Crossroads
 # sections, and in the random pool of Marshlands games (M-1).
 MARSHLANDS_SUBSTITUTES = sections_of("marshlands")
-BUILTIN_SECTIONS = BASE_SECTIONS + NOMAD_SECTIONS + CROSSROADS_SECTIONS + MARSHLANDS_SUBSTITUTES
+HARVEST_SUBSTITUTES = sections_of("harvest")  # generated too (kb-data format), in the pool of Harvest games (H-1)
+BUILTIN_SECTIONS = BASE_SECTIONS + NOMAD_SECTIONS + CROSSROADS_SECTIONS + MARSHLANDS_SUBSTITUTES + HARVEST_SUBSTITUTES
 SUBSTITUTE_KIND = {sub: kind for kind, sub in REPLACES.items()}  # substitute -> its location type
 VALID_CODES = set(TERRAIN_LETTERS) | set(LOCATION_LETTERS)
 
@@ -68,6 +69,8 @@ def load_section(name: str) -> list[str]:
         sf = parse_section_file(text, f"kbenv/data/sections/{name}.txt")
         check_marshlands_section(sf, SUBSTITUTE_KIND[name], name)
         _BUILTIN_CACHE[name] = sf.rows
+    elif name in HARVEST_SUBSTITUTES:
+        _BUILTIN_CACHE[name] = parse_section_file(text, f"kbenv/data/sections/{name}.txt").rows
     else:
         _BUILTIN_CACHE[name] = parse_section(text, name)
     return list(_BUILTIN_CACHE[name])

@@ -8,6 +8,7 @@ from .codes import decode_hex_code
 from .sections import (
     BASE_SECTIONS,
     CROSSROADS_SECTIONS,
+    HARVEST_SUBSTITUTES,
     MARSHLANDS_SUBSTITUTES,
     NOMAD_SECTIONS,
     load_section,
@@ -15,11 +16,12 @@ from .sections import (
 )
 
 # index = section id; each expansion's sections are appended, so earlier ids never change
-TABLE_SECTIONS = BASE_SECTIONS + NOMAD_SECTIONS + CROSSROADS_SECTIONS + MARSHLANDS_SUBSTITUTES
+TABLE_SECTIONS = BASE_SECTIONS + NOMAD_SECTIONS + CROSSROADS_SECTIONS + MARSHLANDS_SUBSTITUTES + HARVEST_SUBSTITUTES
 NUM_RANDOM_SECTIONS = len(BASE_SECTIONS)  # random base set-ups draw from the base sections
 NUM_NOMAD_SECTIONS = len(NOMAD_SECTIONS)  # with Nomads the pool is the first 12 table sections
 NUM_CROSSROADS_SECTIONS = len(CROSSROADS_SECTIONS)  # with Crossroads the pool adds these 4
 NUM_MARSH_SECTIONS = len(MARSHLANDS_SUBSTITUTES)  # with Marshlands the pool adds the 4 substitutes (M-1)
+NUM_HARVEST_SECTIONS = len(HARVEST_SUBSTITUTES)  # with Harvest the pool adds its 4 substitutes (H-1)
 
 
 def board_arrays(board) -> tuple[np.ndarray, np.ndarray]:

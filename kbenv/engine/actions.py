@@ -21,6 +21,7 @@ from .crossroads import (
     place_city_hall,
     vehicle_target,
 )
+from .harvest_hooks import RULE_FARMLAND, take_farm_action
 from .legal import (
     ACTION_POWER,
     DONE,
@@ -201,8 +202,11 @@ def activate(st, p: int, power: int) -> None:
     timing = POWER_TIMING[power]
     if timing == TIMING_TILE:
         st[TILES_USED + p] |= 1 << usable_tile(st, p, power)
-    elif timing == TIMING_ONCE_A_TURN:
-        st[CAVE_USED] = 1
+    elif timing == TIMING_ONCE_A_TURN:  # the cave move, or the Harvest farm action (A-H1)
+        if POWER_RULE[power] == RULE_FARMLAND:
+            take_farm_action(st, p)
+        else:
+            st[CAVE_USED] = 1
     elif timing == TIMING_BONUS_TILE:
         st[BONUS_USED + p] |= 1 << BONUS_TYPE[power]
     else:

@@ -14,6 +14,7 @@ from numba import njit
 from ..board.bitset import BALL2_MASK, HEX_BIT, HEX_WORD, NEIGHBOUR_MASK, WORDS, has, intersects
 from ..board.codes import (
     CASTLE,
+    FARMLAND,
     HARBOR,
     LOCATION,
     MOUNTAIN,
@@ -28,6 +29,7 @@ from ..board.codes import (
 from ..board.geometry import NUM_HEXES, SECTOR_OF
 from ..board.tables import (
     NUM_CROSSROADS_SECTIONS,
+    NUM_HARVEST_SECTIONS,
     NUM_MARSH_SECTIONS,
     NUM_NOMAD_SECTIONS,
     NUM_RANDOM_SECTIONS,
@@ -56,6 +58,7 @@ from ..catalogue import (
 from ..catalogue import (
     CROSSROADS as EXP_CROSSROADS,
 )
+from ..catalogue import HARVEST as EXP_HARVEST
 from ..catalogue import MARSHLANDS as EXP_MARSHLANDS
 from ..catalogue import (
     NOMADS as EXP_NOMADS,
@@ -131,6 +134,9 @@ RULE_SCOUTS_KEEP_HANDS = RULE_BIT["scouts_keep_dealt_hands"]
 SCOUTS_CARD = CARD_ID["scouts"]
 FIRST_MARSH_CARD = CARD_ID["geologists"]
 NUM_MARSH_CARDS = 6
+FIRST_HARVEST_CARD = CARD_ID["mayors"]  # the six Harvest cards follow the Marshlands ones (H-3)
+NUM_HARVEST_CARDS = 6
+FIRST_HARVEST_SECTION = NUM_RANDOM_SECTIONS + NUM_NOMAD_SECTIONS + NUM_CROSSROADS_SECTIONS + NUM_MARSH_SECTIONS
 RULE_NOMAD_SPACES_NOT_SPECIAL = RULE_BIT["nomad_spaces_not_special"]
 RULE_CAVES_ARE_PLAIN_MOUNTAIN = RULE_BIT["caves_are_plain_mountain"]
 # Entries of the `forced` array after the DRAW_* options: the ruleset of the batch.
@@ -165,7 +171,8 @@ def setup_draws(seed: int, num_players: int, out, expansions: int = 0) -> None:
     rng = np.empty(1, dtype=np.int64)
     rng[0] = seed_u32(seed)
     # The pool: the base sections, then those of each enabled expansion, in table order.
-    pool = np.arange(NUM_RANDOM_SECTIONS + NUM_NOMAD_SECTIONS + NUM_CROSSROADS_SECTIONS + NUM_MARSH_SECTIONS)
+    pool = np.arange(NUM_RANDOM_SECTIONS + NUM_NOMAD_SECTIONS + NUM_CROSSROADS_SECTIONS + NUM_MARSH_SECTIONS
+                     + NUM_HARVEST_SECTIONS)
     num_sections = NUM_RANDOM_SECTIONS
     if expansions & EXP_NOMADS:
         num_sections += NUM_NOMAD_SECTIONS
@@ -177,12 +184,20 @@ def setup_draws(seed: int, num_players: int, out, expansions: int = 0) -> None:
         for k in range(NUM_MARSH_SECTIONS):
             pool[num_sections + k] = NUM_RANDOM_SECTIONS + NUM_NOMAD_SECTIONS + NUM_CROSSROADS_SECTIONS + k
         num_sections += NUM_MARSH_SECTIONS
+    if expansions & EXP_HARVEST:
+        for k in range(NUM_HARVEST_SECTIONS):
+            pool[num_sections + k] = FIRST_HARVEST_SECTION + k
+        num_sections += NUM_HARVEST_SECTIONS
     num_cards = NUM_CARD_TYPES + (NUM_RED_CARDS if expansions & EXP_NOMADS else 0)
-    cards = np.arange(NUM_CARD_TYPES + NUM_RED_CARDS + NUM_MARSH_CARDS)  # the pool of card ids (M-3)
+    cards = np.arange(NUM_CARD_TYPES + NUM_RED_CARDS + NUM_MARSH_CARDS + NUM_HARVEST_CARDS)  # the pool (M-3, H-3)
     if expansions & EXP_MARSHLANDS:
         for k in range(NUM_MARSH_CARDS):
             cards[num_cards + k] = FIRST_MARSH_CARD + k
         num_cards += NUM_MARSH_CARDS
+    if expansions & EXP_HARVEST:
+        for k in range(NUM_HARVEST_CARDS):
+            cards[num_cards + k] = FIRST_HARVEST_CARD + k
+        num_cards += NUM_HARVEST_CARDS
     for k in range(4):
         j = k + _below(rng, num_sections - k)
         pool[k], pool[j] = pool[j], pool[k]
@@ -305,6 +320,9 @@ def init_ruleset(st, expansions: int, rules: int) -> None:
             st[BUILDABLE_MASK + i] |= st[TERRAIN_MASKS + SWAMP * WORDS + i]
         for k in range(NUM_BONUS_TYPES):
             st[BONUS_LEFT + k] = BONUS_TILES_PER_TYPE  # on the bonus action summary cards (EN 1059)
+    if expansions & EXP_HARVEST:
+        for i in range(WORDS):  # farmland is suitable to be built upon (EN 1231, X-4)
+            st[BUILDABLE_MASK + i] |= st[TERRAIN_MASKS + FARMLAND * WORDS + i]
     if expansions & EXP_CROSSROADS:
         st[FORT_CARD] = NO_CARD
         for k in range(MAX_PLAYERS * MAX_EXTRA_CARDS):

@@ -11,6 +11,7 @@ from ..board.codes import NUM_POWERS
 from ..board.geometry import NUM_HEXES
 from .board_ops import free_of, settlements_word, terrain_view
 from .crossroads import choosing_terrain, hand_build_targets
+from .harvest_hooks import RULE_FARMLAND, farm_action_open
 from .marsh_hooks import waives_adjacency
 from .marshlands import bonus_usable
 from .nomads import usable_nomad
@@ -52,6 +53,7 @@ from .traits import (
     BONUS_TYPE,
     POWER_ANY_SOURCE,
     POWER_EXPANSION_BIT,
+    POWER_RULE,
     POWER_SOURCE,
     POWER_STOP_EARLY,
     POWER_TARGET,
@@ -189,8 +191,8 @@ def usable_now(st, p: int, power: int, ready: int) -> bool:
     if timing == TIMING_NOMAD_TILE:
         return usable_nomad(st, p, power - FIRST_NOMAD_POWER) >= 0 and (
             POWER_TARGET[power] != TARGET_ARM or st[OUTPOST_ARMED] == 0)
-    if timing == TIMING_ONCE_A_TURN:
-        return st[CAVE_USED] == 0
+    if timing == TIMING_ONCE_A_TURN:  # the cave move, or the Harvest farm action (A-H1)
+        return farm_action_open(st, p) if POWER_RULE[power] == RULE_FARMLAND else st[CAVE_USED] == 0
     if timing == TIMING_BONUS_TILE:
         return bonus_usable(st, p, BONUS_TYPE[power])
     return False

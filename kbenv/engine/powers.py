@@ -41,6 +41,8 @@ from .crossroads import (
     piece_at,
     vehicle_targets,
 )
+from .harvest_hooks import OWN_RULE as HARVEST_RULE
+from .harvest_hooks import rule_targets as harvest_rule_targets
 from .marsh_hooks import OWN_RULE as MARSH_RULE
 from .marsh_hooks import rule_targets as marsh_rule_targets
 from .nomads import caravan_targets, has_step, next_victim, quarry_targets, step_targets, village_targets
@@ -164,6 +166,8 @@ def special_targets(st, p: int, power: int, rule: int, t: int, src: int, out) ->
         cave_targets(st, src, out)
     elif MARSH_RULE[rule]:
         marsh_rule_targets(st, p, rule, src, out)
+    elif HARVEST_RULE[rule]:
+        harvest_rule_targets(st, p, rule, t, out)
     else:
         clear(out)
 

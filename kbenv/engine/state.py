@@ -184,6 +184,11 @@ SCRATCH_SLOTS = (
 )
 SCRATCH_MASKS = len(SCRATCH_SLOTS)
 SCRATCH = _field(SCRATCH_MASKS * WORDS)
+SCRATCH_END = _offset
+
+# Harvest (all zero in games without it), after the scratch masks so that st[:SCRATCH], which the stored
+# whole-state digests of the earlier rulesets cover, keeps its layout (tests/test_marsh_digests.py).
+FARMLAND_USED = _field(MAX_PLAYERS)  # 1 = the farm action was taken in this turn (H-4, A-H1; decision 8)
 
 STATE_SIZE = _offset
 assert set(PIECE_AT) == {k.name for k in SLOT_PIECES}, "every piece kind stored in slots has its field"

@@ -7,9 +7,11 @@ from numba import njit
 from ..board.bitset import WORDS, is_empty
 from ..board.codes import SWAMP
 from ..catalogue import CROSSROADS as EXP_CROSSROADS
+from ..catalogue import HARVEST as EXP_HARVEST
 from ..catalogue import MARSHLANDS as EXP_MARSHLANDS
 from .crossroads import choosing_terrain, discard_extra_cards, draw_extra_cards, hand_has_free_hex
 from .deck import discard_card, draw_card, remove_card
+from .harvest_hooks import end_turn as harvest_end_turn
 from .legal import only_end_turn_legal
 from .marsh_hooks import begin_turn as marsh_begin_turn
 from .marsh_hooks import end_turn as marsh_end_turn
@@ -147,6 +149,8 @@ def end_turn(st) -> None:
             for q in range(st[NUM_PLAYERS]):
                 st[TILES_FRESH + q] = 0
                 st[BONUS_FRESH + q] = 0
+        if st[EXPANSIONS] & EXP_HARVEST:
+            harvest_end_turn(st, p)  # the farm action comes back next turn (A-H1)
         if p == last_seat(st):
             end_of_round(st)
     if (st[ENDING] == 1 and p == last_seat(st)) or stalled:

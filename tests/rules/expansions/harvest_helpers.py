@@ -93,7 +93,12 @@ def harvest_implemented() -> bool:
     return any(e.name == EXPANSION and e.implemented for e in EXPANSIONS)
 
 
-# KBENV_RUN_HARVEST_TESTS=1 runs them anyway (for the engine author, before the catalogue flag is switched on)
+# KBENV_RUN_HARVEST_TESTS=1 runs them anyway (for the engine author, before the catalogue flag is switched on); it
+# also opts this test process into the expansion under construction (kbenv.catalogue.EXPERIMENTAL_ENV), without
+# which a ruleset refuses 'harvest'.
+if os.environ.get("KBENV_RUN_HARVEST_TESTS") == "1":
+    _opted = [n for n in os.environ.get("KBENV_EXPERIMENTAL", "").split(",") if n]
+    os.environ["KBENV_EXPERIMENTAL"] = ",".join([*_opted, EXPANSION] if EXPANSION not in _opted else _opted)
 requires_harvest = pytest.mark.skipif(
     not harvest_implemented() and os.environ.get("KBENV_RUN_HARVEST_TESTS") != "1",
     reason="issue 22: Harvest is not implemented yet (kbenv.catalogue.EXPANSIONS marks 'harvest' not implemented); "

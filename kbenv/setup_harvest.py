@@ -1,0 +1,43 @@
+"""Harvest keys of position files (decision 8), read, validated and written: so far `farmland_used` (per player:
+the farm action was already taken in this turn, H-4, A-H1). kbenv.position_state calls these; errors name the
+key (`farmland_used` or `farmland_used[p]`). The other Harvest keys of decision 8 (`number_tiles`, `mayor_lines`,
+`scouts`) come with the rules they belong to (issue 22).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import catalogue as CAT
+from .engine import state as S
+from .setup_expansions import ExpansionSetupError
+
+HARVEST_RESUME = ("farmland_used",)
+
+
+def validate_harvest_resume(resume: dict, n: int, bits: int) -> dict:
+    """The Harvest full-state keys, normalised; ExpansionSetupError names the field."""
+    out: dict = {}
+    if "farmland_used" in resume:
+        if not bits & CAT.HARVEST:
+            raise ExpansionSetupError("farmland_used: needs the 'harvest' expansion")
+        value = resume["farmland_used"]
+        if not isinstance(value, (list, tuple)) or len(value) != n:
+            raise ExpansionSetupError(f"farmland_used: expected one true/false per player ({n})")
+        for p, used in enumerate(value):
+            if not isinstance(used, (bool, np.bool_)):
+                raise ExpansionSetupError(f"farmland_used[{p}]: expected true or false, got {used!r}")
+        out["farmland_used"] = [bool(x) for x in value]
+    return out
+
+
+def apply_harvest_resume(st: np.ndarray, resume: dict) -> None:
+    """The farm action taken this turn, per player."""
+    for p, used in enumerate(resume.get("farmland_used", ())):
+        st[S.FARMLAND_USED + p] = int(used)
+
+
+def harvest_position(st: np.ndarray) -> dict:
+    """The Harvest keys of a state, as Game.to_position writes them."""
+    n = int(st[S.NUM_PLAYERS])
+    return {"farmland_used": [bool(st[S.FARMLAND_USED + p]) for p in range(n)]}
