@@ -10,7 +10,7 @@ Player 0's card is forest with ``MAND_T`` (18, 0) (18, 1) (18, 2); player 1 hold
 """
 
 import pytest
-from harvest_helpers import hpos, requires_harvest
+from harvest_helpers import FARM, hpos, requires_harvest
 
 pytestmark = requires_harvest
 
@@ -70,8 +70,10 @@ def test_H7_H8_H11_adjacent_if_possible(kx, power, thing, fill):
     g = kx.game(kx.with_then(pos, [power, (10, 11)]))
     assert kx.settlements(g, 0) == {S, (10, 11)}
     assert g.supply(0) == 40 - 1 - 1
-    # once per turn with one tile
-    assert kx.legal(kx.with_then(pos, [power, (10, 11)])) == kx.MAND_T_HEXES
+    # once per turn with one tile; the new settlement on (10, 11) touches the farmland (11, 10), so the farm action
+    # is now open ("building a settlement on an adjacent farmland space ... at any time before or after their
+    # mandatory action", EN 1269; corrected in session 10: the first version of this test left it out)
+    assert kx.legal(kx.with_then(pos, [power, (10, 11)])) == kx.MAND_T_HEXES | {FARM}
 
 
 @pytest.mark.parametrize("power,thing,fill", POWERS)
