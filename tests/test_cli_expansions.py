@@ -283,9 +283,9 @@ def test_sections_lists_every_section_and_marks_the_unverified_ones(capsys):
     assert all(not crossroads[name]["verified"] and "single source" in crossroads[name]["provenance"]
                for name in partial)
     assert crossroads["barracks"]["verified"] and "all 100 hexes" in crossroads["barracks"]["provenance"]
-    assert all(r["verified"] for r in rows if r["expansion"] not in ("crossroads", "marshlands"))
-    # decision 5: the Marshlands sections are generated substitutes, named as such
-    assert all(r["substitute"] and not r["verified"] for r in rows if r["expansion"] == "marshlands")
+    assert all(r["verified"] for r in rows if r["expansion"] not in ("crossroads", "marshlands", "harvest"))
+    # decision 5: the Marshlands (and Harvest) sections are generated substitutes, named as such
+    assert all(r["substitute"] and not r["verified"] for r in rows if r["expansion"] in ("marshlands", "harvest"))
     assert crossroads["barracks"]["locations"] == ["barracks", "crossroads"]
     assert main(["sections"]) == 0
     assert capsys.readouterr().out.count("[UNVERIFIED]") == 3

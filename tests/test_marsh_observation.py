@@ -65,8 +65,13 @@ def test_every_marshlands_power_has_a_power_slot():
     for name in ("fountain", "temple", "refuge", "canoe_bonus", "refuge_bonus"):
         assert O.POWER_SLOT[CAT.POWER_CODE[name]] == O.F1["marsh_power"] + O.MARSH_POWER_NAMES.index(name)
     assert O.POWER_SLOT[CAT.POWER_CODE["canoe"]] == O.F1["canoe"] + 1
-    assert (O.POWER_SLOT >= 0).all()
-    assert len(set(O.POWER_SLOT.tolist())) == len(CAT.POWER_NAMES)  # one slot each
+    # every power of an implemented expansion has a slot of its own; Harvest's (issue 22, under construction,
+    # no v1 features yet) have none
+    harvest = [code for code, expansion in enumerate(CAT.POWER_EXPANSION) if expansion == "harvest"]
+    rest = [c for c in range(len(CAT.POWER_NAMES)) if c not in harvest]
+    assert len(harvest) == 9 and (O.POWER_SLOT[harvest] == -1).all()
+    assert (O.POWER_SLOT[rest] >= 0).all()
+    assert len(set(O.POWER_SLOT[rest].tolist())) == len(rest)  # one slot each
 
 
 def test_swamp_palace_and_marshlands_locations_have_planes():

@@ -41,9 +41,10 @@ NONE = np.zeros(WORDS, dtype=np.int64)
 
 def test_the_amounts_are_the_spec_ones_and_marked_unverified():
     # A-M11 / kb-data cards.md section 4; M-6 (EN 1083): "earns 5 gold"
-    assert CARD_GOLD == {"geologists": 2, "messengers": 2, "noblewomen": 5, "vassals": 1, "captains": 1, "scouts": 1}
+    marsh = {"geologists": 2, "messengers": 2, "noblewomen": 5, "vassals": 1, "captains": 1, "scouts": 1}
+    assert {name: gold for name, gold in CARD_GOLD.items() if name in marsh} == marsh
     assert PALACE_GOLD == 5
-    assert set(UNVERIFIED_CARDS) == set(CARD_GOLD)
+    assert set(marsh) <= set(UNVERIFIED_CARDS)
 
 
 # ----- palaces (M-6, A-M1) ---------------------------------------------------------------------------
