@@ -364,11 +364,7 @@ def crossroads_planes(st, player: int, out) -> None:
             for d in range(6):
                 h = STEP1[centre, d]
                 out[CH_CITY_HALLS, h // 20, h % 20] = value
-    for i in range(st[NUM_LOCATIONS]):
-        t = st[LOC_TYPE + i] - FIRST_CROSSROADS_LOCATION
-        if 0 <= t < NUM_CROSSROADS_LOCATIONS:
-            h = st[LOC_HEX + i]
-            out[CH_CROSSROADS_LOCATION, h // 20, h % 20] = (t + 1) / NUM_CROSSROADS_LOCATIONS
+    mark_location_types(st, out, CH_CROSSROADS_LOCATION, FIRST_CROSSROADS_LOCATION, NUM_CROSSROADS_LOCATIONS)
 
 
 @njit(cache=True)
@@ -408,15 +404,21 @@ def crossroads_features(st, player: int, f) -> None:
 
 
 @njit(cache=True)
+def mark_location_types(st, out, channel: int, first: int, count: int) -> None:
+    """The location hexes of the `count` types from code `first` on plane `channel`: type k shows (k + 1) / count."""
+    for i in range(st[NUM_LOCATIONS]):
+        t = st[LOC_TYPE + i] - first
+        if 0 <= t < count:
+            h = st[LOC_HEX + i]
+            out[channel, h // 20, h % 20] = (t + 1) / count
+
+
+@njit(cache=True)
 def marsh_planes(st, out) -> None:
     """The Marshlands planes of the v1 observation: swamp, palaces, Marshlands location hexes."""
     mark_hexes(out, CH_SWAMP, st[TERRAIN_MASKS + SWAMP * WORDS : TERRAIN_MASKS + (SWAMP + 1) * WORDS])
     mark_hexes(out, CH_PALACE, st[TERRAIN_MASKS + PALACE * WORDS : TERRAIN_MASKS + (PALACE + 1) * WORDS])
-    for i in range(st[NUM_LOCATIONS]):
-        t = st[LOC_TYPE + i] - FIRST_MARSH_LOCATION
-        if 0 <= t < NUM_MARSH_LOCATIONS:
-            h = st[LOC_HEX + i]
-            out[CH_MARSH_LOCATION, h // 20, h % 20] = (t + 1) / NUM_MARSH_LOCATIONS
+    mark_location_types(st, out, CH_MARSH_LOCATION, FIRST_MARSH_LOCATION, NUM_MARSH_LOCATIONS)
 
 
 @njit(cache=True)
