@@ -53,9 +53,10 @@ BOARD_D = {(10, 10): "D", (10, 11): "D"}
 ISLAND_D = {(0, 0): "D", (0, 1): "D", (3, 3): "D"}
 
 
-def desert_position(kx, settlements=((S,), ()), then=None, **kwargs):
+def desert_position(kx, settlements=((S,), ()), then=None, island=None, **kwargs):
     cells = {**BOARD_D, S: "G", **kwargs.pop("cells", {})}
-    return ipos(kx, cells, settlements=[list(p) for p in settlements], card="D", island=ISLAND_D, then=then, **kwargs)
+    return ipos(kx, cells, settlements=[list(p) for p in settlements], card="D", island=island or ISLAND_D, then=then,
+                **kwargs)
 
 
 # --------------------------------------------------------------------------- QI-1: getting there
