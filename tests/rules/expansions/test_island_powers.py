@@ -31,11 +31,11 @@ pytestmark = requires_island
 
 ROPE_BRIDGE = "Move any of your existing settlements to a canyon hex. Must be adjacent to your settlements if possible."
 TREE_HOUSE = "Move any of your existing settlements to a forest hex. Must be adjacent to your settlements if possible."
-# EN 1456 / 1462; DE 1716-1728: "Eine beliebige eigene Siedlung auf ein Canyonfeld / Waldfeld versetzen, es muss wenn
+# EN 1456 / 1462; DE 1710-1723: "Eine beliebige eigene Siedlung auf ein Canyonfeld / Waldfeld versetzen, es muss wenn
 # möglich, angrenzend gebaut werden."
 APPLY = "New location tiles and there extra actions - Apply the building rules of the basic game"  # EN 1452
 SETUP = ("Place the island next to the game board. Put 2 corresponding location tiles on the location hex and place "
-         "the corresponding summary of location tile next to the island.")  # EN 1441
+         "the corresponding summary of location tile next to the island.")  # EN 1443
 TILE_TIMING = ("A location tile is taken immediately when a settlement is built or moved next to the location hex. It "
                "can be used 'from their next turn on', once per turn, and is lost when no own settlement stays "
                "adjacent.")  # spec X-6 (EN 213-217, 179-183)

@@ -30,7 +30,7 @@ QI_1 = ("The island is an extra board, but not connected to the rest of the boar
         "anywhere else on the board.")  # EN 1445
 QI_1_DE = ("Kann ein Spieler nicht angrenzend bauen und darf sich ein neues freies Geländefeld zum Bau seiner "
            "Siedlung wählen, kann er statt einem Feld auf dem Spielplan auch ein passendes Geländefeld auf der Insel "
-           "wählen.")  # DE 1692-1696
+           "wählen.")  # DE 1692-1695
 EXAMPLE = ("Example: Frank (orange) builds his three mandatory action settlements on desert (1). With his extra action "
            "(Oasis) he is allowed to build another settlement on a desert space. He may build it onto the island (2), "
            "because no unoccupied desert space is adjacent to his settlements. With his second extra action (Fram) he "

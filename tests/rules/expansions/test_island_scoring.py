@@ -28,7 +28,7 @@ QI_2 = ("Important: The island does not count as its own sector, and thus does n
 QI_2_DE = ("Wichtig: Die Insel zählt nicht als eigener Quadrant. Sie gibt keine Punkte für die Kingdom Builder Karte "
            "„LORDS“ und wird auch nicht bei den „BAUERN“ und dem „RITTER“ berücksichtigt. Bei den „ENTDECKERN“ können "
            "aber 5 zusätzliche Gold erzielt werden. Alle übrigen Kingdom Builder Karten gelten ohne Einschränkung auch "
-           "für die Inselfelder.")  # DE 1698-1703
+           "für die Inselfelder.")  # DE 1697-1702
 A_QI1 = "Knights conflict: the EN text says an island line may be chosen, the DE text ignores the island. Default EN."
 A_QI2 = ("The coast spaces are adjacent to water spaces. The surrounding water is NOT made of spaces, so no tokens can "
          "go there (TG). Default as TG, flag.")  # spec A-QI2

@@ -38,7 +38,7 @@ pytestmark = requires_island
 COMPONENTS = "1 Island (double-sided) • 2 summary cards of the location tiles • 4 location tiles (2x rope bridge and "\
              "2x tree house)"  # EN 1435-1439
 SETUP = ("Place the island next to the game board. Put 2 corresponding location tiles on the location hex and place "
-         "the corresponding summary of location tile next to the island.")  # EN 1441
+         "the corresponding summary of location tile next to the island.")  # EN 1443
 SETUP_DE = ("Die Insel wird mit einer beliebigen Seite neben den Spielplan gelegt. Auf das Ortsfeld werden die 2 "
             "passenden Ortsplättchen abgelegt. Die passende Übersicht Ortsplättchen, wird an die Insel angelegt. Das "
             "übrige Spielmaterial wird nicht benötigt.")  # DE 1704-1708
@@ -84,7 +84,7 @@ def test_A_QI5_the_side_option(kx, side):
 
 
 @pytest.mark.parametrize("side", SUBSTITUTE_SIDES)
-def test_components_each_side_has_5_lines_and_one_location_hex_with_2_tiles(kx, side):
+def test_A_QI5_components_each_side_has_5_lines_and_one_location_hex_with_2_tiles(kx, side):
     # A_QI4_LINES: 5 rows; SETUP_DE "Auf das Ortsfeld" (one location hex) with "die 2 passenden Ortsplättchen";
     # COMPONENTS: the types are rope bridge and tree house
     g = new_game(2, 5, side=side)
@@ -101,7 +101,7 @@ def test_components_each_side_has_5_lines_and_one_location_hex_with_2_tiles(kx, 
     assert sum(letters[x] for x in "GCDFT") > 0, letters
 
 
-def test_components_the_two_sides_hold_rope_bridge_and_tree_house(kx):
+def test_A_QI5_components_the_two_sides_hold_rope_bridge_and_tree_house(kx):
     # COMPONENTS "2x rope bridge and 2x tree house" with 2 tiles per location hex and one location hex per side ->
     # one side has the rope bridge, the other the tree house (our reading of the double-sided board)
     kinds = {side: set(location_hexes(island_of(new_game(2, 5, side=side))).values()) for side in SUBSTITUTE_SIDES}
@@ -126,7 +126,7 @@ def test_A_QI5_bad_side_names_are_refused():
     assert str(info.value).startswith(SIDE_OPTION), str(info.value)
 
 
-def test_base_games_have_no_island():
+def test_decision2_base_games_have_no_island():
     # decision 2: base games stay as they are -> no "island" key in their positions
     from kbenv import Game
 
