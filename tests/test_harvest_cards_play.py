@@ -205,3 +205,33 @@ def test_kbenv_score_json_shows_the_marks(tmp_path, capsys):
     players = json.loads(capsys.readouterr().out)["players"]
     assert [p["cards"]["mayors"] for p in players] == [0, 8]
     assert all(p["total"] == sum(p["cards"].values()) + p["castles"] + p["capitols"] + p["gold"] for p in players)
+
+
+# ----- random games ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(("players", "seed"), [(2, 3), (3, 11), (4, 22)])
+def test_random_games_keep_every_settlement_accounted_for(players, seed):
+    # A-H7: each mark is a settlement taken from the supply, so board + supply + marks = 40 per player at every
+    # turn; Mayors pays 4 per mark (EN 1377); Rovers pays at most 4 in a turn (4 sections) and nothing at the end.
+    import numpy as np
+
+    from kbenv import Game
+
+    g = Game.new(players, seed=seed, expansions=["harvest"], cards=["mayors", "rovers", "chainers"])
+    rng = np.random.default_rng(seed)
+    gold = [0] * players
+    marked = False
+    while not g.done:
+        g.step(int(rng.choice(g.legal_actions())))
+        lines = mayor_lines(g)
+        marked = marked or bool(lines)
+        for p in range(players):
+            marks = sum(1 for seat in lines.values() if seat == p)
+            assert len(g.settlements(p)) + g.supply(p) + marks == 40
+            assert 0 <= g.gold(p) - gold[p] <= 4
+            gold[p] = g.gold(p)
+    rows = g.scores()
+    for p, row in enumerate(rows):
+        assert row["cards"]["mayors"] == 4 * sum(1 for seat in mayor_lines(g).values() if seat == p)
+        assert row["cards"]["rovers"] == 0 and row["gold"] == g.gold(p)
+    assert sum(g.gold(p) for p in range(players)) > 0  # Rovers paid during play
+    assert marked  # rows were marked in these games
