@@ -1,7 +1,8 @@
 """Harvest keys of position files (decision 8), read, validated and written: so far `farmland_used` (per player:
 the farm action was already taken in this turn, H-4, A-H1). kbenv.position_state calls these; errors name the
-key (`farmland_used` or `farmland_used[p]`). The other Harvest keys of decision 8 (`number_tiles`, `mayor_lines`,
-`scouts`) come with the rules they belong to (issue 22).
+key (`farmland_used` or `farmland_used[p]`). The keys of the cards, `mayor_lines` (decision 8) and `rovers_sections`,
+are in kbenv.setup_harvest_cards. The other Harvest keys of decision 8 (`number_tiles`, `scouts`) come with the
+rules they belong to (issue 22).
 """
 
 from __future__ import annotations
@@ -11,8 +12,9 @@ import numpy as np
 from . import catalogue as CAT
 from .engine import state as S
 from .setup_expansions import ExpansionSetupError
+from .setup_harvest_cards import CARD_KEYS, apply_card_keys, card_keys_of, validate_card_keys
 
-HARVEST_RESUME = ("farmland_used",)
+HARVEST_RESUME = ("farmland_used", *CARD_KEYS)
 
 
 def validate_harvest_resume(resume: dict, n: int, bits: int) -> dict:
@@ -28,6 +30,7 @@ def validate_harvest_resume(resume: dict, n: int, bits: int) -> dict:
             if not isinstance(used, (bool, np.bool_)):
                 raise ExpansionSetupError(f"farmland_used[{p}]: expected true or false, got {used!r}")
         out["farmland_used"] = [bool(x) for x in value]
+    out.update(validate_card_keys(resume, n, bits))  # mayor_lines, rovers_sections (kbenv.setup_harvest_cards)
     return out
 
 
@@ -35,9 +38,10 @@ def apply_harvest_resume(st: np.ndarray, resume: dict) -> None:
     """The farm action taken this turn, per player."""
     for p, used in enumerate(resume.get("farmland_used", ())):
         st[S.FARMLAND_USED + p] = int(used)
+    apply_card_keys(st, resume)
 
 
 def harvest_position(st: np.ndarray) -> dict:
     """The Harvest keys of a state, as Game.to_position writes them."""
     n = int(st[S.NUM_PLAYERS])
-    return {"farmland_used": [bool(st[S.FARMLAND_USED + p]) for p in range(n)]}
+    return {"farmland_used": [bool(st[S.FARMLAND_USED + p]) for p in range(n)], **card_keys_of(st)}

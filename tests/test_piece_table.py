@@ -41,8 +41,10 @@ def test_the_state_layout_did_not_move():
     # the offsets of the layout the stored records and digests were made with
     assert (S.OWN, S.SUPPLY, S.WALLS, S.WALLS_LEFT) == (321, 24, 494, 441)
     assert (S.WARRIOR_AT, S.WAGON_AT, S.SHIP_AT, S.CITY_HALL_AT) == (564, 574, 579, 584)
-    # Harvest (issue 22, under construction) appends its fields after the scratch masks (772): FARMLAND_USED, 5
-    assert (S.APPENDED_FIELDS, S.SCRATCH_END, S.STATE_SIZE) == (616, 772, 777)
+    # Harvest (issue 22, under construction) appends its fields after the scratch masks (772): FARMLAND_USED, 5;
+    # then the cards' block: MAYOR_LINES, 20 rows, and ROVER_SECTIONS, 1
+    assert (S.APPENDED_FIELDS, S.SCRATCH_END, S.FARMLAND_USED) == (616, 772, 772)
+    assert (S.MAYOR_LINES, S.ROVER_SECTIONS, S.STATE_SIZE) == (777, 797, 798)
     # field sizes: 5 seats x 7 words of OWN, one shared 7-word WALLS mask, a slot per piece of 5 seats
     sizes = {k.name: PT.field_size(k) for k in CAT.PIECE_KINDS}
     assert sizes == {"settlement": 35, "wall": 7, "warrior": 10, "wagon": 5, "ship": 5, "city_hall": 5}

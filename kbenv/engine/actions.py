@@ -8,6 +8,7 @@ from ..board.bitset import WORDS, is_empty
 from ..board.codes import NUM_POWERS
 from ..board.geometry import NUM_HEXES
 from ..catalogue import CROSSROADS as EXP_CROSSROADS
+from ..catalogue import HARVEST as EXP_HARVEST
 from ..catalogue import MARSHLANDS as EXP_MARSHLANDS
 from ..catalogue import NOMADS as EXP_NOMADS
 from .board_ops import build_settlement, move_settlement, remove_settlement, take_off
@@ -21,7 +22,7 @@ from .crossroads import (
     place_city_hall,
     vehicle_target,
 )
-from .harvest_hooks import RULE_FARMLAND, take_farm_action
+from .harvest_hooks import RULE_FARMLAND, settlement_built, take_farm_action
 from .legal import (
     ACTION_POWER,
     DONE,
@@ -161,6 +162,8 @@ def apply_hex(st, p: int, phase: int, action: int) -> None:
             before_mandatory_build(st, p)  # a reserve owed is built first (A-M6)
         build_settlement(st, p, action)
         st[BUILT_THIS_TURN] = 1
+        if st[EXPANSIONS] & EXP_HARVEST:
+            settlement_built(st, p, action)  # Rovers (H-19)
         if st[EXPANSIONS] & EXP_NOMADS:
             mandatory_build_rules(st, p, action)
         st[MANDATORY_BUILT] += 1
@@ -266,6 +269,8 @@ def build_target(st, p: int, power: int, h: int) -> None:
     """Build a settlement on h; a power of several steps goes on while it has steps, supply and a target."""
     build_settlement(st, p, h)
     st[BUILT_THIS_TURN] = 1
+    if st[EXPANSIONS] & EXP_HARVEST:
+        settlement_built(st, p, h)  # Rovers (H-19)
     if POWER_TERRAIN[power] == TERRAIN_DRAWN:
         fort_discard(st)
     st[STEPS_LEFT] -= 1

@@ -8,7 +8,9 @@ from ..board.bitset import WORDS, add, dilate_into, has, intersects, remove
 from ..board.geometry import STEP1
 from ..catalogue import CROSSROADS as EXP_CROSSROADS
 from ..catalogue import EXPANSION_BIT
+from ..catalogue import HARVEST as EXP_HARVEST
 from ..catalogue import NOMADS as EXP_NOMADS
+from .harvest_scoring import mark_mayor_row
 from .marshlands import lose_bonus_tiles, supply_emptied, take_bonus_tiles
 from .nomads_hooks import claim_nomads, red_cards_after_build
 from .state import (
@@ -99,6 +101,17 @@ def build_settlement(st, p: int, h: int) -> None:
         st[OUTPOST_ARMED] = 0  # an armed Outpost serves this one settlement (N-10)
         claim_nomads(st, p, h)
         red_cards_after_build(st, p, h)
+    if st[EXPANSIONS] & EXP_HARVEST:
+        harvest_after_placing(st, p, h)
+
+
+@njit(cache=True)
+def harvest_after_placing(st, p: int, h: int) -> None:
+    """Harvest: one of p's pieces was built, placed or moved onto h: Mayors may mark its row, taking a
+    settlement from the supply, which may empty it (H-15, A-H7; kbenv.engine.harvest_scoring). Reached
+    directly, not through kbenv.engine.harvest_hooks, which imports this module."""
+    if mark_mayor_row(st, p, h):
+        last_from_supply(st, p)
 
 
 @njit(cache=True)
@@ -131,6 +144,8 @@ def move_settlement(st, p: int, src: int, dst: int) -> None:
         claim_nomads(st, p, dst)
     if st[EXPANSIONS] & EXP_CROSSROADS:
         reblock_zone(st)  # a settlement may leave a warrior zone; the hex it left stays closed
+    if st[EXPANSIONS] & EXP_HARVEST:
+        harvest_after_placing(st, p, dst)
 
 
 @njit(cache=True)

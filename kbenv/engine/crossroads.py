@@ -20,12 +20,14 @@ from ..board.bitset import HEX_BIT, HEX_WORD, NEIGHBOUR_MASK, WORDS, add, clear,
 from ..board.codes import MOUNTAIN, NUM_BUILDABLE, SWAMP
 from ..board.geometry import STEP1
 from ..catalogue import CROSSROADS as EXP_CROSSROADS
+from ..catalogue import HARVEST as EXP_HARVEST
 from ..catalogue import LOCATION_NAMES, POWER_CODE, POWER_NAMES, POWER_TRAIT, RULE_BIT
 from ..catalogue import MARSHLANDS as EXP_MARSHLANDS
 from ..catalogue import NOMADS as EXP_NOMADS
 from .board_ops import (
     adjacent_view,
     free_of,
+    harvest_after_placing,
     move_settlement,
     reblock_zone,
     restrict_adjacent_if_possible,
@@ -110,6 +112,8 @@ def put_piece(st, p: int, h: int) -> None:
     seize_tiles(st, p, h)
     if st[EXPANSIONS] & EXP_NOMADS:
         claim_nomads(st, p, h)
+    if st[EXPANSIONS] & EXP_HARVEST:
+        harvest_after_placing(st, p, h)  # pieces count as settlements for Mayors (A-H7)
 
 
 @njit(cache=True)

@@ -4,8 +4,10 @@ does for Marshlands).
 
 The rule dispatch hands over only the rule codes that Harvest powers alone use (OWN_RULE); the turn hooks are
 called behind `st[EXPANSIONS] & HARVEST`, so games without Harvest never run them. The kernels live in
-kbenv.engine.harvest. Built so far (issue 22, first part): the farm action and the Water mill, Mountain station,
-Watchtower and University; Bazaar, Scout cabin, Cathedral and Palisade are passive catalogue rows until built.
+kbenv.engine.harvest (powers) and kbenv.engine.harvest_scoring (cards). Built so far (issue 22): the farm action
+and the Water mill, Mountain station, Watchtower and University; the six cards (Rovers gold banked here at the end
+of a turn; Mayors marks from kbenv.engine.board_ops). Bazaar, Scout cabin, Cathedral and Palisade are passive
+catalogue rows until built.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from .harvest import (
     next_to_special_targets,
     next_to_terrain_targets,
 )
+from .harvest_scoring import bank_rovers, rovers_built
 from .state import FARMLAND_USED
 from .traits import RULE_CODE
 
@@ -64,5 +67,17 @@ def take_farm_action(st, p: int) -> None:
 
 @njit(cache=True)
 def end_turn(st, p: int) -> None:
-    """At the end of p's turn the farm action comes back for p's next turn."""
+    """At the end of p's turn the farm action comes back for p's next turn; the Rovers gold of the turn is
+    banked (cards section below)."""
     st[FARMLAND_USED + p] = 0
+    bank_rovers(st, p)
+
+
+# ----- the Harvest cards (engineer CARDS; kernels in kbenv.engine.harvest_scoring) -----------------------------
+# Mayors marks are made after every placement or move, in kbenv.engine.board_ops (which this module cannot be
+# imported by: kbenv.engine.harvest imports board_ops). End scoring: kbenv.engine.scoring.score_card.
+@njit(cache=True)
+def settlement_built(st, p: int, h: int) -> None:
+    """A new settlement of the turn's flow (mandatory action, a power, the farm action; kbenv.engine.actions):
+    its section counts for Rovers (H-19, A-H8). Silo builds, moves, meeples and scouts never come here."""
+    rovers_built(st, p, h)

@@ -23,6 +23,7 @@ from ..board.codes import (
     NUM_POWERS,
     ORACLE,
     PALACE,
+    SILO,
     SWAMP,
     SWAMP_CARD_BASE,
 )
@@ -139,6 +140,7 @@ NUM_HARVEST_CARDS = 6
 FIRST_HARVEST_SECTION = NUM_RANDOM_SECTIONS + NUM_NOMAD_SECTIONS + NUM_CROSSROADS_SECTIONS + NUM_MARSH_SECTIONS
 RULE_NOMAD_SPACES_NOT_SPECIAL = RULE_BIT["nomad_spaces_not_special"]
 RULE_CAVES_ARE_PLAIN_MOUNTAIN = RULE_BIT["caves_are_plain_mountain"]
+RULE_SILOS_COUNT_AS_SPECIAL = RULE_BIT["silos_count_as_special"]
 # Entries of the `forced` array after the DRAW_* options: the ruleset of the batch.
 FORCED_EXPANSIONS = 12
 FORCED_RULES = 13
@@ -323,6 +325,9 @@ def init_ruleset(st, expansions: int, rules: int) -> None:
     if expansions & EXP_HARVEST:
         for i in range(WORDS):  # farmland is suitable to be built upon (EN 1231, X-4)
             st[BUILDABLE_MASK + i] |= st[TERRAIN_MASKS + FARMLAND * WORDS + i]
+        if rules & RULE_SILOS_COUNT_AS_SPECIAL:  # silos are special hexes for Workers and Merchants (A-X2)
+            for i in range(WORDS):
+                st[SPECIAL_MASK + i] |= st[TERRAIN_MASKS + SILO * WORDS + i]
     if expansions & EXP_CROSSROADS:
         st[FORT_CARD] = NO_CARD
         for k in range(MAX_PLAYERS * MAX_EXTRA_CARDS):

@@ -1,4 +1,5 @@
-"""Final scoring: the ten Kingdom Builder cards and castles, one function per card.
+"""Final scoring: the ten Kingdom Builder cards and castles, one function per card; the cards of the
+expansions in kbenv.engine.marsh_scoring (Marshlands) and kbenv.engine.harvest_scoring (Harvest).
 
 Hex lists are sized for the whole board (NUM_HEXES), so no board or settlement count can overflow them.
 """
@@ -38,6 +39,7 @@ from ..board.codes import (
 from ..board.geometry import NUM_HEXES, STEP1
 from ..catalogue import MARSHLANDS, RULE_BIT
 from .board_ops import own_view
+from .harvest_scoring import FIRST_HARVEST_CARD, score_harvest_card
 from .marsh_scoring import FIRST_MARSH_CARD, score_marsh_card, score_palaces
 from .powers import terrain_view
 from .queenies import score_capitols
@@ -251,6 +253,8 @@ def score_card(st, p: int, card: int) -> int:
         return score_lords(st, p)
     if card == FARMERS:
         return score_farmers(st, p)
+    if card >= FIRST_HARVEST_CARD:
+        return score_harvest_card(st, p, card)
     if card >= FIRST_MARSH_CARD:
         return score_marsh_card(st, p, card)
     return 0

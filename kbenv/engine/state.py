@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from ..board.bitset import WORDS
 from ..board.codes import NUM_TERRAIN_CODES
+from ..board.geometry import ROWS
 from ..catalogue import COUNTERS, PIECE_KIND, SLOT_PIECES
 
 MAX_PLAYERS = 5
@@ -189,6 +190,9 @@ SCRATCH_END = _offset
 # Harvest (all zero in games without it), after the scratch masks so that st[:SCRATCH], which the stored
 # whole-state digests of the earlier rulesets cover, keeps its layout (tests/test_marsh_digests.py).
 FARMLAND_USED = _field(MAX_PLAYERS)  # 1 = the farm action was taken in this turn (H-4, A-H1; decision 8)
+# Harvest cards (engineer CARDS: H-15 Mayors, H-19 Rovers; kbenv.engine.harvest_scoring), one block.
+MAYOR_LINES = _field(ROWS)  # row r: seat + 1 of the player who marked it (H-15, A-H7), 0 = unmarked
+ROVER_SECTIONS = _field()  # bit q: the turn owner built a new settlement in section q in this turn (H-19, A-H8)
 
 STATE_SIZE = _offset
 assert set(PIECE_AT) == {k.name for k in SLOT_PIECES}, "every piece kind stored in slots has its field"
