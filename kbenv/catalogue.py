@@ -565,6 +565,9 @@ RULE_FLAGS = (
              "a bonus tile stays with its holder after one of the two location tiles of its type is lost (A-M4 a)"),
     RuleFlag("canoe_taker_reacts", 9, "marshlands",
              "the player who took the last location tile may react with a canoe too (A-M5 b, DE 1181)"),
+    # Harvest, the silo end phase (engineer SILO)
+    RuleFlag("silo_by_silo", 10, "harvest",
+             "the silo phase goes silo by silo, each silo's players in turn order (A-H2 b)"),
 )
 RULE_BIT = {f.name: 1 << f.bit for f in RULE_FLAGS}
 

@@ -6,6 +6,7 @@ The rule dispatch hands over only the rule codes that Harvest powers alone use (
 called behind `st[EXPANSIONS] & HARVEST`, so games without Harvest never run them. The kernels live in
 kbenv.engine.harvest. Built so far (issue 22, first part): the farm action and the Water mill, Mountain station,
 Watchtower and University; Bazaar, Scout cabin, Cathedral and Palisade are passive catalogue rows until built.
+The silo end phase (H-5, A-H2) lives in kbenv.engine.silo, reached through the SILO section below.
 """
 
 from __future__ import annotations
@@ -21,13 +22,15 @@ from .harvest import (
     next_to_special_targets,
     next_to_terrain_targets,
 )
-from .state import FARMLAND_USED
+from .silo import apply_silo_decision, begin_silo_phase, silo_done_legal, silo_hexes, silo_options
+from .state import FARMLAND_USED, PHASE, PHASE_SILO
 from .traits import RULE_CODE
 
 RULE_NEXT_TO_TERRAIN = RULE_CODE["next to terrain"]
 RULE_NEXT_TO_OTHER = RULE_CODE["next to another player"]
 RULE_NEXT_TO_SPECIAL = RULE_CODE["next to a special hex"]
 RULE_FARMLAND = RULE_CODE["farmland"]
+DONE = CAT.DONE
 # The rule codes only Harvest powers use: kbenv.engine.powers hands their targets to `rule_targets`.
 OWN_RULE = np.array([{e for t, e in zip(CAT.POWER_TRAITS, CAT.POWER_EXPANSION, strict=True) if t.rule == r}
                      == {"harvest"} for r in CAT.POWER_RULES], dtype=np.bool_)
@@ -66,3 +69,42 @@ def take_farm_action(st, p: int) -> None:
 def end_turn(st, p: int) -> None:
     """At the end of p's turn the farm action comes back for p's next turn."""
     st[FARMLAND_USED + p] = 0
+
+
+# ----- SILO: the silo end phase (H-5, A-H2; kbenv.engine.silo) -------------------------------------------------
+# kbenv.engine.turns opens it where the game would end; kbenv.engine.legal asks it for the hexes, the options
+# (OPTION_1 "build", OPTION_2 "move") and DONE in PHASE_SILO; kbenv.engine.actions hands it the decisions.
+OPTION_1 = CAT.ACTION_ID["option-1"]
+OPTION_2 = CAT.ACTION_ID["option-2"]
+
+
+@njit(cache=True)
+def game_end(st) -> None:
+    """The last turn is over (PHASE_OVER is set): the silo phase opens if a player touches a silo."""
+    begin_silo_phase(st)
+
+
+@njit(cache=True)
+def phase_hexes(st, out) -> None:
+    """The legal hexes of a Harvest-only phase (PHASE_SILO)."""
+    silo_hexes(st, out)
+
+
+@njit(cache=True)
+def options_legal(st) -> int:
+    """Bit 0: OPTION_1 legal, bit 1: OPTION_2 legal (in PHASE_SILO: "build", "move")."""
+    if st[PHASE] == PHASE_SILO:
+        return silo_options(st)
+    return 0
+
+
+@njit(cache=True)
+def phase_done_legal(st) -> bool:
+    """DONE in a Harvest-only phase (PHASE_SILO: pass a silo, or stop it after a step)."""
+    return silo_done_legal(st)
+
+
+@njit(cache=True)
+def apply_phase_decision(st, action: int) -> None:
+    """A legal decision of a Harvest-only phase (PHASE_SILO)."""
+    apply_silo_decision(st, OPTION_1, OPTION_2, DONE, action)
