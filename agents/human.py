@@ -36,6 +36,7 @@ def decision_label(action: int) -> str:
 
 # Every named decision, as typed: lower case, spaces for underscores ("end turn", "terrain-g").
 NAMED_ACTIONS = {name.replace("_", " ").lower(): action for name, action in ACTION_ID.items()}
+NAMED_ACTIONS.update(build=ACTION_ID["option-1"], move=ACTION_ID["option-2"])  # a silo's choice (Harvest, H-5)
 HELP_WORDS = ("help", "?")
 QUIT_WORDS = ("quit", "exit")
 COMMANDS = (
