@@ -41,8 +41,11 @@ def test_the_state_layout_did_not_move():
     # the offsets of the layout the stored records and digests were made with
     assert (S.OWN, S.SUPPLY, S.WALLS, S.WALLS_LEFT) == (321, 24, 494, 441)
     assert (S.WARRIOR_AT, S.WAGON_AT, S.SHIP_AT, S.CITY_HALL_AT) == (564, 574, 579, 584)
-    # Harvest (issue 22, under construction) appends its fields after the scratch masks (772): FARMLAND_USED, 5
-    assert (S.APPENDED_FIELDS, S.SCRATCH_END, S.STATE_SIZE) == (616, 772, 777)
+    # Harvest (issue 22, under construction) appends its fields after the scratch masks (772): FARMLAND_USED, 5;
+    # the silo end phase's block: SILO_SEAT, SILO_AT, SILO_MODE, SILO_STEPS (1 each) and the 7-word SILO_LEFT mask
+    assert (S.APPENDED_FIELDS, S.SCRATCH_END, S.FARMLAND_USED) == (616, 772, 772)
+    assert (S.SILO_SEAT, S.SILO_AT, S.SILO_MODE, S.SILO_STEPS, S.SILO_LEFT) == (777, 778, 779, 780, 781)
+    assert S.STATE_SIZE == 781 + 7
     # field sizes: 5 seats x 7 words of OWN, one shared 7-word WALLS mask, a slot per piece of 5 seats
     sizes = {k.name: PT.field_size(k) for k in CAT.PIECE_KINDS}
     assert sizes == {"settlement": 35, "wall": 7, "warrior": 10, "wagon": 5, "ship": 5, "city_hall": 5}
