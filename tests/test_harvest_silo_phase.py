@@ -238,3 +238,21 @@ def test_words_and_explanations_in_the_silo_phase():
         if g.phase == "silo":
             with pytest.raises(ValueError, match="builds and moves are not mixed"):
                 g.step(MOVE)
+
+
+def test_kbenv_legal_and_score_in_the_silo_phase(tmp_path, capsys):
+    from kbenv.cli import legal_text, main
+
+    pos = silo_position()
+    path = tmp_path / "silo.json"
+    path.write_text(json.dumps(pos))
+    assert main(["legal", str(path), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out == legal_position(copy.deepcopy(pos))
+    assert out["phase"] == "silo" and out["player"] == pos["decision"]["decider"]
+    assert "done" in out["legal"] and set(out["legal"]) <= {"build", "move", "done"}  # the choice comes first
+    assert main(["score", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["players"]
+    # the table lists build / move with done, not as powers
+    text = legal_text({"player": 1, "phase": "silo", "legal": ["build", "move", "done"]})
+    assert text.splitlines()[-1] == "other   build, move, done"
