@@ -26,10 +26,10 @@ BUILD, MOVE, DONE = CAT.ACTION_ID["option-1"], CAT.ACTION_ID["option-2"], CAT.DO
 SEEDS = range(12)  # 2, 3 and 4 players in turn (seed % 3)
 
 
-def canonical(game: Game) -> np.ndarray:
-    """The state without scratch space and the slots that hold no information (as tests/test_position_roundtrip.py),
-    the Harvest fields after the scratch masks included."""
-    st = game.state.copy()
+def canonical(game) -> np.ndarray:
+    """The state (of a Game, or a state row) without scratch space and the slots that hold no information (as
+    tests/test_position_roundtrip.py), the Harvest fields after the scratch masks included."""
+    st = (game.state if isinstance(game, Game) else game).copy()
     for off, count in ((S.DECK, S.DECK_COUNT), (S.DISCARD, S.DISCARD_COUNT), (S.REMOVED, S.REMOVED_COUNT)):
         st[off + int(st[count]) : off + S.DECK_SIZE] = 0  # cards already drawn or reshuffled away
     st[S.MANDATORY_HEXES + int(st[S.MANDATORY_BUILT]) : S.MANDATORY_HEXES + 3] = 0  # builds of earlier turns
@@ -256,3 +256,31 @@ def test_kbenv_legal_and_score_in_the_silo_phase(tmp_path, capsys):
     # the table lists build / move with done, not as powers
     text = legal_text({"player": 1, "phase": "silo", "legal": ["build", "move", "done"]})
     assert text.splitlines()[-1] == "other   build, move, done"
+
+
+def test_the_batch_engine_plays_the_silo_phase_as_game_does():
+    # VectorGames shares the kernels: its random games end after the silo phase, and their records replay in
+    # Game to the same final state and totals
+    from kbenv.vector import VectorGames
+
+    vg = VectorGames(6, num_players=[2, 3, 4, 2, 3, 4], expansions=["harvest"], record=True, auto_reset=False)
+    vg.reset(seeds=100)
+    finals = {}
+    for _ in range(5000):
+        if vg.done().all():
+            break
+        _, result, _ = vg.step_random()
+        for record in result.records:
+            finals[record["setup"]["seed"]] = record
+    assert vg.done().all() and len(finals) == 6
+    silo_games = 0
+    for i in range(6):
+        record = vg.record_of(i)
+        g = Game.from_record(record)
+        assert g.done and np.array_equal(canonical(g), canonical(vg.states[i]))
+        assert list(vg.final_totals(i)) == [row["total"] for row in g.scores()]
+        replay = Game.from_record({**record, "actions": []})
+        for a in record["actions"]:
+            silo_games += replay.phase == "silo"
+            replay.step(a)
+    assert silo_games > 0
