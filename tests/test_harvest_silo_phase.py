@@ -284,3 +284,13 @@ def test_the_batch_engine_plays_the_silo_phase_as_game_does():
             silo_games += replay.phase == "silo"
             replay.step(a)
     assert silo_games > 0
+
+
+def test_a_person_types_build_and_move():
+    from agents.human import legal_list, parse_decision
+
+    g = game_from_position(silo_position())
+    legal = g.legal_actions()
+    assert parse_decision("build", legal) == BUILD and parse_decision("move", legal) == MOVE
+    lines = " ".join(legal_list(g, legal))
+    assert "Silo: move up to 3 settlements" in lines and "done" in lines  # "move" is in the words: no (move)
