@@ -36,6 +36,8 @@ def decision_label(action: int) -> str:
 
 # Every named decision, as typed: lower case, spaces for underscores ("end turn", "terrain-g").
 NAMED_ACTIONS = {name.replace("_", " ").lower(): action for name, action in ACTION_ID.items()}
+SILO_WORDS = {"option-1": "build", "option-2": "move"}  # a silo's choice (Harvest, H-5)
+NAMED_ACTIONS.update({word: ACTION_ID[name] for name, word in SILO_WORDS.items()})
 HELP_WORDS = ("help", "?")
 QUIT_WORDS = ("quit", "exit")
 COMMANDS = (
@@ -76,6 +78,8 @@ def legal_list(game, legal: list[int], width: int = 100) -> list[str]:
     for k, a in enumerate(legal, 1):
         words = describe_decision(game, a)
         typed = action_phrase(a)
+        if game.phase == "silo" and typed in SILO_WORDS:
+            typed = SILO_WORDS[typed]  # a silo's choice is typed "build" / "move" (Harvest, H-5)
         if words.endswith(f" {typed}") and "," in typed:  # a hex: grouped under what it does
             groups.setdefault(words[: -len(typed) - 1], []).append(f"[{k}] {typed}")
         else:

@@ -565,11 +565,14 @@ RULE_FLAGS = (
              "a bonus tile stays with its holder after one of the two location tiles of its type is lost (A-M4 a)"),
     RuleFlag("canoe_taker_reacts", 9, "marshlands",
              "the player who took the last location tile may react with a canoe too (A-M5 b, DE 1181)"),
-    # Harvest cards (engineer CARDS).
+    # Harvest cards.
     RuleFlag("mayors_contiguous", 10, "harvest",
              "Mayors mark a row only for 4 own settlements next to each other in it (A-H7 b)"),
     RuleFlag("silos_count_as_special", 11, "harvest",
              "silos count as special hexes for Workers, Merchants and Noblewomen (A-X2)"),
+    # Harvest, the silo end phase
+    RuleFlag("silo_by_silo", 12, "harvest",
+             "the silo phase goes silo by silo, each silo's players in turn order (A-H2 b)"),
 )
 RULE_BIT = {f.name: 1 << f.bit for f in RULE_FLAGS}
 

@@ -431,8 +431,9 @@ def legal_text(legal: dict, per_line: int = 12) -> str:
     (by name) and done / end_turn."""
     decisions = legal["legal"]
     hexes = [f"{r},{c}".ljust(5) for r, c in (d for d in decisions if isinstance(d, list))]
-    powers = [d for d in decisions if isinstance(d, str) and d not in ("done", "end_turn")]
-    others = [d for d in decisions if d in ("done", "end_turn")]
+    named = ("build", "move", "done", "pass", "end_turn")  # decisions that are no power (a silo's build / move)
+    powers = [d for d in decisions if isinstance(d, str) and d not in named]
+    others = [d for d in decisions if d in named]
     rows = [("player", seat_name(legal["player"])), ("phase", legal["phase"]),
             ("legal", f"{len(decisions)} decision{'' if len(decisions) == 1 else 's'}")]
     for k in range(0, len(hexes), per_line):

@@ -29,6 +29,8 @@ def explain_illegal(game: Game, action: int) -> str:
         return f"actions are 0..{game.action_size - 1}"
     if phase == "game_over":
         return "the game is over"
+    if phase == "silo":
+        return explain_silo(st, action)
     if action > END_TURN:
         return explain_expansion_action(game, st, action, phase, p)
     if action == END_TURN:
@@ -130,6 +132,45 @@ def explain_expansion_action(game: Game, st: np.ndarray, action: int, phase: str
         if usable_tile(st, p, code) < 0:
             return f"every {name} tile of player {p} was taken this turn or already used this turn"
     return f"the {name} power has no legal use now"
+
+
+def explain_silo(st: np.ndarray, action: int) -> str:
+    """Why a decision of Harvest's silo end phase is illegal now (H-5, A-H2; kbenv.engine.silo)."""
+    p = int(st[S.DECIDER])
+    who = seat_name(p)
+    mode = ("", "build", "move")[int(st[S.SILO_MODE])]
+    at = hex_rc(int(st[S.SILO_AT]) - 1)
+    chosen = int(st[S.SOURCE])
+    name = CAT.ACTION_NAMES[action] if action >= NUM_HEXES else ""
+    if name in ("option-1", "option-2"):
+        wanted = "build" if name == "option-1" else "move"
+        if mode:
+            return (f"the silo at {at} is being used to {mode}: builds and moves are not mixed at one silo (H-5); "
+                    "finish it with done")
+        if wanted == "build":
+            return f"{who} has no settlement left in supply to build (A-H2)"
+        return f"{who} has no settlement on the board to move"
+    if name == "done":
+        if chosen >= 0:
+            return f"choose where the settlement on {hex_rc(chosen)} moves first"
+        return f"done stops the silo at {at} only after its first {mode}; choose a hex"
+    if action >= NUM_HEXES:
+        return f"the game is in the silo phase: {who} chooses build, move or done for the silo at {at}"
+    r, c = hex_rc(action)
+    if not mode:
+        return f"{who} first chooses build, move or done for the silo at {at}"
+    occupied = bool(st[S.OCCUPIED + action // BITS_PER_WORD] >> (action % BITS_PER_WORD) & 1)
+    own = bool(st[S.own_off(p) + action // BITS_PER_WORD] >> (action % BITS_PER_WORD) & 1)
+    if mode == "move" and chosen < 0:
+        if not own:
+            return f"hex {(r, c)} holds no settlement of {who} to move"
+        return f"the settlement on {(r, c)} has no free hex touching {who}'s other settlements to move to"
+    if occupied:
+        return f"hex {(r, c)} is already occupied"
+    if not st[S.BUILDABLE_MASK + action // BITS_PER_WORD] >> (action % BITS_PER_WORD) & 1:
+        return f"hex {(r, c)} is {TERRAIN_NAMES[terrain_of(st, action)]}: nothing may be built on it"
+    lifted = " with the moved settlement lifted" if mode == "move" else ""
+    return f"hex {(r, c)} does not touch {who}'s settlements{lifted} (a silo {mode} has no fallback, A-H2)"
 
 
 def terrain_of(st: np.ndarray, hex_: int) -> int:

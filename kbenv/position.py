@@ -19,8 +19,12 @@ from .ruleset import Ruleset
 from .setup import SetupError, check_flag, standard_setup
 from .setup_marshlands import MARSH_PIECES, marsh_position
 
+# The names of the two phase-dependent options (OPTION_1, OPTION_2) per phase: Harvest's silo phase (H-5).
+OPTION_NAMES = {"silo": ("build", "move")}
 DECISION_IDS = {**{name: ACTION_ID[name] for name in POWER_NAMES if name in ACTION_ID}, "done": ACTION_ID["done"],
-                "pass": ACTION_ID["done"], "end_turn": ACTION_ID["end_turn"]}  # "pass": DONE of a reaction
+                "pass": ACTION_ID["done"], "end_turn": ACTION_ID["end_turn"],  # "pass": DONE of a reaction
+                **{name: ACTION_ID[f"option-{k + 1}"] for names in OPTION_NAMES.values()
+                   for k, name in enumerate(names)}}
 
 # The position keys of the piece kinds stored in slots (catalogue.PIECE_KINDS: the Crossroads pieces).
 SLOT_PIECE_KEYS = tuple(kind.key for kind in PT.SLOT_PIECES)
@@ -146,16 +150,19 @@ def decision_id(decision, k: int) -> int:
     if isinstance(decision, str) and decision in DECISION_IDS:
         return DECISION_IDS[decision]
     raise SetupError(f"then[{k}]: unknown decision {decision!r}; expected [row, col], a power name "
-                     f"({', '.join(POWER_NAMES)}), \"done\", \"pass\" or \"end_turn\"")
+                     f"({', '.join(POWER_NAMES)}), \"build\" / \"move\" (a silo), \"done\", \"pass\" or "
+                     f"\"end_turn\"")
 
 
 def decision_name(action: int, phase: str = ""):
     """The position-file name of an action id (the inverse of `decision_id`); DONE is "pass" in a
-    reaction (`phase` "reaction")."""
+    reaction (`phase` "reaction"); OPTION_1 / OPTION_2 are "build" / "move" in the silo phase."""
     if action < NUM_HEXES:
         return [action // 20, action % 20]
     if phase == "reaction" and action == ACTION_ID["done"]:
         return "pass"
+    if phase in OPTION_NAMES and action in (ACTION_ID["option-1"], ACTION_ID["option-2"]):
+        return OPTION_NAMES[phase][action - ACTION_ID["option-1"]]
     return ACTION_NAMES[action]
 
 

@@ -3,6 +3,12 @@ the farm action was already taken in this turn, H-4, A-H1). kbenv.position_state
 key (`farmland_used` or `farmland_used[p]`). The keys of the cards, `mayor_lines` (decision 8) and `rovers_sections`,
 are in kbenv.setup_harvest_cards. The other Harvest keys of decision 8 (`number_tiles`, `scouts`) come with the
 rules they belong to (issue 22).
+
+`silo` (written only inside the silo end phase, H-5, A-H2, with `"decision": {"phase": "silo", ...}`): the silo
+being done `"at"` [r, c], the `"mode"` chosen there (null before the choice, "build" or "move"), the `"steps"`
+(builds or moves) taken at it, and the silos `"left"` to come: the silo player's (A-H2 a) or, with the rule flag
+`silo_by_silo`, every silo not begun yet (b). The silo player is `decision.decider`, a move's chosen settlement
+`decision.source`.
 """
 
 from __future__ import annotations
@@ -10,16 +16,27 @@ from __future__ import annotations
 import numpy as np
 
 from . import catalogue as CAT
+from .board.bitset import WORDS, hexes_of, mask_of
+from .board.geometry import hex_id, hex_rc
 from .engine import state as S
-from .setup_expansions import ExpansionSetupError
+from .engine.silo import SILO_STEPS_MAX
+from .setup_expansions import ExpansionSetupError, is_int
 from .setup_harvest_cards import CARD_KEYS, apply_card_keys, card_keys_of, validate_card_keys
 
-HARVEST_RESUME = ("farmland_used", *CARD_KEYS)
+HARVEST_RESUME = ("farmland_used", "silo", *CARD_KEYS)
+SILO_KEYS = ("at", "mode", "steps", "left")
+SILO_MODES = (None, "build", "move")  # kbenv.engine.silo: MODE_CHOOSE, MODE_BUILD, MODE_MOVE
+SILO_LETTER = CAT.TERRAINS[CAT.TERRAIN_CODE["silo"]].letter
 
 
-def validate_harvest_resume(resume: dict, n: int, bits: int) -> dict:
-    """The Harvest full-state keys, normalised; ExpansionSetupError names the field."""
+def validate_harvest_resume(resume: dict, n: int, bits: int, board=None) -> dict:
+    """The Harvest full-state keys, normalised; ExpansionSetupError names the field (`board`: the rows of letters,
+    to check silo hexes)."""
     out: dict = {}
+    phase = (resume.get("decision") or {}).get("phase") if isinstance(resume.get("decision"), dict) else None
+    if "silo" in resume or phase == "silo":
+        out["silo"] = validate_silo(resume.get("silo"), bits, board, phase, resume["decision"].get("source")
+                                    if phase == "silo" else None)
     if "farmland_used" in resume:
         if not bits & CAT.HARVEST:
             raise ExpansionSetupError("farmland_used: needs the 'harvest' expansion")
@@ -34,14 +51,63 @@ def validate_harvest_resume(resume: dict, n: int, bits: int) -> dict:
     return out
 
 
+def validate_silo(value, bits: int, board, phase, source) -> dict:
+    """The `silo` key: only inside the silo phase, and needed there."""
+    if not bits & CAT.HARVEST:
+        raise ExpansionSetupError("silo: needs the 'harvest' expansion")
+    if phase != "silo":
+        raise ExpansionSetupError("silo: only inside the silo phase (\"decision\": {\"phase\": \"silo\"})")
+    if not isinstance(value, dict) or sorted(value) != sorted(SILO_KEYS):
+        raise ExpansionSetupError(f"silo: the decision is in the silo phase: expected an object with the keys "
+                                  f"{', '.join(SILO_KEYS)}, got {value!r}")
+
+    def silo_hex(rc, name: str) -> list[int]:
+        if not isinstance(rc, (list, tuple)) or len(rc) != 2 or not all(is_int(v) and 0 <= v < 20 for v in rc):
+            raise ExpansionSetupError(f"{name}: expected [row, col] on the 20x20 board, got {rc!r}")
+        if board is not None and board[rc[0]][rc[1]] != SILO_LETTER:
+            raise ExpansionSetupError(f"{name}: hex {list(rc)} is not a silo")
+        return [int(rc[0]), int(rc[1])]
+
+    at = silo_hex(value["at"], "silo.at")
+    if value["mode"] not in SILO_MODES:
+        raise ExpansionSetupError(f"silo.mode: expected null, \"build\" or \"move\", got {value['mode']!r}")
+    steps = value["steps"]
+    if not is_int(steps) or not 0 <= steps < SILO_STEPS_MAX or (value["mode"] is None and steps != 0):
+        raise ExpansionSetupError(f"silo.steps: expected 0..{SILO_STEPS_MAX - 1} (0 before the mode is chosen), "
+                                  f"got {steps!r}")
+    if source is not None and value["mode"] != "move":
+        raise ExpansionSetupError("silo.mode: a chosen settlement (decision.source) needs the mode \"move\"")
+    left = value["left"]
+    if not isinstance(left, list):
+        raise ExpansionSetupError(f"silo.left: expected a list of [row, col] silo hexes, got {left!r}")
+    left = [silo_hex(rc, f"silo.left[{k}]") for k, rc in enumerate(left)]
+    if at in left or len({tuple(rc) for rc in left}) != len(left):
+        raise ExpansionSetupError("silo.left: expected distinct silos other than silo.at")
+    return {"at": at, "mode": value["mode"], "steps": int(steps), "left": sorted(left)}
+
+
 def apply_harvest_resume(st: np.ndarray, resume: dict) -> None:
-    """The farm action taken this turn, per player."""
+    """The farm action taken this turn, per player; the silo phase's progress."""
     for p, used in enumerate(resume.get("farmland_used", ())):
         st[S.FARMLAND_USED + p] = int(used)
     apply_card_keys(st, resume)
+    silo = resume.get("silo")
+    if silo is not None:
+        n = int(st[S.NUM_PLAYERS])
+        st[S.SILO_SEAT] = (resume["decision"]["decider"] - int(st[S.START_PLAYER])) % n
+        st[S.SILO_AT] = hex_id(*silo["at"]) + 1
+        st[S.SILO_MODE] = SILO_MODES.index(silo["mode"])
+        st[S.SILO_STEPS] = silo["steps"]
+        left = mask_of([hex_id(*rc) for rc in silo["left"]])
+        st[S.SILO_LEFT : S.SILO_LEFT + WORDS] = left
 
 
 def harvest_position(st: np.ndarray) -> dict:
     """The Harvest keys of a state, as Game.to_position writes them."""
     n = int(st[S.NUM_PLAYERS])
-    return {"farmland_used": [bool(st[S.FARMLAND_USED + p]) for p in range(n)], **card_keys_of(st)}
+    out: dict = {"farmland_used": [bool(st[S.FARMLAND_USED + p]) for p in range(n)], **card_keys_of(st)}
+    if st[S.PHASE] == S.PHASE_SILO:
+        out["silo"] = {"at": list(hex_rc(int(st[S.SILO_AT]) - 1)), "mode": SILO_MODES[int(st[S.SILO_MODE])],
+                       "steps": int(st[S.SILO_STEPS]),
+                       "left": sorted(list(hex_rc(h)) for h in hexes_of(st[S.SILO_LEFT : S.SILO_LEFT + WORDS]))}
+    return out

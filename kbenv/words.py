@@ -67,12 +67,28 @@ def phase_words(game: Game) -> str:
         return f"mandatory action: {built} of {target} settlements built"
     if phase == "game_over":
         return "the game is over"
+    if phase == "silo":
+        return silo_words(st)
     name = title(power) if power else "power"
     if phase == "choose_source":
         return f"{name}: choose the piece to move or take"
     if phase == "choose_target":
         return f"{name}: choose the hex"
     return f"{name}: choose the next hex, or done"
+
+
+def silo_words(st) -> str:
+    """The silo end phase's decision at hand (H-5, A-H2)."""
+    at = "{},{}".format(*hex_rc(int(st[S.SILO_AT]) - 1))
+    mode, steps = int(st[S.SILO_MODE]), int(st[S.SILO_STEPS])
+    if mode == 0:
+        return f"silo at {at} (end of the game): build up to 3 settlements, move up to 3, or done"
+    if mode == 1:
+        return f"silo at {at}: build settlement {steps + 1} of up to 3 touching your own" + (", or done" if steps
+                                                                                          else "")
+    if st[S.SOURCE] < 0:
+        return f"silo at {at}: choose settlement {steps + 1} of up to 3 to move" + (", or done" if steps else "")
+    return f"silo at {at}: choose where it moves (touching your other settlements)"
 
 
 def title(name: str) -> str:
@@ -127,6 +143,10 @@ def describe_decision(game: Game, action: int) -> str:
         where = f"{r},{c}"
         phase = S.PHASE_NAMES[int(st[S.PHASE])]
         power = _power(st)
+        if phase == "silo":
+            mode = int(st[S.SILO_MODE])
+            verb = "build at" if mode == 1 else "move the settlement from" if st[S.SOURCE] < 0 else "move it to"
+            return f"Silo: {verb} {where}"
         if phase in ("idle", "mandatory") or power is None:
             return f"build at {where}"
         kind = _kind(power)
@@ -144,6 +164,8 @@ def describe_decision(game: Game, action: int) -> str:
     if not 0 <= action < CAT.ACTION_SIZE_V1:
         return f"action {action}"
     name = CAT.ACTION_NAMES[action]
+    if S.PHASE_NAMES[int(st[S.PHASE])] == "silo" and name in ("option-1", "option-2"):
+        return "Silo: build up to 3 settlements" if name == "option-1" else "Silo: move up to 3 settlements"
     if name == "end_turn":
         return "end the turn"
     if name == "done":

@@ -22,7 +22,7 @@ from .crossroads import (
     place_city_hall,
     vehicle_target,
 )
-from .harvest_hooks import RULE_FARMLAND, settlement_built, take_farm_action
+from .harvest_hooks import RULE_FARMLAND, apply_phase_decision, settlement_built, take_farm_action
 from .legal import (
     ACTION_POWER,
     DONE,
@@ -61,6 +61,7 @@ from .state import (
     PHASE,
     PHASE_IDLE,
     PHASE_MANDATORY,
+    PHASE_SILO,
     PHASE_SOURCE,
     PHASE_STEP,
     PHASE_TARGET,
@@ -107,7 +108,9 @@ MANDATORY_BUILDS = 3  # the base rule; a turn's count is st[MANDATORY_TARGET]
 @njit(cache=True)
 def apply_unchecked(st, action: int) -> None:
     """Apply a decision known to be legal."""
-    if st[EXPANSIONS] & EXP_MARSHLANDS:
+    if st[EXPANSIONS] & EXP_HARVEST and st[PHASE] == PHASE_SILO:
+        apply_phase_decision(st, action)  # Harvest's silo end phase (no reactions: the game is over)
+    elif st[EXPANSIONS] & EXP_MARSHLANDS:
         apply_marshlands(st, action)
     else:
         apply_decision(st, action)

@@ -84,6 +84,20 @@ def drop_orphaned_tiles(st, p: int, h: int) -> None:
 @njit(cache=True)
 def build_settlement(st, p: int, h: int) -> None:
     """Build a settlement from p's supply on h, seizing tiles; trigger the game end on the last one."""
+    place_from_supply(st, p, h)
+    if st[EXPANSIONS] & EXP_NOMADS:
+        st[OUTPOST_ARMED] = 0  # an armed Outpost serves this one settlement (N-10)
+        claim_nomads(st, p, h)
+        red_cards_after_build(st, p, h)
+    if st[EXPANSIONS] & EXP_HARVEST:
+        harvest_after_placing(st, p, h)
+
+
+@njit(cache=True)
+def place_from_supply(st, p: int, h: int) -> None:
+    """The part of every build from the supply: h joins p's own and adjacent hexes, the supply shrinks (the
+    last one triggers the end), tiles and Marshlands bonus tiles are seized. build_settlement adds the
+    Nomads and Harvest consequences of a build in play; the Harvest silo phase has its own (kbenv.engine.silo)."""
     add(st[OCCUPIED : OCCUPIED + WORDS], h)
     add(own_view(st, p), h)
     adj = adjacent_view(st, p)
@@ -97,12 +111,6 @@ def build_settlement(st, p: int, h: int) -> None:
     seize_tiles(st, p, h)
     if st[EXPANSIONS] & EXP_MARSHLANDS:
         take_bonus_tiles(st, p)
-    if st[EXPANSIONS] & EXP_NOMADS:
-        st[OUTPOST_ARMED] = 0  # an armed Outpost serves this one settlement (N-10)
-        claim_nomads(st, p, h)
-        red_cards_after_build(st, p, h)
-    if st[EXPANSIONS] & EXP_HARVEST:
-        harvest_after_placing(st, p, h)
 
 
 @njit(cache=True)

@@ -4,9 +4,10 @@ does for Marshlands).
 
 The rule dispatch hands over only the rule codes that Harvest powers alone use (OWN_RULE); the turn hooks are
 called behind `st[EXPANSIONS] & HARVEST`, so games without Harvest never run them. The kernels live in
-kbenv.engine.harvest (powers) and kbenv.engine.harvest_scoring (cards). Built so far (issue 22): the farm action
-and the Water mill, Mountain station, Watchtower and University; the six cards (Rovers gold banked here at the end
-of a turn; Mayors marks from kbenv.engine.board_ops). Bazaar, Scout cabin, Cathedral and Palisade are passive
+kbenv.engine.harvest (powers), kbenv.engine.harvest_scoring (cards) and kbenv.engine.silo (the silo end phase).
+Built so far (issue 22): the farm action and the Water mill, Mountain station, Watchtower and University; the six
+cards (Rovers gold banked here at the end of a turn; Mayors marks from kbenv.engine.board_ops); the silo end phase
+(H-5, A-H2), reached through the SILO section below. Bazaar, Scout cabin, Cathedral and Palisade are passive
 catalogue rows until built.
 """
 
@@ -24,13 +25,15 @@ from .harvest import (
     next_to_terrain_targets,
 )
 from .harvest_scoring import bank_rovers, rovers_built
-from .state import FARMLAND_USED
+from .silo import apply_silo_decision, begin_silo_phase, silo_done_legal, silo_hexes, silo_options
+from .state import FARMLAND_USED, PHASE, PHASE_SILO
 from .traits import RULE_CODE
 
 RULE_NEXT_TO_TERRAIN = RULE_CODE["next to terrain"]
 RULE_NEXT_TO_OTHER = RULE_CODE["next to another player"]
 RULE_NEXT_TO_SPECIAL = RULE_CODE["next to a special hex"]
 RULE_FARMLAND = RULE_CODE["farmland"]
+DONE = CAT.DONE
 # The rule codes only Harvest powers use: kbenv.engine.powers hands their targets to `rule_targets`.
 OWN_RULE = np.array([{e for t, e in zip(CAT.POWER_TRAITS, CAT.POWER_EXPANSION, strict=True) if t.rule == r}
                      == {"harvest"} for r in CAT.POWER_RULES], dtype=np.bool_)
@@ -81,3 +84,42 @@ def settlement_built(st, p: int, h: int) -> None:
     """A new settlement of the turn's flow (mandatory action, a power, the farm action; kbenv.engine.actions):
     its section counts for Rovers (H-19, A-H8). Silo builds, moves, meeples and scouts never come here."""
     rovers_built(st, p, h)
+
+
+# ----- the silo end phase (H-5, A-H2; kbenv.engine.silo) -------------------------------------------------
+# kbenv.engine.turns opens it where the game would end; kbenv.engine.legal asks it for the hexes, the options
+# (OPTION_1 "build", OPTION_2 "move") and DONE in PHASE_SILO; kbenv.engine.actions hands it the decisions.
+OPTION_1 = CAT.ACTION_ID["option-1"]
+OPTION_2 = CAT.ACTION_ID["option-2"]
+
+
+@njit(cache=True)
+def game_end(st) -> None:
+    """The last turn is over (PHASE_OVER is set): the silo phase opens if a player touches a silo."""
+    begin_silo_phase(st)
+
+
+@njit(cache=True)
+def phase_hexes(st, out) -> None:
+    """The legal hexes of a Harvest-only phase (PHASE_SILO)."""
+    silo_hexes(st, out)
+
+
+@njit(cache=True)
+def options_legal(st) -> int:
+    """Bit 0: OPTION_1 legal, bit 1: OPTION_2 legal (in PHASE_SILO: "build", "move")."""
+    if st[PHASE] == PHASE_SILO:
+        return silo_options(st)
+    return 0
+
+
+@njit(cache=True)
+def phase_done_legal(st) -> bool:
+    """DONE in a Harvest-only phase (PHASE_SILO: pass a silo, or stop it after a step)."""
+    return silo_done_legal(st)
+
+
+@njit(cache=True)
+def apply_phase_decision(st, action: int) -> None:
+    """A legal decision of a Harvest-only phase (PHASE_SILO)."""
+    apply_silo_decision(st, OPTION_1, OPTION_2, DONE, action)

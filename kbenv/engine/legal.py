@@ -11,7 +11,7 @@ from ..board.codes import NUM_POWERS
 from ..board.geometry import NUM_HEXES
 from .board_ops import free_of, settlements_word, terrain_view
 from .crossroads import choosing_terrain, hand_build_targets
-from .harvest_hooks import RULE_FARMLAND, farm_action_open
+from .harvest_hooks import OPTION_1, RULE_FARMLAND, farm_action_open, options_legal, phase_done_legal, phase_hexes
 from .marsh_hooks import waives_adjacency
 from .marshlands import bonus_usable
 from .nomads import usable_nomad
@@ -36,6 +36,7 @@ from .state import (
     PHASE_IDLE,
     PHASE_MANDATORY,
     PHASE_REACTION,
+    PHASE_SILO,
     PHASE_SOURCE,
     PHASE_STEP,
     PHASE_TARGET,
@@ -81,6 +82,7 @@ assert END_TURN == CAT.END_TURN and ACTION_SIZE == CAT.ACTION_SIZE_V0
 
 CAVE_POWER = CAT.CAVE_POWER
 EXP_MARSHLANDS = CAT.EXPANSION_BIT["marshlands"]
+EXP_HARVEST = CAT.HARVEST
 REACTION_POWER = CAT.REACTION_POWER
 FIRST_NOMAD_POWER = CAT.FIRST_NOMAD_POWER
 NUM_NOMAD_USABLE = len(CAT.NOMAD_USABLE_KINDS)
@@ -218,6 +220,8 @@ def done_legal(st) -> bool:
     source is to be chosen (Resettlement); in a reaction DONE passes."""
     if st[PHASE] == PHASE_REACTION:
         return True
+    if st[PHASE] == PHASE_SILO:
+        return phase_done_legal(st)  # pass a silo, or stop it after a step (kbenv.engine.silo)
     power = st[POWER]
     if power < 0 or not POWER_STOP_EARLY[power]:
         return False
@@ -251,6 +255,8 @@ def legal_hexes(st, out) -> None:
                     w &= w - 1
                     if not source_has_target(st, p, power, i * BITS_PER_WORD + word_lowest_bit(bit), tmp):
                         out[i] &= ~bit
+    elif phase == PHASE_SILO:
+        phase_hexes(st, out)  # Harvest's silo end phase (kbenv.engine.harvest_hooks)
     else:
         clear(out)
 
@@ -294,8 +300,13 @@ def legal_mask_into(st, mask) -> None:
         if (bits >> k) & 1 and 0 <= POWER_ACTION[k] < len(mask):
             mask[POWER_ACTION[k]] = 1
     mask[END_TURN] = 1 if end_turn_legal(st) else 0
-    if len(mask) > DONE and st[EXPANSIONS] != 0 and done_legal(st):
-        mask[DONE] = 1
+    if len(mask) > DONE and st[EXPANSIONS] != 0:
+        if done_legal(st):
+            mask[DONE] = 1
+        if st[EXPANSIONS] & EXP_HARVEST:
+            options = options_legal(st)  # OPTION_1, OPTION_2: the silo's "build" / "move"
+            mask[OPTION_1] = options & 1
+            mask[OPTION_1 + 1] = options >> 1 & 1
 
 
 @njit(cache=True)
@@ -310,6 +321,8 @@ def is_legal(st, action: int) -> bool:
         return end_turn_legal(st)
     if action == DONE:
         return st[EXPANSIONS] != 0 and done_legal(st)
+    if action == OPTION_1 or action == OPTION_1 + 1:
+        return st[EXPANSIONS] & EXP_HARVEST != 0 and (options_legal(st) >> (action - OPTION_1)) & 1 == 1
     code = ACTION_POWER[action - NUM_HEXES]
     if code < 0:
         return False
@@ -341,6 +354,12 @@ def legal_action_list(st, out) -> int:
             if (bits >> k) & 1:
                 out[n] = POWER_ACTION[k]
                 n += 1
+        if st[EXPANSIONS] & EXP_HARVEST:
+            options = options_legal(st)
+            for k in range(2):
+                if options >> k & 1:
+                    out[n] = OPTION_1 + k
+                    n += 1
         if done_legal(st):
             out[n] = DONE
             n += 1

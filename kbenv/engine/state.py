@@ -30,7 +30,8 @@ PHASE_TARGET = 3
 PHASE_OVER = 4
 PHASE_STEP = 5  # the next step of a multi-step power (DONE ends it where stopping is allowed)
 PHASE_REACTION = 6  # Marshlands: a reaction in another player's turn (its power or DONE = "pass")
-PHASE_NAMES = ("idle", "mandatory", "choose_source", "choose_target", "game_over", "step", "reaction")
+PHASE_SILO = 7  # Harvest: the silo end phase after the last turn (H-5, A-H2; kbenv.engine.silo)
+PHASE_NAMES = ("idle", "mandatory", "choose_source", "choose_target", "game_over", "step", "reaction", "silo")
 
 _offset = 0
 
@@ -190,9 +191,16 @@ SCRATCH_END = _offset
 # Harvest (all zero in games without it), after the scratch masks so that st[:SCRATCH], which the stored
 # whole-state digests of the earlier rulesets cover, keeps its layout (tests/test_marsh_digests.py).
 FARMLAND_USED = _field(MAX_PLAYERS)  # 1 = the farm action was taken in this turn (H-4, A-H1; decision 8)
-# Harvest cards (engineer CARDS: H-15 Mayors, H-19 Rovers; kbenv.engine.harvest_scoring), one block.
+# Harvest cards (H-15 Mayors, H-19 Rovers; kbenv.engine.harvest_scoring), one block.
 MAYOR_LINES = _field(ROWS)  # row r: seat + 1 of the player who marked it (H-15, A-H7), 0 = unmarked
 ROVER_SECTIONS = _field()  # bit q: the turn owner built a new settlement in section q in this turn (H-19, A-H8)
+# Harvest, the silo end phase (H-5, A-H2; kbenv.engine.silo): all zero outside PHASE_SILO. The silo player is
+# DECIDER, a move's chosen settlement is SOURCE.
+SILO_SEAT = _field()  # k: the silo player is seat (START_PLAYER + k) % NUM_PLAYERS (-1 before a silo's first)
+SILO_AT = _field()  # hex + 1 of the silo being done, 0 = none
+SILO_MODE = _field()  # 0 = build, move or done to choose; 1 = building; 2 = moving
+SILO_STEPS = _field()  # builds or moves taken at this silo (3 close it)
+SILO_LEFT = _field(WORDS)  # silos still to come: the silo player's (A-H2 a), or every silo not begun (b)
 
 STATE_SIZE = _offset
 assert set(PIECE_AT) == {k.name for k in SLOT_PIECES}, "every piece kind stored in slots has its field"

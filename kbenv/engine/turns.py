@@ -1,4 +1,5 @@
-"""Turn flow: starting a turn, the no-eligible-hex exception, ending a turn, the end of the game."""
+"""Turn flow: starting a turn, the no-eligible-hex exception, ending a turn, the end of the game (in Harvest
+games the silo end phase comes first: kbenv.engine.silo)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from ..catalogue import MARSHLANDS as EXP_MARSHLANDS
 from .crossroads import choosing_terrain, discard_extra_cards, draw_extra_cards, hand_has_free_hex
 from .deck import discard_card, draw_card, remove_card
 from .harvest_hooks import end_turn as harvest_end_turn
+from .harvest_hooks import game_end as harvest_game_end
 from .legal import only_end_turn_legal
 from .marsh_hooks import begin_turn as marsh_begin_turn
 from .marsh_hooks import end_turn as marsh_end_turn
@@ -157,6 +159,8 @@ def end_turn(st) -> None:
         st[PHASE] = PHASE_OVER
         st[POWER] = -1
         st[SOURCE] = -1
+        if st[EXPANSIONS] & EXP_HARVEST:
+            harvest_game_end(st)  # the silo phase comes before the final scoring (H-5)
         return
     begin_turn(st, (p + 1) % st[NUM_PLAYERS])
 

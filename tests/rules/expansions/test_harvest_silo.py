@@ -13,7 +13,7 @@ throw-away script:
 """
 
 import pytest
-from harvest_helpers import BUILD, DONE, MOVE, SILO_PHASE, flag, game_hscores, hpos, requires_harvest
+from harvest_helpers import BUILD, DONE, FARM, MOVE, SILO_PHASE, flag, game_hscores, hpos, requires_harvest
 
 pytestmark = requires_harvest
 
@@ -63,10 +63,12 @@ def test_H5_the_silo_phase_comes_after_the_last_turn(kx):
 
 def test_H5_no_silo_phase_before_the_end(kx):
     # without "ending" the round simply goes on: player 0's next turn with its grass card; the free grass hexes are
-    # (10, 12) (touches P), (4, 5) (touches Q), (4, 6) and (6, 6): adjacent if possible -> (10, 12) and (4, 5)
+    # (10, 12) (touches P), (4, 5) (touches Q), (4, 6) and (6, 6): adjacent if possible -> (10, 12) and (4, 5); the
+    # farmland (11, 11) touches P, so the farm action is open too (EN 1269 "once per game round each player may
+    # perform one farm action ... at any time before or after their mandatory action")
     out = kx.answer(silo_position(kx, ending=False))
     assert out["player"] == 0 and out["phase"] == "idle"
-    assert out["legal"] == {(10, 12), (4, 5)}
+    assert out["legal"] == {(10, 12), (4, 5), FARM}
 
 
 def test_H5_build_up_to_three_connected_to_own_settlements(kx):
