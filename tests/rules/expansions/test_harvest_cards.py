@@ -247,10 +247,11 @@ def test_A_H8_moves_do_not_count(kx):
 
 def test_A_H8_silo_builds_do_not_count(kx):
     # A_H8 "Silo builds do not count (TG, D)": player 0 builds (9, 11) (top-right) and (10, 12) (bottom-right) in the
-    # silo phase after player 1's last turn -> no Rovers gold
+    # silo phase after player 1's last turn -> no Rovers gold. After the two builds no free hex touches player 0,
+    # so the silo closes by itself (as a power with no target left ends, HA10) and the game is over: no "done".
     cells = {(10, 10): "O", (10, 11): "G", (9, 11): "D", (10, 12): "G"}
     pos = hpos(kx, cells, settlements=[[(10, 11)], []], card="G", cards=ROVER_CARDS, start_player=0,
-               current_player=1, ending=True, then=[(16, 0), (16, 1), (16, 2), "build", (9, 11), (10, 12), "done"])
+               current_player=1, ending=True, then=[(16, 0), (16, 1), (16, 2), "build", (9, 11), (10, 12)])
     g = kx.game(pos)
     assert g.done
     assert g.gold(0) == 0
