@@ -182,7 +182,7 @@ LOCATION_TYPES = (
     LocationType("university", "\u00fe", "harvest", "build",
                  "build one settlement next to a castle, location, nomad space, palace or silo, next to your own "
                  "if possible"),
-    LocationType("palisade", "\u00df", "harvest", "passive",
+    LocationType("palisade", "\u00df", "harvest", "move",
                  "move one of your settlements to a hex next to the rest of its settlement area"),
 )
 LOCATION_NAMES = tuple(loc.name for loc in LOCATION_TYPES)
@@ -565,6 +565,9 @@ RULE_FLAGS = (
              "a bonus tile stays with its holder after one of the two location tiles of its type is lost (A-M4 a)"),
     RuleFlag("canoe_taker_reacts", 9, "marshlands",
              "the player who took the last location tile may react with a canoe too (A-M5 b, DE 1181)"),
+    # Harvest powers (issue 22, engineer POWERS part), appended
+    RuleFlag("palisade_moves_lone_settlement", 10, "harvest",
+             "the Palisade may move a lone settlement to a free neighbour of its own hex (A-H6 b)"),
 )
 RULE_BIT = {f.name: 1 << f.bit for f in RULE_FLAGS}
 
@@ -689,6 +692,8 @@ POWER_RULES = (
     "terrain", "move to terrain", "tower", "tavern", "paddock", "caravan", "quarry", "village", "step",
     "sword", "city hall", "barracks", "vehicle", "cave", "arm", "fountain", "temple", "ray", "passive", "canoe",
     "next to terrain", "next to another player", "next to a special hex", "farmland",
+    # Harvest powers (engineer POWERS part, issue 22), appended
+    "palisade",
 )
 # The `terrain` column: a terrain name (TERRAINS), or one of these.
 CARD_TERRAIN = "card"  # the turn's terrain card (an open Crossroads hand: the union over its cards, A-C8)
@@ -782,7 +787,9 @@ POWER_TRAITS = (
     PowerTraits("cathedral", "passive", None, "passive", "passive"),
     _build("watchtower", _ANY, "next to another player"),
     _build("university", _ANY, "next to a special hex"),
-    PowerTraits("palisade", "passive", None, "passive", "passive"),
+    # Palisade (H-13, A-H6): move one own settlement next to the rest of its settlement area, the settlement
+    # lifted (kbenv.engine.harvest_powers; a lone settlement moves only with palisade_moves_lone_settlement).
+    _move("palisade", _ANY, "palisade"),
     # nomad tiles (N-7..12): three builds on the donation's terrain, four one-space moves, the Outpost's
     # waiver of adjacency for one settlement, the Sword
     *(_build(f"donation-{t}", TERRAINS[[x.letter for x in TERRAINS].index(t)].name, timing="nomad tile", steps=3)

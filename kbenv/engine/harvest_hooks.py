@@ -21,6 +21,7 @@ from .harvest import (
     next_to_special_targets,
     next_to_terrain_targets,
 )
+from .harvest_powers import palisade_targets
 from .state import FARMLAND_USED
 from .traits import RULE_CODE
 
@@ -28,16 +29,18 @@ RULE_NEXT_TO_TERRAIN = RULE_CODE["next to terrain"]
 RULE_NEXT_TO_OTHER = RULE_CODE["next to another player"]
 RULE_NEXT_TO_SPECIAL = RULE_CODE["next to a special hex"]
 RULE_FARMLAND = RULE_CODE["farmland"]
+RULE_PALISADE = RULE_CODE["palisade"]
 # The rule codes only Harvest powers use: kbenv.engine.powers hands their targets to `rule_targets`.
 OWN_RULE = np.array([{e for t, e in zip(CAT.POWER_TRAITS, CAT.POWER_EXPANSION, strict=True) if t.rule == r}
                      == {"harvest"} for r in CAT.POWER_RULES], dtype=np.bool_)
 assert {CAT.POWER_RULES[r] for r in np.flatnonzero(OWN_RULE)} == {
-    "next to terrain", "next to another player", "next to a special hex", "farmland"}
+    "next to terrain", "next to another player", "next to a special hex", "farmland", "palisade"}
 
 
 @njit(cache=True)
-def rule_targets(st, p: int, rule: int, t: int, out) -> None:
-    """The targets of a Harvest rule code (OWN_RULE) for player p; t: the power's terrain column."""
+def rule_targets(st, p: int, rule: int, t: int, src: int, out) -> None:
+    """The targets of a Harvest rule code (OWN_RULE) for player p; t: the power's terrain column; src: the
+    chosen source of a move power."""
     if rule == RULE_NEXT_TO_TERRAIN:
         next_to_terrain_targets(st, p, t, out)
     elif rule == RULE_NEXT_TO_OTHER:
@@ -46,6 +49,8 @@ def rule_targets(st, p: int, rule: int, t: int, out) -> None:
         next_to_special_targets(st, p, out)
     elif rule == RULE_FARMLAND:
         farmland_targets(st, p, out)
+    elif rule == RULE_PALISADE:
+        palisade_targets(st, p, src, out)
     else:
         clear(out)
 

@@ -167,7 +167,7 @@ def special_targets(st, p: int, power: int, rule: int, t: int, src: int, out) ->
     elif MARSH_RULE[rule]:
         marsh_rule_targets(st, p, rule, src, out)
     elif HARVEST_RULE[rule]:
-        harvest_rule_targets(st, p, rule, t, out)
+        harvest_rule_targets(st, p, rule, t, src, out)
     else:
         clear(out)
 
