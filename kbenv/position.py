@@ -21,6 +21,11 @@ from .setup_marshlands import MARSH_PIECES, marsh_position
 
 DECISION_IDS = {**{name: ACTION_ID[name] for name in POWER_NAMES if name in ACTION_ID}, "done": ACTION_ID["done"],
                 "pass": ACTION_ID["done"], "end_turn": ACTION_ID["end_turn"]}  # "pass": DONE of a reaction
+# The phase-dependent choices option-1 / option-2 by their names in a phase (decision 8): the Harvest number
+# tiles' "take" / "return" (HA8).
+OPTION_WORDS = {"choose_target": ("take", "return")}
+DECISION_IDS.update({word: ACTION_ID[f"option-{k + 1}"] for words in OPTION_WORDS.values()
+                     for k, word in enumerate(words)})
 
 # The position keys of the piece kinds stored in slots (catalogue.PIECE_KINDS: the Crossroads pieces).
 SLOT_PIECE_KEYS = tuple(kind.key for kind in PT.SLOT_PIECES)
@@ -146,7 +151,7 @@ def decision_id(decision, k: int) -> int:
     if isinstance(decision, str) and decision in DECISION_IDS:
         return DECISION_IDS[decision]
     raise SetupError(f"then[{k}]: unknown decision {decision!r}; expected [row, col], a power name "
-                     f"({', '.join(POWER_NAMES)}), \"done\", \"pass\" or \"end_turn\"")
+                     f"({', '.join(POWER_NAMES)}), \"take\", \"return\", \"done\", \"pass\" or \"end_turn\"")
 
 
 def decision_name(action: int, phase: str = ""):
@@ -156,6 +161,9 @@ def decision_name(action: int, phase: str = ""):
         return [action // 20, action % 20]
     if phase == "reaction" and action == ACTION_ID["done"]:
         return "pass"
+    for k in range(2):
+        if action == ACTION_ID[f"option-{k + 1}"] and phase in OPTION_WORDS:
+            return OPTION_WORDS[phase][k]
     return ACTION_NAMES[action]
 
 

@@ -157,7 +157,7 @@ def validate_resume(resume: dict, board, n: int, bits: int, tiles, current: int,
                                                board, False)
                                    for k, e in enumerate(gone)]
     out.update(validate_marsh_resume(resume, n, bits))
-    out.update(validate_harvest_resume(resume, n, bits))
+    out.update(validate_harvest_resume(resume, n, bits, current, board))
     if "decision" in resume:
         out["decision"] = validate_decision(resume["decision"], n, bits, current)
     return out

@@ -29,7 +29,8 @@ PHASE_TARGET = 3
 PHASE_OVER = 4
 PHASE_STEP = 5  # the next step of a multi-step power (DONE ends it where stopping is allowed)
 PHASE_REACTION = 6  # Marshlands: a reaction in another player's turn (its power or DONE = "pass")
-PHASE_NAMES = ("idle", "mandatory", "choose_source", "choose_target", "game_over", "step", "reaction")
+PHASE_CHOOSE_POWER = 7  # Harvest: the Bazaar names the power it repeats (A-H3)
+PHASE_NAMES = ("idle", "mandatory", "choose_source", "choose_target", "game_over", "step", "reaction", "choose_power")
 
 _offset = 0
 
@@ -189,6 +190,10 @@ SCRATCH_END = _offset
 # Harvest (all zero in games without it), after the scratch masks so that st[:SCRATCH], which the stored
 # whole-state digests of the earlier rulesets cover, keeps its layout (tests/test_marsh_digests.py).
 FARMLAND_USED = _field(MAX_PLAYERS)  # 1 = the farm action was taken in this turn (H-4, A-H1; decision 8)
+# Harvest powers (issue 22, engineer POWERS part: kbenv.engine.harvest_powers), appended as one block.
+NUMBER_TILES = _field(MAX_PLAYERS)  # value of the number tiles each player holds (H-10, A-H5 a; key number_tiles)
+NUMBER_TILE_MODE = _field()  # 1 = the number tiles' "return" was chosen: its builds are being made
+SCOUTS = _field(WORDS)  # the turn owner's scout tiles on the board (H-9, A-H4; key scouts); part of OCCUPIED
 
 STATE_SIZE = _offset
 assert set(PIECE_AT) == {k.name for k in SLOT_PIECES}, "every piece kind stored in slots has its field"
