@@ -53,7 +53,7 @@ DECISION_FIELDS = ("phase", "decider", "power", "source", "victim", *COUNTS, "ma
 assert SAVED == (S.PHASE, S.POWER, S.SOURCE, S.STEPS_LEFT, S.STEPS_TAKEN, S.DECIDER, S.VICTIM, S.MANDATORY_BUILT)
 FRAME_KEYS = ("phase", "decider", "power", "source", "steps_left", "steps_taken", "victim", "mandatory_built",
               "queue")
-POWER_PHASES = ("choose_source", "choose_target", "step")
+POWER_PHASES = ("choose_source", "choose_target", "step", "choose_power")  # choose_power: the Harvest repeat (A-H3)
 
 
 def _err(message: str) -> ExpansionSetupError:

@@ -149,7 +149,7 @@ def apply_decision(st, action: int) -> None:
     elif action == DONE:
         finish_power(st, p)
     elif action == OPTION_1 or action == OPTION_1 + 1:
-        if choose_option(st, p, action - OPTION_1):  # a Harvest choice (the Cathedral's take / return)
+        if choose_option(st, p, action - OPTION_1):  # a Harvest choice (number tiles: take / return)
             finish_power(st, p)
     elif action >= TILE_ACTION_BASE:
         activate(st, p, ACTION_POWER[action - NUM_HEXES])
@@ -217,7 +217,7 @@ def activate(st, p: int, power: int) -> None:
     """Activate a location tile, a nomad tile or the cave move."""
     timing = POWER_TIMING[power]
     if st[EXPANSIONS] & EXP_HARVEST and st[PHASE] == PHASE_CHOOSE_POWER:
-        pass  # named by a Bazaar: it runs once more without using its own tile (A-H3)
+        pass  # named by a repeat (Harvest, A-H3): it runs once more without using its own tile
     elif timing == TIMING_TILE:
         st[TILES_USED + p] |= 1 << usable_tile(st, p, power)
     elif timing == TIMING_ONCE_A_TURN:  # the cave move, or the Harvest farm action (A-H1)
@@ -233,7 +233,7 @@ def activate(st, p: int, power: int) -> None:
         st[OUTPOST_ARMED] = 1  # the phase goes on: the next settlement built ignores adjacency (N-10)
         return
     if st[EXPANSIONS] & EXP_HARVEST and enters_choice(st, p, power):
-        return  # the Bazaar: the power to run once more is chosen next
+        return  # a repeat (Harvest, A-H3): the power to run once more is chosen next
     st[POWER] = power
     if POWER_COUNTS_FROM_START[power]:
         st[STEPS_LEFT] = POWER_STEPS[power]
@@ -290,7 +290,7 @@ def build_target(st, p: int, power: int, h: int) -> None:
         fort_discard(st)
     st[STEPS_LEFT] -= 1
     if st[EXPANSIONS] & EXP_HARVEST and build_goes_on(st, p, power) and st[SUPPLY + p] > 0 and has_target_now(st, p):
-        st[PHASE] = PHASE_STEP  # the Cathedral's next build (DONE may stop it, A-H5)
+        st[PHASE] = PHASE_STEP  # the next build for a number tile (DONE may stop it, A-H5)
         return
     if st[PHASE] == PHASE_STEP and st[STEPS_LEFT] > 0 and st[SUPPLY + p] > 0 and has_target_now(st, p):
         return

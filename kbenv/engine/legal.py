@@ -93,7 +93,7 @@ assert END_TURN == CAT.END_TURN and ACTION_SIZE == CAT.ACTION_SIZE_V0
 CAVE_POWER = CAT.CAVE_POWER
 EXP_MARSHLANDS = CAT.EXPANSION_BIT["marshlands"]
 EXP_HARVEST = CAT.HARVEST
-OPTION_1 = CAT.ACTION_ID["option-1"]  # phase-dependent choices (Cathedral take / return); option-2 follows
+OPTION_1 = CAT.ACTION_ID["option-1"]  # phase-dependent choices (number tiles: take / return); option-2 follows
 assert CAT.ACTION_ID["option-2"] == OPTION_1 + 1 and OPTION_1 + 2 == DONE
 REACTION_POWER = CAT.REACTION_POWER
 FIRST_NOMAD_POWER = CAT.FIRST_NOMAD_POWER
@@ -139,7 +139,7 @@ def legal_powers(st) -> int:
     if st[PHASE] != PHASE_IDLE:
         if st[PHASE] == PHASE_REACTION:
             return 1 << REACTION_POWER  # a reaction: its power or DONE ("pass"), kbenv.engine.marsh_hooks
-        if st[PHASE] == PHASE_CHOOSE_POWER:  # Harvest: the power a Bazaar runs once more (A-H3)
+        if st[PHASE] == PHASE_CHOOSE_POWER:  # Harvest: the power a repeat runs once more (A-H3)
             return repeat_choices(st, st[DECIDER], st[SCRATCH_TMP : SCRATCH_TMP + WORDS])
         return outpost_bit(st) if st[EXPANSIONS] & POWER_EXPANSION_BIT[ARM_POWER] else 0
     p = st[DECIDER]
@@ -195,15 +195,15 @@ def expansion_powers(st, p: int, tmp, ready: int) -> int:
         if usable_now(st, p, power, ready) and power_has_completion(st, p, power, tmp):
             bits |= 1 << power
     if bits & REPEATER_BITS and repeat_choices(st, p, tmp) == 0:
-        bits &= ~REPEATER_BITS  # a Bazaar with no power to run once more has no completion (A-H3)
+        bits &= ~REPEATER_BITS  # a repeat with no power to run once more has no completion (A-H3)
     return bits
 
 
 @njit(cache=True)
 def repeat_choices(st, p: int, tmp) -> int:
-    """Bit k set = a Bazaar may run power k once more now (A-H3 a): a location power of a tile p holds and may
-    use (not taken this turn), used or not (with bazaar_repeats_used_power_only: used this turn, A-H3 b), of the
-    REPEATABLE kinds, with a completion. Its own tile is not used by the repeat."""
+    """Bit k set = a repeat power (Harvest, REPEATER_BITS) may run power k once more now (A-H3 a): a location
+    power of a tile p holds and may use (not taken this turn), used or not (with the flag of A-H3 b: used this
+    turn), of the REPEATABLE kinds, with a completion. Its own tile is not used by the repeat."""
     held = st[TILES_HELD + p] & ~st[TILES_FRESH + p]
     if repeats_used_only(st):
         held &= st[TILES_USED + p]
@@ -317,7 +317,7 @@ def expansion_mandatory_hexes(st, p: int, out) -> None:
 
 @njit(cache=True)
 def option_bits(st) -> int:
-    """Bit k set = option-(k+1) is legal now (a Harvest choice: the Cathedral's take / return, HA8)."""
+    """Bit k set = option-(k+1) is legal now (a Harvest choice: the number tiles' take / return, HA8)."""
     if st[EXPANSIONS] & EXP_HARVEST == 0 or not option_pending(st):
         return 0
     p = st[DECIDER]

@@ -29,7 +29,7 @@ PHASE_TARGET = 3
 PHASE_OVER = 4
 PHASE_STEP = 5  # the next step of a multi-step power (DONE ends it where stopping is allowed)
 PHASE_REACTION = 6  # Marshlands: a reaction in another player's turn (its power or DONE = "pass")
-PHASE_CHOOSE_POWER = 7  # Harvest: the Bazaar names the power it repeats (A-H3)
+PHASE_CHOOSE_POWER = 7  # Harvest: the power a repeat runs once more is named (A-H3)
 PHASE_NAMES = ("idle", "mandatory", "choose_source", "choose_target", "game_over", "step", "reaction", "choose_power")
 
 _offset = 0
