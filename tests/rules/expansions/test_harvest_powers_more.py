@@ -109,3 +109,13 @@ def test_A_H4_a_scout_counts_for_the_taverns_line(kx):
     assert kx.legal(kx.with_then(pos, ["tavern"])) == {(10, 13)}
     del pos["scouts"]
     assert "tavern" not in kx.legal(pos)
+
+
+def test_a_full_position_keeps_the_return_choice(kx):
+    # after "return" and before the first build the full-state position says so (decision.number_tiles_returning):
+    # reloaded, the forest hex (10, 11) next to B1 is asked for, not the take/return choice again
+    g = kx.game(cathedral_position(kx, [2, 0], then=["cathedral", RETURN]))
+    full = json.loads(json.dumps(g.to_position()))
+    assert full["decision"]["number_tiles_returning"] is True
+    assert kx.legal(full) == {(10, 11)}
+    assert kx.legal(kx.with_then(full, [(10, 11)])) == {(10, 12), DONE}
