@@ -119,3 +119,35 @@ def test_a_full_position_keeps_the_return_choice(kx):
     assert full["decision"]["number_tiles_returning"] is True
     assert kx.legal(full) == {(10, 11)}
     assert kx.legal(kx.with_then(full, [(10, 11)])) == {(10, 12), DONE}
+
+
+def test_random_harvest_games_end_with_the_invariants_of_the_powers():
+    # random decisions from the legal list in Harvest games alone and with every expansion: each game ends; scouts
+    # never stand on a settlement and always close their hex (H-9); the number tiles held never exceed the pool of
+    # 8 ones + 2 fives (A-H5); the four powers of this part are all chosen somewhere in these seeds
+    import random
+
+    from harvest_helpers import new_game
+
+    from kbenv.catalogue import ACTION_NAMES
+    from kbenv.engine import state as S
+
+    used = set()
+    for seed, expansions in [(s, ("harvest",)) for s in range(8)] + [(s, ("harvest", "nomads", "crossroads",
+                                                                          "marshlands")) for s in range(3)]:
+        g = new_game(2 + seed % 3, seed, expansions=expansions)
+        rng = random.Random(seed)
+        for _ in range(20000):
+            if g.done:
+                break
+            action = rng.choice(list(g.legal_actions()))
+            used.add(ACTION_NAMES[action])
+            g.step(action)
+            st = g.state
+            for i in range(S.WORDS):
+                scouts = int(st[S.SCOUTS + i])
+                assert scouts & ~int(st[S.OCCUPIED + i]) == 0
+                assert all(scouts & int(st[S.OWN + p * S.WORDS + i]) == 0 for p in range(g.num_players))
+            assert sum(int(st[S.NUMBER_TILES + p]) for p in range(g.num_players)) <= 18
+        assert g.done, (seed, expansions)
+    assert {"palisade", "cathedral", "option-1", "option-2", "scout_cabin", "bazaar"} <= used
