@@ -70,6 +70,10 @@ def phase_words(game: Game) -> str:
     name = title(power) if power else "power"
     if phase == "choose_source":
         return f"{name}: choose the piece to move or take"
+    if phase == "choose_power":  # Harvest: a repeat names the power it runs once more (A-H3)
+        return f"{name}: choose the power to use once more"
+    if phase == "choose_target" and not any(a < NUM_HEXES for a in game.legal_actions()):
+        return f"{name}: choose take or return"  # Harvest number tiles (A-H5)
     if phase == "choose_target":
         return f"{name}: choose the hex"
     return f"{name}: choose the next hex, or done"
