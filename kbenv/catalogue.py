@@ -167,22 +167,22 @@ LOCATION_TYPES = (
     # ASCII; section files and position files write Harvest location hexes as `L` with their type (decision 8).
     # The Bazaar, Scout cabin, Cathedral and Palisade are catalogue rows only so far (their powers are passive
     # until they are built: issue 22); the four "build next to" powers are implemented (H-7, H-8, H-11, H-12).
-    LocationType("bazaar", "d", "harvest", "passive",
+    LocationType("bazaar", "d", "harvest", "power",
                  "use one other location power you hold once more this turn (not the farm action, not nomad tiles)"),
     LocationType("water_mill", "s", "harvest", "build",
                  "build one settlement next to water, next to your own if possible"),
     LocationType("mountain_station", "\u00f0", "harvest", "build",
                  "build one settlement next to a mountain, next to your own if possible"),
-    LocationType("scout_cabin", "\u00e7", "harvest", "passive",
+    LocationType("scout_cabin", "\u00e7", "harvest", "piece",
                  "place 1 or 2 scouts next to your settlements; they count as yours for this turn's building"),
-    LocationType("cathedral", "\u00e6", "harvest", "passive",
+    LocationType("cathedral", "\u00e6", "harvest", "build",
                  "take a number tile, or return tiles of value k to build k settlements on your card's terrain"),
     LocationType("watchtower", "\u00f8", "harvest", "build",
                  "build one settlement next to another player's settlement, next to your own if possible"),
     LocationType("university", "\u00fe", "harvest", "build",
                  "build one settlement next to a castle, location, nomad space, palace or silo, next to your own "
                  "if possible"),
-    LocationType("palisade", "\u00df", "harvest", "passive",
+    LocationType("palisade", "\u00df", "harvest", "move",
                  "move one of your settlements to a hex next to the rest of its settlement area"),
 )
 LOCATION_NAMES = tuple(loc.name for loc in LOCATION_TYPES)
@@ -573,6 +573,11 @@ RULE_FLAGS = (
     # Harvest, the silo end phase
     RuleFlag("silo_by_silo", 12, "harvest",
              "the silo phase goes silo by silo, each silo's players in turn order (A-H2 b)"),
+    # Harvest powers
+    RuleFlag("palisade_moves_lone_settlement", 13, "harvest",
+             "the Palisade may move a lone settlement to a free neighbour of its own hex (A-H6 b)"),
+    RuleFlag("bazaar_repeats_used_power_only", 14, "harvest",
+             "the Bazaar repeats only a location power already used in this turn (A-H3 b)"),
 )
 RULE_BIT = {f.name: 1 << f.bit for f in RULE_FLAGS}
 
@@ -689,7 +694,7 @@ FIRST_NOMAD_POWER = len(LOCATION_NAMES)
 # (kbenv.engine.powers, kbenv.engine.actions) reads them; a power whose `rule` is "terrain" (build on a
 # terrain) or "move to terrain" (Barn, Harbor) needs no kernel of its own. docs/design-notes.md, "How to
 # add a power", walks through a new row.
-POWER_TARGETS = ("build", "move", "walls", "piece", "remove", "arm", "passive")
+POWER_TARGETS = ("build", "move", "walls", "piece", "remove", "arm", "passive", "power")
 POWER_TIMINGS = ("tile", "nomad tile", "once a turn", "bonus tile", "passive", "reaction")
 # The target rules: "terrain" and "move to terrain" are generic (the `terrain` column says where); every
 # other rule names a kernel of its own, registered in kbenv.engine.powers.special_targets.
@@ -697,11 +702,14 @@ POWER_RULES = (
     "terrain", "move to terrain", "tower", "tavern", "paddock", "caravan", "quarry", "village", "step",
     "sword", "city hall", "barracks", "vehicle", "cave", "arm", "fountain", "temple", "ray", "passive", "canoe",
     "next to terrain", "next to another player", "next to a special hex", "farmland",
+    # Harvest powers (issue 22), appended
+    "palisade", "cathedral", "scout", "bazaar",
 )
 # The `terrain` column: a terrain name (TERRAINS), or one of these.
 CARD_TERRAIN = "card"  # the turn's terrain card (an open Crossroads hand: the union over its cards, A-C8)
 DRAWN_TERRAIN = "drawn card"  # a card drawn when the power is activated (Fort, C-6)
 BUILDABLE_TERRAIN = "buildable"  # any free hex suitable for building (the rule kernel says which)
+NUMBER_TILE_POOL = 8 * 1 + 2 * 5  # Harvest number tiles (DE 1407 "2x 5er: 8x 1er"), held by value (A-H5 a)
 
 
 @dataclass(frozen=True)
@@ -783,14 +791,25 @@ POWER_TRAITS = (
     # terrain for the rule "next to terrain") / another player's settlement / a special hex, next to their
     # holder's own if possible (kbenv.engine.harvest). Bazaar, Scout cabin, Cathedral and Palisade are passive
     # until their rules are built (issue 22).
-    PowerTraits("bazaar", "passive", None, "passive", "passive"),
+    # Bazaar (H-6, A-H3): target "power": it names another held, usable (not fresh) location power, which runs
+    # once more without using its tile (phase choose_power; kbenv.engine.legal.repeat_choices).
+    PowerTraits("bazaar", "power", None, "bazaar", "tile"),
     _build("water_mill", "water", "next to terrain"),
     _build("mountain_station", "mountain", "next to terrain"),
-    PowerTraits("scout_cabin", "passive", None, "passive", "passive"),
-    PowerTraits("cathedral", "passive", None, "passive", "passive"),
+    # Scout cabin (H-9, A-H4): 1 or 2 scouts (2 shared scout tiles) on free suitable terrain, water or mountain
+    # next to own; they count for the turn owner's adjacency, seize no tile, leave at the end of the turn
+    # (kbenv.engine.harvest_powers; DONE after the first).
+    PowerTraits("scout_cabin", "piece", _ANY, "scout", "tile", steps=2, stop_early=True),
+    # Cathedral (H-10, A-H5): "take" a number tile (value 1) or "return" value k to build k settlements on the
+    # turn's terrain, adjacent if possible, DONE after the first keeping the rest (kbenv.engine.harvest_powers;
+    # `steps` is the pool's value, the most it can build).
+    PowerTraits("cathedral", "build", CARD_TERRAIN, "cathedral", "tile", steps=NUMBER_TILE_POOL, stop_early=True,
+                fixes_terrain=True, supply=True),
     _build("watchtower", _ANY, "next to another player"),
     _build("university", _ANY, "next to a special hex"),
-    PowerTraits("palisade", "passive", None, "passive", "passive"),
+    # Palisade (H-13, A-H6): move one own settlement next to the rest of its settlement area, the settlement
+    # lifted (kbenv.engine.harvest_powers; a lone settlement moves only with palisade_moves_lone_settlement).
+    _move("palisade", _ANY, "palisade"),
     # nomad tiles (N-7..12): three builds on the donation's terrain, four one-space moves, the Outpost's
     # waiver of adjacency for one settlement, the Sword
     *(_build(f"donation-{t}", TERRAINS[[x.letter for x in TERRAINS].index(t)].name, timing="nomad tile", steps=3)

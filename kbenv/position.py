@@ -19,8 +19,9 @@ from .ruleset import Ruleset
 from .setup import SetupError, check_flag, standard_setup
 from .setup_marshlands import MARSH_PIECES, marsh_position
 
-# The names of the two phase-dependent options (OPTION_1, OPTION_2) per phase: Harvest's silo phase (H-5).
-OPTION_NAMES = {"silo": ("build", "move")}
+# The names of the two phase-dependent options (OPTION_1, OPTION_2) per phase (decision 8): Harvest's silo phase
+# (H-5) and the number tiles' "take" / "return" of the Cathedral (HA8).
+OPTION_NAMES = {"silo": ("build", "move"), "choose_target": ("take", "return")}
 DECISION_IDS = {**{name: ACTION_ID[name] for name in POWER_NAMES if name in ACTION_ID}, "done": ACTION_ID["done"],
                 "pass": ACTION_ID["done"], "end_turn": ACTION_ID["end_turn"],  # "pass": DONE of a reaction
                 **{name: ACTION_ID[f"option-{k + 1}"] for names in OPTION_NAMES.values()
@@ -150,8 +151,8 @@ def decision_id(decision, k: int) -> int:
     if isinstance(decision, str) and decision in DECISION_IDS:
         return DECISION_IDS[decision]
     raise SetupError(f"then[{k}]: unknown decision {decision!r}; expected [row, col], a power name "
-                     f"({', '.join(POWER_NAMES)}), \"build\" / \"move\" (a silo), \"done\", \"pass\" or "
-                     f"\"end_turn\"")
+                     f"({', '.join(POWER_NAMES)}), \"build\" / \"move\" (a silo), \"take\" / \"return\" (number "
+                     f"tiles), \"done\", \"pass\" or \"end_turn\"")
 
 
 def decision_name(action: int, phase: str = ""):

@@ -46,14 +46,14 @@ COUNTS = {"steps_left": (S.STEPS_LEFT, MAX_STEPS), "steps_taken": (S.STEPS_TAKEN
 COUNTER_ROWS = tuple(c for c in CAT.COUNTERS if not c.per_player)
 DECISION_COUNTERS = tuple(c.name for c in COUNTER_ROWS)
 DECISION_FIELDS = ("phase", "decider", "power", "source", "victim", *COUNTS, "mandatory_hexes", *FLAGS, "fort_card",
-                   "turn_terrain", *DECISION_COUNTERS, "frames")
+                   "turn_terrain", *DECISION_COUNTERS, "number_tiles_returning", "frames")
 # "frames": the interrupted decisions under a Marshlands reaction, outermost first (kbenv.engine.frames):
 # each one's saved context and the seats its reaction frame still has to ask ("decider" null: that frame asks
 # its next seat when it resumes).
 assert SAVED == (S.PHASE, S.POWER, S.SOURCE, S.STEPS_LEFT, S.STEPS_TAKEN, S.DECIDER, S.VICTIM, S.MANDATORY_BUILT)
 FRAME_KEYS = ("phase", "decider", "power", "source", "steps_left", "steps_taken", "victim", "mandatory_built",
               "queue")
-POWER_PHASES = ("choose_source", "choose_target", "step")
+POWER_PHASES = ("choose_source", "choose_target", "step", "choose_power")  # choose_power: the Harvest repeat (A-H3)
 
 
 def _err(message: str) -> ExpansionSetupError:
@@ -157,7 +157,7 @@ def validate_resume(resume: dict, board, n: int, bits: int, tiles, current: int,
                                                board, False)
                                    for k, e in enumerate(gone)]
     out.update(validate_marsh_resume(resume, n, bits))
-    out.update(validate_harvest_resume(resume, n, bits, board))
+    out.update(validate_harvest_resume(resume, n, bits, current, board))
     if "decision" in resume:
         out["decision"] = validate_decision(resume["decision"], n, bits, current)
     return out
@@ -212,6 +212,11 @@ def validate_decision(decision, n: int, bits: int, current: int) -> dict:
         if chosen not in (*CARD_LETTERS, TERRAIN_LETTERS[SWAMP]):
             raise _err(f"decision.turn_terrain: expected a terrain letter of a swamp card, got {chosen!r}")
         out["turn_terrain"] = chosen
+    returning = decision.get("number_tiles_returning")  # Harvest: the number tiles' "return" was chosen (A-H5)
+    if returning is not None:
+        if not bits & CAT.HARVEST:
+            raise _err("decision.number_tiles_returning: needs the 'harvest' expansion")
+        out["number_tiles_returning"] = _flag(returning, "decision.number_tiles_returning")
     for c in COUNTER_ROWS:
         value = decision.get(c.name)
         if value is not None:
@@ -319,6 +324,8 @@ def apply_resume(st: np.ndarray, resume: dict) -> None:
         st[S.FORT_CARD] = S.NO_CARD if fort is None else CARD_TEXT.index(fort)
     if st[S.EXPANSIONS] & CAT.MARSHLANDS and decision.get("turn_terrain") is not None:
         st[S.TURN_TERRAIN] = TERRAIN_LETTERS.index(decision["turn_terrain"])
+    if st[S.EXPANSIONS] & CAT.HARVEST:
+        st[S.NUMBER_TILE_MODE] = int(bool(decision.get("number_tiles_returning")))
     for name in DECISION_COUNTERS:
         if decision[name] is not None:
             st[S.COUNTER_AT[name]] = decision[name]
@@ -387,6 +394,8 @@ def resume_of(st: np.ndarray) -> dict:
     for c in COUNTER_ROWS:
         if st[S.EXPANSIONS] & CAT.EXPANSION_BIT[c.expansion]:
             decision[c.name] = int(st[S.COUNTER_AT[c.name]])
+    if st[S.EXPANSIONS] & CAT.HARVEST:
+        decision["number_tiles_returning"] = bool(st[S.NUMBER_TILE_MODE])
     if st[S.FRAME_DEPTH] > 0:
         decision["frames"] = [frame_of(st, d) for d in range(int(st[S.FRAME_DEPTH]))]
     out["decision"] = decision

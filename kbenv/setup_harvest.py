@@ -1,8 +1,8 @@
 """Harvest keys of position files (decision 8), read, validated and written: so far `farmland_used` (per player:
 the farm action was already taken in this turn, H-4, A-H1). kbenv.position_state calls these; errors name the
 key (`farmland_used` or `farmland_used[p]`). The keys of the cards, `mayor_lines` (decision 8) and `rovers_sections`,
-are in kbenv.setup_harvest_cards. The other Harvest keys of decision 8 (`number_tiles`, `scouts`) come with the
-rules they belong to (issue 22).
+are in kbenv.setup_harvest_cards; those of the powers, `number_tiles` and `scouts` (decision 8), in
+kbenv.setup_harvest_powers.
 
 `silo` (written only inside the silo end phase, H-5, A-H2, with `"decision": {"phase": "silo", ...}`): the silo
 being done `"at"` [r, c], the `"mode"` chosen there (null before the choice, "build" or "move"), the `"steps"`
@@ -22,17 +22,18 @@ from .engine import state as S
 from .engine.silo import SILO_STEPS_MAX
 from .setup_expansions import ExpansionSetupError, is_int
 from .setup_harvest_cards import CARD_KEYS, apply_card_keys, card_keys_of, validate_card_keys
+from .setup_harvest_powers import POWER_KEYS, apply_power_keys, power_keys_of, validate_power_keys
 
-HARVEST_RESUME = ("farmland_used", "silo", *CARD_KEYS)
+HARVEST_RESUME = ("farmland_used", "silo", *CARD_KEYS, *POWER_KEYS)
 SILO_KEYS = ("at", "mode", "steps", "left")
 SILO_MODES = (None, "build", "move")  # kbenv.engine.silo: MODE_CHOOSE, MODE_BUILD, MODE_MOVE
 SILO_LETTER = CAT.TERRAINS[CAT.TERRAIN_CODE["silo"]].letter
 
 
-def validate_harvest_resume(resume: dict, n: int, bits: int, board=None) -> dict:
-    """The Harvest full-state keys, normalised; ExpansionSetupError names the field (`board`: the rows of letters,
-    to check silo hexes)."""
-    out: dict = {}
+def validate_harvest_resume(resume: dict, n: int, bits: int, current: int = 0, board=None) -> dict:
+    """The Harvest full-state keys, normalised; ExpansionSetupError names the field (`current`: the player to move,
+    the only one who may have scouts; `board`: the rows of letters, to check silo and scout hexes)."""
+    out: dict = validate_power_keys(resume, n, bits, current, board)
     phase = (resume.get("decision") or {}).get("phase") if isinstance(resume.get("decision"), dict) else None
     if "silo" in resume or phase == "silo":
         out["silo"] = validate_silo(resume.get("silo"), bits, board, phase, resume["decision"].get("source")
@@ -91,6 +92,7 @@ def apply_harvest_resume(st: np.ndarray, resume: dict) -> None:
     for p, used in enumerate(resume.get("farmland_used", ())):
         st[S.FARMLAND_USED + p] = int(used)
     apply_card_keys(st, resume)
+    apply_power_keys(st, resume)
     silo = resume.get("silo")
     if silo is not None:
         n = int(st[S.NUM_PLAYERS])
@@ -105,7 +107,8 @@ def apply_harvest_resume(st: np.ndarray, resume: dict) -> None:
 def harvest_position(st: np.ndarray) -> dict:
     """The Harvest keys of a state, as Game.to_position writes them."""
     n = int(st[S.NUM_PLAYERS])
-    out: dict = {"farmland_used": [bool(st[S.FARMLAND_USED + p]) for p in range(n)], **card_keys_of(st)}
+    out: dict = {"farmland_used": [bool(st[S.FARMLAND_USED + p]) for p in range(n)], **card_keys_of(st),
+                 **power_keys_of(st)}
     if st[S.PHASE] == S.PHASE_SILO:
         out["silo"] = {"at": list(hex_rc(int(st[S.SILO_AT]) - 1)), "mode": SILO_MODES[int(st[S.SILO_MODE])],
                        "steps": int(st[S.SILO_STEPS]),

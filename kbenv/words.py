@@ -72,6 +72,10 @@ def phase_words(game: Game) -> str:
     name = title(power) if power else "power"
     if phase == "choose_source":
         return f"{name}: choose the piece to move or take"
+    if phase == "choose_power":  # Harvest: a repeat names the power it runs once more (A-H3)
+        return f"{name}: choose the power to use once more"
+    if phase == "choose_target" and not any(a < NUM_HEXES for a in game.legal_actions()):
+        return f"{name}: choose take or return"  # Harvest number tiles (A-H5)
     if phase == "choose_target":
         return f"{name}: choose the hex"
     return f"{name}: choose the next hex, or done"
@@ -176,8 +180,13 @@ def describe_decision(game: Game, action: int) -> str:
         return f"choose {card_words(name[-1])}"
     if name in CAT.NOMAD_USABLE_KINDS:
         return f"use the {name} nomad tile"
+    phase = S.PHASE_NAMES[int(st[S.PHASE])]
     if name in CAT.LOCATION_NAMES:
+        if phase == "choose_power":  # Harvest: a repeat names the power it runs once more (A-H3)
+            return f"use the {title(name)} power once more"
         return f"use the {title(name)} tile"
+    if name in ("option-1", "option-2") and phase == "choose_target":  # Harvest number tiles (A-H5)
+        return "take a number tile" if name == "option-1" else "return number tiles to build as many settlements"
     return name
 
 

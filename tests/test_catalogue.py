@@ -42,7 +42,9 @@ def test_location_rows():
     assert CAT.LOCATION_ACTION["crossroads"] == -1  # passive: no decision of its own (C-7)
     assert CAT.BASE_POWERS == 8
     # "Relocate one of your previously built settlements" (Refuge, EN 1167)
-    assert CAT.MOVE_LOCATIONS == ("barn", "harbor", "paddock", "caravan", "refuge")
+    assert CAT.MOVE_LOCATIONS[:5] == ("barn", "harbor", "paddock", "caravan", "refuge")
+    # "Move a settlement to a suitable terrain space connected to the same settlement area" (Palisade, EN 1361)
+    assert CAT.MOVE_LOCATIONS[5:] == ("palisade",)
     assert CAT.NOMAD_LOCATIONS == ("caravan", "quarry", "village", "garden")
     assert all(loc.tiles == 2 for loc in CAT.LOCATION_TYPES)
 
@@ -56,7 +58,9 @@ def test_build_powers_follow_the_rules_text():
                       "canoe", "fountain",  # "Build one settlement" (EN 1105, 1131)
                       "canoe_bonus",  # "Build one settlement on an unoccupied swamp or water hex" (EN 1123)
                       # "Build one settlement" (EN 1317, 1323, 1349, 1355); the farm action (EN 1269)
-                      "water_mill", "mountain_station", "watchtower", "university", "farmland"}
+                      "water_mill", "mountain_station", "watchtower", "university", "farmland",
+                      # "return any number of tiles in order to build that same number of settlements" (EN 1343)
+                      "cathedral"}
 
 
 def test_nomad_tiles():

@@ -47,7 +47,9 @@ def test_the_state_layout_did_not_move():
     assert (S.MAYOR_LINES, S.ROVER_SECTIONS) == (777, 797)
     # the silo end phase's block: SILO_SEAT, SILO_AT, SILO_MODE, SILO_STEPS (1 each) and the 7-word SILO_LEFT mask
     assert (S.SILO_SEAT, S.SILO_AT, S.SILO_MODE, S.SILO_STEPS, S.SILO_LEFT) == (798, 799, 800, 801, 802)
-    assert S.STATE_SIZE == 802 + 7
+    # the powers' block: NUMBER_TILES (5 seats), NUMBER_TILE_MODE (1), the 7-word SCOUTS mask
+    assert (S.NUMBER_TILES, S.NUMBER_TILE_MODE, S.SCOUTS) == (809, 814, 815)
+    assert S.STATE_SIZE == 815 + 7
     # field sizes: 5 seats x 7 words of OWN, one shared 7-word WALLS mask, a slot per piece of 5 seats
     sizes = {k.name: PT.field_size(k) for k in CAT.PIECE_KINDS}
     assert sizes == {"settlement": 35, "wall": 7, "warrior": 10, "wagon": 5, "ship": 5, "city_hall": 5}

@@ -52,16 +52,20 @@ def test_move_powers_come_from_the_source_trait():
     # Barn, Harbor, Paddock (EN), Caravan (N-19), Resettlement (N-9), the cave move (QV-2), Refuge and Refuge
     # bonus (EN 1167, 1173: "relocate one of your previously built settlements") move a settlement; the Temple
     # chooses the settlement it takes off the same way (EN 1148: "remove one of your own settlements").
-    movers = {"barn", "harbor", "paddock", "caravan", "resettlement", "cave", "refuge", "refuge_bonus", "temple"}
+    movers = {"barn", "harbor", "paddock", "caravan", "resettlement", "cave", "refuge", "refuge_bonus", "temple",
+              "palisade"}  # Harvest: "Move a settlement ... connected to the same settlement area" (EN 1361)
     assert {name for name in CAT.POWER_NAMES if is_move_power(CAT.POWER_CODE[name])} == movers
 
 
 def test_powers_that_may_stop_early():
     # Quarry: "1 or 2" walls (N-18); wagon and ship: "up to 3" spaces (C-13, C-14); Resettlement: up to 4 (N-9).
-    assert {t.name for t in CAT.POWER_TRAITS if t.stop_early} == {"quarry", "wagon", "lighthouse", "resettlement"}
+    # Harvest: the Scout cabin places 1 or 2 scouts (A-H4, EN 1245 "2 scout tiles"); the Cathedral builds up to the
+    # value returned, at most the pool's 8 ones + 2 fives = 18 (DE 1407), and DONE keeps the rest (A-H5).
+    assert {t.name for t in CAT.POWER_TRAITS if t.stop_early} == {"quarry", "wagon", "lighthouse", "resettlement",
+                                                                  "scout_cabin", "cathedral"}
     steps = {t.name: t.steps for t in CAT.POWER_TRAITS if t.steps > 1}
     assert steps == {"quarry": 2, "wagon": 3, "lighthouse": 3, "resettlement": 4,
-                     **{f"donation-{t}": 3 for t in CAT.DONATION_TERRAINS}}
+                     **{f"donation-{t}": 3 for t in CAT.DONATION_TERRAINS}, "scout_cabin": 2, "cathedral": 18}
 
 
 def bits(st, off: int) -> set[int]:

@@ -22,12 +22,23 @@ from .crossroads import (
     place_city_hall,
     vehicle_target,
 )
-from .harvest_hooks import RULE_FARMLAND, apply_phase_decision, settlement_built, take_farm_action
+from .harvest_hooks import (
+    RULE_FARMLAND,
+    apply_phase_decision,
+    build_goes_on,
+    choose_option,
+    enters_choice,
+    place_piece,
+    power_finished,
+    settlement_built,
+    take_farm_action,
+)
 from .legal import (
     ACTION_POWER,
     DONE,
     END_TURN,
     FIRST_NOMAD_POWER,
+    OPTION_1,
     SCRATCH_TMP,
     TILE_ACTION_BASE,
     is_legal,
@@ -59,6 +70,7 @@ from .state import (
     NOMAD_OWNER,
     OUTPOST_ARMED,
     PHASE,
+    PHASE_CHOOSE_POWER,
     PHASE_IDLE,
     PHASE_MANDATORY,
     PHASE_SILO,
@@ -141,6 +153,9 @@ def apply_decision(st, action: int) -> None:
         end_turn(st)
     elif action == DONE:
         finish_power(st, p)
+    elif action == OPTION_1 or action == OPTION_1 + 1:
+        if choose_option(st, p, action - OPTION_1):  # a Harvest choice (number tiles: take / return)
+            finish_power(st, p)
     elif action >= TILE_ACTION_BASE:
         activate(st, p, ACTION_POWER[action - NUM_HEXES])
     else:
@@ -198,6 +213,8 @@ def finish_power(st, p: int) -> None:
     st[STEPS_LEFT] = 0
     st[STEPS_TAKEN] = 0
     st[PHASE] = PHASE_IDLE
+    if st[EXPANSIONS] & EXP_HARVEST:
+        power_finished(st)
     ensure_usable_card(st, p)
 
 
@@ -206,7 +223,9 @@ def finish_power(st, p: int) -> None:
 def activate(st, p: int, power: int) -> None:
     """Activate a location tile, a nomad tile or the cave move."""
     timing = POWER_TIMING[power]
-    if timing == TIMING_TILE:
+    if st[EXPANSIONS] & EXP_HARVEST and st[PHASE] == PHASE_CHOOSE_POWER:
+        pass  # named by a repeat (Harvest, A-H3): it runs once more without using its own tile
+    elif timing == TIMING_TILE:
         st[TILES_USED + p] |= 1 << usable_tile(st, p, power)
     elif timing == TIMING_ONCE_A_TURN:  # the cave move, or the Harvest farm action (A-H1)
         if POWER_RULE[power] == RULE_FARMLAND:
@@ -220,6 +239,8 @@ def activate(st, p: int, power: int) -> None:
     if POWER_TARGET[power] == TARGET_ARM:
         st[OUTPOST_ARMED] = 1  # the phase goes on: the next settlement built ignores adjacency (N-10)
         return
+    if st[EXPANSIONS] & EXP_HARVEST and enters_choice(st, p, power):
+        return  # a repeat (Harvest, A-H3): the power to run once more is chosen next
     st[POWER] = power
     if POWER_COUNTS_FROM_START[power]:
         st[STEPS_LEFT] = POWER_STEPS[power]
@@ -277,6 +298,9 @@ def build_target(st, p: int, power: int, h: int) -> None:
     if POWER_TERRAIN[power] == TERRAIN_DRAWN:
         fort_discard(st)
     st[STEPS_LEFT] -= 1
+    if st[EXPANSIONS] & EXP_HARVEST and build_goes_on(st, p, power) and st[SUPPLY + p] > 0 and has_target_now(st, p):
+        st[PHASE] = PHASE_STEP  # the next build for a number tile (DONE may stop it, A-H5)
+        return
     if st[PHASE] == PHASE_STEP and st[STEPS_LEFT] > 0 and st[SUPPLY + p] > 0 and has_target_now(st, p):
         return
     finish_power(st, p)
@@ -311,6 +335,10 @@ def special_target(st, p: int, power: int, target: int, h: int) -> None:
             place_city_hall(st, p, h)
         elif rule == RULE_BARRACKS:
             barracks_target(st, p, h)
+        elif st[EXPANSIONS] & EXP_HARVEST and place_piece(st, p, power, h):
+            if st[PHASE] == PHASE_TARGET and POWER_STEPS[power] > 1 and has_target_now(st, p):
+                st[PHASE] = PHASE_STEP  # a second scout, or DONE (A-H4)
+                return
         elif vehicle_target(st, p, power, h):  # the piece stepped: up to `steps` spaces, DONE after the first
             st[STEPS_LEFT] = (POWER_STEPS[power] if st[PHASE] == PHASE_TARGET else st[STEPS_LEFT]) - 1
             st[STEPS_TAKEN] += 1

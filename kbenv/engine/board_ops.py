@@ -10,6 +10,7 @@ from ..catalogue import CROSSROADS as EXP_CROSSROADS
 from ..catalogue import EXPANSION_BIT
 from ..catalogue import HARVEST as EXP_HARVEST
 from ..catalogue import NOMADS as EXP_NOMADS
+from .harvest_powers import scout_adjacency, seized_tile
 from .harvest_scoring import mark_mayor_row
 from .marshlands import lose_bonus_tiles, supply_emptied, take_bonus_tiles
 from .nomads_hooks import claim_nomads, red_cards_after_build
@@ -66,6 +67,8 @@ def seize_tiles(st, p: int, h: int) -> None:
             st[LOC_TILES + i] -= 1
             st[TILES_HELD + p] |= bit
             st[TILES_FRESH + p] |= bit
+            if st[EXPANSIONS] & EXP_HARVEST:
+                seized_tile(st, p, i)  # a tile that brings something with it (Harvest number tiles)
 
 
 @njit(cache=True)
@@ -143,6 +146,8 @@ def move_settlement(st, p: int, src: int, dst: int) -> None:
     add(occ, dst)
     add(own, dst)
     dilate_into(adjacent_view(st, p), own)
+    if st[EXPANSIONS] & EXP_HARVEST:
+        scout_adjacency(st, p)  # the turn owner's scouts count for its adjacency (H-9)
     seize_tiles(st, p, dst)
     drop_orphaned_tiles(st, p, src)
     if st[EXPANSIONS] & EXP_MARSHLANDS:
@@ -173,6 +178,8 @@ def take_off(st, p: int, h: int) -> None:
     own = own_view(st, p)
     remove(own, h)
     dilate_into(adjacent_view(st, p), own)
+    if st[EXPANSIONS] & EXP_HARVEST:
+        scout_adjacency(st, p)
     drop_orphaned_tiles(st, p, h)
     if st[EXPANSIONS] & EXP_MARSHLANDS:
         lose_bonus_tiles(st, p)

@@ -4,11 +4,11 @@ does for Marshlands).
 
 The rule dispatch hands over only the rule codes that Harvest powers alone use (OWN_RULE); the turn hooks are
 called behind `st[EXPANSIONS] & HARVEST`, so games without Harvest never run them. The kernels live in
-kbenv.engine.harvest (powers), kbenv.engine.harvest_scoring (cards) and kbenv.engine.silo (the silo end phase).
-Built so far (issue 22): the farm action and the Water mill, Mountain station, Watchtower and University; the six
-cards (Rovers gold banked here at the end of a turn; Mayors marks from kbenv.engine.board_ops); the silo end phase
-(H-5, A-H2), reached through the SILO section below. Bazaar, Scout cabin, Cathedral and Palisade are passive
-catalogue rows until built.
+kbenv.engine.harvest (the farm action and the Water mill, Mountain station, Watchtower and University),
+kbenv.engine.harvest_powers (the Palisade, the Cathedral's number tiles and the Scout cabin's scouts),
+kbenv.engine.harvest_scoring (the six cards: Rovers gold banked here at the end of a turn, Mayors marks from
+kbenv.engine.board_ops) and kbenv.engine.silo (the silo end phase, H-5, A-H2). The Bazaar has its rule code here
+and its choice of power in kbenv.engine.legal.repeat_choices (REPEATABLE, REPEATER_BITS).
 """
 
 from __future__ import annotations
@@ -18,32 +18,68 @@ from numba import njit
 
 from .. import catalogue as CAT
 from ..board.bitset import clear
+from .board_ops import terrain_build_targets
 from .harvest import (
     farmland_targets,
     next_to_other_player_targets,
     next_to_special_targets,
     next_to_terrain_targets,
 )
+from .harvest_powers import (
+    choose_number_tiles,
+    number_tile_left,
+    palisade_targets,
+    place_scout,
+    remove_scouts,
+    returned_one,
+    returning,
+    scout_targets,
+)
 from .harvest_scoring import bank_rovers, rovers_built
 from .silo import apply_silo_decision, begin_silo_phase, silo_done_legal, silo_hexes, silo_options
-from .state import FARMLAND_USED, PHASE, PHASE_SILO
-from .traits import RULE_CODE
+from .state import (
+    FARMLAND_USED,
+    NUMBER_TILE_MODE,
+    NUMBER_TILES,
+    PHASE,
+    PHASE_CHOOSE_POWER,
+    PHASE_SILO,
+    PHASE_TARGET,
+    POWER,
+    RULE_FLAGS,
+)
+from .traits import POWER_RULE, POWER_TARGET, POWER_TIMING, RULE_CODE, TARGET_PASSIVE, TIMING_TILE
 
 RULE_NEXT_TO_TERRAIN = RULE_CODE["next to terrain"]
 RULE_NEXT_TO_OTHER = RULE_CODE["next to another player"]
 RULE_NEXT_TO_SPECIAL = RULE_CODE["next to a special hex"]
 RULE_FARMLAND = RULE_CODE["farmland"]
 DONE = CAT.DONE
+RULE_PALISADE = RULE_CODE["palisade"]
+RULE_CATHEDRAL = RULE_CODE["cathedral"]
+RULE_SCOUT = RULE_CODE["scout"]
+RULE_BAZAAR = RULE_CODE["bazaar"]
+USED_POWER_ONLY = CAT.RULE_BIT["bazaar_repeats_used_power_only"]  # A-H3 (b)
+# The powers a Bazaar may run once more (A-H3): location powers of tiles, not the Bazaar itself, not passive
+# ones, not the City hall (its hall "remains in place": no second one, no relocation) and not the Scout cabin
+# (no new scouts, EN 1305; scouts "cannot be relocated", EN 1331); never the farm action, nomad or bonus tiles.
+REPEATABLE = np.array([k < len(CAT.LOCATION_TYPES) and POWER_TIMING[k] == TIMING_TILE
+                       and POWER_TARGET[k] != TARGET_PASSIVE
+                       and CAT.POWER_RULES[POWER_RULE[k]] not in ("bazaar", "city hall", "scout")
+                       for k in range(CAT.NUM_POWER_CODES)], dtype=np.bool_)
+REPEATER_BITS = sum(1 << k for k in range(CAT.NUM_POWER_CODES) if POWER_RULE[k] == RULE_BAZAAR)
 # The rule codes only Harvest powers use: kbenv.engine.powers hands their targets to `rule_targets`.
 OWN_RULE = np.array([{e for t, e in zip(CAT.POWER_TRAITS, CAT.POWER_EXPANSION, strict=True) if t.rule == r}
                      == {"harvest"} for r in CAT.POWER_RULES], dtype=np.bool_)
 assert {CAT.POWER_RULES[r] for r in np.flatnonzero(OWN_RULE)} == {
-    "next to terrain", "next to another player", "next to a special hex", "farmland"}
+    "next to terrain", "next to another player", "next to a special hex", "farmland",
+    "palisade", "cathedral", "scout", "bazaar"}
 
 
 @njit(cache=True)
-def rule_targets(st, p: int, rule: int, t: int, out) -> None:
-    """The targets of a Harvest rule code (OWN_RULE) for player p; t: the power's terrain column."""
+def rule_targets(st, p: int, rule: int, t: int, src: int, out) -> None:
+    """The targets of a Harvest rule code (OWN_RULE) for player p; t: the power's terrain column; src: the
+    chosen source of a move power."""
     if rule == RULE_NEXT_TO_TERRAIN:
         next_to_terrain_targets(st, p, t, out)
     elif rule == RULE_NEXT_TO_OTHER:
@@ -52,6 +88,12 @@ def rule_targets(st, p: int, rule: int, t: int, out) -> None:
         next_to_special_targets(st, p, out)
     elif rule == RULE_FARMLAND:
         farmland_targets(st, p, out)
+    elif rule == RULE_PALISADE:
+        palisade_targets(st, p, src, out)
+    elif rule == RULE_CATHEDRAL and t >= 0:  # its builds: the turn's terrain, adjacent if possible (EN 1343)
+        terrain_build_targets(st, p, t, out)
+    elif rule == RULE_SCOUT:
+        scout_targets(st, p, out)
     else:
         clear(out)
 
@@ -70,13 +112,14 @@ def take_farm_action(st, p: int) -> None:
 
 @njit(cache=True)
 def end_turn(st, p: int) -> None:
-    """At the end of p's turn the farm action comes back for p's next turn; the Rovers gold of the turn is
-    banked (cards section below)."""
+    """At the end of p's turn the farm action comes back for p's next turn, p's scouts leave (H-9) and the Rovers
+    gold of the turn is banked (cards section below)."""
     st[FARMLAND_USED + p] = 0
+    remove_scouts(st, p)
     bank_rovers(st, p)
 
 
-# ----- the Harvest cards (engineer CARDS; kernels in kbenv.engine.harvest_scoring) -----------------------------
+# ----- the Harvest cards (kernels in kbenv.engine.harvest_scoring) -----------------------------------------------
 # Mayors marks are made after every placement or move, in kbenv.engine.board_ops (which this module cannot be
 # imported by: kbenv.engine.harvest imports board_ops). End scoring: kbenv.engine.scoring.score_card.
 @njit(cache=True)
@@ -123,3 +166,83 @@ def phase_done_legal(st) -> bool:
 def apply_phase_decision(st, action: int) -> None:
     """A legal decision of a Harvest-only phase (PHASE_SILO)."""
     apply_silo_decision(st, OPTION_1, OPTION_2, DONE, action)
+
+
+# ----- Harvest powers: Palisade, Cathedral, Scout cabin, Bazaar -----------------------------------------------
+@njit(cache=True)
+def special_completion(st, p: int, rule: int) -> int:
+    """powers.special_completion of a Harvest rule (1: usable, 0: not, -1: its targets decide): the Cathedral is
+    usable when a number tile is left to take, else when p holds value to return and a build target exists."""
+    if rule == RULE_CATHEDRAL:
+        if number_tile_left(st):
+            return 1
+        return -1 if st[NUMBER_TILES + p] > 0 else 0
+    if rule == RULE_BAZAAR:
+        return 1  # kbenv.engine.legal keeps it only while repeat_choices offers a power (REPEATER_BITS)
+    return -1
+
+
+@njit(cache=True)
+def enters_choice(st, p: int, power: int) -> bool:
+    """Activating a power that names another power (the Bazaar): the phase choose_power opens (HA9)."""
+    if POWER_RULE[power] == RULE_BAZAAR:
+        st[POWER] = power
+        st[PHASE] = PHASE_CHOOSE_POWER
+        return True
+    return False
+
+
+@njit(cache=True)
+def repeats_used_only(st) -> bool:
+    """The flag bazaar_repeats_used_power_only (A-H3 b)."""
+    return st[RULE_FLAGS] & USED_POWER_ONLY != 0
+
+
+@njit(cache=True)
+def option_pending(st) -> bool:
+    """A choice between option-1 and option-2 is open (the Cathedral's "take" / "return", HA8): no hex is legal."""
+    power = st[POWER]
+    return (power >= 0 and st[PHASE] == PHASE_TARGET and POWER_RULE[power] == RULE_CATHEDRAL
+            and not returning(st))
+
+
+@njit(cache=True)
+def take_open(st, p: int) -> bool:
+    """Option-1 of the open choice: "take" needs a number tile left (A-H5 pool limits)."""
+    return number_tile_left(st)
+
+
+@njit(cache=True)
+def return_open(st, p: int) -> bool:
+    """Option-2 of the open choice, before its targets: "return" needs value held (A-H5)."""
+    return st[NUMBER_TILES + p] > 0
+
+
+@njit(cache=True)
+def choose_option(st, p: int, k: int) -> bool:
+    """Apply option k (0, 1) of the open choice; True when the power is carried out by it."""
+    return choose_number_tiles(st, p, k)
+
+
+@njit(cache=True)
+def build_goes_on(st, p: int, power: int) -> bool:
+    """After a build of a Harvest power: whether the power may build again (the Cathedral while value is
+    left; the dispatcher checks the supply and the targets)."""
+    if POWER_RULE[power] == RULE_CATHEDRAL:
+        return returned_one(st, p)
+    return False
+
+
+@njit(cache=True)
+def place_piece(st, p: int, power: int, h: int) -> bool:
+    """A piece of a Harvest rule placed on h (a scout, A-H4); False when the power's rule is not Harvest's."""
+    if POWER_RULE[power] == RULE_SCOUT:
+        place_scout(st, p, h)
+        return True
+    return False
+
+
+@njit(cache=True)
+def power_finished(st) -> None:
+    """A power is carried out: the number tiles' choice is closed."""
+    st[NUMBER_TILE_MODE] = 0

@@ -6,12 +6,24 @@ import numpy as np
 from numba import njit
 
 from .. import catalogue as CAT
-from ..board.bitset import BITS_PER_WORD, WORDS, clear, has, word_lowest_bit
+from ..board.bitset import BITS_PER_WORD, WORDS, clear, has, is_empty, word_lowest_bit
 from ..board.codes import NUM_POWERS
 from ..board.geometry import NUM_HEXES
 from .board_ops import free_of, settlements_word, terrain_view
 from .crossroads import choosing_terrain, hand_build_targets
-from .harvest_hooks import OPTION_1, RULE_FARMLAND, farm_action_open, options_legal, phase_done_legal, phase_hexes
+from .harvest_hooks import (
+    REPEATABLE,
+    REPEATER_BITS,
+    RULE_FARMLAND,
+    farm_action_open,
+    option_pending,
+    options_legal,
+    phase_done_legal,
+    phase_hexes,
+    repeats_used_only,
+    return_open,
+    take_open,
+)
 from .marsh_hooks import waives_adjacency
 from .marshlands import bonus_usable
 from .nomads import usable_nomad
@@ -33,6 +45,7 @@ from .state import (
     NUM_LOCATIONS,
     OUTPOST_ARMED,
     PHASE,
+    PHASE_CHOOSE_POWER,
     PHASE_IDLE,
     PHASE_MANDATORY,
     PHASE_REACTION,
@@ -43,6 +56,7 @@ from .state import (
     POWER,
     SOURCE,
     STEPS_TAKEN,
+    SUPPLY,
     TILES_FRESH,
     TILES_HELD,
     TILES_USED,
@@ -83,6 +97,8 @@ assert END_TURN == CAT.END_TURN and ACTION_SIZE == CAT.ACTION_SIZE_V0
 CAVE_POWER = CAT.CAVE_POWER
 EXP_MARSHLANDS = CAT.EXPANSION_BIT["marshlands"]
 EXP_HARVEST = CAT.HARVEST
+OPTION_1 = CAT.ACTION_ID["option-1"]  # phase-dependent choices (silo: build / move; number tiles: take / return)
+assert CAT.ACTION_ID["option-2"] == OPTION_1 + 1 and OPTION_1 + 2 == DONE
 REACTION_POWER = CAT.REACTION_POWER
 FIRST_NOMAD_POWER = CAT.FIRST_NOMAD_POWER
 NUM_NOMAD_USABLE = len(CAT.NOMAD_USABLE_KINDS)
@@ -127,6 +143,8 @@ def legal_powers(st) -> int:
     if st[PHASE] != PHASE_IDLE:
         if st[PHASE] == PHASE_REACTION:
             return 1 << REACTION_POWER  # a reaction: its power or DONE ("pass"), kbenv.engine.marsh_hooks
+        if st[PHASE] == PHASE_CHOOSE_POWER:  # Harvest: the power a repeat runs once more (A-H3)
+            return repeat_choices(st, st[DECIDER], st[SCRATCH_TMP : SCRATCH_TMP + WORDS])
         return outpost_bit(st) if st[EXPANSIONS] & POWER_EXPANSION_BIT[ARM_POWER] else 0
     p = st[DECIDER]
     tmp = st[SCRATCH_TMP : SCRATCH_TMP + WORDS]
@@ -179,6 +197,32 @@ def expansion_powers(st, p: int, tmp, ready: int) -> int:
         power = word_lowest_bit(candidates)
         candidates &= candidates - 1
         if usable_now(st, p, power, ready) and power_has_completion(st, p, power, tmp):
+            bits |= 1 << power
+    if bits & REPEATER_BITS and repeat_choices(st, p, tmp) == 0:
+        bits &= ~REPEATER_BITS  # a repeat with no power to run once more has no completion (A-H3)
+    return bits
+
+
+@njit(cache=True)
+def repeat_choices(st, p: int, tmp) -> int:
+    """Bit k set = a repeat power (Harvest, REPEATER_BITS) may run power k once more now (A-H3 a): a location
+    power of a tile p holds and may use (not taken this turn), used or not (with the flag of A-H3 b: used this
+    turn), of the REPEATABLE kinds, with a completion. Its own tile is not used by the repeat."""
+    held = st[TILES_HELD + p] & ~st[TILES_FRESH + p]
+    if repeats_used_only(st):
+        held &= st[TILES_USED + p]
+    types = 0
+    i = 0
+    while held != 0:
+        if held & 1:
+            types |= 1 << st[LOC_TYPE + i]
+        held >>= 1
+        i += 1
+    bits = 0
+    while types != 0:
+        power = word_lowest_bit(types)
+        types &= types - 1
+        if REPEATABLE[power] and power_has_completion(st, p, power, tmp):
             bits |= 1 << power
     return bits
 
@@ -241,7 +285,10 @@ def legal_hexes(st, out) -> None:
         else:
             expansion_mandatory_hexes(st, p, out)
     elif phase == PHASE_TARGET or phase == PHASE_STEP:
-        power_targets(st, p, st[POWER], st[SOURCE], out)
+        if st[EXPANSIONS] & EXP_HARVEST and option_pending(st):
+            clear(out)  # a choice of option-1 / option-2 comes first
+        else:
+            power_targets(st, p, st[POWER], st[SOURCE], out)
     elif phase == PHASE_SOURCE:
         for i in range(WORDS):
             out[i] = settlements_word(st, p, i)  # move powers move plain settlements (A-X1 a)
@@ -277,6 +324,26 @@ def expansion_mandatory_hexes(st, p: int, out) -> None:
 
 
 @njit(cache=True)
+def option_bits(st) -> int:
+    """Bit k set = option-(k+1) is legal now (a Harvest choice: the silo's build / move, HA10, or the number
+    tiles' take / return, HA8)."""
+    if st[EXPANSIONS] & EXP_HARVEST == 0:
+        return 0
+    if st[PHASE] == PHASE_SILO:
+        return options_legal(st)  # kbenv.engine.silo
+    if not option_pending(st):
+        return 0
+    p = st[DECIDER]
+    bits = 1 if take_open(st, p) else 0
+    if return_open(st, p) and st[SUPPLY + p] > 0:
+        tmp = st[SCRATCH_TMP : SCRATCH_TMP + WORDS]
+        power_targets(st, p, st[POWER], st[SOURCE], tmp)
+        if not is_empty(tmp):
+            bits |= 2
+    return bits
+
+
+@njit(cache=True)
 def end_turn_legal(st) -> bool:
     return st[PHASE] == PHASE_IDLE and st[MANDATORY_DONE] == 1
 
@@ -303,10 +370,9 @@ def legal_mask_into(st, mask) -> None:
     if len(mask) > DONE and st[EXPANSIONS] != 0:
         if done_legal(st):
             mask[DONE] = 1
-        if st[EXPANSIONS] & EXP_HARVEST:
-            options = options_legal(st)  # OPTION_1, OPTION_2: the silo's "build" / "move"
-            mask[OPTION_1] = options & 1
-            mask[OPTION_1 + 1] = options >> 1 & 1
+        options = option_bits(st)
+        for k in range(2):
+            mask[OPTION_1 + k] = (options >> k) & 1
 
 
 @njit(cache=True)
@@ -322,7 +388,7 @@ def is_legal(st, action: int) -> bool:
     if action == DONE:
         return st[EXPANSIONS] != 0 and done_legal(st)
     if action == OPTION_1 or action == OPTION_1 + 1:
-        return st[EXPANSIONS] & EXP_HARVEST != 0 and (options_legal(st) >> (action - OPTION_1)) & 1 == 1
+        return (option_bits(st) >> (action - OPTION_1)) & 1 == 1
     code = ACTION_POWER[action - NUM_HEXES]
     if code < 0:
         return False
@@ -354,12 +420,11 @@ def legal_action_list(st, out) -> int:
             if (bits >> k) & 1:
                 out[n] = POWER_ACTION[k]
                 n += 1
-        if st[EXPANSIONS] & EXP_HARVEST:
-            options = options_legal(st)
-            for k in range(2):
-                if options >> k & 1:
-                    out[n] = OPTION_1 + k
-                    n += 1
+        options = option_bits(st)
+        for k in range(2):
+            if (options >> k) & 1:
+                out[n] = OPTION_1 + k
+                n += 1
         if done_legal(st):
             out[n] = DONE
             n += 1

@@ -43,6 +43,7 @@ from .crossroads import (
 )
 from .harvest_hooks import OWN_RULE as HARVEST_RULE
 from .harvest_hooks import rule_targets as harvest_rule_targets
+from .harvest_hooks import special_completion as harvest_completion
 from .marsh_hooks import OWN_RULE as MARSH_RULE
 from .marsh_hooks import rule_targets as marsh_rule_targets
 from .nomads import caravan_targets, has_step, next_victim, quarry_targets, step_targets, village_targets
@@ -167,7 +168,7 @@ def special_targets(st, p: int, power: int, rule: int, t: int, src: int, out) ->
     elif MARSH_RULE[rule]:
         marsh_rule_targets(st, p, rule, src, out)
     elif HARVEST_RULE[rule]:
-        harvest_rule_targets(st, p, rule, t, out)
+        harvest_rule_targets(st, p, rule, t, src, out)
     else:
         clear(out)
 
@@ -264,6 +265,8 @@ def special_completion(st, p: int, power: int, rule: int) -> int:
         return 1 if next_victim(st, p, p) >= 0 else 0
     if rule == RULE_VEHICLE and piece_at(st, p, power) >= 0:
         return 1
+    if HARVEST_RULE[rule]:
+        return harvest_completion(st, p, rule)
     return -1
 
 

@@ -31,7 +31,9 @@ PHASE_OVER = 4
 PHASE_STEP = 5  # the next step of a multi-step power (DONE ends it where stopping is allowed)
 PHASE_REACTION = 6  # Marshlands: a reaction in another player's turn (its power or DONE = "pass")
 PHASE_SILO = 7  # Harvest: the silo end phase after the last turn (H-5, A-H2; kbenv.engine.silo)
-PHASE_NAMES = ("idle", "mandatory", "choose_source", "choose_target", "game_over", "step", "reaction", "silo")
+PHASE_CHOOSE_POWER = 8  # Harvest: the power a repeat runs once more is named (A-H3)
+PHASE_NAMES = ("idle", "mandatory", "choose_source", "choose_target", "game_over", "step", "reaction", "silo",
+               "choose_power")
 
 _offset = 0
 
@@ -201,6 +203,10 @@ SILO_AT = _field()  # hex + 1 of the silo being done, 0 = none
 SILO_MODE = _field()  # 0 = build, move or done to choose; 1 = building; 2 = moving
 SILO_STEPS = _field()  # builds or moves taken at this silo (3 close it)
 SILO_LEFT = _field(WORDS)  # silos still to come: the silo player's (A-H2 a), or every silo not begun (b)
+# Harvest powers (kbenv.engine.harvest_powers), one block.
+NUMBER_TILES = _field(MAX_PLAYERS)  # value of the number tiles each player holds (H-10, A-H5 a; key number_tiles)
+NUMBER_TILE_MODE = _field()  # 1 = the number tiles' "return" was chosen: its builds are being made
+SCOUTS = _field(WORDS)  # the turn owner's scout tiles on the board (H-9, A-H4; key scouts); part of OCCUPIED
 
 STATE_SIZE = _offset
 assert set(PIECE_AT) == {k.name for k in SLOT_PIECES}, "every piece kind stored in slots has its field"
