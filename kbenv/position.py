@@ -20,7 +20,7 @@ from .setup import SetupError, check_flag, standard_setup
 from .setup_marshlands import MARSH_PIECES, marsh_position
 
 # The names of the two phase-dependent options (OPTION_1, OPTION_2) per phase (decision 8): Harvest's silo phase
-# (H-5) and the number tiles' "take" / "return" of the Cathedral (HA8).
+# (H-5) and the number tiles' "take" / "return" (HA8).
 OPTION_NAMES = {"silo": ("build", "move"), "choose_target": ("take", "return")}
 DECISION_IDS = {**{name: ACTION_ID[name] for name in POWER_NAMES if name in ACTION_ID}, "done": ACTION_ID["done"],
                 "pass": ACTION_ID["done"], "end_turn": ACTION_ID["end_turn"],  # "pass": DONE of a reaction

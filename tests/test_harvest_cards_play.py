@@ -76,6 +76,18 @@ def test_a_warrior_counts_among_the_four_of_a_mayors_row():
     assert mayor_lines(g) == {} and g.supply(0) == 37
 
 
+def test_no_mark_without_the_mayors_card():
+    # H-15 is the Mayors card's rule: in a Harvest game whose three cards are not Mayors, 4 own settlements in a
+    # row take no mark and no settlement: (14, 9) + the 3 desert builds = 4 in row 14, supply 40 - 1 - 3 = 36
+    cells = {**{h: "D" for h in DESERT}, (14, 9): "G"}
+    pos = position(cells, settlements=[[(14, 9)], []], cards=["fishermen", "knights", "lords"], card="D",
+                   then=DESERT, supply=[39, 40])
+    g = game_from_position(pos)
+    assert mayor_lines(g) == {} and g.supply(0) == 36
+    g = game_from_position({**pos, "cards": MAYOR_CARDS})
+    assert mayor_lines(g) == {14: 0} and g.supply(0) == 35
+
+
 def test_the_mark_that_empties_the_supply_ends_the_game_after_the_round():
     # A-H7 (a): player 0 (the start player) has 4 settlements left: 3 desert builds leave 1, the mark takes it ->
     # the end is triggered; player 1 (the last seat) plays the round's last turn, then the game is over.

@@ -69,8 +69,11 @@ def test_each_piece_is_placed_by_a_power_of_the_right_target():
         assert trait.target == ("walls" if k.name == "wall" else "piece"), k.name
     placers = [k.power for k in CAT.PIECE_KINDS if k.power]
     assert len(placers) == len(set(placers))
-    # every power whose target is a piece places one kind of the table
-    assert {t.name for t in CAT.POWER_TRAITS if t.target == "piece"} == {k.power for k in CAT.SLOT_PIECES}
+    # every power whose target is a piece places one kind of the table; the Harvest Scout cabin's scouts are the
+    # one exception so far: a Harvest mask (state.SCOUTS) that is not a table row until Harvest's observation and
+    # drawing pass (issue 22)
+    assert {t.name for t in CAT.POWER_TRAITS if t.target == "piece"} == {k.power for k in CAT.SLOT_PIECES} | {
+        "scout_cabin"}
 
 
 def _pos(**pieces) -> dict:

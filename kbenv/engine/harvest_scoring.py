@@ -136,12 +136,21 @@ def row_has_line(own, r: int, contiguous: bool) -> bool:
 
 
 @njit(cache=True)
+def card_in_play(st, card: int) -> bool:
+    """One of the game's Kingdom Builder cards is `card`."""
+    for k in range(NUM_CARDS_IN_PLAY):
+        if st[CARDS + k] == card:
+            return True
+    return False
+
+
+@njit(cache=True)
 def mark_mayor_row(st, p: int, h: int) -> bool:
     """After p placed or moved a piece onto h: mark h's row for p when it qualifies (H-15, A-H7), taking a
     settlement from p's supply. Returns True when that mark emptied the supply (the caller ends the game as
     for a last settlement built)."""
     r = h // COLS
-    if st[MAYOR_LINES + r] != 0 or st[SUPPLY + p] <= 0:
+    if st[MAYOR_LINES + r] != 0 or st[SUPPLY + p] <= 0 or not card_in_play(st, MAYORS):
         return False
     own = st[OWN + p * WORDS : OWN + (p + 1) * WORDS]
     if not row_has_line(own, r, st[RULE_FLAGS] & MAYORS_CONTIGUOUS != 0):
@@ -154,10 +163,7 @@ def mark_mayor_row(st, p: int, h: int) -> bool:
 # ----- Rovers during play ---------------------------------------------------------------------------------------
 @njit(cache=True)
 def rovers_in_play(st) -> bool:
-    for k in range(NUM_CARDS_IN_PLAY):
-        if st[CARDS + k] == ROVERS:
-            return True
-    return False
+    return card_in_play(st, ROVERS)
 
 
 @njit(cache=True)

@@ -10,12 +10,14 @@ from ..engine.actions import apply_unchecked
 from ..engine.legal import (
     DONE,
     END_TURN,
+    OPTION_1,
     POWER_ACTION,
     SCRATCH_LEGAL,
     done_legal,
     end_turn_legal,
     legal_hexes,
     legal_powers,
+    option_bits,
 )
 from ..engine.rng import rand_below
 from ..engine.state import EXPANSIONS, PHASE, PHASE_OVER
@@ -35,8 +37,13 @@ def random_legal_action(st, rng_state, rng_index: int) -> int:
         rest &= rest - 1
         n_pow += 1
     n_end = 1 if end_turn_legal(st) else 0
-    n_done = 1 if st[EXPANSIONS] != 0 and done_legal(st) else 0
-    total = n_hex + n_pow + n_end + n_done
+    n_done = 0
+    options = 0  # option-1 / option-2 (Harvest: silo build / move, number tiles take / return)
+    if st[EXPANSIONS] != 0:
+        n_done = 1 if done_legal(st) else 0
+        options = option_bits(st)
+    n_opt = (options & 1) + (options >> 1 & 1)
+    total = n_hex + n_pow + n_end + n_opt + n_done
     if total == 0:
         return -1
     k = rand_below(rng_state, rng_index, total)
@@ -54,6 +61,9 @@ def random_legal_action(st, rng_state, rng_index: int) -> int:
     k -= n_pow
     if k < n_end:
         return END_TURN
+    k -= n_end
+    if k < n_opt:  # without options the choices keep their places (random streams of earlier rulesets unchanged)
+        return OPTION_1 if k == 0 and options & 1 else OPTION_1 + 1
     return DONE
 
 
