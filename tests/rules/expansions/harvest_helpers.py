@@ -6,9 +6,9 @@ They use the documented public API (docs/api.md: ``Game``, ``kbenv.position``) e
 here is the most natural extension of the existing position format; an engine that chooses otherwise adapts this
 module only (HARVEST_TESTS.md lists every assumption, HA1..HA20):
 
-* HA1  expansion name ``"harvest"`` (``EXPANSION``); ``requires_harvest`` skips every Harvest module while
-       ``kbenv.catalogue.EXPANSIONS`` marks ``harvest`` not implemented, so the tests run by themselves once it is
-       (``KBENV_RUN_HARVEST_TESTS=1`` runs them before that).
+* HA1  expansion name ``"harvest"`` (``EXPANSION``); ``requires_harvest`` skipped every Harvest module while the
+       engine had no Harvest; now that its rules exist the modules run, opted into the expansion under
+       construction by conftest.py's ``harvest_opt_in`` fixture.
 * HA2  board letters ``A`` farmland (buildable), ``O`` silo (not buildable, a special hex); Harvest location hexes
        are ``L`` with ``"locations": {"r,c": type}`` (``hpos(locations=...)``), types ``HARVEST_TYPES``.
 * HA3  decisions: the power names of ``HARVEST_TYPES`` and ``"farmland"`` (the farm action, ``FARM``), hexes
@@ -54,7 +54,6 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 import re
 from pathlib import Path
 
@@ -86,23 +85,18 @@ FLAGS = {
 REPO = Path(__file__).resolve().parents[3]
 
 
-def harvest_implemented() -> bool:
-    """True once kbenv.catalogue.EXPANSIONS marks ``harvest`` implemented (HA1)."""
+# Every Harvest rule exists now (issue 22) while the expansion is still marked under construction: the modules run
+# by default, each test opted into the expansion (kbenv.catalogue.EXPERIMENTAL_ENV) by the `harvest_opt_in`
+# fixture of conftest.py; they skip only where the catalogue has no Harvest row at all. KBENV_RUN_HARVEST_TESTS=1
+# (the switch used before the rules existed) is no longer needed.
+def harvest_available() -> bool:
+    """True where kbenv.catalogue.EXPANSIONS has a ``harvest`` row (implemented or under construction)."""
     from kbenv.catalogue import EXPANSIONS
 
-    return any(e.name == EXPANSION and e.implemented for e in EXPANSIONS)
+    return any(e.name == EXPANSION for e in EXPANSIONS)
 
 
-# KBENV_RUN_HARVEST_TESTS=1 runs them anyway (for the engine author, before the catalogue flag is switched on); it
-# also opts this test process into the expansion under construction (kbenv.catalogue.EXPERIMENTAL_ENV), without
-# which a ruleset refuses 'harvest'.
-if os.environ.get("KBENV_RUN_HARVEST_TESTS") == "1":
-    _opted = [n for n in os.environ.get("KBENV_EXPERIMENTAL", "").split(",") if n]
-    os.environ["KBENV_EXPERIMENTAL"] = ",".join([*_opted, EXPANSION] if EXPANSION not in _opted else _opted)
-requires_harvest = pytest.mark.skipif(
-    not harvest_implemented() and os.environ.get("KBENV_RUN_HARVEST_TESTS") != "1",
-    reason="issue 22: Harvest is not implemented yet (kbenv.catalogue.EXPANSIONS marks 'harvest' not implemented); "
-           "these rule-text tests run once it is")
+requires_harvest = pytest.mark.skipif(not harvest_available(), reason="issue 22: no Harvest in kbenv.catalogue")
 
 
 def hpos(kx, cells=None, *, settlements, locations=None, farmland_used=None, number_tiles=None, mayor_lines=None,
