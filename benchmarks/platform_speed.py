@@ -39,29 +39,30 @@ PROBE = textwrap.dedent(
     from kbenv.engine.rng import seed_u32
     from kbenv.vector import VectorGames
 
-    kind, players, seconds = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
-    extra = {"expansions": sys.argv[4].split(",")} if len(sys.argv) > 4 else {}
+    kind, players, seconds, clock = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
+    extra = {"expansions": sys.argv[5].split(",")} if len(sys.argv) > 5 else {}
+    now = time.process_time if clock == "cpu" else time.perf_counter
 
     def playouts(budget):
         starts = [Game.new(players, seed=i, **extra).state for i in range(200)]
         rng = np.array([seed_u32(1)], dtype=np.int64)
         random_playout(starts[0].copy(), rng, 0, 100000)  # compile
-        decisions, t0, k = 0, time.perf_counter(), 0
-        while time.perf_counter() - t0 < budget:
+        decisions, t0, k = 0, now(), 0
+        while now() - t0 < budget:
             decisions += random_playout(starts[k % 200].copy(), rng, 0, 100000)
             k += 1
-        return decisions / (time.perf_counter() - t0)
+        return decisions / (now() - t0)
 
     def batch(budget):
         v = VectorGames(1024, num_players=players, **extra)
         v.reset(0)
         for _ in range(20):
             v.step_random()
-        steps, t0 = 0, time.perf_counter()
-        while time.perf_counter() - t0 < budget:
+        steps, t0 = 0, now()
+        while now() - t0 < budget:
             v.step_random()
             steps += 1
-        return steps * 1024 / (time.perf_counter() - t0)
+        return steps * 1024 / (now() - t0)
 
     fn = playouts if kind.startswith("engine") else batch
     fn(0.5)
@@ -74,10 +75,12 @@ EXPANSION_CASES = ("nomads,capitol,caves", "crossroads", "nomads,capitol,caves,c
                    "nomads,capitol,caves,crossroads,marshlands")
 
 
-def probe(tree: Path, kind: str, players: int, seconds: float, expansions: str | None = None) -> float:
+def probe(tree: Path, kind: str, players: int, seconds: float, expansions: str | None = None,
+          clock: str = "cpu") -> float:
+    """Decisions per second of one measurement in a fresh subprocess of `tree`."""
     env = dict(os.environ, PYTHONPATH=str(tree), NUMBA_NUM_THREADS="1")
     env.pop("NUMBA_CACHE_DIR", None)
-    out = subprocess.run([sys.executable, "-c", PROBE, kind, str(players), str(seconds),
+    out = subprocess.run([sys.executable, "-c", PROBE, kind, str(players), str(seconds), clock,
                           *([expansions] if expansions else [])], cwd=tree, env=env,
                          capture_output=True, text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])["decisions_per_s"]
@@ -89,6 +92,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3, help="alternating runs of each tree (median kept)")
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
     parser.add_argument("--out", type=Path, default=Path("bench_results/platform_speed.json"), help="JSON output")
+    parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
+                        help="cpu: the probe's CPU time (robust to a busy machine); wall: elapsed time")
     parser.add_argument("--base-only", action="store_true", help="only the base-game comparison")
     parser.add_argument("--cases", default=",".join(c.replace(",", "+") for c in EXPANSION_CASES),
                         help="expansion rulesets measured for this tree, comma-separated, expansions joined by '+' "
@@ -107,27 +112,31 @@ def main(argv: list[str] | None = None) -> int:
         for r in range(args.rounds):
             for tree, store in ((HERE, ours), (args.baseline, theirs)) if r % 2 == 0 else \
                     ((args.baseline, theirs), (HERE, ours)):
-                store.append(probe(tree, kind, players, args.seconds))
-            print(f"[platform] {kind} {players}p round {r + 1}: this {ours[-1]:,.0f}  baseline {theirs[-1]:,.0f}",
-                  file=sys.stderr, flush=True)
+                store.append(probe(tree, kind, players, args.seconds, clock=args.clock))
+            print(f"[platform] {kind} {players}p round {r + 1}: this {ours[-1]:,.0f}  baseline {theirs[-1]:,.0f}"
+                  f"  ratio {ours[-1] / theirs[-1]:.3f}", file=sys.stderr, flush=True)
+        ratios = [a / b for a, b in zip(ours, theirs, strict=True)]
         rows.append({"case": f"{kind}, base game, {players} players", "this": statistics.median(ours),
-                     "baseline": statistics.median(theirs),
-                     "ratio": statistics.median(ours) / statistics.median(theirs), "runs_this": ours,
-                     "runs_baseline": theirs})
+                     "baseline": statistics.median(theirs), "ratio": statistics.median(ratios),
+                     "ratio_min": min(ratios), "ratio_max": max(ratios),
+                     "ratio_of_medians": statistics.median(ours) / statistics.median(theirs),
+                     "runs_this": ours, "runs_baseline": theirs})
     for expansions in () if args.base_only else rulesets:
         for kind, players in (("engine", 2), ("engine", 4), ("batch", 2)):
-            runs = [probe(HERE, kind, players, args.seconds, expansions) for _ in range(args.rounds)]
+            runs = [probe(HERE, kind, players, args.seconds, expansions, args.clock) for _ in range(args.rounds)]
             name = expansions.replace(",", "+")
             print(f"[platform] {kind} {players}p {name}: {statistics.median(runs):,.0f}", file=sys.stderr, flush=True)
             rows.append({"case": f"{kind}, {name}, {players} players", "this": statistics.median(runs),
                          "runs_this": runs})
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps({"baseline": str(args.baseline), "rows": rows}, indent=2))
-    print(f"{'case':<60}{'this (dec/s)':>16}{'baseline':>16}{'ratio':>8}")
+    args.out.write_text(json.dumps({"baseline": str(args.baseline), "clock": args.clock, "rounds": args.rounds,
+                                    "rows": rows}, indent=2))
+    print(f"{'case':<52}{'this (dec/s)':>14}{'baseline':>14}{'ratio':>8}  {'range of rounds':>15}")
     for row in rows:
         base = f"{row['baseline']:,.0f}" if "baseline" in row else ""
         ratio = f"{row['ratio']:.3f}" if "ratio" in row else ""
-        print(f"{row['case']:<60}{row['this']:>16,.0f}{base:>16}{ratio:>8}")
+        spread = f"{row['ratio_min']:.3f}-{row['ratio_max']:.3f}" if "ratio" in row else ""
+        print(f"{row['case']:<52}{row['this']:>14,.0f}{base:>14}{ratio:>8}  {spread:>15}")
     print(f"wrote {args.out}")
     return 0
 
