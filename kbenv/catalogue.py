@@ -431,7 +431,7 @@ PIECE_KINDS = (
     # Harvest (H-9, A-H4): 2 scout tiles shared by all, on the board only in the turn of the player who placed
     # them (state.SCOUTS, a shared mask of the turn owner's scouts, not in OWN); scouts left = pool - on the board.
     PieceKind("scout", "harvest", 0, 2, "mask", "SCOUTS", None, "scouts", owned=False, moves=False,
-              taken_back=True, power="scout_cabin", mark="!", colour="seat", plane="scouts", turn_owner=True),
+              taken_back=True, power="scout_cabin", mark="%", colour="seat", plane="scouts", turn_owner=True),
 )
 PIECE_KIND = {kind.name: kind for kind in PIECE_KINDS}
 SLOT_PIECES = tuple(kind for kind in PIECE_KINDS if kind.storage == "slots")

@@ -78,7 +78,7 @@ def test_vector_games_take_and_give_the_ruleset():
     assert np.array_equal(old.states, new.states)
     assert old.game(1).state_key() == Game.new(2, seed=6, rules=["lords_count_zero"]).state_key()
     crossroads = VectorGames(2, 3, ruleset=Ruleset(["crossroads"]))
-    assert crossroads.layout is V1 and crossroads.action_size == 458 and crossroads.observation_shape == (43, 20, 20)
+    assert crossroads.layout is V1 and crossroads.action_size == 458 and crossroads.observation_shape == (48, 20, 20)
 
 
 def test_the_envs_take_and_give_the_ruleset():
