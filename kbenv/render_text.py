@@ -22,7 +22,6 @@ from .colours import (
     WALL_MARK,
     seat_name,
 )
-
 from .harvest_view import SCOUT, harvest_facts, harvest_lines
 
 if TYPE_CHECKING:
