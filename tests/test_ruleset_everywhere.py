@@ -128,7 +128,7 @@ class _First:
 
 def test_the_layouts_come_from_one_place():
     assert (V0.action_size, V0.num_channels, V0.observation_shape) == (400 + 8 + 1, 28, (28, 20, 20))
-    assert (V1.action_size, V1.num_channels) == (458, 43)
+    assert (V1.action_size, V1.num_channels) == (458, 48)  # 43 before Harvest's 5 planes
     assert NUM_HEX_ACTIONS == 400 and FEATURE_PLANE == 27 == V0.channels["features"]
     assert V0.features["round"] == 74 and V0.num_features == 75  # the last v0 feature (docs/api.md)
     assert Ruleset(["nomads"]).layout is V1 and LORDS.layout is V0 and Ruleset().layout is V0
