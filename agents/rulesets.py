@@ -30,6 +30,7 @@ from kbenv.ruleset import Ruleset  # noqa: F401  (the one ruleset object; agents
 V0_SEES: tuple[str, ...] = ()  # a v0 network sees no expansion piece
 PRE_CROSSROADS = ("nomads", "capitol", "caves")  # what the 35 v1 channels made before Crossroads show
 PRE_MARSHLANDS = (*PRE_CROSSROADS, "crossroads")  # what the 40 v1 channels made before Marshlands show
+PRE_HARVEST = (*PRE_MARSHLANDS, "marshlands")  # what the 43 v1 channels made before Harvest show
 
 
 class ModelRulesetError(ValueError):
@@ -65,8 +66,8 @@ class TrainedFor:
 
 def sees_of(v1: bool, input_channels: int | None) -> tuple[str, ...]:
     """The expansions a network's observation shows: none (v0), those before Crossroads (35 v1
-    channels), those before Marshlands (40) or every implemented one."""
-    from kbenv.engine.observe_v1 import V1_BASE_CHANNELS, V1_CROSSROADS_CHANNELS
+    channels), those before Marshlands (40), those before Harvest (43) or every implemented one."""
+    from kbenv.engine.observe_v1 import V1_BASE_CHANNELS, V1_CROSSROADS_CHANNELS, V1_MARSHLANDS_CHANNELS
 
     if not v1:
         return V0_SEES
@@ -74,6 +75,8 @@ def sees_of(v1: bool, input_channels: int | None) -> tuple[str, ...]:
         return PRE_CROSSROADS
     if input_channels is not None and input_channels <= V1_CROSSROADS_CHANNELS:
         return PRE_MARSHLANDS
+    if input_channels is not None and input_channels <= V1_MARSHLANDS_CHANNELS:
+        return PRE_HARVEST
     return tuple(e.name for e in CAT.EXPANSIONS if e.implemented)
 
 

@@ -355,7 +355,7 @@ assert CARD_NAMES[: len(BASE_CARD_NAMES)] == BASE_CARD_NAMES, "base cards come f
 # the rows (kbenv.engine.piece_table resolves them against the state). docs/design-notes.md, "A piece".
 PIECE_STORAGES = ("mask", "slots")  # a bitmask of hexes; or one int64 per piece: hex + 1, 0 = in the supply
 PIECE_GROUNDS = ("buildable", "buildable or mountain", "water")  # where a position file may put one
-PIECE_PLANES = ("settlements", "walls", "pieces", "city_halls")  # the observation planes drawing a piece kind
+PIECE_PLANES = ("settlements", "walls", "pieces", "city_halls", "scouts")  # the observation planes drawing a kind
 
 
 @dataclass(frozen=True)
@@ -373,7 +373,8 @@ class PieceKind:
     `mark`: its text-board glyph after the owner's digit (a settlement shows the digit alone; a wall its
     mark alone), `cell_mark`: the glyph of the other cells; `colour`: "seat" (the owner's colour) or "stone";
     `plane`: the v1 observation plane it is drawn in (PIECE_PLANES; "pieces": own_pieces for the observer's,
-    other_pieces for the other players'), `plane_code`: its value there in thirds (3 = 1.0).
+    other_pieces for the other players'), `plane_code`: its value there in thirds (3 = 1.0); `turn_owner`: a
+    shared mask of the turn owner's pieces (drawn in the turn owner's colour; `supply` None: pool - on the board).
     """
 
     name: str
@@ -395,6 +396,7 @@ class PieceKind:
     cells: int = 1
     ground: str | None = None
     cell_mark: str = ""
+    turn_owner: bool = False
 
     @property
     def plural(self) -> str:
@@ -426,6 +428,10 @@ PIECE_KINDS = (
     PieceKind("city_hall", "crossroads", 1, 0, "slots", "CITY_HALL_AT", None, "city_halls", owned=True,
               moves=False, taken_back=False, power="city_hall", mark="&", colour="seat", plane="city_halls",
               cells=7, ground="buildable", cell_mark=":"),
+    # Harvest (H-9, A-H4): 2 scout tiles shared by all, on the board only in the turn of the player who placed
+    # them (state.SCOUTS, a shared mask of the turn owner's scouts, not in OWN); scouts left = pool - on the board.
+    PieceKind("scout", "harvest", 0, 2, "mask", "SCOUTS", None, "scouts", owned=False, moves=False,
+              taken_back=True, power="scout_cabin", mark="%", colour="seat", plane="scouts", turn_owner=True),
 )
 PIECE_KIND = {kind.name: kind for kind in PIECE_KINDS}
 SLOT_PIECES = tuple(kind for kind in PIECE_KINDS if kind.storage == "slots")
@@ -433,8 +439,12 @@ for _k in PIECE_KINDS:
     assert _k.storage in PIECE_STORAGES and _k.plane in PIECE_PLANES and _k.ground in (None, *PIECE_GROUNDS), _k
     assert _k.expansion is None or _k.expansion in {e.name for e in EXPANSIONS}, _k
     assert (_k.per_player > 0) != (_k.pool > 0), f"{_k.name}: per player or a shared pool"
-    assert (_k.storage == "slots") == (_k.supply is None), f"{_k.name}: slots count their supply themselves"
-    assert _k.colour in ("seat", "stone") and (_k.colour == "seat") == _k.owned, _k
+    # slots count their supply themselves; a shared mask without a supply field counts pool - on the board
+    assert _k.storage == "mask" or _k.supply is None, f"{_k.name}: slots count their supply themselves"
+    assert _k.supply is not None or _k.storage == "slots" or _k.pool > 0, f"{_k.name}: a mask kind needs a supply"
+    # a seat-coloured piece belongs to a player (owned), or is a shared mask of the turn owner's (the scouts)
+    assert _k.colour in ("seat", "stone") and (_k.colour == "seat") == (_k.owned or _k.turn_owner), _k
+    assert not _k.turn_owner or (_k.storage == "mask" and _k.pool > 0 and not _k.owned), _k
     assert (_k.plane == "pieces") == (_k.plane_code > 0) and 0 <= _k.plane_code <= 3, _k
     assert (_k.cells > 1) == bool(_k.cell_mark), _k
     assert _k.storage == "mask" or _k.expansion is not None, f"{_k.name}: slots are an expansion's (appended fields)"
@@ -891,6 +901,33 @@ MARSH_V1_FEATURES = (
     ("marsh_cards", 6, "geologists, messengers, noblewomen, vassals, captains, scouts in play"),
     ("marsh_power", 5, f"one-hot power being resolved: {', '.join(MARSH_POWER_NAMES)}"),
     ("own_turn", 1, "the observer owns the turn (during a Canoe reaction the reactor is to move, not the owner)"),
+)
+
+# Harvest (issue 22, under construction) in observation v1: the "harvest_power" slots are its 9 power codes (the
+# 8 location powers, then the farm action); the features below are appended to V1_FEATURES after the Marshlands
+# ones, in this order (earlier rulesets leave them 0). Names follow decision 8's position keys where one exists.
+HARVEST_POWER_NAMES = tuple(name for name, exp in zip(POWER_NAMES, POWER_EXPANSION, strict=True) if exp == "harvest")
+HARVEST_TYPES = tuple(loc.name for loc in LOCATION_TYPES if loc.expansion == "harvest")
+HARVEST_CARDS = tuple(card.name for card in SCORING_CARDS if card.expansion == "harvest")
+HARVEST_V1_FEATURES = (
+    ("harvest", 1, "Harvest in play"),
+    ("harvest_phase", 2, "one-hot phase silo, choose_power (phases 7, 8; the phase feature covers 0..5)"),
+    ("harvest_power", len(HARVEST_POWER_NAMES), f"one-hot power being resolved: {', '.join(HARVEST_POWER_NAMES)} "
+                                                "(choose_power: the power naming another one)"),
+    ("own_harvest_tiles", len(HARVEST_TYPES), f"own tiles of {', '.join(HARVEST_TYPES)} / 2"),
+    ("own_harvest_ready", len(HARVEST_TYPES), "of them usable now / 2"),
+    ("others_harvest_tiles", len(HARVEST_TYPES), "tiles of those types held by the other players / 8"),
+    ("number_tiles", 5, f"value of the number tiles held, per seat relative to self / {NUMBER_TILE_POOL} (public)"),
+    ("number_tiles_left", 1, f"value left in the pool beside the board / {NUMBER_TILE_POOL}"),
+    ("number_tile_return", 1, "the number tiles' return was chosen: its builds are being made"),
+    ("farmland_used", 1, "the turn owner took the farm action this turn"),
+    ("rover_sections", 4, "board quarters (geometry.SECTOR_OF) the turn owner built a new settlement in this turn"),
+    ("scouts_left", 1, "scout tiles beside the board / 2 (the others are the turn owner's, on the board)"),
+    ("mayor_lines", 2, "rows marked for Mayors / 20: own, the other players'"),
+    ("silo_mode", 3, "silo phase: one-hot build, move or done to choose; building; moving"),
+    ("silo_steps", 1, "builds or moves taken at this silo / 3"),
+    ("silos_left", 1, "silos still to come in the silo phase / 4 (at most 1)"),
+    ("harvest_cards", len(HARVEST_CARDS), f"{', '.join(HARVEST_CARDS)} in play"),
 )
 
 

@@ -26,6 +26,7 @@ from .colours import (
     seat_name,
 )
 from .engine.piece_table import player_key
+from .harvest_view import SCOUT, harvest_facts, harvest_lines
 
 if TYPE_CHECKING:
     from .game import Game
@@ -53,18 +54,32 @@ ZONE_RGB = (150, 20, 40)
 KEY_PIECE_RGB = (160, 160, 160)
 CROSSROADS_KEY = (("warrior zone (hatched)", ZONE_RGB),)
 TASK_GOLD = {task.name: task.gold for task in TASK_CARDS}
+# Harvest (under construction): farmland and silos are terrain colours; scouts are drawn in the turn owner's colour;
+# a row marked for Mayors gets a disc in the seat's colour at its free end (mayor_mark_centre).
+HARVEST_KEY = (("farmland", TERRAIN_RGB["A"]), ("silo", TERRAIN_RGB["O"]))
+MAYOR_MARK_RADIUS = 6
 
 
 def piece_key(expansions) -> list[tuple[str, tuple[int, int, int]]]:
     """The (name, colour) entries of the pieces' key for the expansions in play (none for the base game)."""
     entries = [(name, rgb) for name, rgb, expansion in PIECE_KEY if expansion in expansions]
-    return entries + list(CROSSROADS_KEY) if "crossroads" in expansions else entries
+    entries += list(CROSSROADS_KEY) if "crossroads" in expansions else []
+    return entries + list(HARVEST_KEY) if "harvest" in expansions else entries
 
 
 def hex_centre(row: int, col: int) -> tuple[float, float]:
     x = MARGIN + HEX_W * (col + 0.5 + 0.5 * (row % 2))
     y = MARGIN + RADIUS + 1.5 * RADIUS * row
     return x, y
+
+
+def mayor_mark_centre(row: int) -> tuple[float, float]:
+    """Where a row's Mayors mark is drawn: in the margin at the row's free end (even rows end half a hex short on
+    the right, odd rows start half a hex in on the left)."""
+    y = hex_centre(row, 0)[1]
+    if row % 2 == 0:
+        return MARGIN + HEX_W * 20 + (HEX_W / 2 + MARGIN) / 2, y
+    return (MARGIN + HEX_W / 2) / 2, y
 
 
 def hex_corners(x: float, y: float, radius: float) -> list[tuple[float, float]]:
@@ -217,6 +232,13 @@ def _draw_ship(draw: ImageDraw.ImageDraw, x: float, y: float, colour) -> None:
                  fill=colour, outline=outline)
 
 
+def _draw_scout(draw: ImageDraw.ImageDraw, x: float, y: float, colour) -> None:
+    """A scout (Harvest): a diamond tile with a white eye slit."""
+    s, outline = RADIUS * 0.62, (0, 0, 0)
+    draw.polygon([(x, y - s), (x + s, y), (x, y + s), (x - s, y)], fill=colour, outline=outline)
+    draw.line([x - s * 0.45, y - s * 0.35, x + s * 0.45, y - s * 0.35], fill=(255, 255, 255), width=2)
+
+
 # How each slot-stored piece kind of catalogue.PIECE_KINDS is drawn, by its label (the kinds of
 # Game.piece_cells); a kind covering several hexes also has a drawer for every one of its cells, drawn under it.
 PIECE_DRAWERS = {"warrior": _draw_warrior, "wagon": _draw_wagon, "ship": _draw_ship, "city hall": _draw_city_hall}
@@ -250,6 +272,8 @@ def _draw_board(draw: ImageDraw.ImageDraw, game: Game) -> None:
     crossroads = "crossroads" in game.expansions
     zone = game.warrior_zone() if crossroads else set()
     pieces = game.piece_cells() if crossroads else {}
+    harvest = harvest_facts(game.state)
+    scouts = set(harvest.scouts) if harvest is not None else set()
     for r, row in enumerate(game.board):
         for c, ch in enumerate(row):
             x, y = hex_centre(r, c)
@@ -281,6 +305,12 @@ def _draw_board(draw: ImageDraw.ImageDraw, game: Game) -> None:
             if (r, c) in pieces and pieces[(r, c)][1] in PIECE_DRAWERS:
                 owner, kind = pieces[(r, c)]
                 PIECE_DRAWERS[kind](draw, x, y, SEAT_RGB[owner])
+            if (r, c) in scouts:
+                _draw_scout(draw, x, y, SEAT_RGB[harvest.scout_owner])
+    for r, p in (harvest.mayor_lines.items() if harvest is not None else ()):
+        x, y = mayor_mark_centre(r)
+        m = MAYOR_MARK_RADIUS
+        draw.ellipse([x - m, y - m, x + m, y + m], fill=SEAT_RGB[p], outline=(0, 0, 0))
 
 
 class _Panel:
@@ -359,6 +389,12 @@ def _panel_status(panel: _Panel, game: Game) -> None:
             panel.text(f"fort card: {CARD_NAMES.get(fort, fort)}")
         tasks = game.tasks()
         panel.items("tasks (gold): ", [f"{name} {TASK_GOLD[name]}" for name in tasks] or ["none"], small=True)
+    for line in harvest_lines(harvest_facts(game.state), game.cards, per_seat=False):
+        if panel.fits(line, small=True):
+            panel.text(line, small=True)
+        else:
+            head, _, rest = line.partition(": ")
+            panel.items(f"{head}: ", rest.split(", "), small=True)
 
 
 def _panel_seat(panel: _Panel, game: Game, p: int, score: dict, viewer: int | None) -> None:
@@ -373,6 +409,9 @@ def _panel_seat(panel: _Panel, game: Game, p: int, score: dict, viewer: int | No
         held = ", ".join(NOMAD_TILE_LABELS[t["kind"]] for t in game.nomad_tiles(p)) or "none"
         panel.text(f"capitols {score.get('capitols', 0)}, banked gold {score.get('gold', 0)}; nomad tiles: {held}",
                    small=True, dx=18)
+    harvest = harvest_facts(game.state)
+    if harvest is not None:
+        panel.text(f"number tiles: value {harvest.number_tiles[p]}", small=True, dx=18)
     if "crossroads" in game.expansions:
         placed = _placed_pieces(game.pieces(p))
         met = [f"{name} {gold}" for name, gold in score.get("tasks", {}).items() if gold]
@@ -440,6 +479,10 @@ def _panel_keys(panel: _Panel, expansions=()) -> None:
             if kind.cells > 1:
                 panel.icons([(f"{kind.label} (centre)", PIECE_DRAWERS[kind.label]),
                              (f"its {kind.cells - 1} other cells", CELL_DRAWERS[kind.label])], dx=10)
+    if "harvest" in expansions:
+        panel.text("  harvest, in the colour of the turn owner / the seat:", small=True)
+        panel.icons([(SCOUT.label, _draw_scout)], dx=10)
+        panel.text("  disc at a row's end: the row is marked for Mayors", small=True)
 
 
 def save_png(image: np.ndarray, path: str) -> None:

@@ -22,6 +22,7 @@ from .colours import (
     WALL_MARK,
     seat_name,
 )
+from .harvest_view import SCOUT, harvest_facts, harvest_lines
 
 if TYPE_CHECKING:
     from .game import Game
@@ -32,6 +33,7 @@ PLAYER_MARKS = "01234"  # a settlement of player_<p> shows the digit p
 # several hexes marks its other cells with its cell mark); an empty hex of a warrior zone shows its terrain or
 # location letter followed by ZONE_MARK.
 ZONE_MARK = "-"
+MAYOR_MARK = "M"  # Harvest: after a row marked for Mayors, followed by the seat's digit
 PIECE_MARKS = {**{kind.label: kind.mark for kind in SLOT_PIECES},
                **{f"{kind.label} cell": kind.cell_mark for kind in SLOT_PIECES if kind.cell_mark}}  # Game.piece_cells
 # The marks under their former names (kept for callers that import them).
@@ -55,12 +57,20 @@ def board_text(game: Game, colour: bool = True) -> str:
     the piece's mark (`0^` warrior, `0=` wagon, `0)` ship, `0&` city-hall centre, `0:` its other cells),
     an empty hex of a warrior zone its letter followed by `-`, and a last line lists the task cards in
     play with their gold: `tasks: road 7 gold, fortress 6 gold`.
+
+    Harvest (under construction): farmland `a` and silos `o` are terrain letters; a scout shows the turn owner's
+    digit followed by `%`; a row marked for Mayors ends with `M` and the seat's digit; last lines give the number
+    tiles, the Mayors rows, the Rovers sections of this turn, the scouts and the silo phase
+    (kbenv.harvest_view.harvest_lines).
     """
     owners = {rc: p for p in range(game.num_players) for rc in game.settlements(p)}
     pieces = board_pieces(game)
     crossroads = "crossroads" in game.expansions
     owned = {rc: (p, PIECE_MARKS[kind]) for rc, (p, kind) in game.piece_cells().items()} if crossroads else {}
     zone = game.warrior_zone() if crossroads else set()
+    harvest = harvest_facts(game.state)
+    if harvest is not None:
+        owned.update({rc: (harvest.scout_owner, SCOUT.mark) for rc in harvest.scouts})
     lines = ["   " + "".join(f"{c:<2d}"[:2] if c % 2 == 0 else "  " for c in range(20))]
     for r, row in enumerate(game.board):
         cells = []
@@ -73,13 +83,16 @@ def board_text(game: Game, colour: bool = True) -> str:
                 cells.append(_cell(ch, None, colour, second=ZONE_MARK, second_ansi=ZONE_ANSI))
             else:
                 cells.append(_cell(ch, owners.get(rc), colour, pieces.get(rc)))
-        lines.append(f"{r:2d} " + (" " if r % 2 else "") + "".join(cells))
+        mark = harvest.mayor_lines.get(r) if harvest is not None else None
+        lines.append(f"{r:2d} " + (" " if r % 2 else "") + "".join(cells)
+                     + ("" if mark is None else f"{' ' if r % 2 else '  '}{MAYOR_MARK}{PLAYER_MARKS[mark]}"))
     tiles = sorted((rc, kind) for rc, kind in game.nomad_spaces().items() if kind is not None)
     if tiles:
         lines.append("nomad tiles: " + ", ".join(f"{r},{c} {NOMAD_TILE_LABELS[kind]}" for (r, c), kind in tiles))
     tasks = game.tasks() if crossroads else ()
     if tasks:
         lines.append("tasks: " + ", ".join(f"{name} {TASK_GOLD[name]} gold" for name in tasks))
+    lines += harvest_lines(harvest, game.cards)
     return "\n".join(lines)
 
 
@@ -147,6 +160,9 @@ def pieces_legend(expansions=("nomads", "capitol", "caves")) -> str:
                           for mark, name in piece_marks(kind))
         lines.append(f"crossroads pieces (owner's digit, then the piece's mark; 0 = player_0): {marks}")
         lines.append(f"warrior zone: an empty hex next to a warrior shows its letter, then {ZONE_MARK} (g{ZONE_MARK})")
+    if "harvest" in expansions:
+        lines.append(f"harvest: a farmland, o silo, 0{SCOUT.mark} {SCOUT.label} (the turn owner's digit, then "
+                     f"{SCOUT.mark}), {MAYOR_MARK}0 after a row: marked for Mayors by player_0")
     return "\n".join(lines)
 
 

@@ -18,6 +18,7 @@ from .engine import state as S
 from .engine.deck import deck_off, pile_size
 from .engine.rng import seed_u32
 from .game import Game
+from .harvest_view import HarvestFacts, harvest_facts
 from .layout import Layout, layout_for
 from .observation import action_mask, observation_planes, observation_planes_v1
 
@@ -120,6 +121,11 @@ class PlayerView:
     def piece_cells(self) -> dict[tuple[int, int], tuple[int, str]]:
         """Every slot-stored piece on the board with its owner and kind (Game.piece_cells): public."""
         return self._public.piece_cells()
+
+    def harvest(self) -> HarvestFacts | None:
+        """The public Harvest facts (scouts, Mayors rows, number tiles, Rovers sections, the silo phase; None
+        without Harvest): kbenv.harvest_view."""
+        return harvest_facts(self._public.state)
 
     def warrior_zone(self) -> set[tuple[int, int]]:
         return self._public.warrior_zone()

@@ -52,7 +52,7 @@ def test_the_state_layout_did_not_move():
     assert S.STATE_SIZE == 815 + 7
     # field sizes: 5 seats x 7 words of OWN, one shared 7-word WALLS mask, a slot per piece of 5 seats
     sizes = {k.name: PT.field_size(k) for k in CAT.PIECE_KINDS}
-    assert sizes == {"settlement": 35, "wall": 7, "warrior": 10, "wagon": 5, "ship": 5, "city_hall": 5}
+    assert sizes == {"settlement": 35, "wall": 7, "warrior": 10, "wagon": 5, "ship": 5, "city_hall": 5, "scout": 7}
     assert S.ADJACENT - S.OWN == sizes["settlement"] and S.CAVES - S.WALLS == sizes["wall"]
     assert S.EXTRA_CARDS - S.WARRIOR_AT == sizes["warrior"] + sizes["wagon"] + sizes["ship"] + sizes["city_hall"]
     for k in CAT.PIECE_KINDS:
@@ -69,11 +69,10 @@ def test_each_piece_is_placed_by_a_power_of_the_right_target():
         assert trait.target == ("walls" if k.name == "wall" else "piece"), k.name
     placers = [k.power for k in CAT.PIECE_KINDS if k.power]
     assert len(placers) == len(set(placers))
-    # every power whose target is a piece places one kind of the table; the Harvest Scout cabin's scouts are the
-    # one exception so far: a Harvest mask (state.SCOUTS) that is not a table row until Harvest's observation and
-    # drawing pass (issue 22)
-    assert {t.name for t in CAT.POWER_TRAITS if t.target == "piece"} == {k.power for k in CAT.SLOT_PIECES} | {
-        "scout_cabin"}
+    # every power whose target is a piece places one kind of the table (the Crossroads pieces in slots, the
+    # Harvest scouts in a shared mask)
+    assert {t.name for t in CAT.POWER_TRAITS if t.target == "piece"} == {
+        k.power for k in CAT.PIECE_KINDS if k.power and k.name != "wall"}
 
 
 def _pos(**pieces) -> dict:

@@ -12,9 +12,10 @@ AlphaZero-style board-game networks); the other actions (tile powers, END_TURN, 
 v1 tail: n - 400 of them for an action space of n) and the value come from pooled features.
 
 The layout follows the observation space: v0 (kbenv.envs.kingdom_builder_v0, 28 channels, or 30 with hint
-planes) or v1 (kbenv.engine.observe_v1, 43 channels: the v0 planes, the expansion planes, a second
-features plane, five Crossroads planes, three Marshlands planes; networks made before Crossroads read its
-first 35, those made before Marshlands its first 40). Every
+planes) or v1 (kbenv.engine.observe_v1, 48 channels: the v0 planes, the expansion planes, a second
+features plane, five Crossroads planes, three Marshlands planes, five Harvest planes; networks made before
+Crossroads read its first 35, those made before Marshlands its first 40, those made before Harvest its first
+43). Every
 features plane is read as scalars and every other channel goes to the convolutions, in channel order;
 the action head has as many logits as the action space.
 """

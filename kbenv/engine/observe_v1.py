@@ -12,9 +12,9 @@ import numpy as np
 from numba import njit
 
 from .. import catalogue as CAT
-from ..board.bitset import WORDS
-from ..board.codes import PALACE, SWAMP, SWAMP_CARD_BASE
-from ..board.geometry import NUM_HEXES, STEP1
+from ..board.bitset import BITS_PER_WORD, WORDS, popcount, word_lowest_bit
+from ..board.codes import FARMLAND, PALACE, SILO, SWAMP, SWAMP_CARD_BASE
+from ..board.geometry import NUM_HEXES, ROWS, STEP1
 from .deck import discard_off
 from .nomads_hooks import current_round
 from .observe import NUM_CHANNELS, mark_hexes, observe_into, offsets
@@ -43,6 +43,7 @@ from .state import (
     EXPANSIONS,
     EXTRA_CARDS,
     EXTRA_COUNT,
+    FARMLAND_USED,
     FORT_CARD,
     GOLD,
     HAND,
@@ -52,6 +53,7 @@ from .state import (
     MANDATORY_TARGET,
     MAX_EXTRA_CARDS,
     MAX_PLAYERS,
+    MAYOR_LINES,
     NOMAD_HEX,
     NOMAD_KIND,
     NOMAD_ON_SPACE,
@@ -63,11 +65,20 @@ from .state import (
     NUM_NOMADS,
     NUM_PLAYERS,
     NUM_TASKS,
+    NUMBER_TILE_MODE,
+    NUMBER_TILES,
     OUTPOST_ARMED,
     PHASE,
     PHASE_OVER,
+    PHASE_SILO,
     POWER,
     REMOVED_TERRAIN,
+    ROVER_SECTIONS,
+    SCOUTS,
+    SILO_AT,
+    SILO_LEFT,
+    SILO_MODE,
+    SILO_STEPS,
     STEPS_LEFT,
     STEPS_TAKEN,
     TASKS,
@@ -108,6 +119,8 @@ def _pieces_left() -> str:
 
 
 MARSH_POWER_NAMES = CAT.MARSH_POWER_NAMES  # the "marsh_power" slots
+HARVEST_POWER_NAMES = CAT.HARVEST_POWER_NAMES  # the "harvest_power" slots
+SCOUT = next(k for k in CAT.PIECE_KINDS if k.turn_owner)  # the shared scouts (Harvest), drawn in a plane of their own
 
 
 # (name, size, meaning): declared once; offsets follow in order.
@@ -130,9 +143,18 @@ V1_CHANNELS = (
     ("swamp", 1, "swamp hexes (Marshlands)"),
     ("palace", 1, "palace hexes (Marshlands)"),
     ("marsh_location", 1, f"Marshlands location hexes by type: {_by_type(CAT.BONUS_TYPES)}"),
+    # Harvest (under construction), appended so that channels 0..42 keep their meaning (the v0 planes show
+    # farmland and silos as other_blocked and the Harvest locations as location_other).
+    ("farmland", 1, "farmland hexes (Harvest)"),
+    ("silos", 1, "silo hexes 0.5; in the silo phase the silo being done 1"),
+    ("harvest_location", 1, "Harvest location hexes by type: (index among the 8 types of "
+                            "catalogue.HARVEST_TYPES + 1) / 8"),
+    (SCOUT.plane, 1, f"the turn owner's {SCOUT.plural} (shared {SCOUT.plural}, catalogue.PIECE_KINDS)"),
+    ("mayor_rows", 1, "rows marked for Mayors, every hex of the row: own 1, another player's 0.5"),
 )
 V1_BASE_CHANNELS = 35  # channels of observation v1 before Crossroads (a prefix of the current layout)
 V1_CROSSROADS_CHANNELS = 40  # channels of observation v1 before Marshlands (also a prefix)
+V1_MARSHLANDS_CHANNELS = 43  # channels of observation v1 before Harvest (also a prefix)
 V1_FEATURES = (
     ("phase", 6, "one-hot: idle, mandatory, choose_source, choose_target, game_over, step"),
     ("power", len(V1_POWER_NAMES), "one-hot power being resolved (V1_POWER_NAMES: to garden, nomad tiles, cave)"),
@@ -161,6 +183,7 @@ V1_FEATURES = (
     ("own_crossroads_tiles", 8, "own tiles of the 8 Crossroads location types / 2"),
     ("own_crossroads_ready", 8, "of them usable now / 2"),
     *CAT.MARSH_V1_FEATURES,  # Marshlands, appended (earlier rulesets leave these 0: unchanged observations)
+    *CAT.HARVEST_V1_FEATURES,  # Harvest, appended likewise (under construction)
 )
 
 
@@ -170,9 +193,10 @@ NUM_CHANNELS_V1 = NUM_CHANNELS + sum(size for _, size, _ in V1_CHANNELS)
 NUM_FEATURES_V1 = sum(size for _, size, _ in V1_FEATURES)
 V1_BASE_FEATURES = F1["crossroads"]  # v1 features before Crossroads (networks made before read these)
 V1_CROSSROADS_FEATURES = F1[CAT.MARSH_V1_FEATURES[0][0]]  # v1 features before Marshlands
+V1_MARSHLANDS_FEATURES = F1[CAT.HARVEST_V1_FEATURES[0][0]]  # v1 features before Harvest
 # The v1 prefixes networks were made with: channels read -> scalar features of the v1 features plane.
 V1_PREFIX_FEATURES = {V1_BASE_CHANNELS: V1_BASE_FEATURES, V1_CROSSROADS_CHANNELS: V1_CROSSROADS_FEATURES,
-                      NUM_CHANNELS_V1: NUM_FEATURES_V1}
+                      V1_MARSHLANDS_CHANNELS: V1_MARSHLANDS_FEATURES, NUM_CHANNELS_V1: NUM_FEATURES_V1}
 OBSERVATION_SHAPE_V1 = (NUM_CHANNELS_V1, 20, 20)
 CH_WALLS, CH_CAPITOLS, CH_CAVES = CH1["walls"], CH1["capitols"], CH1["caves"]
 CH_NOMAD_TILE, CH_NOMAD_KIND, CH_FEATURES_V1 = CH1["nomad_tile"], CH1["nomad_kind"], CH1["features_v1"]
@@ -210,6 +234,8 @@ def _power_slot(code: int, name: str) -> int:
         return F1[name] + 1
     if name in MARSH_POWER_NAMES:
         return F1["marsh_power"] + MARSH_POWER_NAMES.index(name)
+    if name in HARVEST_POWER_NAMES:
+        return F1["harvest_power"] + HARVEST_POWER_NAMES.index(name)
     if CAT.POWER_EXPANSION[code] == "crossroads":
         return F1["crossroads_power"] + CAT.LOCATION_NAMES.index(name) - FIRST_CROSSROADS_LOCATION
     return -1
@@ -242,6 +268,25 @@ FIRST_RED_CARD = CAT.CARD_NAMES.index(CAT.RED_CARDS[0])  # the red cards are con
 assert CAT.CARD_NAMES[FIRST_RED_CARD : FIRST_RED_CARD + len(CAT.RED_CARDS)] == CAT.RED_CARDS
 NUM_USABLE = len(CAT.NOMAD_USABLE_KINDS)
 SWORD_POWER = CAT.POWER_CODE["sword"]
+# Harvest (under construction): its planes and features
+CH_FARMLAND, CH_SILOS, CH_HARVEST_LOCATION = CH1["farmland"], CH1["silos"], CH1["harvest_location"]
+CH_SCOUTS, CH_MAYOR_ROWS = CH1[SCOUT.plane], CH1["mayor_rows"]
+FIRST_HARVEST_LOCATION = CAT.LOCATION_NAMES.index(CAT.HARVEST_TYPES[0])
+NUM_HARVEST_LOCATIONS = len(CAT.HARVEST_TYPES)
+assert CAT.LOCATION_NAMES[FIRST_HARVEST_LOCATION : FIRST_HARVEST_LOCATION + NUM_HARVEST_LOCATIONS] == CAT.HARVEST_TYPES
+FIRST_HARVEST_CARD = CAT.CARD_NAMES.index(CAT.HARVEST_CARDS[0])
+NUM_HARVEST_CARDS = len(CAT.HARVEST_CARDS)
+assert CAT.CARD_NAMES[FIRST_HARVEST_CARD : FIRST_HARVEST_CARD + NUM_HARVEST_CARDS] == CAT.HARVEST_CARDS
+F_HARVEST, F_HARVEST_PHASE = F1["harvest"], F1["harvest_phase"]
+F_OWN_HARVEST_TILES, F_OWN_HARVEST_READY = F1["own_harvest_tiles"], F1["own_harvest_ready"]
+F_OTHERS_HARVEST_TILES, F_NUMBER_TILES = F1["others_harvest_tiles"], F1["number_tiles"]
+F_NUMBER_TILES_LEFT, F_NUMBER_TILE_RETURN = F1["number_tiles_left"], F1["number_tile_return"]
+F_FARMLAND_USED, F_ROVER_SECTIONS, F_SCOUTS_LEFT = F1["farmland_used"], F1["rover_sections"], F1["scouts_left"]
+F_MAYOR_LINES, F_SILO_MODE, F_SILO_STEPS = F1["mayor_lines"], F1["silo_mode"], F1["silo_steps"]
+F_SILOS_LEFT, F_HARVEST_CARDS = F1["silos_left"], F1["harvest_cards"]
+SCOUT_POOL = SCOUT.pool
+SILO_BUILDS = 3  # builds or moves at one silo (H-5, A-H2)
+NUM_SECTORS = 4  # the board quarters of geometry.SECTOR_OF (ROVER_SECTIONS' bits)
 
 
 def layout_table() -> str:
@@ -283,6 +328,8 @@ def observe_v1_into(st, player: int, out) -> None:
         crossroads_planes(st, player, out)
     if st[EXPANSIONS] & CAT.MARSHLANDS:
         marsh_planes(st, out)
+    if st[EXPANSIONS] & CAT.HARVEST:
+        harvest_planes(st, player, out)
     f = np.zeros(NUM_FEATURES_V1, dtype=np.float32)
     features_v1_into(st, player, f)
     for k in range(NUM_FEATURES_V1):
@@ -310,6 +357,8 @@ def features_v1_into(st, player: int, f) -> None:
     f[F_OTHERS] = others / 6.0
     if st[PHASE] < NUM_PHASES_V1:
         f[F_PHASE1 + st[PHASE]] = 1.0
+    elif st[PHASE] >= PHASE_SILO:  # Harvest's phases (silo, choose_power)
+        f[F_HARVEST_PHASE + st[PHASE] - PHASE_SILO] = 1.0
     else:
         f[F_REACTION] = 1.0
     if st[POWER] >= 0 and POWER_SLOT[st[POWER]] >= 0:
@@ -342,6 +391,8 @@ def features_v1_into(st, player: int, f) -> None:
         crossroads_features(st, player, f)
     if st[EXPANSIONS] & CAT.MARSHLANDS:
         marsh_features(st, player, f)
+    if st[EXPANSIONS] & CAT.HARVEST:
+        harvest_features(st, player, f)
 
 
 @njit(cache=True)
@@ -485,4 +536,74 @@ def marsh_features(st, player: int, f) -> None:
         f[F_OWN_TURN] = 1.0
 
 
-assert NUM_FEATURES_V1 <= NUM_HEXES and np.prod(OBSERVATION_SHAPE_V1) * 4 <= 70_000
+@njit(cache=True)
+def harvest_planes(st, player: int, out) -> None:
+    """The Harvest planes of the v1 observation: farmland, silos, Harvest location hexes, scouts, Mayors rows."""
+    mark_hexes(out, CH_FARMLAND, st[TERRAIN_MASKS + FARMLAND * WORDS : TERRAIN_MASKS + (FARMLAND + 1) * WORDS])
+    silos = st[TERRAIN_MASKS + SILO * WORDS : TERRAIN_MASKS + (SILO + 1) * WORDS]
+    for i in range(WORDS):
+        w = silos[i]
+        while w != 0:
+            h = i * BITS_PER_WORD + word_lowest_bit(w)
+            w &= w - 1
+            out[CH_SILOS, h // 20, h % 20] = 0.5
+    if st[PHASE] == PHASE_SILO and st[SILO_AT] > 0:
+        h = st[SILO_AT] - 1
+        out[CH_SILOS, h // 20, h % 20] = 1.0
+    mark_location_types(st, out, CH_HARVEST_LOCATION, FIRST_HARVEST_LOCATION, NUM_HARVEST_LOCATIONS)
+    mark_hexes(out, CH_SCOUTS, st[SCOUTS : SCOUTS + WORDS])
+    for r in range(ROWS):
+        marker = st[MAYOR_LINES + r] - 1
+        if marker >= 0:
+            out[CH_MAYOR_ROWS, r, :] = 1.0 if marker == player else 0.5
+
+
+@njit(cache=True)
+def harvest_features(st, player: int, f) -> None:
+    """The Harvest features: public facts only (number tiles, Mayors rows and scouts are public, decision 8)."""
+    n = st[NUM_PLAYERS]
+    f[F_HARVEST] = 1.0
+    held = st[TILES_HELD + player]
+    ready = held & ~st[TILES_FRESH + player] & ~st[TILES_USED + player]
+    for i in range(st[NUM_LOCATIONS]):
+        t = st[LOC_TYPE + i] - FIRST_HARVEST_LOCATION
+        if 0 <= t < NUM_HARVEST_LOCATIONS:
+            if (held >> i) & 1:
+                f[F_OWN_HARVEST_TILES + t] += 0.5
+            if (ready >> i) & 1:
+                f[F_OWN_HARVEST_READY + t] += 0.5
+            for q in range(n):
+                if q != player and (st[TILES_HELD + q] >> i) & 1:
+                    f[F_OTHERS_HARVEST_TILES + t] += 0.125
+    total = 0
+    for k in range(n):
+        value = st[NUMBER_TILES + (player + k) % n]
+        total += value
+        f[F_NUMBER_TILES + k] = value / CAT.NUMBER_TILE_POOL
+    f[F_NUMBER_TILES_LEFT] = max(0, CAT.NUMBER_TILE_POOL - total) / CAT.NUMBER_TILE_POOL
+    f[F_NUMBER_TILE_RETURN] = float(st[NUMBER_TILE_MODE])
+    running = st[PHASE] != PHASE_OVER
+    if running:
+        f[F_FARMLAND_USED] = float(st[FARMLAND_USED + st[CURRENT]])
+        for q in range(NUM_SECTORS):
+            f[F_ROVER_SECTIONS + q] = float((st[ROVER_SECTIONS] >> q) & 1)
+    f[F_SCOUTS_LEFT] = max(0, SCOUT_POOL - popcount(st[SCOUTS : SCOUTS + WORDS])) / SCOUT_POOL
+    for r in range(ROWS):
+        marker = st[MAYOR_LINES + r] - 1
+        if marker == player:
+            f[F_MAYOR_LINES] += 1.0 / ROWS
+        elif marker >= 0:
+            f[F_MAYOR_LINES + 1] += 1.0 / ROWS
+    if st[PHASE] == PHASE_SILO:
+        if 0 <= st[SILO_MODE] < 3:
+            f[F_SILO_MODE + st[SILO_MODE]] = 1.0
+        f[F_SILO_STEPS] = st[SILO_STEPS] / SILO_BUILDS
+        f[F_SILOS_LEFT] = min(1.0, popcount(st[SILO_LEFT : SILO_LEFT + WORDS]) / 4.0)
+    for k in range(NUM_CARDS_IN_PLAY):
+        c = st[CARDS + k] - FIRST_HARVEST_CARD
+        if 0 <= c < NUM_HARVEST_CARDS:
+            f[F_HARVEST_CARDS + c] = 1.0
+
+
+# 48 planes of 20 x 20 float32 (76.8 KB); the packed form (kbenv.engine.packed) is a few KB.
+assert NUM_FEATURES_V1 <= NUM_HEXES and np.prod(OBSERVATION_SHAPE_V1) * 4 <= 80_000

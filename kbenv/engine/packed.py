@@ -22,19 +22,26 @@ from numba import njit
 
 from .. import catalogue as CAT
 from ..board.bitset import BITS_PER_WORD, EDGE_MASK, WORDS
-from ..board.codes import LOCATION, NUM_POWERS, NUM_TERRAIN_CODES, PALACE, SWAMP
-from ..board.geometry import NUM_HEXES, STEP1
+from ..board.codes import FARMLAND, LOCATION, NUM_POWERS, NUM_TERRAIN_CODES, PALACE, SILO, SWAMP
+from ..board.geometry import COLS, NUM_HEXES, ROWS, STEP1
 from ..policies.hints import F_HINT_BEST, F_HINT_VALUE, HINTED_NUM_FEATURES, hint_table
 from .init import TILES_PER_LOCATION
 from .legal import ACTION_SIZE, SCRATCH_LEGAL, legal_hexes
 from .observe import NUM_CHANNELS, NUM_FEATURES, TERRAIN_CHANNEL, features_into
 from .observe_v1 import (
+    CH_FARMLAND,
+    CH_HARVEST_LOCATION,
+    CH_MAYOR_ROWS,
+    CH_SCOUTS,
+    CH_SILOS,
     FIRST_CROSSROADS_LOCATION,
+    FIRST_HARVEST_LOCATION,
     FIRST_MARSH_LOCATION,
     FIRST_NOMAD_LOCATION,
     NUM_CHANNELS_V1,
     NUM_CROSSROADS_LOCATIONS,
     NUM_FEATURES_V1,
+    NUM_HARVEST_LOCATIONS,
     NUM_MARSH_LOCATIONS,
     features_v1_into,
 )
@@ -47,6 +54,7 @@ from .state import (
     LOC_HEX,
     LOC_TILES,
     LOC_TYPE,
+    MAYOR_LINES,
     NOMAD_HEX,
     NOMAD_KIND,
     NOMAD_ON_SPACE,
@@ -58,7 +66,10 @@ from .state import (
     OWN,
     PHASE,
     PHASE_OVER,
+    PHASE_SILO,
     PHASE_TARGET,
+    SCOUTS,
+    SILO_AT,
     SOURCE,
     TERRAIN_MASKS,
     WALLS,
@@ -94,6 +105,11 @@ PACKED_V1 = (
     (4, 8.0, 0),  # 39 Crossroads locations: (type + 1) / 8
     BIT, BIT,  # 40-41 swamp, palaces (Marshlands)
     (3, 4.0, 0),  # 42 Marshlands locations: (type + 1) / 4
+    BIT,  # 43 farmland (Harvest)
+    (2, 2.0, 0),  # 44 silos 1/2, the silo being done 2/2
+    (4, 8.0, 0),  # 45 Harvest locations: (type + 1) / 8
+    BIT,  # 46 scouts
+    (2, 2.0, 0),  # 47 Mayors rows: own 2/2, another player's 1/2
 )
 assert len(PACKED_V0) == NUM_CHANNELS and len(PACKED_V1) == NUM_CHANNELS_V1 and len(PACKED_HINTS) == NUM_CHANNELS + 2
 
@@ -129,6 +145,9 @@ P_WALLS, P_CAPITOLS, P_CAVES, P_NOMAD_TILE = P1[28], P1[29], P1[30], P1[31]
 P_NOMAD_KIND, P_NOMAD_LOCATION = P1[32], P1[33]
 P_OWN_PIECES, P_OTHER_PIECES, P_CITY_HALLS, P_ZONE, P_CROSSROADS_LOCATION = P1[35], P1[36], P1[37], P1[38], P1[39]
 P_SWAMP, P_PALACE, P_MARSH_LOCATION = P1[40], P1[41], P1[42]
+P_FARMLAND, P_SILOS, P_HARVEST_LOCATION, P_SCOUTS, P_MAYOR_ROWS = (
+    P1[CH_FARMLAND], P1[CH_SILOS], P1[CH_HARVEST_LOCATION], P1[CH_SCOUTS], P1[CH_MAYOR_ROWS])
+assert (CH_FARMLAND, CH_MAYOR_ROWS) == (43, 47)
 P_HINT_BEST = PH[NUM_CHANNELS + 1]
 F_HINT_VALUES = HINTED_NUM_FEATURES  # the hint-value plane's floats follow the features
 assert TILES_PER_LOCATION < 4  # tiles left fit the 2 bit planes of channel 18
@@ -235,6 +254,27 @@ def pack_v1_into(st, player: int, bits, values) -> None:
             t = st[LOC_TYPE + i] - FIRST_MARSH_LOCATION
             if 0 <= t < NUM_MARSH_LOCATIONS:
                 set_code(bits, P_MARSH_LOCATION, 3, st[LOC_HEX + i], t + 1)
+    if st[EXPANSIONS] & CAT.HARVEST:
+        pack_harvest(st, player, bits)
+
+
+@njit(cache=True)
+def pack_harvest(st, player: int, bits) -> None:
+    """The Harvest bit planes (observe_v1.harvest_planes)."""
+    or_words(bits, P_FARMLAND, st, TERRAIN_MASKS + FARMLAND * WORDS)
+    or_words(bits, P_SILOS, st, TERRAIN_MASKS + SILO * WORDS)  # code 1 (its low bit plane)
+    if st[PHASE] == PHASE_SILO and st[SILO_AT] > 0:
+        set_code(bits, P_SILOS, 2, st[SILO_AT] - 1, 2)
+    for i in range(st[NUM_LOCATIONS]):
+        t = st[LOC_TYPE + i] - FIRST_HARVEST_LOCATION
+        if 0 <= t < NUM_HARVEST_LOCATIONS:
+            set_code(bits, P_HARVEST_LOCATION, 4, st[LOC_HEX + i], t + 1)
+    or_words(bits, P_SCOUTS, st, SCOUTS)
+    for r in range(ROWS):
+        marker = st[MAYOR_LINES + r] - 1
+        if marker >= 0:
+            for c in range(COLS):
+                set_code(bits, P_MAYOR_ROWS, 2, r * COLS + c, 2 if marker == player else 1)
 
 
 @njit(cache=True)

@@ -88,7 +88,9 @@ def piece_table() -> str:
         field = f"{k.field} ({PIECE_FIELD[k.name]}, {field_size(k)})"
         mark = f"`{k.mark}`" + (f", cells `{k.cell_mark}`" if k.cell_mark else "") if k.mark else "digit"
         plane = f"{k.plane} {k.plane_code}/3" if k.plane_code else k.plane
-        lines.append(f"| {k.name} | {k.expansion or 'base'} | {count} | {k.storage} | {field} | {k.supply or 'slot 0'} "
+        colour = f"{k.colour} (turn owner)" if k.turn_owner else k.colour
+        supply = k.supply or ("slot 0" if k.storage == "slots" else f"{k.pool} - on the board")
+        lines.append(f"| {k.name} | {k.expansion or 'base'} | {count} | {k.storage} | {field} | {supply} "
                      f"| {k.key} | {yes[k.owned]} | {yes[k.moves]} | {yes[k.taken_back]} | {k.cells} | "
-                     f"{k.power or 'terrain cards'} | {k.ground or 'its rules'} | {mark} | {k.colour} | {plane} |")
+                     f"{k.power or 'terrain cards'} | {k.ground or 'its rules'} | {mark} | {colour} | {plane} |")
     return "\n".join(lines)

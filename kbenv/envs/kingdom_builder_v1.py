@@ -4,7 +4,7 @@
 |--------------------|-----------------------------------------------------------------------------------|
 | Actions            | Discrete(ACTION_SIZE_V1): layout v1 of `kbenv.catalogue` (v0's 409 ids are its prefix) |
 | Agents             | `player_0 .. player_{n-1}` (2 to 5); `agent_selection` is the player who decides next |
-| Observation        | Dict(observation=Box(0, 1, (43, 20, 20), float32), action_mask=Box(0, 1, (A,), int8)) |
+| Observation        | Dict(observation=Box(0, 1, (48, 20, 20), float32), action_mask=Box(0, 1, (A,), int8)) |
 | Rulesets           | `expansions=[...]` any subset of nomads, crossroads, capitol, caves, marshlands;    |
 |                    | `rules={flag: bool}` (or `ruleset=kbenv.ruleset.Ruleset(...)`; `env.unwrapped.ruleset` is one) |
 
@@ -15,7 +15,7 @@ Everything of `kingdom_builder_v0` holds (decision model, rewards, wrappers, `st
   Crossroads powers `foresters_lodge` .. `lighthouse`, nomad tiles `donation-G` .. `sword`, `cave`, ...,
   `done`). Ids of expansions not implemented yet are never legal; the layout is fixed so that trained
   networks keep their meaning as expansions arrive.
-- Observation: channels 0..27 are the v0 observation; channels 28..42 and the v1 features are listed by
+- Observation: channels 0..27 are the v0 observation; channels 28..47 and the v1 features are listed by
   `kbenv.engine.observe_v1.layout_table()` (walls, capitols, caves, nomad tiles on their spaces, the
   type of each Nomads location hex, the features plane: phase incl. `step`, the power being resolved,
   own nomad tiles usable now and waiting, banked gold, walls left, outpost armed, cave used, steps
@@ -23,9 +23,11 @@ Everything of `kingdom_builder_v0` holds (decision model, rewards, wrappers, `st
   Fort's card, pieces left, tasks and tiles; then the Crossroads planes: own and other pieces, city
   halls, warrior zones, Crossroads location types; then the Marshlands planes: swamp, palaces,
   Marshlands location types, and the Marshlands features: tiles and bonus tiles, reserves set aside, the own
-  swamp card, the turn's terrain, the removed terrain, the six cards, the power being resolved). 43
-  planes: 68.8 KB. The Crossroads and Marshlands planes and features were appended, so channels 0..34
-  and 0..39 keep their meaning (networks made before read them).
+  swamp card, the turn's terrain, the removed terrain, the six cards, the power being resolved; then the
+  Harvest planes, under construction: farmland, silos, Harvest location types, scouts, Mayors rows, and its
+  features: tiles, number tiles, the farm action, Rovers sections, the silo phase, the cards, the power being
+  resolved). 48 planes: 76.8 KB. The Crossroads, Marshlands and Harvest planes and features were appended, so
+  channels 0..34, 0..39 and 0..42 keep their meaning (networks made before read them).
 - Reactions (Marshlands, M-8; the power of catalogue.REACTION_POWERS): a player other than the turn owner
   decides (that power or "pass", then a hex); `agent_selection` is that player, and its observation has
   `to_move` and the legal plane.

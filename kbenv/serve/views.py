@@ -25,7 +25,8 @@ from ..colours import (
     seat_name,
 )
 from ..game import Game
-from ..render_image import HEX_W, MARGIN, RADIUS, TASK_GOLD, TERRAIN_KEY, ZONE_RGB, hex_centre
+from ..harvest_view import HarvestFacts
+from ..render_image import HEX_W, MARGIN, RADIUS, TASK_GOLD, TERRAIN_KEY, ZONE_RGB, hex_centre, mayor_mark_centre
 from ..view import PlayerView
 from ..words import LOCATION_TEXT, SCORING_CARD_TEXT, card_words, describe_decision, title
 
@@ -46,7 +47,8 @@ def board_meta() -> dict:
     rgb = {k: list(v) for k, v in TERRAIN_RGB.items()}
     return {
         "geometry": {"radius": RADIUS, "hex_w": HEX_W, "margin": MARGIN, "width": BOARD_W, "height": BOARD_H,
-                     "centres": [[[round(v, 3) for v in hex_centre(r, c)] for c in range(20)] for r in range(20)]},
+                     "centres": [[[round(v, 3) for v in hex_centre(r, c)] for c in range(20)] for r in range(20)],
+                     "mayor_marks": [[round(v, 3) for v in mayor_mark_centre(r)] for r in range(20)]},
         "colours": {"terrain": rgb, "location": list(LOCATION_RGB), "unknown": list(UNKNOWN_RGB),
                     "seats": [list(c) for c in SEAT_RGB], "seat_names": list(SEAT_COLOUR_NAMES),
                     "wall": list(WALL_RGB), "wall_mortar": list(WALL_MORTAR_RGB), "cave": list(CAVE_RGB),
@@ -95,7 +97,28 @@ def _board(view: PlayerView, public: Game) -> dict:
         "warrior_zone": _hexes(view.warrior_zone()) if crossroads else [],
         "pieces": [{"hex": _hex(rc), "seat": owner, "kind": kind}
                    for rc, (owner, kind) in sorted(view.piece_cells().items())] if crossroads else [],
+        **_harvest_board(view.harvest()),
     }
+
+
+def _harvest_board(facts: HarvestFacts | None) -> dict:
+    """Harvest's public board facts (kbenv.harvest_view): the turn owner's scouts, the Mayors rows."""
+    if facts is None:
+        return {"scouts": [], "mayor_lines": []}
+    return {"scouts": [{"hex": _hex(rc), "seat": facts.scout_owner} for rc in facts.scouts],
+            "mayor_lines": [{"row": r, "seat": p} for r, p in sorted(facts.mayor_lines.items())]}
+
+
+def _harvest(facts: HarvestFacts | None) -> dict | None:
+    """Harvest's public side facts: number tiles per seat and the pool, Rovers sections, the silo phase."""
+    if facts is None:
+        return None
+    silo = facts.silo
+    return {"number_tiles": list(facts.number_tiles), "number_tiles_left": facts.number_tiles_left,
+            "pool": CAT.NUMBER_TILE_POOL, "rover_sections": list(facts.rover_sections),
+            "scouts_left": facts.scouts_left, "farmland_used": facts.farmland_used,
+            "silo": None if silo is None else {"seat": silo.seat, "hex": None if silo.at is None else _hex(silo.at),
+                                               "mode": silo.mode, "steps": silo.steps}}
 
 
 def _seat(view: PlayerView, hand_view: PlayerView, p: int, score: dict, agent: str) -> dict:
@@ -135,6 +158,7 @@ def _view_json(views: list[PlayerView], hand_views: list[PlayerView], agents: li
         "discard_size": len(view.discard_pile()),
         "fort_card": view.fort_card(),
         "board": _board(view, public),
+        "harvest": _harvest(view.harvest()),
         "seats": [_seat(view, hand_views[p], p, scores[p], agents[p]) for p in range(n)],
         "legal": legal_decisions(views[0]) if seat is not None else [],
     }

@@ -259,6 +259,9 @@ function renderStatus(view) {
       `terrain card: ${played}`;
     if (view.seat !== null && view.decider === view.seat) text += " - your decision: click a highlighted hex";
   }
+  const silo = view.harvest && view.harvest.silo;
+  if (silo) text += `<br>silo phase: ${seatLabel(silo.seat)}${silo.hex ? ` at ${silo.hex[0]},${silo.hex[1]}` : ""}, ` +
+    `${esc(silo.mode)}, ${silo.steps} of 3 taken`;
   $("status").innerHTML = `${text}<br>draw pile ${view.deck_size}, discard ${view.discard_size}` +
     (view.expansions.length ? `<br>expansions: ${view.expansions.join(", ")}${view.rules.length ? "; rules: " + view.rules.join(", ") : ""}` : "");
 }
@@ -301,6 +304,14 @@ function renderCards(view) {
   if (view.tasks.length) html += view.tasks.map((t) => `<div class="card-line">task <b>${esc(t.title)}</b>: ${t.gold} gold</div>`).join("");
   const tiles = view.seats.filter((s) => s.tiles.length).map((s) => `${seatLabel(s.seat)}: ${s.tiles.map((t) => t.type).join(", ")}`);
   if (tiles.length) html += `<div class="card-line">tiles - ${esc(tiles.join("; "))}</div>`;
+  const H = view.harvest;
+  if (H) {
+    const held = H.number_tiles.map((v, p) => `${seatLabel(p)} ${v}`).join(", ");
+    html += `<div class="card-line" id="number-tiles">number tiles - ${esc(held)} (pool: ${H.number_tiles_left} of ${H.pool} left)</div>`;
+    if (H.rover_sections.length) html += `<div class="card-line">rovers sections this turn: ${H.rover_sections.join(", ")}</div>`;
+    const marks = view.board.mayor_lines.map((m) => `row ${m.row} ${seatLabel(m.seat)}`);
+    if (marks.length) html += `<div class="card-line">mayors rows - ${esc(marks.join(", "))}</div>`;
+  }
   $("cards").innerHTML = html;
 }
 

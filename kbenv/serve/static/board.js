@@ -1,6 +1,6 @@
 // The board as SVG: the same hex centres, radius and colours as kbenv.render_image (sent by /api/meta), and the
 // same shapes for castles, locations (tiles left as dots), settlements, walls, capitols, caves, nomad tiles,
-// warrior zones and the Crossroads pieces, in seat colours.
+// warrior zones, the Crossroads pieces and the Harvest scouts and Mayors marks, in seat colours.
 "use strict";
 const SVGNS = "http://www.w3.org/2000/svg";
 
@@ -92,6 +92,11 @@ const Shapes = {
     poly([[x - s, y - s * 0.3], [x, y - s], [x + s, y - s * 0.3]], colour, "#000", g);
     el("rect", { x: x - s * 0.85, y: y - s * 0.3, width: s * 1.7, height: s * 1.1, fill: colour, stroke: "#000" }, g);
   },
+  scout(g, x, y, R, colour) {
+    const s = R * 0.62;
+    poly([[x, y - s], [x + s, y], [x, y + s], [x - s, y]], colour, "#000", g);
+    el("line", { x1: x - s * 0.45, y1: y - s * 0.35, x2: x + s * 0.45, y2: y - s * 0.35, stroke: "#fff", "stroke-width": 2 }, g);
+  },
   "city hall cell"(g, x, y, R, colour) {
     el("polygon", { points: corners(x, y, R * 0.84), fill: "none", stroke: colour, "stroke-width": 3 }, g);
     const s = R * 0.28;
@@ -143,6 +148,13 @@ function drawBoard(svg, meta, view, onHex) {
     for (const rc of hexes) Shapes.settlement(pieces, ...centre(rc), R, rgb(C.seats[seat]));
   });
   for (const p of B.pieces) if (!p.kind.endsWith(" cell")) Shapes[p.kind](pieces, ...centre(p.hex), R, rgb(C.seats[p.seat]));
+  // Harvest: the turn owner's scouts, and a disc at the free end of each row marked for Mayors
+  for (const s of B.scouts || []) Shapes.scout(pieces, ...centre(s.hex), R, rgb(C.seats[s.seat]));
+  for (const m of B.mayor_lines || []) {
+    const [x, y] = G.mayor_marks[m.row];
+    const disc = el("circle", { cx: x, cy: y, r: 6, fill: rgb(C.seats[m.seat]), stroke: "#000", class: "mayor-mark" }, pieces);
+    el("title", {}, disc).textContent = `row ${m.row}: marked for Mayors by player_${m.seat}`;
+  }
   // the click targets, on top: every hex, the legal ones highlighted
   const legal = new Set(view.legal.filter((d) => d.kind === "hex").map((d) => `${d.hex[0]},${d.hex[1]}`));
   const hits = el("g", { id: "hits" }, svg);
