@@ -35,7 +35,8 @@ from numba import njit
 from ..board.bitset import EDGE_MASK, NEIGHBOUR_MASK, ROW_MASK, SECTOR_MASK, WORDS, count_and, has, to_hex_list
 from ..board.geometry import COLS, NUM_HEXES, ROWS, SECTOR_OF
 from ..catalogue import CARD_GOLD, CARD_ID, RULE_BIT, SCORING_CARDS
-from .state import CARDS, CURRENT, GOLD, MAYOR_LINES, NUM_CARDS_IN_PLAY, OWN, ROVER_SECTIONS, RULE_FLAGS, SUPPLY
+from .nomads_hooks import card_in_play
+from .state import CURRENT, GOLD, MAYOR_LINES, OWN, ROVER_SECTIONS, RULE_FLAGS, SUPPLY
 
 HARVEST_CARDS = ("mayors", "rangers", "chainers", "travellers", "homesteaders", "rovers")
 MAYORS, RANGERS, CHAINERS, TRAVELLERS, HOMESTEADERS, ROVERS = (CARD_ID[n] for n in HARVEST_CARDS)
@@ -132,15 +133,6 @@ def row_has_line(own, r: int, contiguous: bool) -> bool:
                 return True
         else:
             run = 0
-    return False
-
-
-@njit(cache=True)
-def card_in_play(st, card: int) -> bool:
-    """One of the game's Kingdom Builder cards is `card`."""
-    for k in range(NUM_CARDS_IN_PLAY):
-        if st[CARDS + k] == card:
-            return True
     return False
 
 

@@ -126,13 +126,18 @@ def usable_tile(st, p: int, power: int) -> int:
 @njit(cache=True)
 def ready_types(st, p: int) -> int:
     """Bit t set = p holds a tile of location type t usable now (held before this turn, unused)."""
-    ready = st[TILES_HELD + p] & ~st[TILES_FRESH + p] & ~st[TILES_USED + p]
+    return tile_types(st, st[TILES_HELD + p] & ~st[TILES_FRESH + p] & ~st[TILES_USED + p])
+
+
+@njit(cache=True)
+def tile_types(st, tiles: int) -> int:
+    """Bit t set = one of the location tiles of `tiles` (bit i: location hex i) is of type t."""
     bits = 0
     i = 0
-    while ready != 0:
-        if ready & 1:
+    while tiles != 0:
+        if tiles & 1:
             bits |= 1 << st[LOC_TYPE + i]
-        ready >>= 1
+        tiles >>= 1
         i += 1
     return bits
 
@@ -211,13 +216,7 @@ def repeat_choices(st, p: int, tmp) -> int:
     held = st[TILES_HELD + p] & ~st[TILES_FRESH + p]
     if repeats_used_only(st):
         held &= st[TILES_USED + p]
-    types = 0
-    i = 0
-    while held != 0:
-        if held & 1:
-            types |= 1 << st[LOC_TYPE + i]
-        held >>= 1
-        i += 1
+    types = tile_types(st, held)
     bits = 0
     while types != 0:
         power = word_lowest_bit(types)
