@@ -126,7 +126,8 @@ def _one_hex(value, name: str):
 
 def validate_crossroads(board, n: int, out: dict, occupied: set, bits: int = 0) -> None:
     """Tasks and the Crossroads pieces of a position (C-2, C-3); normalised into `out` in place. With Marshlands
-    swamp is buildable ground for warriors, wagons and city halls too (the engine's buildable mask)."""
+    swamp, with Harvest farmland is buildable ground for warriors, wagons and city halls too (the engine's
+    buildable mask)."""
     ground = buildable_letters(bits)
     if "tasks" in out:
         tasks = out["tasks"]
@@ -183,9 +184,10 @@ def _slot_pieces(kind: CAT.PieceKind, value, n: int, ground: str, claim) -> tupl
 
 
 def buildable_letters(bits: int) -> str:
-    """The terrain letters of buildable hexes under a ruleset: the five card terrains, and swamp with
-    Marshlands (M-5; walls of a Quarry on a swamp turn, Crossroads pieces)."""
-    return "GCDFT" + ("S" if bits & CAT.MARSHLANDS else "")
+    """The terrain letters of buildable hexes under a ruleset: the five card terrains, swamp with Marshlands
+    (M-5; walls of a Quarry on a swamp turn, Crossroads pieces) and farmland with Harvest (EN 1231 "suitable for
+    being built upon": the engine's buildable mask, so a warrior or wagon may stand there)."""
+    return "GCDFT" + ("S" if bits & CAT.MARSHLANDS else "") + ("A" if bits & CAT.HARVEST else "")
 
 
 def piece_ground(allowed: str, ground: str) -> str:

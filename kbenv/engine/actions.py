@@ -300,6 +300,7 @@ def build_target(st, p: int, power: int, h: int) -> None:
     st[STEPS_LEFT] -= 1
     if st[EXPANSIONS] & EXP_HARVEST and build_goes_on(st, p, power) and st[SUPPLY + p] > 0 and has_target_now(st, p):
         st[PHASE] = PHASE_STEP  # the next build for a number tile (DONE may stop it, A-H5)
+        st[STEPS_LEFT] = 0  # its builds are counted by NUMBER_TILES, not in steps (a position's steps_left: 0..4)
         return
     if st[PHASE] == PHASE_STEP and st[STEPS_LEFT] > 0 and st[SUPPLY + p] > 0 and has_target_now(st, p):
         return
