@@ -103,6 +103,18 @@ def test_any_decision_of_every_harvest_ruleset_round_trips(ruleset, seed, fracti
     assert_same_future(original, rebuilt, np.random.default_rng(play_seed + 1))
 
 
+@pytest.mark.parametrize("k", range(len(RULESETS)))
+def test_every_harvest_ruleset_round_trips_at_seeded_points(k):
+    """Each ruleset of the list for sure (the test above samples them): one seeded game, written and read back
+    at a quarter, half and three quarters of its decisions and just before its end."""
+    ruleset = RULESETS[k]
+    length = len(play(new_game(ruleset, 100 + k), np.random.default_rng(k), 10_000).actions)
+    for at in (length // 4, length // 2, 3 * length // 4, length - 1):
+        original = play(new_game(ruleset, 100 + k), np.random.default_rng(k), at)
+        assert len(original.actions) == at and not original.done
+        assert_same_future(original, reread(original), np.random.default_rng(at))
+
+
 def silo(game: Game, mode: int) -> bool:
     return game.phase == "silo" and int(game.state[S.SILO_MODE]) == mode
 
