@@ -151,8 +151,9 @@ def check_conservation(game: Game, history: dict) -> None:
         assert 0 <= int(st[S.NUMBER_TILES + p]), f"player {p}: negative number tiles"
     assert int(st[S.NUMBER_TILES : S.NUMBER_TILES + n].sum()) <= CAT.NUMBER_TILE_POOL, "number tiles: pool of 18"
     assert int(st[S.NUMBER_TILE_MODE]) in (0, 1)
-    if st[S.NUMBER_TILE_MODE]:
-        assert game.phase in ("choose_target", "step"), "number tiles are returned only within the Cathedral"
+    if st[S.NUMBER_TILE_MODE]:  # the Cathedral's builds, or a Canoe reaction to one of them (its frame saved)
+        cathedral = int(st[S.POWER]) == CAT.POWER_CODE["cathedral"] and game.phase in ("choose_target", "step")
+        assert cathedral or st[S.FRAME_DEPTH] > 0, "number tiles are returned only within the Cathedral"
     scout_hexes = {hex_rc(h) for h in hexes_of(st[S.SCOUTS : S.SCOUTS + WORDS])}
     assert len(scout_hexes) <= 2, "2 scout tiles (EN 1245)"
     owned = [game.own_hexes(p) for p in range(n)]
