@@ -162,6 +162,8 @@ def describe_decision(game: Game, action: int) -> str:
             verb = "move it to"
         elif kind == "walls":
             verb = "stone wall at"
+        elif power == "scout_cabin":
+            verb = "place a scout at"
         else:
             verb = "choose"
         return f"{title(power)}: {verb} {where}"
@@ -187,12 +189,21 @@ def describe_decision(game: Game, action: int) -> str:
         return f"use the {title(name)} tile"
     if name in ("option-1", "option-2") and phase == "choose_target":  # Harvest number tiles (A-H5)
         return "take a number tile" if name == "option-1" else "return number tiles to build as many settlements"
+    if name == "option-1" and phase == "choose_power":  # the Crossroads tile's extra action once more (A-H3, A-C8)
+        return "use the Crossroads power once more (draw one more terrain card at the end of the turn)"
+    if name == "farmland":
+        return "take the farm action (build one settlement on farmland next to your own)"
     return name
 
 
-def action_phrase(action: int) -> str:
-    """What a person types for an action: 'r,c' for a hex, else its name ('oracle', 'end_turn')."""
+def action_phrase(action: int, phase: str = "") -> str:
+    """What a person types for an action: 'r,c' for a hex, else its name ('oracle', 'end_turn'); option-1 /
+    option-2 by their name in `phase` (Harvest: "build" / "move" at a silo, "take" / "return" for the number
+    tiles, "crossroads" in the Bazaar's choose_power; kbenv.position.OPTION_NAMES)."""
+    from .position import decision_name
+
     if 0 <= action < NUM_HEXES:
         r, c = hex_rc(action)
         return f"{r},{c}"
-    return CAT.ACTION_NAMES[action]
+    name = decision_name(action, phase)
+    return name if isinstance(name, str) and phase != "reaction" else CAT.ACTION_NAMES[action]
