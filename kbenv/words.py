@@ -34,7 +34,26 @@ SCORING_CARD_TEXT = {
     "families": "during play: 2 gold when your mandatory action builds 3 settlements in a straight line",
     "shepherds": "during play: 2 gold for each settlement that leaves no empty hex of its terrain next to it",
     "ambassadors": "during play: 1 gold for each settlement built next to another player's settlement",
+    # Marshlands (the printed texts are missing from the rulebook files: amounts unverified, catalogue rows)
+    "geologists": "2 gold for each mountain area linked to another one by your settlements (amount unverified)",
+    "messengers": "2 gold for each hex of the shortest path between your two farthest connected settlements, both "
+                  "ends included (amount unverified)",
+    "noblewomen": "every castle, location and other special hex scored like a palace: 5 gold to the most "
+                  "settlements next to it (amount unverified)",
+    "vassals": "1 gold for each of your settlements on the seams between the sections (amount unverified)",
+    "captains": "1 gold for each of your settlements next to 3 or more of your own (amount unverified)",
+    "scouts": "1 gold for each of your settlements next to the removed terrain (amount unverified)",
+    # Harvest (EN 1367-1399; Rangers, Chainers, Travellers, Homesteaders: amounts unverified, catalogue rows)
+    "mayors": "4 gold for each horizontal line you mark with a settlement from your supply when 4 of your "
+              "settlements stand in it (a line has one owner)",
+    "rangers": "2 gold for each horizontal line with exactly one of your settlements (amount unverified)",
+    "chainers": "1 gold for each of your settlements next to exactly 2 of your own (amount unverified)",
+    "travellers": "1 gold for each of your settlements on the edge of the board, a corner once (amount unverified)",
+    "homesteaders": "1 gold for each of your settlements in the section where you have the most (amount "
+                    "unverified)",
+    "rovers": "during play: at the end of your turn 1 gold for each board section where you built a new settlement",
 }
+assert set(SCORING_CARD_TEXT) == {card.name for card in CAT.SCORING_CARDS}, "one line per card"
 
 # One line per location power (base game, Nomads, Crossroads and Marshlands rulebooks) and per Marshlands
 # bonus tile (taken with the second tile of its type, usable from the next turn): the catalogue rows' text.
@@ -96,9 +115,12 @@ def silo_words(st) -> str:
 
 
 def title(name: str) -> str:
-    """A catalogue name as a person reads it: 'foresters_lodge' -> "Forester's lodge", 'oracle' -> 'Oracle'."""
+    """A catalogue name as a person reads it: 'foresters_lodge' -> "Forester's lodge", 'oracle' -> 'Oracle',
+    'farmland' (the power) -> 'Farm action'."""
     if name == "foresters_lodge":
         return "Forester's lodge"
+    if name == CAT.FARM_ACTION:
+        return "Farm action"
     return name.replace("_", " ").capitalize()
 
 
@@ -132,7 +154,7 @@ def _kind(power: str) -> str:
             return loc.power
     if power in ("resettlement", "cave"):
         return "move"
-    if power.startswith("donation-"):
+    if power.startswith("donation-") or power == CAT.FARM_ACTION:
         return "build"
     return "tile"
 
