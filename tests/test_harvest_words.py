@@ -3,10 +3,11 @@ action and every Harvest power in words, option-1 / option-2 by their names in e
 return; the Bazaar's crossroads; the silo's build / move: tests/test_harvest_silo_phase.py), `done`, the Bazaar's
 choose_power, and a whole game typed by a person.
 
-The hand-built position (mountains elsewhere): player 0's settlement ``HOME`` = (10, 10) on grass holds a tile of
-each Harvest location type (their hexes in row 2, far away), with a second settlement ``SECOND`` = (11, 9) and of the Crossroads (with both expansions), 2 in
-number tiles; its card is grass, with the grass row ``GRASS`` east of HOME, water ``WATER`` = (9, 10) and farmland
-``FARMLAND`` = (11, 10) next to HOME; grass ``UNIVERSITY_GRASS`` = (3, 1) next to the location hex (2, 1).
+The hand-built position (mountains elsewhere): player 0's settlements ``HOME`` = (10, 10) and ``SECOND`` = (11, 9)
+on grass hold a tile of each Harvest location type (their hexes in row 2, far away; with both expansions the
+Crossroads tile instead of the Palisade's) and 2 in number tiles; its card is grass, with the grass row ``GRASS``
+east of HOME, water ``WATER`` = (9, 10) and farmland ``FARMLAND`` = (11, 10) next to HOME, and grass
+``UNIVERSITY_GRASS`` = (3, 1) next to the location hex (2, 1).
 """
 
 from __future__ import annotations
