@@ -193,11 +193,8 @@ def test_openspiel_harvest_hides_nothing_but_the_cards():
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
     state = game.new_initial_state()
     rng = np.random.default_rng(1)
-    while not state.is_chance_node() or len(state.history()) < 2:
-        if state.is_chance_node():
-            state.apply_action(int(rng.integers(len(state.chance_outcomes()))))
-            continue
-        break
+    while state.is_chance_node():  # the deal: two chance nodes of 16 seed bits each
+        state.apply_action(int(rng.integers(len(state.chance_outcomes()))))
     for _ in range(120):
         if state.is_terminal():
             break
