@@ -630,8 +630,7 @@ def _add_ruleset(parser: argparse.ArgumentParser, games: str = "the game") -> No
     """--expansions and --rules: the ruleset of `Game.new` (kbenv.catalogue)."""
     parser.add_argument("--expansions", type=expansion_list, metavar="LIST",
                         help=f"comma-separated expansions in play for {games}, from "
-                             f"{', '.join(IMPLEMENTED_EXPANSIONS)} (default: the base game; harvest, under "
-                             f"construction, with the environment variable {CAT.EXPERIMENTAL_ENV}=harvest)")
+                             f"{', '.join(IMPLEMENTED_EXPANSIONS)} (default: the base game)")
     parser.add_argument("--rules", type=rule_list, metavar="LIST",
                         help="comma-separated rule flags to switch on (alternative readings of the rulebook), "
                              f"from {', '.join(RULE_FLAG_NAMES)}; a flag of an expansion needs that expansion")

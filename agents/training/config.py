@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from kbenv.catalogue import EXPANSIONS, RULE_FLAGS, expansion_refusal
+from kbenv.catalogue import EXPANSIONS, RULE_FLAGS, expansion_refusal, playable_expansions
 from kbenv.envs.vector_env import BUILTIN_OPPONENTS as BASELINES
 from kbenv.policies.hints import HINT_KINDS
 from kbenv.vector import TEACHERS
@@ -92,7 +92,8 @@ class ConfigModel(BaseModel):
 def ruleset_problems(expansions: list[str], rules: list[str]) -> list[str]:
     """Expansions that may not be played now (under construction without KBENV_EXPERIMENTAL) and rule flags
     whose expansion is not enabled, each naming the fields."""
-    refused = [f"field 'expansions': {why}" for why in map(expansion_refusal, expansions) if why]
+    refused = [f"field 'expansions': {why}; playable now: {', '.join(playable_expansions())}"
+               for why in map(expansion_refusal, expansions) if why]
     return refused + [f"field 'rules': flag {flag.name!r} needs the {flag.expansion!r} expansion in field "
                       f"'expansions'" for flag in RULE_FLAGS
                       if flag.name in rules and flag.expansion is not None and flag.expansion not in expansions]
