@@ -13,10 +13,13 @@ east of HOME and the flower row ``FLOWER`` far away. Player 1 holds desert with 
 
 from collections import Counter
 
+import pytest
 from crossroads_helpers import OPP_D, OPP_D_HEXES
 from harvest_helpers import CHOOSE_POWER, flag, requires_harvest, state, with_options
 
 from kbenv.engine import state as S
+from kbenv.position import game_from_position
+from kbenv.setup import SetupError
 
 pytestmark = requires_harvest
 
@@ -111,3 +114,25 @@ def test_A_C8_the_hand_limit_closes_the_repeat(kx):
     pos = position(kx, tiles=(BZ, CROSS, *second), locations=second, hand=("G", "F", "T"))
     assert kx.legal(kx.with_then(pos, ["bazaar"])) == {"crossroads"}
     assert "bazaar" not in kx.legal(kx.with_then(pos, REPEAT))
+
+
+@pytest.mark.parametrize("value, words", [(3, "expected 0..2"), (-1, "expected 0..2"), ("1", "expected 0..2"),
+                                          (True, "expected 0..2")])
+def test_a_bad_bazaar_cards_key_is_refused_by_name(kx, value, words):
+    pos = position(kx)
+    pos["bazaar_cards"] = value
+    with pytest.raises(SetupError, match=f"bazaar_cards: {words}"):
+        game_from_position(pos)
+
+
+def test_bazaar_cards_needs_both_expansions(kx):
+    pos = position(kx)
+    pos["bazaar_cards"] = 1
+    pos["expansions"] = ["harvest"]
+    pos["locations"] = {key: kind for key, kind in pos["locations"].items() if kind != "crossroads"}
+    r, c = CROSS
+    pos["board"][r] = pos["board"][r][:c] + "M" + pos["board"][r][c + 1:]
+    pos["tiles"] = [[list(BZ)], []]
+    pos["hands"] = ["G", "D"]
+    with pytest.raises(SetupError, match="bazaar_cards: needs the 'harvest' and 'crossroads' expansions"):
+        game_from_position(pos)
