@@ -20,6 +20,7 @@ import numpy as np
 from kbenv.catalogue import ACTION_ID
 from kbenv.colours import seat_name
 from kbenv.explain import explain_illegal
+from kbenv.position import OPTION_NAMES
 from kbenv.render_text import board_text, score_text
 from kbenv.view import PlayerView
 from kbenv.words import action_phrase, describe_decision, hand_words, phase_words
@@ -29,15 +30,18 @@ class EndOfInput(Exception):
     """The person left: input ended (Ctrl-D, a closed pipe) or they typed `quit`."""
 
 
-def decision_label(action: int) -> str:
-    """A decision as the player types it: `r,c` for a hex, else its name (kbenv.catalogue.ACTION_NAMES)."""
-    return action_phrase(action)
+def decision_label(action: int, phase: str = "") -> str:
+    """A decision as the player types it: `r,c` for a hex, else its name (kbenv.catalogue.ACTION_NAMES; option-1 /
+    option-2 by their name in `phase`: kbenv.words.action_phrase)."""
+    return action_phrase(action, phase)
 
 
 # Every named decision, as typed: lower case, spaces for underscores ("end turn", "terrain-g").
 NAMED_ACTIONS = {name.replace("_", " ").lower(): action for name, action in ACTION_ID.items()}
-SILO_WORDS = {"option-1": "build", "option-2": "move"}  # a silo's choice (Harvest, H-5)
-NAMED_ACTIONS.update({word: ACTION_ID[name] for name, word in SILO_WORDS.items()})
+# Harvest's option-1 / option-2 by phase (kbenv.position.OPTION_NAMES): a silo's "build" / "move" (H-5), the number
+# tiles' "take" / "return" (A-H5), the Bazaar's "crossroads" (A-H3); each word is read in its own phase only.
+OPTION_WORDS = {phase: {word: ACTION_ID[f"option-{k + 1}"] for k, word in enumerate(words)}
+                for phase, words in OPTION_NAMES.items()}
 HELP_WORDS = ("help", "?")
 QUIT_WORDS = ("quit", "exit")
 COMMANDS = (
@@ -50,8 +54,9 @@ COMMANDS = (
 )
 
 
-def parse_decision(text: str, legal: list[int]) -> int | str:
-    """The action id `text` names, or the reason it names none of the legal decisions."""
+def parse_decision(text: str, legal: list[int], phase: str = "") -> int | str:
+    """The action id `text` names, or the reason it names none of the legal decisions (`phase`: the game's, which
+    gives option-1 / option-2 their words)."""
     text = text.strip().lower().replace(" ", ",")
     if not text:
         return "type a number from the list, a hex as r,c, or a decision's name (help lists them)"
@@ -65,8 +70,15 @@ def parse_decision(text: str, legal: list[int]) -> int | str:
             return f"{r},{c} is off the board (rows and columns run 0..19)"
         return r * 20 + c
     name = text.replace(",", " ").replace("_", " ")
+    if name in OPTION_WORDS.get(phase, {}):
+        return OPTION_WORDS[phase][name]
     if name in NAMED_ACTIONS:
         return NAMED_ACTIONS[name]  # the caller says why, if it is not legal now
+    elsewhere = [p for p, words in OPTION_WORDS.items() if name in words]
+    if elsewhere and not phase:  # no phase given: the word's option (each word belongs to one phase)
+        return OPTION_WORDS[elsewhere[0]][name]
+    if elsewhere:
+        return f"{name!r} is a choice of the {' or '.join(elsewhere)} phase, not of this one ({phase or 'unknown'})"
     return f"{text!r} is neither a number from the list, a hex r,c, nor a decision's name (type help)"
 
 
@@ -77,9 +89,7 @@ def legal_list(game, legal: list[int], width: int = 100) -> list[str]:
     groups: dict[str, list[str]] = {}
     for k, a in enumerate(legal, 1):
         words = describe_decision(game, a)
-        typed = action_phrase(a)
-        if game.phase == "silo" and typed in SILO_WORDS:
-            typed = SILO_WORDS[typed]  # a silo's choice is typed "build" / "move" (Harvest, H-5)
+        typed = action_phrase(a, game.phase)  # Harvest's options by their words: "build", "take", "crossroads"
         if words.endswith(f" {typed}") and "," in typed:  # a hex: grouped under what it does
             groups.setdefault(words[: -len(typed) - 1], []).append(f"[{k}] {typed}")
         else:
@@ -148,11 +158,11 @@ class HumanAgent:
             if word == "board":
                 self._show_board(game)
                 continue
-            choice = parse_decision(answer, legal)
+            choice = parse_decision(answer, legal, game.phase)
             if isinstance(choice, str):
                 self.write(f"  not understood: {choice}")
             elif choice not in legal:
-                self.write(f"  {decision_label(choice)} is illegal: {explain_illegal(game, choice)}")
+                self.write(f"  {decision_label(choice, game.phase)} is illegal: {explain_illegal(game, choice)}")
             else:
                 return choice
 

@@ -66,7 +66,8 @@ class TrainedFor:
 
 def sees_of(v1: bool, input_channels: int | None) -> tuple[str, ...]:
     """The expansions a network's observation shows: none (v0), those before Crossroads (35 v1
-    channels), those before Marshlands (40), those before Harvest (43) or every implemented one."""
+    channels), those before Marshlands (40), those before Harvest (43) or every one the 48 channels show
+    (the implemented expansions and Harvest, under construction)."""
     from kbenv.engine.observe_v1 import V1_BASE_CHANNELS, V1_CROSSROADS_CHANNELS, V1_MARSHLANDS_CHANNELS
 
     if not v1:
@@ -77,7 +78,7 @@ def sees_of(v1: bool, input_channels: int | None) -> tuple[str, ...]:
         return PRE_MARSHLANDS
     if input_channels is not None and input_channels <= V1_MARSHLANDS_CHANNELS:
         return PRE_HARVEST
-    return tuple(e.name for e in CAT.EXPANSIONS if e.implemented)
+    return tuple(e.name for e in CAT.EXPANSIONS if e.implemented or e.under_construction)  # 48 channels: Harvest's too
 
 
 def inferred(v1: bool, input_channels: int | None, what: str) -> TrainedFor:

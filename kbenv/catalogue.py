@@ -165,10 +165,12 @@ LOCATION_TYPES = (
                  bonus_text="move one of your settlements along a straight line to the first free buildable hex"),
     # Harvest (EN 1295-1361; names of decision 8). Letters: a-z are taken, so these are lower-case letters outside
     # ASCII; section files and position files write Harvest location hexes as `L` with their type (decision 8).
-    # The Bazaar, Scout cabin, Cathedral and Palisade are catalogue rows only so far (their powers are passive
-    # until they are built: issue 22); the four "build next to" powers are implemented (H-7, H-8, H-11, H-12).
+    # Every power is implemented (H-6..H-13; kbenv.engine.harvest, harvest_powers, harvest_hooks). The Bazaar
+    # repeats the Crossroads tile's passive extra action too (EN 840 "Extra action: Draw one additional terrain
+    # card", EN 1297 "any other one of their extra actions"; A-H3, A-C8: one more card at the end of the turn).
     LocationType("bazaar", "d", "harvest", "power",
-                 "use one other location power you hold once more this turn (not the farm action, not nomad tiles)"),
+                 "use one other location power you hold once more this turn (not the farm action, not nomad tiles, "
+                 "not the City hall or Scout cabin; the Crossroads tile: one more card at the end of the turn)"),
     LocationType("water_mill", "s", "harvest", "build",
                  "build one settlement next to water, next to your own if possible"),
     LocationType("mountain_station", "\u00f0", "harvest", "build",
@@ -310,8 +312,9 @@ EXPANSIONS = (
               "city halls, task cards, two-card hands", True),
     Expansion("marshlands", 4, "Marshlands: 4 substitute sections, swamp cards, palaces, the six cards (amounts "
               "unverified), Canoe, Fountain, Temple, Refuge and their bonus tiles", True),
-    Expansion("harvest", 5, "Harvest (under construction: farmland, sections, cards, the 4 'build next to' powers; "
-              "KBENV_EXPERIMENTAL=harvest to try it)", False, under_construction=True),
+    Expansion("harvest", 5, "Harvest: 4 substitute sections, farmland and the farm action, silos and the silo end "
+              "phase, the six cards (four amounts unverified), Bazaar, Water mill, Mountain station, Scout cabin, "
+              "Cathedral (number tiles), Watchtower, University and Palisade", False, under_construction=True),
 )
 # An expansion under construction is refused unless this environment variable names it (comma-separated names):
 # KBENV_EXPERIMENTAL=harvest. Read at each check (not at import), so a test process may set it.
@@ -334,6 +337,13 @@ def expansion_refusal(name: str) -> str | None:
         return (f"{name!r} is not implemented yet (under construction: set the environment variable "
                 f"{EXPERIMENTAL_ENV}={name} to try the parts built so far)")
     return f"{name!r} is not implemented yet"
+
+
+def playable_expansions() -> tuple[str, ...]:
+    """The expansions a ruleset may name now, in catalogue order: the implemented ones and those under
+    construction that EXPERIMENTAL_ENV opts into (read at each call, so a test process may set it)."""
+    opted = experimental_expansions()
+    return tuple(e.name for e in EXPANSIONS if e.implemented or e.name in opted)
 
 
 EXPANSION_BIT = {e.name: 1 << e.bit for e in EXPANSIONS}
@@ -799,10 +809,10 @@ POWER_TRAITS = (
     # Harvest (H-6..H-13). Water mill, Mountain station, Watchtower and University build one settlement on a free
     # suitable hex (farmland included, X-4) next to water / a mountain (the `terrain` column names the neighbour's
     # terrain for the rule "next to terrain") / another player's settlement / a special hex, next to their
-    # holder's own if possible (kbenv.engine.harvest). Bazaar, Scout cabin, Cathedral and Palisade are passive
-    # until their rules are built (issue 22).
+    # holder's own if possible (kbenv.engine.harvest).
     # Bazaar (H-6, A-H3): target "power": it names another held, usable (not fresh) location power, which runs
-    # once more without using its tile (phase choose_power; kbenv.engine.legal.repeat_choices).
+    # once more without using its tile (phase choose_power; kbenv.engine.legal.repeat_choices), or, with a
+    # Crossroads tile held, option-1 "crossroads": one more card at the end of the turn (A-C8; BAZAAR_CARDS).
     PowerTraits("bazaar", "power", None, "bazaar", "tile"),
     _build("water_mill", "water", "next to terrain"),
     _build("mountain_station", "mountain", "next to terrain"),

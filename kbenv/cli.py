@@ -140,14 +140,15 @@ RULE_FLAG_NAMES = tuple(f.name for f in CAT.RULE_FLAGS)
 
 
 def expansion_list(text: str) -> list[str]:
-    """Comma-separated expansions in play, each an implemented one: 'nomads,caves' -> ['nomads', 'caves']."""
+    """Comma-separated expansions in play, each one a ruleset may name now (implemented, or under construction
+    and opted into with KBENV_EXPERIMENTAL): 'nomads,caves' -> ['nomads', 'caves']."""
     names = _names(text, "expansions", "nomads,capitol,caves")
+    playable = CAT.playable_expansions()
     for name in names:
-        if name not in IMPLEMENTED_EXPANSIONS:
+        if name not in playable:
             known = {e.name for e in CAT.EXPANSIONS}
-            why = "is not implemented yet" if name in known else "is not an expansion"
-            raise argparse.ArgumentTypeError(f"expected expansions from {', '.join(IMPLEMENTED_EXPANSIONS)}; "
-                                              f"{name!r} {why}")
+            why = CAT.expansion_refusal(name) if name in known else f"{name!r} is not an expansion"
+            raise argparse.ArgumentTypeError(f"expected expansions from {', '.join(playable)}; {why}")
     return names
 
 

@@ -87,6 +87,27 @@ def explain_illegal(game: Game, action: int) -> str:
     return f"hex {(r, c)} ({terrain}) is not a legal {name} destination; legal: {legal[:12]}{more}"
 
 
+# Why a Harvest choice between option-1 and option-2 (named by phase: kbenv.position.OPTION_NAMES) is closed.
+OPTION_REASONS = {
+    ("silo", "option-1"): "build: no free hex at this silo touches your settlements, your supply is empty, or the "
+                          "mode is already chosen",
+    ("silo", "option-2"): "move: none of your settlements can move next to this silo, or the mode is already chosen",
+    ("choose_target", "option-1"): "take: no number tile is left in the pool (18 in value)",
+    ("choose_target", "option-2"): "return: you hold no number tiles, your supply is empty or no hex of the turn's "
+                                   "terrain is free",
+    ("choose_power", "option-1"): "crossroads: you hold no Crossroads tile taken before this turn, or the cards owed "
+                                  "at the end of the turn already fill the hand (3 extra cards at most)",
+}
+
+
+def option_reason(name: str, phase: str) -> str:
+    """Why option-1 / option-2 is not legal in `phase`."""
+    if (phase, name) in OPTION_REASONS:
+        return OPTION_REASONS[phase, name]
+    return (f"{name} is a Harvest choice (a silo's build / move, the number tiles' take / return, the Bazaar's "
+            f"crossroads), and none is open in phase {phase!r}")
+
+
 def explain_expansion_action(game: Game, st: np.ndarray, action: int, phase: str, p: int) -> str:
     """Why an action of layout v1 beyond END_TURN (a power of an expansion, "done") is illegal now."""
     from .position_state import power_expansion
@@ -97,10 +118,12 @@ def explain_expansion_action(game: Game, st: np.ndarray, action: int, phase: str
         if power < 0:
             return "done ends a multi-step power, and none is being resolved"
         return f"the {CAT.POWER_NAMES[power]} power cannot stop here (phase {phase!r}): its next step must be taken"
+    if name in ("option-1", "option-2"):
+        return option_reason(name, phase)
     if name not in CAT.POWER_CODE:
         return f"the {name!r} action belongs to a rule not implemented in this game"
     needed = power_expansion(name)
-    if needed and not CAT.EXPANSIONS[[e.name for e in CAT.EXPANSIONS].index(needed)].implemented:
+    if needed and needed not in CAT.playable_expansions():
         return f"the {name} power belongs to the {needed!r} expansion, whose rules are not implemented yet"
     if needed and not st[S.EXPANSIONS] & CAT.EXPANSION_BIT[needed]:
         return f"the {name} power needs the {needed!r} expansion, which is not in play"

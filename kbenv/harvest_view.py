@@ -1,4 +1,4 @@
-"""The public Harvest facts of a game (issue 22, under construction), read once for the renderers, PlayerView and
+"""The public Harvest facts of a game (issue 22), read once for the renderers, PlayerView and
 the browser page: the scouts on the board, the rows marked for Mayors, the number tiles, the Rovers sections of
 this turn, the farm action taken and the silo phase in progress.
 

@@ -54,7 +54,7 @@ ZONE_RGB = (150, 20, 40)
 KEY_PIECE_RGB = (160, 160, 160)
 CROSSROADS_KEY = (("warrior zone (hatched)", ZONE_RGB),)
 TASK_GOLD = {task.name: task.gold for task in TASK_CARDS}
-# Harvest (under construction): farmland and silos are terrain colours; scouts are drawn in the turn owner's colour;
+# Harvest: farmland and silos are terrain colours; scouts are drawn in the turn owner's colour;
 # a row marked for Mayors gets a disc in the seat's colour at its free end (mayor_mark_centre).
 HARVEST_KEY = (("farmland", TERRAIN_RGB["A"]), ("silo", TERRAIN_RGB["O"]))
 MAYOR_MARK_RADIUS = 6

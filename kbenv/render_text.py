@@ -58,7 +58,7 @@ def board_text(game: Game, colour: bool = True) -> str:
     an empty hex of a warrior zone its letter followed by `-`, and a last line lists the task cards in
     play with their gold: `tasks: road 7 gold, fortress 6 gold`.
 
-    Harvest (under construction): farmland `a` and silos `o` are terrain letters; a scout shows the turn owner's
+    Harvest: farmland `a` and silos `o` are terrain letters; a scout shows the turn owner's
     digit followed by `%`; a row marked for Mayors ends with `M` and the seat's digit; last lines give the number
     tiles, the Mayors rows, the Rovers sections of this turn, the scouts and the silo phase
     (kbenv.harvest_view.harvest_lines).

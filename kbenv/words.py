@@ -34,7 +34,26 @@ SCORING_CARD_TEXT = {
     "families": "during play: 2 gold when your mandatory action builds 3 settlements in a straight line",
     "shepherds": "during play: 2 gold for each settlement that leaves no empty hex of its terrain next to it",
     "ambassadors": "during play: 1 gold for each settlement built next to another player's settlement",
+    # Marshlands (the printed texts are missing from the rulebook files: amounts unverified, catalogue rows)
+    "geologists": "2 gold for each mountain area linked to another one by your settlements (amount unverified)",
+    "messengers": "2 gold for each hex of the shortest path between your two farthest connected settlements, both "
+                  "ends included (amount unverified)",
+    "noblewomen": "every castle, location and other special hex scored like a palace: 5 gold to the most "
+                  "settlements next to it (amount unverified)",
+    "vassals": "1 gold for each of your settlements on the seams between the sections (amount unverified)",
+    "captains": "1 gold for each of your settlements next to 3 or more of your own (amount unverified)",
+    "scouts": "1 gold for each of your settlements next to the removed terrain (amount unverified)",
+    # Harvest (EN 1367-1399; Rangers, Chainers, Travellers, Homesteaders: amounts unverified, catalogue rows)
+    "mayors": "4 gold for each horizontal line you mark with a settlement from your supply when 4 of your "
+              "settlements stand in it (a line has one owner)",
+    "rangers": "2 gold for each horizontal line with exactly one of your settlements (amount unverified)",
+    "chainers": "1 gold for each of your settlements next to exactly 2 of your own (amount unverified)",
+    "travellers": "1 gold for each of your settlements on the edge of the board, a corner once (amount unverified)",
+    "homesteaders": "1 gold for each of your settlements in the section where you have the most (amount "
+                    "unverified)",
+    "rovers": "during play: at the end of your turn 1 gold for each board section where you built a new settlement",
 }
+assert set(SCORING_CARD_TEXT) == {card.name for card in CAT.SCORING_CARDS}, "one line per card"
 
 # One line per location power (base game, Nomads, Crossroads and Marshlands rulebooks) and per Marshlands
 # bonus tile (taken with the second tile of its type, usable from the next turn): the catalogue rows' text.
@@ -96,9 +115,12 @@ def silo_words(st) -> str:
 
 
 def title(name: str) -> str:
-    """A catalogue name as a person reads it: 'foresters_lodge' -> "Forester's lodge", 'oracle' -> 'Oracle'."""
+    """A catalogue name as a person reads it: 'foresters_lodge' -> "Forester's lodge", 'oracle' -> 'Oracle',
+    'farmland' (the power) -> 'Farm action'."""
     if name == "foresters_lodge":
         return "Forester's lodge"
+    if name == CAT.FARM_ACTION:
+        return "Farm action"
     return name.replace("_", " ").capitalize()
 
 
@@ -132,7 +154,7 @@ def _kind(power: str) -> str:
             return loc.power
     if power in ("resettlement", "cave"):
         return "move"
-    if power.startswith("donation-"):
+    if power.startswith("donation-") or power == CAT.FARM_ACTION:
         return "build"
     return "tile"
 
@@ -162,6 +184,8 @@ def describe_decision(game: Game, action: int) -> str:
             verb = "move it to"
         elif kind == "walls":
             verb = "stone wall at"
+        elif power == "scout_cabin":
+            verb = "place a scout at"
         else:
             verb = "choose"
         return f"{title(power)}: {verb} {where}"
@@ -187,12 +211,21 @@ def describe_decision(game: Game, action: int) -> str:
         return f"use the {title(name)} tile"
     if name in ("option-1", "option-2") and phase == "choose_target":  # Harvest number tiles (A-H5)
         return "take a number tile" if name == "option-1" else "return number tiles to build as many settlements"
+    if name == "option-1" and phase == "choose_power":  # the Crossroads tile's extra action once more (A-H3, A-C8)
+        return "use the Crossroads power once more (draw one more terrain card at the end of the turn)"
+    if name == "farmland":
+        return "take the farm action (build one settlement on farmland next to your own)"
     return name
 
 
-def action_phrase(action: int) -> str:
-    """What a person types for an action: 'r,c' for a hex, else its name ('oracle', 'end_turn')."""
+def action_phrase(action: int, phase: str = "") -> str:
+    """What a person types for an action: 'r,c' for a hex, else its name ('oracle', 'end_turn'); option-1 /
+    option-2 by their name in `phase` (Harvest: "build" / "move" at a silo, "take" / "return" for the number
+    tiles, "crossroads" in the Bazaar's choose_power; kbenv.position.OPTION_NAMES)."""
+    from .position import decision_name
+
     if 0 <= action < NUM_HEXES:
         r, c = hex_rc(action)
         return f"{r},{c}"
-    return CAT.ACTION_NAMES[action]
+    name = decision_name(action, phase)
+    return name if isinstance(name, str) and phase != "reaction" else CAT.ACTION_NAMES[action]

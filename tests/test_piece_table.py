@@ -49,7 +49,8 @@ def test_the_state_layout_did_not_move():
     assert (S.SILO_SEAT, S.SILO_AT, S.SILO_MODE, S.SILO_STEPS, S.SILO_LEFT) == (798, 799, 800, 801, 802)
     # the powers' block: NUMBER_TILES (5 seats), NUMBER_TILE_MODE (1), the 7-word SCOUTS mask
     assert (S.NUMBER_TILES, S.NUMBER_TILE_MODE, S.SCOUTS) == (809, 814, 815)
-    assert S.STATE_SIZE == 815 + 7
+    # then BAZAAR_CARDS (1): cards owed by Bazaar repeats of the Crossroads tile (A-H3, A-C8)
+    assert S.BAZAAR_CARDS == 815 + 7 and S.STATE_SIZE == 815 + 7 + 1
     # field sizes: 5 seats x 7 words of OWN, one shared 7-word WALLS mask, a slot per piece of 5 seats
     sizes = {k.name: PT.field_size(k) for k in CAT.PIECE_KINDS}
     assert sizes == {"settlement": 35, "wall": 7, "warrior": 10, "wagon": 5, "ship": 5, "city_hall": 5, "scout": 7}

@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from kbenv.catalogue import EXPANSIONS, RULE_FLAGS
+from kbenv.catalogue import EXPANSIONS, RULE_FLAGS, expansion_refusal, playable_expansions
 from kbenv.envs.vector_env import BUILTIN_OPPONENTS as BASELINES
 from kbenv.policies.hints import HINT_KINDS
 from kbenv.vector import TEACHERS
@@ -31,7 +31,9 @@ Share = Annotated[float, Field(gt=0, le=1)]
 NonNegative = Annotated[float, Field(ge=0)]
 PlayerCount = Annotated[int, Field(ge=2, le=5)]
 Baseline = Literal[BASELINES]
-EXPANSION_NAMES = tuple(e.name for e in EXPANSIONS if e.implemented)  # the expansions the engine plays
+# The expansions a config may name: implemented ones, and those under construction (Harvest), which
+# ruleset_problems refuses unless KBENV_EXPERIMENTAL opts into them when the config is validated.
+EXPANSION_NAMES = tuple(e.name for e in EXPANSIONS if e.implemented or e.under_construction)
 RULE_NAMES = tuple(f.name for f in RULE_FLAGS)
 ExpansionName = Literal[EXPANSION_NAMES]
 RuleName = Literal[RULE_NAMES]
@@ -88,10 +90,13 @@ class ConfigModel(BaseModel):
 
 
 def ruleset_problems(expansions: list[str], rules: list[str]) -> list[str]:
-    """Rule flags whose expansion is not enabled, each naming the fields."""
-    return [f"field 'rules': flag {flag.name!r} needs the {flag.expansion!r} expansion in field 'expansions'"
-            for flag in RULE_FLAGS
-            if flag.name in rules and flag.expansion is not None and flag.expansion not in expansions]
+    """Expansions that may not be played now (under construction without KBENV_EXPERIMENTAL) and rule flags
+    whose expansion is not enabled, each naming the fields."""
+    refused = [f"field 'expansions': {why}; playable now: {', '.join(playable_expansions())}"
+               for why in map(expansion_refusal, expansions) if why]
+    return refused + [f"field 'rules': flag {flag.name!r} needs the {flag.expansion!r} expansion in field "
+                      f"'expansions'" for flag in RULE_FLAGS
+                      if flag.name in rules and flag.expansion is not None and flag.expansion not in expansions]
 
 
 class TrainConfig(ConfigModel):

@@ -41,6 +41,7 @@ from .nomads_hooks import claim_nomads, red_cards_after_build
 from .pieces import pieces_into
 from .state import (
     ADJACENT,
+    BAZAAR_CARDS,
     BUILDABLE_MASK,
     CAVES,
     CITY_HALL_AT,
@@ -476,8 +477,13 @@ def crossroads_tiles(st, p: int) -> int:
 
 @njit(cache=True)
 def draw_extra_cards(st, p: int) -> None:
-    """At the end of p's turn: one more card per Crossroads tile held (C-7)."""
-    for _ in range(min(crossroads_tiles(st, p), MAX_EXTRA_CARDS)):
+    """At the end of p's turn: one more card per Crossroads tile held (C-7), and with Harvest one more per Bazaar
+    repeat of that extra action in this turn (BAZAAR_CARDS, A-H3, A-C8; kbenv.engine.legal.bazaar_card_open)."""
+    cards = crossroads_tiles(st, p)
+    if st[EXPANSIONS] & EXP_HARVEST:
+        cards += st[BAZAAR_CARDS]
+        st[BAZAAR_CARDS] = 0
+    for _ in range(min(cards, MAX_EXTRA_CARDS)):
         card = draw_card(st)
         if card != NO_CARD:
             st[EXTRA_CARDS + p * MAX_EXTRA_CARDS + st[EXTRA_COUNT + p]] = card

@@ -10,7 +10,7 @@ from ..board.bitset import BITS_PER_WORD, WORDS, clear, has, is_empty, word_lowe
 from ..board.codes import NUM_POWERS
 from ..board.geometry import NUM_HEXES
 from .board_ops import free_of, settlements_word, terrain_view
-from .crossroads import choosing_terrain, hand_build_targets
+from .crossroads import choosing_terrain, crossroads_tiles, hand_build_targets
 from .harvest_hooks import (
     REPEATABLE,
     REPEATER_BITS,
@@ -36,12 +36,14 @@ from .powers import (
     terrain_build_targets,
 )
 from .state import (
+    BAZAAR_CARDS,
     CAVE_USED,
     DECIDER,
     EXPANSIONS,
     HAND,
     LOC_TYPE,
     MANDATORY_DONE,
+    MAX_EXTRA_CARDS,
     NUM_LOCATIONS,
     OUTPOST_ARMED,
     PHASE,
@@ -97,6 +99,8 @@ assert END_TURN == CAT.END_TURN and ACTION_SIZE == CAT.ACTION_SIZE_V0
 CAVE_POWER = CAT.CAVE_POWER
 EXP_MARSHLANDS = CAT.EXPANSION_BIT["marshlands"]
 EXP_HARVEST = CAT.HARVEST
+EXP_CROSSROADS = CAT.CROSSROADS
+CROSSROADS_POWER = CAT.POWER_CODE["crossroads"]  # the location type code of the Crossroads tile (passive)
 OPTION_1 = CAT.ACTION_ID["option-1"]  # phase-dependent choices (silo: build / move; number tiles: take / return)
 assert CAT.ACTION_ID["option-2"] == OPTION_1 + 1 and OPTION_1 + 2 == DONE
 REACTION_POWER = CAT.REACTION_POWER
@@ -203,9 +207,23 @@ def expansion_powers(st, p: int, tmp, ready: int) -> int:
         candidates &= candidates - 1
         if usable_now(st, p, power, ready) and power_has_completion(st, p, power, tmp):
             bits |= 1 << power
-    if bits & REPEATER_BITS and repeat_choices(st, p, tmp) == 0:
+    if bits & REPEATER_BITS and repeat_choices(st, p, tmp) == 0 and not bazaar_card_open(st, p):
         bits &= ~REPEATER_BITS  # a repeat with no power to run once more has no completion (A-H3)
     return bits
+
+
+@njit(cache=True)
+def bazaar_card_open(st, p: int) -> bool:
+    """A repeat (Harvest, A-H3) may run the Crossroads tile's extra action once more: p holds a Crossroads tile
+    taken before this turn (with the flag of A-H3 b never: that extra action is passive, carried out at the end
+    of the turn, so it is not used yet), and the cards p will draw at the end of the turn (one per Crossroads
+    tile, one per repeat so far, C-7, A-C8) leave room for one more in the hand (MAX_EXTRA_CARDS)."""
+    if st[EXPANSIONS] & EXP_CROSSROADS == 0 or repeats_used_only(st):
+        return False
+    ready = st[TILES_HELD + p] & ~st[TILES_FRESH + p]
+    if (tile_types(st, ready) >> CROSSROADS_POWER) & 1 == 0:
+        return False
+    return crossroads_tiles(st, p) + st[BAZAAR_CARDS] < MAX_EXTRA_CARDS
 
 
 @njit(cache=True)
@@ -330,6 +348,8 @@ def option_bits(st) -> int:
         return 0
     if st[PHASE] == PHASE_SILO:
         return options_legal(st)  # kbenv.engine.silo
+    if st[PHASE] == PHASE_CHOOSE_POWER:  # a repeat of the Crossroads tile's extra action (A-H3, A-C8)
+        return 1 if bazaar_card_open(st, st[DECIDER]) else 0
     if not option_pending(st):
         return 0
     p = st[DECIDER]

@@ -143,7 +143,7 @@ V1_CHANNELS = (
     ("swamp", 1, "swamp hexes (Marshlands)"),
     ("palace", 1, "palace hexes (Marshlands)"),
     ("marsh_location", 1, f"Marshlands location hexes by type: {_by_type(CAT.BONUS_TYPES)}"),
-    # Harvest (under construction), appended so that channels 0..42 keep their meaning (the v0 planes show
+    # Harvest, appended so that channels 0..42 keep their meaning (the v0 planes show
     # farmland and silos as other_blocked and the Harvest locations as location_other).
     ("farmland", 1, "farmland hexes (Harvest)"),
     ("silos", 1, "silo hexes 0.5; in the silo phase the silo being done 1"),
@@ -183,7 +183,7 @@ V1_FEATURES = (
     ("own_crossroads_tiles", 8, "own tiles of the 8 Crossroads location types / 2"),
     ("own_crossroads_ready", 8, "of them usable now / 2"),
     *CAT.MARSH_V1_FEATURES,  # Marshlands, appended (earlier rulesets leave these 0: unchanged observations)
-    *CAT.HARVEST_V1_FEATURES,  # Harvest, appended likewise (under construction)
+    *CAT.HARVEST_V1_FEATURES,  # Harvest, appended likewise
 )
 
 
@@ -268,7 +268,7 @@ FIRST_RED_CARD = CAT.CARD_NAMES.index(CAT.RED_CARDS[0])  # the red cards are con
 assert CAT.CARD_NAMES[FIRST_RED_CARD : FIRST_RED_CARD + len(CAT.RED_CARDS)] == CAT.RED_CARDS
 NUM_USABLE = len(CAT.NOMAD_USABLE_KINDS)
 SWORD_POWER = CAT.POWER_CODE["sword"]
-# Harvest (under construction): its planes and features
+# Harvest: its planes and features
 CH_FARMLAND, CH_SILOS, CH_HARVEST_LOCATION = CH1["farmland"], CH1["silos"], CH1["harvest_location"]
 CH_SCOUTS, CH_MAYOR_ROWS = CH1[SCOUT.plane], CH1["mayor_rows"]
 FIRST_HARVEST_LOCATION = CAT.LOCATION_NAMES.index(CAT.HARVEST_TYPES[0])

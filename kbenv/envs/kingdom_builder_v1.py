@@ -5,7 +5,7 @@
 | Actions            | Discrete(ACTION_SIZE_V1): layout v1 of `kbenv.catalogue` (v0's 409 ids are its prefix) |
 | Agents             | `player_0 .. player_{n-1}` (2 to 5); `agent_selection` is the player who decides next |
 | Observation        | Dict(observation=Box(0, 1, (48, 20, 20), float32), action_mask=Box(0, 1, (A,), int8)) |
-| Rulesets           | `expansions=[...]` any subset of nomads, crossroads, capitol, caves, marshlands;    |
+| Rulesets           | `expansions=[...]` any subset of nomads, crossroads, capitol, caves, marshlands, harvest; |
 |                    | `rules={flag: bool}` (or `ruleset=kbenv.ruleset.Ruleset(...)`; `env.unwrapped.ruleset` is one) |
 
 Everything of `kingdom_builder_v0` holds (decision model, rewards, wrappers, `state()`), with:
@@ -24,7 +24,7 @@ Everything of `kingdom_builder_v0` holds (decision model, rewards, wrappers, `st
   halls, warrior zones, Crossroads location types; then the Marshlands planes: swamp, palaces,
   Marshlands location types, and the Marshlands features: tiles and bonus tiles, reserves set aside, the own
   swamp card, the turn's terrain, the removed terrain, the six cards, the power being resolved; then the
-  Harvest planes, under construction: farmland, silos, Harvest location types, scouts, Mayors rows, and its
+  Harvest planes: farmland, silos, Harvest location types, scouts, Mayors rows, and its
   features: tiles, number tiles, the farm action, Rovers sections, the silo phase, the cards, the power being
   resolved). 48 planes: 76.8 KB. The Crossroads, Marshlands and Harvest planes and features were appended, so
   channels 0..34, 0..39 and 0..42 keep their meaning (networks made before read them).

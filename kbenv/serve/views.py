@@ -57,7 +57,8 @@ def board_meta() -> dict:
         "location_letters": LOCATION_LETTERS,
         "location_names": list(LOCATION_NAMES),
         "nomad_tile_labels": dict(NOMAD_TILE_LABELS),
-        "expansions": [{"name": e.name, "text": e.description} for e in CAT.EXPANSIONS if e.implemented],
+        "expansions": [{"name": e.name, "text": e.description} for e in CAT.EXPANSIONS
+                       if e.name in CAT.playable_expansions()],
         "rules": [{"name": f.name, "expansion": f.expansion, "text": f.alternative} for f in CAT.RULE_FLAGS],
     }
 
