@@ -9,6 +9,7 @@ from ..board.codes import NUM_POWERS
 from ..board.geometry import NUM_HEXES
 from ..catalogue import CROSSROADS as EXP_CROSSROADS
 from ..catalogue import HARVEST as EXP_HARVEST
+from ..catalogue import ISLAND_ACTION_BASE
 from ..catalogue import MARSHLANDS as EXP_MARSHLANDS
 from ..catalogue import NOMADS as EXP_NOMADS
 from .board_ops import build_settlement, move_settlement, remove_settlement, take_off
@@ -157,7 +158,13 @@ def apply_decision(st, action: int) -> None:
         if choose_option(st, p, action - OPTION_1):  # a Harvest choice (number tiles: take / return)
             finish_power(st, p)
     elif action >= TILE_ACTION_BASE:
-        activate(st, p, ACTION_POWER[action - NUM_HEXES])
+        if action >= ISLAND_ACTION_BASE:  # an island hex (kbenv.engine.island): its hex id
+            h = action - ISLAND_ACTION_BASE + NUM_HEXES
+            if st[EXPANSIONS] & OPEN_HANDS and choosing_terrain(st, p):
+                fix_terrain_by_hex(st, p, phase, h)
+            apply_hex(st, p, phase, h)
+        else:
+            activate(st, p, ACTION_POWER[action - NUM_HEXES])
     else:
         if st[EXPANSIONS] & OPEN_HANDS and choosing_terrain(st, p):
             fix_terrain_by_hex(st, p, phase, action)
