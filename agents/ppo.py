@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from kbenv.catalogue import ACTION_SIZE_V0
 from kbenv.engine.observe_v1 import V1_BASE_CHANNELS
 from kbenv.layout import layout_by_flag
 from kbenv.view import PlayerView
@@ -92,6 +93,8 @@ class PPOAgent:
             return mask.astype(bool)
         if view is not None:
             mask = view.legal_mask()
+        if len(mask) > self.action_size > ACTION_SIZE_V0 and not np.any(mask[self.action_size:]):
+            return np.asarray(mask[: self.action_size]).astype(bool)  # a v1 network saved before the Island's ids
         if len(mask) > self.action_size:
             raise ValueError(f"ppo: this network was trained on the base game ({self.action_size} actions); this "
                              f"game has {len(mask)} (expansions): train one with the ruleset's `expansions`")
