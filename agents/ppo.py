@@ -3,7 +3,8 @@
 A network trained with expansions (TrainConfig `expansions`) reads observation v1 (48 channels; one made before
 Crossroads reads its first 35, one made before Marshlands its first 40, one made before Harvest its first 43,
 which keep their meaning) and
-has the v1 action layout (458 actions); its policy kwargs record the ruleset (`agent.expansions`,
+has the v1 action layout (478 actions; 458 for networks saved before the Island); its policy kwargs record the
+ruleset (`agent.expansions`,
 `agent.rules`). At play time the agent takes the observation and mask it is given when they have its
 network's shapes, and otherwise builds them from the player's view: v1 planes with `view.observation_v1()`,
 the game's own legal mask with `view.legal_mask()`, padded to the network's actions (v0 ids are a prefix of
