@@ -146,3 +146,12 @@ def test_island_builds_reach_the_island_and_take_its_tile():
     assert island_moves > 0
     settled = [h for p in range(2) for h in g.settlements(p) if h[0] >= 20]
     assert settled, "no settlement on the island"
+
+
+def test_the_batch_engine_refuses_the_island_for_now():
+    # part 1: the batch engine's set-up kernels deal no island, so it refuses the expansion with the field named
+    from kbenv import SetupError
+    from kbenv.vector import VectorGames
+
+    with pytest.raises(SetupError, match="^expansions: the batch engine cannot play the 'island'"):
+        VectorGames(2, num_players=2, expansions=["island"])
