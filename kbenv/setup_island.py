@@ -1,8 +1,9 @@
 """Island set-up and position keys (issue 23; decision 8, IA2, IA5, IA10, IA11, IA13).
 
 * The set-up: `Setup.island` = (side name, ISLAND_ROWS rows of ISLAND_COLS codes in kbenv letters). A random set-up
-  takes `island_side` (a shipped side, kbenv.board.island_files) or, without it, a seeded choice of the two sides
-  (independent of the sections, A-QI5). `apply_island` writes it into a state: terrain masks, buildable and special
+  takes `island_side` (a shipped side, kbenv.board.island_files, or the path of a real side's file, `.txt`, named
+  after the file) or, without it, a seeded choice of the two sides (independent of the sections, A-QI5).
+  `apply_island` writes it into a state: terrain masks, buildable and special
   hexes (ids 400..419) and the Island block (its location hex with 2 tiles, EN 1443).
 * Inside kbenv an island hex (r, c) is the extended (ROWS + r, c) (kbenv.board.geometry.hex_id / hex_rc); position
   files write ["island", r, c] (IA5) and `"island,r,c"` keys. `position_in` turns a position's island hexes into
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import copy
 import random
+from pathlib import Path
 
 import numpy as np
 
@@ -29,6 +31,7 @@ from .board.island_files import (
     island_rows,
     load_side,
     location_cells,
+    read_island_file,
 )
 from .engine import state as S
 from .engine.island import ISLAND_TILE_BIT, TILES_PER_LOCATION
@@ -54,9 +57,18 @@ def side_option(name, bits: int) -> tuple[str, tuple[str, ...]]:
     """(side, rows) of a shipped side named by `island_side`; IslandSetupError starting with island_side."""
     if not bits & CAT.ISLAND:
         raise IslandSetupError(f"{SIDE_OPTION}: needs the 'island' expansion")
+    if isinstance(name, str) and name.endswith(".txt") and name not in SUBSTITUTE_SIDES:
+        try:  # a real side in the board-section format (kbenv.board.island_files), named after its file
+            rows = read_island_file(name)
+        except IslandFileError as err:
+            raise IslandSetupError(f"{SIDE_OPTION}: {err}") from None
+        if len(location_cells(rows)) > 1:
+            raise IslandSetupError(f"{SIDE_OPTION}: {name}: more than one location hex (each side has one, EN 1443)")
+        return Path(name).stem, tuple(rows)
     if not isinstance(name, str) or name not in SUBSTITUTE_SIDES:
         raise IslandSetupError(f"{SIDE_OPTION}: unknown island side {name!r}; shipped sides: "
-                               f"{', '.join(SUBSTITUTE_SIDES)} (substitutes: no printed layout is known)")
+                               f"{', '.join(SUBSTITUTE_SIDES)} (substitutes: no printed layout is known), or the "
+                               "path of a side file (.txt)")
     return name, tuple(load_side(name))
 
 

@@ -155,3 +155,18 @@ def test_the_batch_engine_refuses_the_island_for_now():
 
     with pytest.raises(SetupError, match="^expansions: the batch engine cannot play the 'island'"):
         VectorGames(2, num_players=2, expansions=["island"])
+
+
+def test_a_real_side_loads_from_a_file(tmp_path):
+    # decision 5: a user who owns the game loads the printed side from a file in the section format
+    from kbenv import Game, SetupError
+
+    path = tmp_path / "my-island.txt"
+    path.write_text("# location: 2,2 tree_house\nGGGG\nCCCC\nDDLD\nFFFF\nTTTT\n")
+    g = Game.new(2, seed=1, expansions=["island"], island_side=str(path))
+    assert g.to_position()["island"] == {"board": ["GGGG", "CCCC", "DDLD", "FFFF", "TTTT"], "side": "my-island",
+                                         "locations": {"2,2": "tree_house"}}
+    path.write_text("GGGG\nCCCC\nDDLD\nFFFF\nTTTT\n")
+    with pytest.raises(SetupError, match=r"^island_side: .*my-island.txt, line 3: board: L at 2,2 is a location hex "
+                                         r"without its type"):
+        Game.new(2, seed=1, expansions=["island"], island_side=str(path))
