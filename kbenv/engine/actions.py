@@ -122,12 +122,19 @@ MANDATORY_BUILDS = 3  # the base rule; a turn's count is st[MANDATORY_TARGET]
 def apply_unchecked(st, action: int) -> None:
     """Apply a decision known to be legal."""
     if st[EXPANSIONS] & EXP_HARVEST and st[PHASE] == PHASE_SILO:
-        apply_phase_decision(st, action)  # Harvest's silo end phase (no reactions: the game is over)
+        apply_phase_decision(st, hex_of(action))  # Harvest's silo end phase (no reactions: the game is over)
     elif st[EXPANSIONS] & EXP_MARSHLANDS:
         apply_marshlands(st, action)
     else:
         apply_decision(st, action)
     settle(st)
+
+
+@njit(cache=True)
+def hex_of(action: int) -> int:
+    """The hex id of an island hex's action (kbenv.engine.island), any other action unchanged: for the phases whose
+    decisions are hexes, DONE and options only (a reaction, the silo phase)."""
+    return action - ISLAND_ACTION_BASE + NUM_HEXES if action >= ISLAND_ACTION_BASE else action
 
 
 @njit(cache=True)
@@ -138,7 +145,7 @@ def apply_marshlands(st, action: int) -> None:
     taker = st[DECIDER]
     if reacting(st):
         st[DECISIONS] += 1
-        apply_reaction(st, action, DONE)
+        apply_reaction(st, hex_of(action), DONE)
     else:
         apply_decision(st, action)
     after_decision(st, before, taker)
