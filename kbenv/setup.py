@@ -471,14 +471,14 @@ def make_setup(
                                  "(the game has one of each swamp card)")
     occupied = {rc for own in (settlements or ()) for rc in own}
     try:
-        pieces = validate_pieces(board, n, bits, {"walls": walls, "capitols": capitols, "caves": caves,
+        pieces = validate_pieces(grid, n, bits, {"walls": walls, "capitols": capitols, "caves": caves,
                                                   "nomad_spaces": nomad_spaces, "gold": gold,
                                                   "nomad_tiles": nomad_tiles, "tasks": tasks, "warriors": warriors,
                                                   "wagons": wagons, "ships": ships, "city_halls": city_halls,
                                                   "bonus_tiles": bonus_tiles, **counters},
                                  occupied)
-        check_marsh_position(board, n, pieces, tiles, settlements, supply, KEEP_BONUS in (ruleset.rules or ()))
-        check_nomad_counts(board, pieces, (resume or {}).get("nomad_tiles_gone", ()))
+        check_marsh_position(grid, n, pieces, tiles, settlements, supply, KEEP_BONUS in (ruleset.rules or ()))
+        check_nomad_counts(grid, pieces, (resume or {}).get("nomad_tiles_gone", ()))
     except ValueError as err:
         raise SetupError(str(err)) from None
     if sections is not None:

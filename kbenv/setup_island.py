@@ -42,6 +42,9 @@ HAND_SIDE = "hand-built"  # the label of a side given by its board (a free label
 # Position keys holding one list of hexes per player, and "then" (decisions): island hexes there are
 # ["island", r, c] in files, (ROWS + r, c) inside.
 PER_PLAYER_HEX_KEYS = ("settlements", "tiles", "tiles_fresh", "tiles_used")
+# Position keys of pieces (lists of hexes, per player or not) that may stand on the island (walls, Crossroads pieces,
+# Harvest scouts); capitols and caves never do (their rules place them on the board).
+PIECE_HEX_KEYS = tuple(kind.key for kind in CAT.PIECE_KINDS if kind.key not in PER_PLAYER_HEX_KEYS)
 
 
 class IslandSetupError(ValueError):
@@ -200,30 +203,26 @@ def _key_in(key, name: str):
     return key
 
 
+def _walk_in(value, name: str):
+    """Every ["island", r, c] inside a position value -> its extended [ROWS + r, c] (lists and objects walked)."""
+    if isinstance(value, list):
+        if len(value) == 3 and value[0] == ISLAND:
+            return _hex_in(value, name)
+        return [_walk_in(v, f"{name}[{k}]") for k, v in enumerate(value)]
+    if isinstance(value, dict):
+        return {k: _walk_in(v, f"{name}.{k}") for k, v in value.items()}
+    return value
+
+
 def position_in(position: dict) -> dict:
-    """A copy of a position whose island hexes are extended hexes (IslandSetupError naming the field at fault);
-    positions without island hexes come back unchanged."""
+    """A copy of a position whose island hexes (["island", r, c] anywhere but in the "island" key; "island,r,c" keys
+    of "tiles_left") are extended hexes (IslandSetupError naming the field at fault); positions without island
+    hexes come back unchanged."""
     if not isinstance(position, dict):
         return position
-    pos = copy.deepcopy(position)
-    for key in PER_PLAYER_HEX_KEYS:
-        value = pos.get(key)
-        if isinstance(value, list):
-            pos[key] = [[_hex_in(h, f"{key}[{p}]") for h in own] if isinstance(own, list) else own
-                        for p, own in enumerate(value)]
-    if isinstance(pos.get("then"), list):
-        pos["then"] = [_hex_in(d, f"then[{k}]") for k, d in enumerate(pos["then"])]
+    pos = {key: value if key == ISLAND else _walk_in(copy.deepcopy(value), key) for key, value in position.items()}
     if isinstance(pos.get("tiles_left"), dict):
         pos["tiles_left"] = {_key_in(k, "tiles_left"): v for k, v in pos["tiles_left"].items()}
-    decision = pos.get("decision")
-    if isinstance(decision, dict):
-        if "source" in decision:
-            decision["source"] = _hex_in(decision["source"], "decision.source")
-        if isinstance(decision.get("mandatory_hexes"), list):
-            decision["mandatory_hexes"] = [_hex_in(h, "decision.mandatory_hexes") for h in decision["mandatory_hexes"]]
-        for k, frame in enumerate(decision.get("frames") or ()):
-            if isinstance(frame, dict) and "source" in frame:
-                frame["source"] = _hex_in(frame["source"], f"decision.frames[{k}].source")
     return pos
 
 
@@ -235,11 +234,19 @@ def hex_out(entry):
     return entry
 
 
+def _walk_out(value):
+    if isinstance(value, list):
+        if len(value) == 2 and all(type(v) is int for v in value):
+            return hex_out(value)
+        return [_walk_out(v) for v in value]
+    return value
+
+
 def position_out(pos: dict) -> dict:
     """A position written by kbenv with extended island hexes, in the file form (IA5); in place."""
-    for key in PER_PLAYER_HEX_KEYS:
+    for key in (*PER_PLAYER_HEX_KEYS, *PIECE_HEX_KEYS):
         if isinstance(pos.get(key), list):
-            pos[key] = [[hex_out(h) for h in own] for own in pos[key]]
+            pos[key] = _walk_out(pos[key])
     if isinstance(pos.get("tiles_left"), dict):
         out = {}
         for key, v in pos["tiles_left"].items():

@@ -170,3 +170,28 @@ def test_a_real_side_loads_from_a_file(tmp_path):
     with pytest.raises(SetupError, match=r"^island_side: .*my-island.txt, line 3: board: L at 2,2 is a location hex "
                                          r"without its type"):
         Game.new(2, seed=1, expansions=["island"], island_side=str(path))
+
+
+@pytest.mark.parametrize("expansions", [["island"], ["nomads", "capitol", "caves", "crossroads", "marshlands",
+                                                     "harvest", "island"]])
+def test_position_round_trip_with_the_island(monkeypatch, expansions):
+    # issue 23 "the position round trip with the island alone and with all expansions": a random game written as a
+    # position and read back continues the same way (same legal decisions at every step), island hexes included
+    from kbenv.position import game_from_position
+
+    monkeypatch.setenv(CAT.EXPERIMENTAL_ENV, "island,harvest")
+    from kbenv import Game
+
+    for seed in (1, 2):
+        g = Game.new(2, seed=seed, expansions=expansions)
+        rng = np.random.default_rng(seed)
+        for step in range(120):
+            if g.done:
+                break
+            if step % 10 == 0:
+                again = game_from_position(json.loads(json.dumps(g.to_position())))
+                assert again.legal_actions() == g.legal_actions()
+                assert again.to_position() == g.to_position()
+            legal = g.legal_actions()
+            island = [a for a in legal if a >= CAT.ISLAND_ACTION_BASE]
+            g.step(int(rng.choice(island if island and step % 2 else legal)))
