@@ -3,7 +3,8 @@
 A network trained with expansions (TrainConfig `expansions`) reads observation v1 (48 channels; one made before
 Crossroads reads its first 35, one made before Marshlands its first 40, one made before Harvest its first 43,
 which keep their meaning) and
-has the v1 action layout (458 actions); its policy kwargs record the ruleset (`agent.expansions`,
+has the v1 action layout (478 actions; 458 for networks saved before the Island); its policy kwargs record the
+ruleset (`agent.expansions`,
 `agent.rules`). At play time the agent takes the observation and mask it is given when they have its
 network's shapes, and otherwise builds them from the player's view: v1 planes with `view.observation_v1()`,
 the game's own legal mask with `view.legal_mask()`, padded to the network's actions (v0 ids are a prefix of
@@ -20,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from kbenv.catalogue import ACTION_SIZE_V0
 from kbenv.engine.observe_v1 import V1_BASE_CHANNELS
 from kbenv.layout import layout_by_flag
 from kbenv.view import PlayerView
@@ -92,6 +94,8 @@ class PPOAgent:
             return mask.astype(bool)
         if view is not None:
             mask = view.legal_mask()
+        if len(mask) > self.action_size > ACTION_SIZE_V0 and not np.any(mask[self.action_size:]):
+            return np.asarray(mask[: self.action_size]).astype(bool)  # a v1 network saved before the Island's ids
         if len(mask) > self.action_size:
             raise ValueError(f"ppo: this network was trained on the base game ({self.action_size} actions); this "
                              f"game has {len(mask)} (expansions): train one with the ruleset's `expansions`")

@@ -186,6 +186,12 @@ LOCATION_TYPES = (
                  "if possible"),
     LocationType("palisade", "\u00df", "harvest", "move",
                  "move one of your settlements to a hex next to the rest of its settlement area"),
+    # The Island (EN 1452-1462; names of decision 8): one location hex on each side of the island board, with its
+    # 2 tiles (EN 1443). Position and section files write them as `L` with their type.
+    LocationType("rope_bridge", "\u00f1", "island", "move",
+                 "move one of your settlements to canyon, next to your own if possible"),
+    LocationType("tree_house", "\u00fd", "island", "move",
+                 "move one of your settlements to forest, next to your own if possible"),
 )
 LOCATION_NAMES = tuple(loc.name for loc in LOCATION_TYPES)
 BASE_POWERS = sum(loc.expansion is None for loc in LOCATION_TYPES)
@@ -315,6 +321,8 @@ EXPANSIONS = (
     Expansion("harvest", 5, "Harvest: 4 substitute sections, farmland and the farm action, silos and the silo end "
               "phase, the six cards (four amounts unverified), Bazaar, Water mill, Mountain station, Scout cabin, "
               "Cathedral (number tiles), Watchtower, University and Palisade", False, under_construction=True),
+    Expansion("island", 6, "Queenie 3 Island (under construction: an extra 5-line board beside the board, rope "
+              "bridge and tree house; KBENV_EXPERIMENTAL=island to try it)", False, under_construction=True),
 )
 # An expansion under construction is refused unless this environment variable names it (comma-separated names):
 # KBENV_EXPERIMENTAL=harvest. Read at each check (not at import), so a test process may set it.
@@ -351,6 +359,7 @@ NOMADS, CAPITOL, CAVES = EXPANSION_BIT["nomads"], EXPANSION_BIT["capitol"], EXPA
 CROSSROADS = EXPANSION_BIT["crossroads"]
 MARSHLANDS = EXPANSION_BIT["marshlands"]
 HARVEST = EXPANSION_BIT["harvest"]
+ISLAND = EXPANSION_BIT["island"]
 _IMPLEMENTED = {None} | {e.name for e in EXPANSIONS if e.implemented or e.under_construction}
 CARD_NAMES = tuple(card.name for card in SCORING_CARDS if card.expansion in _IMPLEMENTED)
 assert CARD_NAMES == tuple(card.name for card in SCORING_CARDS[: len(CARD_NAMES)]), "card ids are row indices"
@@ -598,6 +607,12 @@ RULE_FLAGS = (
              "the Palisade may move a lone settlement to a free neighbour of its own hex (A-H6 b)"),
     RuleFlag("bazaar_repeats_used_power_only", 14, "harvest",
              "the Bazaar repeats only a location power already used in this turn (A-H3 b)"),
+    # The Island (A-QI1, A-QI2)
+    RuleFlag("no_island_knights", 15, "island",
+             "Knights ignore the island's lines (A-QI1, the DE reading: 'wird auch nicht bei ... dem RITTER "
+             "beruecksichtigt')"),
+    RuleFlag("island_coast_not_water", 16, "island",
+             "the island's coast hexes are not next to water for Fishermen and the Water mill (A-QI2)"),
 )
 RULE_BIT = {f.name: 1 << f.bit for f in RULE_FLAGS}
 
@@ -624,11 +639,16 @@ V1_TAIL = (
     *(f"terrain-{t}" for t in TERRAIN_CHOICES),
     "option-1", "option-2", "done",
 )
+# The Island's 20 hexes (5 lines of 4, hex ids 400..419: kbenv.board.geometry) have action ids of their own after
+# the rest of layout v1 (hex actions 0..399 are the board's; v0 never has the island).
+ISLAND_ROWS, ISLAND_COLS = 5, 4
+ISLAND_ACTIONS = tuple(f"island {r},{c}" for r in range(ISLAND_ROWS) for c in range(ISLAND_COLS))
 ACTION_NAMES = (
     *(f"hex {h // 20},{h % 20}" for h in range(NUM_HEXES)),
     *LOCATION_NAMES[:BASE_POWERS],
     "end_turn",
     *V1_TAIL,
+    *ISLAND_ACTIONS,
 )
 ACTION_SIZE_V1 = len(ACTION_NAMES)
 ACTION_ID = {name: k for k, name in enumerate(ACTION_NAMES) if k >= NUM_HEXES}
@@ -637,6 +657,7 @@ LOCATION_ACTION = {name: ACTION_ID.get(name, -1) for name in LOCATION_NAMES}  # 
 NOMAD_ACTION_BASE = ACTION_ID[NOMAD_USABLE_KINDS[0]]
 CAVE_ACTION = ACTION_ID["cave"]
 DONE = ACTION_ID["done"]
+ISLAND_ACTION_BASE = ACTION_ID[ISLAND_ACTIONS[0]]  # action of island hex 400 + k: ISLAND_ACTION_BASE + k
 
 
 def location_action(location_type: int) -> int:
@@ -694,7 +715,8 @@ def rule_names(bits: int) -> tuple[str, ...]:
 
 
 # ----- power codes (the POWER field of the state) ----------------------------------------------------
-# 0..31: location types (base 0..7, Nomads 8..11, Crossroads 12..19, Marshlands 20..23, Harvest 24..31); then
+# 0..33: location types (base 0..7, Nomads 8..11, Crossroads 12..19, Marshlands 20..23, Harvest 24..31, Island
+# 32..33); then
 # the usable nomad tiles, the cave move, the Marshlands bonus tiles that are decisions (M-9, M-15; the Fountain
 # and Temple bonuses are passive modifiers of their powers, M-11, M-13, and have no code) and the farm action.
 BONUS_POWERS = ("canoe_bonus", "refuge_bonus")
@@ -830,6 +852,10 @@ POWER_TRAITS = (
     # Palisade (H-13, A-H6): move one own settlement next to the rest of its settlement area, the settlement
     # lifted (kbenv.engine.harvest_powers; a lone settlement moves only with palisade_moves_lone_settlement).
     _move("palisade", _ANY, "palisade"),
+    # The Island (QI-3, QI-4): move one own settlement to canyon / forest, adjacent if possible (as Harbor's rule);
+    # island hexes of that terrain are targets when no adjacent one exists (QI-1: the same masks hold them).
+    _move("rope_bridge", "canyon", "move to terrain"),
+    _move("tree_house", "forest", "move to terrain"),
     # nomad tiles (N-7..12): three builds on the donation's terrain, four one-space moves, the Outpost's
     # waiver of adjacency for one settlement, the Sword
     *(_build(f"donation-{t}", TERRAINS[[x.letter for x in TERRAINS].index(t)].name, timing="nomad tile", steps=3)

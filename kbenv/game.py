@@ -22,6 +22,7 @@ from .layout import Layout, layout_for
 from .ruleset import Ruleset
 from .setup import Setup, SetupError, build_state, make_setup, ruleset_of, standard_setup
 from .setup_expansions import RULESET_FIELDS
+from .setup_island import location_info, location_slots
 
 RECORD_FORMAT = "kbenv-record"
 RECORD_VERSION = 1  # base games; games with expansions write version 2 (their set-up has a ruleset)
@@ -96,14 +97,17 @@ class Game:
         expansions=None,
         rules=None,
         ruleset=None,
+        island_side=None,
     ) -> Game:
         """A new game; whatever is not given (sections and turns, cards, start player) comes from the seed.
+        `island_side`: with the island expansion, the island side (kbenv.setup_island; default a seeded choice).
 
         The ruleset: `ruleset` (a kbenv.ruleset.Ruleset or its dict), or `expansions` (kbenv.catalogue: nomads,
         capitol, caves, crossroads) and `rules` switching reading flags on ({"capitol_replaces_castle": True} or
         a list of names). `lords_count_zero=True` is the older keyword of that rule flag."""
         ruleset = ruleset_of(expansions, rules, lords_count_zero, ruleset)
-        return cls.from_setup(standard_setup(num_players, seed, preset, sections, cards, start_player, ruleset=ruleset))
+        return cls.from_setup(standard_setup(num_players, seed, preset, sections, cards, start_player, ruleset=ruleset,
+                                             island_side=island_side))
 
     @classmethod
     def custom(
@@ -124,6 +128,7 @@ class Game:
         sections=None,
         resume=None,
         ruleset=None,
+        island=None,
         **expansion_fields,
     ) -> Game:
         """A hand-built position; the current player's turn begins (see docs/api.md).
@@ -159,6 +164,7 @@ class Game:
             deck=deck,
             current_player=current_player,
             resume=resume,
+            island=island,
             **expansion_fields,
         )
         return cls.from_setup(setup)
@@ -382,30 +388,32 @@ class Game:
         return None if card == S.NO_CARD else CARD_TEXT[card]
 
     def location_hexes(self) -> list[tuple[int, int]]:
-        return [hex_rc(self.state[S.LOC_HEX + i]) for i in range(int(self.state[S.NUM_LOCATIONS]))]
+        """Every location hex (the island's last, as its extended (row, col): kbenv.setup_island)."""
+        return [hex_rc(h) for _, h in location_slots(self.state)]
 
     def tiles(self, player: int) -> list[tuple[str, tuple[int, int]]]:
         held = int(self.state[S.TILES_HELD + player])
         out = []
-        for i, rc in enumerate(self.location_hexes()):
+        for i, h in location_slots(self.state):
             if held >> i & 1:
-                out.append((LOCATION_NAMES[int(self.state[S.LOC_TYPE + i])], rc))
+                out.append((LOCATION_NAMES[location_info(self.state, i)[0]], hex_rc(h)))
         return sorted(out)
 
     def tile_status(self, player: int) -> list[dict]:
         """Each tile held: type, location, and whether it is fresh (taken this turn) or used this turn."""
         held, fresh, used = (int(self.state[off + player]) for off in (S.TILES_HELD, S.TILES_FRESH, S.TILES_USED))
         out = []
-        for i, rc in enumerate(self.location_hexes()):
+        for i, h in location_slots(self.state):
             if held >> i & 1:
-                name = LOCATION_NAMES[int(self.state[S.LOC_TYPE + i])]
-                out.append({"type": name, "location": rc, "fresh": bool(fresh >> i & 1), "used": bool(used >> i & 1)})
+                name = LOCATION_NAMES[location_info(self.state, i)[0]]
+                out.append({"type": name, "location": hex_rc(h), "fresh": bool(fresh >> i & 1),
+                            "used": bool(used >> i & 1)})
         return out
 
     def tiles_left(self, rc: tuple[int, int]) -> int:
-        for i, loc in enumerate(self.location_hexes()):
-            if loc == tuple(rc):
-                return int(self.state[S.LOC_TILES + i])
+        for i, h in location_slots(self.state):
+            if hex_rc(h) == tuple(rc):
+                return location_info(self.state, i)[1]
         raise ValueError(f"{tuple(rc)} is not a location hex")
 
     @staticmethod

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from . import catalogue as CAT
 from .board.codes import LOCATION_LETTERS, LOCATION_NAMES
-from .board.geometry import NUM_HEXES, hex_rc
+from .board.geometry import NUM_HEXES, ROWS, hex_id, hex_rc
 from .catalogue import ACTION_ID, ACTION_NAMES, POWER_NAMES, RULE_FLAGS
 from .engine import piece_table as PT
 from .engine import state as S
@@ -17,6 +17,7 @@ from .game import Game, IllegalActionError
 from .position_state import RESUME_FIELDS, resume_of, space_of
 from .ruleset import Ruleset
 from .setup import SetupError, check_flag, standard_setup
+from .setup_island import IslandSetupError, hex_out, island_position, on_grid, position_in, position_out
 from .setup_marshlands import MARSH_PIECES, marsh_position
 
 # The names of the two phase-dependent options (OPTION_1, OPTION_2) per phase (decision 8): Harvest's silo phase
@@ -35,7 +36,7 @@ WALLS_KEY = PT.PIECE_KIND["wall"].key
 POSITION_FIELDS = ("board", "sections", "locations", "cards", "settlements", "options", "expansions", WALLS_KEY,
                    "capitols", "caves", "nomad_spaces", "gold", "current_player", "start_player", "hands", "deck",
                    "supply", "tiles", "tiles_left", "nomad_tiles", "tasks", *SLOT_PIECE_KEYS, *MARSH_PIECES,
-                   "seed", *RESUME_FIELDS, "then")
+                   "seed", "island", *RESUME_FIELDS, "then")
 OPTION_FIELDS = tuple(f.name for f in RULE_FLAGS)
 PASSED_THROUGH = (WALLS_KEY, "capitols", "caves", "nomad_spaces", "gold", "nomad_tiles", "tasks", *SLOT_PIECE_KEYS,
                   "current_player", "start_player", "supply", "tiles", "seed", *MARSH_PIECES)
@@ -45,6 +46,7 @@ def parse_position(position: dict) -> dict:
     """Keyword arguments for `Game.custom` from a position dict; SetupError names the field at fault."""
     if not isinstance(position, dict):
         raise SetupError("position: expected a JSON object")
+    position = island_hexes_in(position)
     unknown = sorted(set(position) - set(POSITION_FIELDS))
     if unknown:
         raise SetupError(f"position: unknown field(s) {', '.join(map(repr, unknown))}; "
@@ -95,6 +97,8 @@ def parse_position(position: dict) -> dict:
     }
     if "sections" in position:
         kwargs["sections"] = position["sections"]
+    if "island" in position:
+        kwargs["island"] = position["island"]  # kbenv.setup_island validates it (IA2, IA13)
     for name in PASSED_THROUGH:
         if name in position:
             kwargs[name] = position[name]
@@ -132,7 +136,7 @@ def parse_rc(key, name: str) -> tuple[int, int]:
     if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
         raise SetupError(f"{name}: expected hexes as \"row,col\", got {key!r}")
     r, c = int(parts[0]), int(parts[1])
-    if not (0 <= r < 20 and 0 <= c < 20):
+    if not on_grid(r, c, name == "tiles_left"):  # tiles_left: island keys come in their extended form
         raise SetupError(f"{name}: hex {key!r} is off the 20x20 board")
     return r, c
 
@@ -147,6 +151,8 @@ def decision_id(decision, k: int) -> int:
     """The action id of a decision named in a position file: [r, c], a power name, "done", "end_turn"."""
     if isinstance(decision, list) and len(decision) == 2 and all(type(v) is int for v in decision):
         r, c = decision
+        if r >= ROWS and on_grid(r, c, True):  # an island hex (extended form: position_in)
+            return CAT.ISLAND_ACTION_BASE + hex_id(r, c) - NUM_HEXES
         if not (0 <= r < 20 and 0 <= c < 20):
             raise SetupError(f"then[{k}]: hex {decision} is off the board")
         return r * 20 + c
@@ -163,6 +169,8 @@ def decision_name(action: int, phase: str = ""):
     for the number tiles (choose_target), OPTION_1 "crossroads" in the Bazaar's choose_power (OPTION_NAMES)."""
     if action < NUM_HEXES:
         return [action // 20, action % 20]
+    if action >= CAT.ISLAND_ACTION_BASE:  # an island hex (IA5)
+        return hex_out(list(hex_rc(action - CAT.ISLAND_ACTION_BASE + NUM_HEXES)))
     if phase == "reaction" and action == ACTION_ID["done"]:
         return "pass"
     k = action - ACTION_ID["option-1"]
@@ -171,11 +179,19 @@ def decision_name(action: int, phase: str = ""):
     return ACTION_NAMES[action]
 
 
+def island_hexes_in(position: dict) -> dict:
+    """The position with its ["island", r, c] hexes in kbenv's extended form (kbenv.setup_island)."""
+    try:
+        return position_in(position)
+    except IslandSetupError as err:
+        raise SetupError(str(err)) from None
+
+
 def game_from_position(position: dict) -> Game:
     """The game of a position file, after its "then" decisions; SetupError names the field at fault."""
     kwargs = parse_position(position)
     game = Game.custom(**kwargs)
-    then = position.get("then", [])
+    then = island_hexes_in(position).get("then", [])
     if not isinstance(then, list):
         raise SetupError("then: expected a list of decisions")
     for k, decision in enumerate(then):
@@ -257,8 +273,10 @@ def position_of(game: Game) -> dict:
             pos[kind.key] = [piece_entry(st, kind, p) for p in range(n)]
     if bits & CAT.EXPANSION_BIT["marshlands"]:
         pos.update(marsh_position(st))
+    if setup.island is not None:
+        pos["island"] = island_position(setup.island)
     pos.update(resume_of(st))
-    return pos
+    return position_out(pos) if setup.island is not None else pos
 
 
 def hand_entry(game: Game, player: int):

@@ -24,6 +24,7 @@ from .engine.rng import MASK32
 from .engine.turns import MANDATORY_BUILDS
 from .setup_expansions import ExpansionSetupError, is_int, nomad_entry
 from .setup_harvest import HARVEST_RESUME, apply_harvest_resume, harvest_position, validate_harvest_resume
+from .setup_island import location_slots, on_grid
 from .setup_marshlands import MARSH_RESUME, apply_marsh_resume, validate_marsh_resume
 
 REACTION_POWER = CAT.REACTION_POWERS[0]  # the power of a reaction frame (decision 8 name)
@@ -83,7 +84,9 @@ def _letters(value, name: str, size: int = S.DECK_SIZE) -> list[str]:
 
 
 def _hex(value, name: str) -> list[int]:
-    if not isinstance(value, (list, tuple)) or len(value) != 2 or not all(is_int(v) and 0 <= v < 20 for v in value):
+    """[row, col] on the board, or an island hex in its extended form (kbenv.setup_island)."""
+    if not isinstance(value, (list, tuple)) or len(value) != 2 or not all(is_int(v) for v in value) \
+            or not on_grid(int(value[0]), int(value[1]), True):
         raise _err(f"{name}: expected [row, col] on the 20x20 board, got {value!r}")
     return [int(value[0]), int(value[1])]
 
@@ -294,10 +297,10 @@ def apply_resume(st: np.ndarray, resume: dict) -> None:
             st[off] = resume[name]
     if "ending" in resume:
         st[S.ENDING] = int(resume["ending"])
-    locations = [int(st[S.LOC_HEX + i]) for i in range(int(st[S.NUM_LOCATIONS]))]
+    location_bit = {h: bit for bit, h in location_slots(st)}
     for name, off in (("tiles_fresh", S.TILES_FRESH), ("tiles_used", S.TILES_USED)):
         for p, hexes in enumerate(resume.get(name, ())):
-            st[off + p] = sum(1 << locations.index(hex_id(r, c)) for r, c in hexes)
+            st[off + p] = sum(1 << location_bit[hex_id(r, c)] for r, c in hexes)
     if st[S.EXPANSIONS] & CAT.EXPANSION_BIT["marshlands"]:
         apply_marsh_resume(st, resume)
     if st[S.EXPANSIONS] & CAT.HARVEST:
@@ -350,10 +353,10 @@ def resume_of(st: np.ndarray) -> dict:
     def rc(h: int) -> list[int]:
         return list(hex_rc(int(h)))
 
-    locations = [int(st[S.LOC_HEX + i]) for i in range(int(st[S.NUM_LOCATIONS]))]
+    slots = location_slots(st)
 
     def tile_hexes(off: int) -> list[list[list[int]]]:
-        return [sorted(rc(h) for i, h in enumerate(locations) if st[off + p] >> i & 1) for p in range(n)]
+        return [sorted(rc(h) for i, h in slots if st[off + p] >> i & 1) for p in range(n)]
 
     out: dict = {
         "discard": pile(int(discard_off(st)), S.DISCARD_COUNT),

@@ -48,6 +48,18 @@ from .setup_expansions import (
     is_int,
     validate_pieces,
 )
+from .setup_island import (
+    IslandSetupError,
+    apply_island,
+    extended_board,
+    hex_label,
+    location_info,
+    location_slots,
+    on_grid,
+    set_tiles_left,
+    side_option,
+    validate_island,
+)
 from .setup_marshlands import check_marsh_position
 
 KEEP_BONUS = "bonus_kept_after_tile_loss"  # the rule flag of A-M4 (a)
@@ -223,6 +235,8 @@ class Setup:
     counters: tuple[tuple[str, tuple[int, ...]], ...] | None = None
     # The full state of a position written by Game.to_position (kbenv.position_state; None: a turn begins).
     resume: dict | None = None
+    # The Island (kbenv.setup_island): (side name, 5 rows of 4 codes); None without the island expansion.
+    island: tuple | None = None
 
     @property
     def ruleset(self) -> Ruleset:
@@ -269,7 +283,8 @@ class Setup:
         return make_setup(**d)
 
 
-def _tuple2(pairs, name: str) -> tuple[tuple[int, int], ...]:
+def _tuple2(pairs, name: str, island: bool = False) -> tuple[tuple[int, int], ...]:
+    """(row, col) pairs; with `island` also the island's extended hexes (kbenv.setup_island)."""
     if not isinstance(pairs, (list, tuple)):
         raise SetupError(f"{name}: expected a list of [row, col] pairs, got {pairs!r}")
     out = []
@@ -277,7 +292,7 @@ def _tuple2(pairs, name: str) -> tuple[tuple[int, int], ...]:
         if not isinstance(rc, (list, tuple)) or len(rc) != 2 or not all(is_int(v) for v in rc):
             raise SetupError(f"{name}: expected [row, col] pairs of integers, got {rc!r}")
         r, c = int(rc[0]), int(rc[1])
-        if not (0 <= r < 20 and 0 <= c < 20):
+        if not on_grid(r, c, island):
             raise SetupError(f"{name}: hex {[r, c]} is off the 20x20 board")
         out.append((r, c))
     return tuple(out)
@@ -331,6 +346,7 @@ def make_setup(
     city_halls=None,
     bonus_tiles=None,
     resume=None,
+    island=None,
     **counters,
 ) -> Setup:
     """A validated Setup; SetupError names the field at fault. The per-seat counters of the powers come as
@@ -356,6 +372,12 @@ def make_setup(
     seed = check_seed(seed)
     if sections is not None:
         sections = check_sections(sections)
+    try:
+        island = validate_island(island, bits, seed)
+    except IslandSetupError as err:
+        raise SetupError(str(err)) from None
+    on_island = island is not None
+    grid = extended_board(board, island)  # the island's rows follow the board's (extended hexes)
 
     def per_player(value, name):
         if value is None:
@@ -365,36 +387,36 @@ def make_setup(
         return value
 
     if per_player(settlements, "settlements") is not None:
-        settlements = tuple(_tuple2(s, f"settlements[{i}]") for i, s in enumerate(settlements))
+        settlements = tuple(_tuple2(s, f"settlements[{i}]", on_island) for i, s in enumerate(settlements))
         seen: set[tuple[int, int]] = set()
         for i, own in enumerate(settlements):
             if len(own) > S.SETTLEMENTS_PER_PLAYER:
                 raise SetupError(f"settlements[{i}]: more than {S.SETTLEMENTS_PER_PLAYER} settlements")
             for rc in own:
                 if rc in seen:
-                    raise SetupError(f"settlements[{i}]: hex {list(rc)} already holds a settlement")
-                code = board[rc[0]][rc[1]]
+                    raise SetupError(f"settlements[{i}]: hex {hex_label(rc)} already holds a settlement")
+                code = grid[rc[0]][rc[1]]
                 if code not in settlement_terrains(bits):
                     allowed = ", ".join(hex_name(t) for t in settlement_terrains(bits))
-                    raise SetupError(f"settlements[{i}]: hex {list(rc)} is {hex_name(code)}, where no settlement "
-                                     f"can stand (only {allowed})")
+                    raise SetupError(f"settlements[{i}]: hex {hex_label(rc)} is {hex_name(code)}, where no "
+                                     f"settlement can stand (only {allowed})")
                 seen.add(rc)
     if per_player(hands, "hands") is not None:
         hands = tuple(check_hand(h, f"hands[{i}]", bits) for i, h in enumerate(hands))
     if per_player(tiles, "tiles") is not None:
-        tiles = tuple(_tuple2(t, f"tiles[{i}]") for i, t in enumerate(tiles))
+        tiles = tuple(_tuple2(t, f"tiles[{i}]", on_island) for i, t in enumerate(tiles))
         for i, held in enumerate(tiles):
             for r, c in held:
-                if not board[r][c].islower():
-                    raise SetupError(f"tiles[{i}]: hex {[r, c]} is not a location hex")
+                if not grid[r][c].islower():
+                    raise SetupError(f"tiles[{i}]: hex {hex_label((r, c))} is not a location hex")
             if len(set(held)) != len(held):
                 raise SetupError(f"tiles[{i}]: a player holds at most one tile of each location hex")
     if tiles_left is not None:
         items = tiles_left.items() if isinstance(tiles_left, dict) else tiles_left
         fixed = []
         for rc, k in items:
-            (r, c), = _tuple2([rc], "tiles_left")
-            if not board[r][c].islower():
+            (r, c), = _tuple2([rc], "tiles_left", on_island)
+            if not grid[r][c].islower():
                 raise SetupError(f"tiles_left: hex {[r, c]} is not a location hex")
             if not is_int(k) or not 0 <= k <= TILES_PER_LOCATION:
                 raise SetupError(f"tiles_left: expected 0..{TILES_PER_LOCATION} tiles at {[r, c]}, got {k!r}")
@@ -426,7 +448,7 @@ def make_setup(
     first = start_player if current_player is None else current_player
     if resume is not None:
         try:
-            resume = validate_resume(resume, board, n, bits, tiles, first, start_player)
+            resume = validate_resume(resume, grid if on_island else board, n, bits, tiles, first, start_player)
         except ValueError as err:
             raise SetupError(str(err)) from None
     gone = (resume or {}).get("removed_terrain")
@@ -449,14 +471,14 @@ def make_setup(
                                  "(the game has one of each swamp card)")
     occupied = {rc for own in (settlements or ()) for rc in own}
     try:
-        pieces = validate_pieces(board, n, bits, {"walls": walls, "capitols": capitols, "caves": caves,
+        pieces = validate_pieces(grid, n, bits, {"walls": walls, "capitols": capitols, "caves": caves,
                                                   "nomad_spaces": nomad_spaces, "gold": gold,
                                                   "nomad_tiles": nomad_tiles, "tasks": tasks, "warriors": warriors,
                                                   "wagons": wagons, "ships": ships, "city_halls": city_halls,
                                                   "bonus_tiles": bonus_tiles, **counters},
                                  occupied)
-        check_marsh_position(board, n, pieces, tiles, settlements, supply, KEEP_BONUS in (ruleset.rules or ()))
-        check_nomad_counts(board, pieces, (resume or {}).get("nomad_tiles_gone", ()))
+        check_marsh_position(grid, n, pieces, tiles, settlements, supply, KEEP_BONUS in (ruleset.rules or ()))
+        check_nomad_counts(grid, pieces, (resume or {}).get("nomad_tiles_gone", ()))
     except ValueError as err:
         raise SetupError(str(err)) from None
     if sections is not None:
@@ -484,6 +506,7 @@ def make_setup(
         **{k: v for k, v in pieces.items() if k not in CAT.PLAYER_COUNTER_NAMES},
         counters=tuple((k, pieces[k]) for k in CAT.PLAYER_COUNTER_NAMES if pieces.get(k) is not None) or None,
         resume=resume,
+        island=island,
     )
 
 
@@ -539,8 +562,10 @@ def standard_setup(
     expansions=None,
     rules=None,
     ruleset=None,
+    island_side=None,
 ) -> Setup:
     """A set-up for a new game: random from the seed where sections, cards or start player are not given.
+    `island_side`: with the island expansion, the shipped side (kbenv.setup_island; default a seeded choice).
 
     The ruleset: `ruleset` (a kbenv.ruleset.Ruleset or its dict) or `expansions` and `rules`;
     `lords_count_zero=True` is the older keyword of that rule flag."""
@@ -548,6 +573,12 @@ def standard_setup(
     seed = check_seed(seed)
     ruleset = ruleset_of(expansions, rules, lords_count_zero, ruleset)
     bits = ruleset.expansion_bits
+    island = None
+    if island_side is not None:
+        try:
+            island = side_option(island_side, bits)
+        except IslandSetupError as err:
+            raise SetupError(str(err)) from None
     draws = seed_draws(seed, int(num_players), bits)
     sections, cards = resolve_preset(preset, sections, cards)
     if board is None:
@@ -569,6 +600,7 @@ def standard_setup(
         sections=sections,
         expansions=ruleset.expansions,
         rules=ruleset.rules,
+        island=island,
     )
 
 
@@ -584,10 +616,12 @@ def build_state(setup: Setup) -> np.ndarray:
     codes, locations = cached_board_arrays(setup.board)
     init_game(st, n, draws, codes, locations)
     apply_ruleset(st, bits, rule_bits, setup.seed, setup.standard_start)
+    if setup.island is not None:
+        apply_island(st, setup.island)  # the island's hexes 400..419 (kbenv.setup_island)
     if setup.hands is None and setup.deck is None and setup.settlements is None and setup.supply is None \
             and setup.tiles is None and setup.tiles_left is None and setup.standard_start:
         return st
-    location_hexes = [int(st[S.LOC_HEX + i]) for i in range(int(st[S.NUM_LOCATIONS]))]
+    location_bit = {h: bit for bit, h in location_slots(st)}
     full_deck = [int(c) for c in draws[DRAW_DECK : DRAW_DECK + S.DECK_SIZE]]  # shuffled, top first
     deck_at = int(deck_off(st))
     if bits & CAT.MARSHLANDS:  # the 30-card deck was dealt by deal_expansions: hands, then the pile top first
@@ -642,12 +676,12 @@ def build_state(setup: Setup) -> np.ndarray:
     if setup.tiles is not None:
         for p, held in enumerate(setup.tiles):
             for r, c in held:
-                i = location_hexes.index(hex_id(r, c))
+                i = location_bit[hex_id(r, c)]
                 st[S.TILES_HELD + p] |= 1 << i
-                st[S.LOC_TILES + i] = max(0, st[S.LOC_TILES + i] - 1)
+                set_tiles_left(st, i, max(0, location_info(st, i)[1] - 1))
     if setup.tiles_left is not None:
         for (r, c), k in setup.tiles_left:
-            st[S.LOC_TILES + location_hexes.index(hex_id(r, c))] = k
+            set_tiles_left(st, location_bit[hex_id(r, c)], k)
     resume = setup.resume or {}
     if bits:
         first = setup.start_player if setup.current_player is None else setup.current_player

@@ -51,7 +51,7 @@ def _hexes(value, name: str) -> tuple[tuple[int, int], ...]:
     out = []
     for rc in value:
         if not isinstance(rc, (list, tuple)) or len(rc) != 2 or not all(is_int(v) for v in rc) \
-                or not all(0 <= v < 20 for v in rc):
+                or not (all(0 <= v < 20 for v in rc) or (20 <= rc[0] < 25 and 0 <= rc[1] < 4)):  # or the island's
             raise ExpansionSetupError(f"{name}: expected [row, col] pairs on the 20x20 board, got {rc!r}")
         out.append((int(rc[0]), int(rc[1])))
     if len(set(out)) != len(out):

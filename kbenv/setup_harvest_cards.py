@@ -14,12 +14,22 @@ from __future__ import annotations
 import numpy as np
 
 from . import catalogue as CAT
-from .board.geometry import ROWS
+from .board.geometry import ISLAND_ROWS, ROWS
 from .engine import state as S
 from .setup_expansions import ExpansionSetupError, is_int
 
 CARD_KEYS = ("mayor_lines", "rovers_sections")
 NUM_SECTIONS = 4
+
+
+def line_key(r: int) -> str:
+    """A Mayors line as the position writes it: board row "r", island line "island,r" (IA14)."""
+    return str(r) if r < ROWS else f"island,{r - ROWS}"
+
+
+def line_index(key: str) -> int:
+    """The inverse of line_key: board rows 0..19, island lines ROWS + r."""
+    return ROWS + int(key[7:]) if key.startswith("island,") else int(key)
 
 
 def validate_card_keys(resume: dict, n: int, bits: int) -> dict:
@@ -35,14 +45,17 @@ def validate_card_keys(resume: dict, n: int, bits: int) -> dict:
         marked = {}
         for row, seat in lines.items():
             r = int(row) if isinstance(row, str) and row.isdigit() else row
-            if not is_int(r) or not 0 <= r < ROWS:
+            if isinstance(row, str) and row.startswith("island,") and row[7:].isdigit() \
+                    and int(row[7:]) < ISLAND_ROWS and bits & CAT.ISLAND:
+                r = ROWS + int(row[7:])  # an island line (A-QI4, IA14): kept as ROWS + r inside
+            elif not is_int(r) or not 0 <= r < ROWS:
                 raise ExpansionSetupError(f"mayor_lines: expected rows \"0\"..\"{ROWS - 1}\", got {row!r}")
             if int(r) in marked:
                 raise ExpansionSetupError(f"mayor_lines: row {int(r)} is given twice")
             if not is_int(seat) or not 0 <= seat < n:
                 raise ExpansionSetupError(f"mayor_lines[{row!r}]: expected a seat 0..{n - 1}, got {seat!r}")
             marked[int(r)] = int(seat)
-        out["mayor_lines"] = {str(r): marked[r] for r in sorted(marked)}
+        out["mayor_lines"] = {line_key(r): marked[r] for r in sorted(marked)}
     if "rovers_sections" in resume:
         sections = resume["rovers_sections"]
         if (not isinstance(sections, (list, tuple)) or not all(is_int(q) and 0 <= q < NUM_SECTIONS for q in sections)
@@ -56,7 +69,8 @@ def validate_card_keys(resume: dict, n: int, bits: int) -> dict:
 def apply_card_keys(st: np.ndarray, resume: dict) -> None:
     """Write the marked rows and the Rovers sections of this turn into a state."""
     for row, seat in resume.get("mayor_lines", {}).items():
-        st[S.MAYOR_LINES + int(row)] = seat + 1
+        r = line_index(row)
+        st[S.MAYOR_LINES + r if r < ROWS else S.ISLAND_MAYOR_LINES + r - ROWS] = seat + 1
     if "rovers_sections" in resume:
         st[S.ROVER_SECTIONS] = sum(1 << q for q in resume["rovers_sections"])
 
@@ -64,5 +78,7 @@ def apply_card_keys(st: np.ndarray, resume: dict) -> None:
 def card_keys_of(st: np.ndarray) -> dict:
     """The Harvest card keys of a state, as Game.to_position writes them."""
     lines = {str(r): int(st[S.MAYOR_LINES + r]) - 1 for r in range(ROWS) if st[S.MAYOR_LINES + r] > 0}
+    lines.update({line_key(ROWS + r): int(st[S.ISLAND_MAYOR_LINES + r]) - 1 for r in range(ISLAND_ROWS)
+                  if st[S.ISLAND_MAYOR_LINES + r] > 0})  # island lines (IA14)
     sections = [q for q in range(NUM_SECTIONS) if int(st[S.ROVER_SECTIONS]) >> q & 1]
     return {"mayor_lines": lines, "rovers_sections": sections}

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from . import catalogue as CAT
 from .board.geometry import NUM_HEXES, hex_rc
 from .engine import state as S
+from .setup_island import location_info, location_slots
 
 if TYPE_CHECKING:
     from .game import Game
@@ -137,8 +138,8 @@ def hand_words(cards: list[str]) -> str:
 def locations_in_play(game: Game) -> list[tuple[str, list[tuple[int, int]]]]:
     """[(location type, its hexes)] of the board, in catalogue order."""
     hexes: dict[int, list[tuple[int, int]]] = {}
-    for i, rc in enumerate(game.location_hexes()):
-        hexes.setdefault(int(game.state[S.LOC_TYPE + i]), []).append(rc)
+    for i, h in location_slots(game.state):  # the island's location last (kbenv.setup_island)
+        hexes.setdefault(location_info(game.state, i)[0], []).append(hex_rc(h))
     return [(CAT.LOCATION_NAMES[k], sorted(hexes[k])) for k in sorted(hexes)]
 
 

@@ -319,4 +319,4 @@ def test_base_rule_flags_keep_the_v0_layout(tmp_path):
     base = Run(_tiny_config(tmp_path, rules=["lords_count_zero"]), log=lambda *_: None)
     assert base.net.config["v1"] is False and base.net.action_size == 409
     nomads = Run(_tiny_config(tmp_path / "n", expansions=["nomads"]), log=lambda *_: None)
-    assert nomads.net.config["v1"] is True and nomads.net.action_size == 458
+    assert nomads.net.config["v1"] is True and nomads.net.action_size == 478

@@ -17,7 +17,7 @@ from kbenv.wrappers import SelfPlayEnv
 # gymnasium calls any -v0 id "out of date" once a -v1 of the same name exists; here v0 is the base-game layout.
 pytestmark = pytest.mark.filterwarnings("ignore:.*is out of date.*:DeprecationWarning")
 
-SHAPES = {SELF_PLAY_V0: ((28, 20, 20), 409), SELF_PLAY_V1: ((48, 20, 20), 458)}
+SHAPES = {SELF_PLAY_V0: ((28, 20, 20), 409), SELF_PLAY_V1: ((48, 20, 20), 478)}
 
 
 def play_episode(env: gymnasium.Env, seed: int, rng: np.random.Generator) -> tuple[float, int]:
@@ -101,7 +101,7 @@ def test_v1_with_expansions():
     rng = np.random.default_rng(1)
     play_episode(env, 3, rng)
     assert {"nomads", "crossroads"} <= set(env.unwrapped.game.expansions)
-    assert env.observation_space.shape == (48, 20, 20) and env.action_space.n == 458
+    assert env.observation_space.shape == (48, 20, 20) and env.action_space.n == 478
 
 
 def test_opponent_objects_and_callables_pass_through():
@@ -137,7 +137,7 @@ def test_maskable_ppo_reads_the_masks_through_gymnasium_wrappers():
 
     venv = make_vec_env(SELF_PLAY_V1, n_envs=2, seed=0, env_kwargs={"opponents": ["greedy"], "expansions": ["nomads"]})
     venv.reset()
-    assert is_masking_supported(venv) and get_action_masks(venv).shape == (2, 458)
+    assert is_masking_supported(venv) and get_action_masks(venv).shape == (2, 478)
     model = MaskablePPO("MlpPolicy", venv, n_steps=16, batch_size=32, n_epochs=1, seed=0)
     model.learn(32)
     assert model.num_timesteps == 32

@@ -20,6 +20,7 @@ import textwrap
 import numpy as np
 import pytest
 
+from kbenv.catalogue import ISLAND_ACTION_BASE
 from kbenv.engine.rng import seed_u32
 from kbenv.engine.state import PHASE, PHASE_OVER, SCRATCH
 from kbenv.game import Game
@@ -83,7 +84,9 @@ def test_stepped_game_legal_lists_and_masks_are_pinned(key: str) -> None:
     while not game.done:
         legal = game.legal_actions()
         h.update(repr(legal).encode())
-        h.update(game.legal_mask().tobytes())
+        mask = game.legal_mask()  # the 458 ids pinned before the Island's 20 (issue 23), which stay 0 here
+        assert not mask[ISLAND_ACTION_BASE:].any()
+        h.update(mask[:ISLAND_ACTION_BASE].tobytes())
         game.step(rnd.choice(legal))
         decisions += 1
     assert (decisions, h.hexdigest()[:24]) == STEPPED[key]

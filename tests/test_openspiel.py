@@ -63,7 +63,7 @@ def test_load_game(players, ruleset):
     assert game_type.utility == pyspiel.GameType.Utility.ZERO_SUM
     assert game.num_players() == players
     expansions = bool(RULESETS[ruleset])
-    assert game.num_distinct_actions() == (458 if expansions else 409)
+    assert game.num_distinct_actions() == (478 if expansions else 409)
     assert game.observation_tensor_shape() == [48 if expansions else 28, 20, 20]
     assert game.max_chance_outcomes() == 1 << 16
     assert (game.min_utility(), game.max_utility(), game.utility_sum()) == (-1 / (players - 1), 1.0, 0.0)
@@ -307,7 +307,7 @@ def test_adapter_plays_an_expansion_game():
                        expansions=expansions)
     for bot in bots:
         bot.assert_all_legal(at_least=20)
-        assert all(len(mask) == 458 for mask, _ in bot.choices)  # the expansion (v1) action layout
+        assert all(len(mask) == 478 for mask, _ in bot.choices)  # the expansion (v1) action layout
     assert_a_finished_game(result, expansions)
 
 

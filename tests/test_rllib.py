@@ -70,10 +70,10 @@ def test_env_is_strict_and_module_masks_illegal_actions():
 
 
 def test_raw_env_factory_variants():
-    """v0 by default, v1 (458 actions, 40 planes) with expansions."""
+    """v0 by default, v1 (478 actions, 40 planes) with expansions."""
     assert make_raw_env({"num_players": 3}).action_space("player_0").n == 409
     v1 = make_raw_env({"num_players": 2, "expansions": ["nomads"]})
-    assert v1.action_space("player_0").n == 458
+    assert v1.action_space("player_0").n == 478
     assert v1.observation_space("player_0")["observation"].shape == (48, 20, 20)
 
 

@@ -31,7 +31,7 @@ def script():
 
 
 def _checkpoint(script, folder: Path, expansions: list[str], with_info: bool = True) -> Path:
-    """A checkpoint folder of a network trained on `expansions` (v1: 40 planes, 458 actions)."""
+    """A checkpoint folder of a network trained on `expansions` (v1: 40 planes, 478 actions)."""
     cfg = script.RLlibSelfPlayConfig.from_dict({"expansions": expansions, "model": MODEL, "players": 2})
     env = KBPettingZooEnv(cfg.env_config())
     module = KBMaskedConvModule(observation_space=env.observation_spaces["player_0"],

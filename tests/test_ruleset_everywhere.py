@@ -4,7 +4,7 @@ keyword and old files keep working, and the layouts come from one place.
 Expected values: the rule flag is bit 0 of the rule word (kbenv.catalogue.RULE_FLAGS); base records are
 version 1 and stay byte for byte what tests/data/replay_records.json stores; layout v0 has 400 hex actions,
 the 8 base powers and END_TURN (409) and 28 planes with the features in channel 27 (docs/api.md); v1 has 40
-planes and 458 actions (kingdom_builder_v1's docstring).
+planes and 478 actions (kingdom_builder_v1's docstring).
 """
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ def test_vector_games_take_and_give_the_ruleset():
     assert np.array_equal(old.states, new.states)
     assert old.game(1).state_key() == Game.new(2, seed=6, rules=["lords_count_zero"]).state_key()
     crossroads = VectorGames(2, 3, ruleset=Ruleset(["crossroads"]))
-    assert crossroads.layout is V1 and crossroads.action_size == 458 and crossroads.observation_shape == (48, 20, 20)
+    assert crossroads.layout is V1 and crossroads.action_size == 478 and crossroads.observation_shape == (48, 20, 20)
 
 
 def test_the_envs_take_and_give_the_ruleset():
@@ -128,12 +128,12 @@ class _First:
 
 def test_the_layouts_come_from_one_place():
     assert (V0.action_size, V0.num_channels, V0.observation_shape) == (400 + 8 + 1, 28, (28, 20, 20))
-    assert (V1.action_size, V1.num_channels) == (458, 48)  # 43 before Harvest's 5 planes
+    assert (V1.action_size, V1.num_channels) == (478, 48)  # 43 before Harvest's 5 planes
     assert NUM_HEX_ACTIONS == 400 and FEATURE_PLANE == 27 == V0.channels["features"]
     assert V0.features["round"] == 74 and V0.num_features == 75  # the last v0 feature (docs/api.md)
     assert Ruleset(["nomads"]).layout is V1 and LORDS.layout is V0 and Ruleset().layout is V0
     game = Game.new(2, seed=1, expansions=["caves"])
-    assert game.layout is V1 and game.action_size == 458
+    assert game.layout is V1 and game.action_size == 478
     base = Game.new(2, seed=1).state
     assert np.array_equal(V1.planes(base, 0)[:28], V0.planes(base, 0))  # v1 starts with the v0 planes
     assert V0.mask(Game.new(2, seed=1).state, 0).shape == (409,)

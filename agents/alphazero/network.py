@@ -31,13 +31,17 @@ class PolicyValueNet(nn.Module):
     (B, 5), seat 0 = the observer)."""
 
     def __init__(self, v1: bool = False, channels: int = 32, blocks: int = 2, head_channels: int = 4,
-                 input_channels: int | None = None):
+                 input_channels: int | None = None, action_size: int | None = None):
         super().__init__()
         layout = layout_by_flag(v1)  # kbenv.layout
         space = layout.observation_space(input_channels)
         self.config = {"v1": v1, "channels": channels, "blocks": blocks, "head_channels": head_channels,
                        "input_channels": int(space.shape[0])}
-        self.action_size = layout.action_size
+        # A v1 network saved before the Island's 20 action ids (issue 23) has 458 actions: it keeps them (the
+        # island's ids, the last ones, are never legal in the games it plays).
+        self.action_size = layout.action_size if action_size is None else int(action_size)
+        if action_size is not None:
+            self.config["action_size"] = self.action_size
         self.extractor = KingdomBuilderExtractor(space, channels=channels, blocks=blocks,
                                                  head_channels=head_channels)
         rest = self.extractor.features_dim - head_channels * NUM_HEX_ACTIONS
@@ -64,6 +68,11 @@ def load_network(path, device: str = "cpu") -> tuple[PolicyValueNet, dict]:
         config = dict(saved["config"])
         if config.get("v1") and "input_channels" not in config:
             config["input_channels"] = V1_BASE_CHANNELS  # saved before Crossroads: the v1 prefix it knew
+        other = saved["state_dict"].get("policy.other.weight")
+        if other is not None and "action_size" not in config:  # saved before the Island's action ids: its own
+            config["action_size"] = NUM_HEX_ACTIONS + int(other.shape[0])
+            if config["action_size"] == layout_by_flag(bool(config.get("v1"))).action_size:
+                del config["action_size"]
         net = PolicyValueNet(**config)
         net.load_state_dict(saved["state_dict"])
     except (OSError, KeyError, RuntimeError, TypeError, EOFError) as exc:

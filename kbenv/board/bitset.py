@@ -1,6 +1,8 @@
 """Hex sets as bitmasks, and the numba helpers that work on them.
 
-A hex set is 7 int64 words of 60 bits each (420 bits, 400 used).  We use signed words with the top
+A hex set is 7 int64 words of 60 bits each (420 bits: the 400 board hexes and the island's 20, ids 400..419;
+kbenv.board.geometry). Per-hex tables have NUM_CELLS = 420 rows; arrays indexed by hex id are NUM_CELLS long.
+We use signed words with the top
 bits unused, rather than full uint64 words, because numba silently turns mixed signed/unsigned
 arithmetic into floats, and because plain-Python runs (NUMBA_DISABLE_JIT=1) then never overflow:
 every kernel gives the same result compiled or interpreted.
@@ -11,15 +13,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .geometry import EDGE_HEXES, NUM_HEXES, ROW_OF, SECTOR_OF, STEP1
+from .geometry import EDGE_HEXES, ISLAND_FIRST, ISLAND_ROWS, NUM_CELLS, ROW_OF, ROWS, SECTOR_OF, STEP1
 
 WORDS = 7
 BITS_PER_WORD = 60
 
 
 def _build_bit_tables() -> tuple[np.ndarray, np.ndarray]:
-    word = np.arange(NUM_HEXES, dtype=np.int64) // BITS_PER_WORD
-    bit = np.array([1 << (h % BITS_PER_WORD) for h in range(NUM_HEXES)], dtype=np.int64)
+    word = np.arange(NUM_CELLS, dtype=np.int64) // BITS_PER_WORD
+    bit = np.array([1 << (h % BITS_PER_WORD) for h in range(NUM_CELLS)], dtype=np.int64)
     return word, bit
 
 
@@ -43,30 +45,36 @@ def hexes_of(mask: np.ndarray) -> list[int]:
 
 
 def _build_neighbour_masks() -> np.ndarray:
-    return np.stack([mask_of([n for n in STEP1[h] if n >= 0]) for h in range(NUM_HEXES)])
+    """Row h: the neighbours of hex h (board hexes 0..399, then the island's 400..419, which neighbour only island
+    hexes: A-QI2)."""
+    return np.stack([mask_of([n for n in STEP1[h] if n >= 0]) for h in range(NUM_CELLS)])
 
 
 def _build_region_masks(region_of: np.ndarray, count: int) -> np.ndarray:
     return np.stack([mask_of(np.nonzero(region_of == k)[0]) for k in range(count)])
 
 
-NEIGHBOUR_MASK = _build_neighbour_masks()  # (400, 7)
-EDGE_MASK = mask_of(EDGE_HEXES)
-SECTOR_MASK = _build_region_masks(SECTOR_OF, 4)  # (4, 7)
-ROW_MASK = _build_region_masks(ROW_OF, 20)  # (20, 7)
+NEIGHBOUR_MASK = _build_neighbour_masks()  # (420, 7): board and island rows
+EDGE_MASK = mask_of(EDGE_HEXES)  # board hexes only (A-QI3)
+SECTOR_MASK = _build_region_masks(SECTOR_OF, 4)  # (4, 7): board sectors only (the island is none, A-QI4)
+ROW_MASK = _build_region_masks(ROW_OF, 20)  # (20, 7): board rows only
+ISLAND_ROW_MASK = np.stack([mask_of(np.nonzero(ROW_OF == ROWS + r)[0]) for r in range(ISLAND_ROWS)])  # (5, 7)
+ISLAND_MASK = mask_of(range(ISLAND_FIRST, NUM_CELLS))  # every island hex
+# IA6 / A-QI2: an island hex with fewer than 6 island neighbours touches the water around the island (the coast)
+COAST_MASK = mask_of([h for h in range(ISLAND_FIRST, NUM_CELLS) if (STEP1[h] < 0).any()])
 
 
 def _build_ball2_masks() -> np.ndarray:
     """Every hex within two steps of each hex (the hex itself included)."""
     balls = []
-    for h in range(NUM_HEXES):
+    for h in range(NUM_CELLS):
         near = {h} | {n for n in STEP1[h] if n >= 0}
         near |= {m for n in list(near) for m in STEP1[n] if m >= 0}
         balls.append(mask_of(sorted(near)))
     return np.stack(balls)
 
 
-BALL2_MASK = _build_ball2_masks()  # (400, 7): the Capitol's reach
+BALL2_MASK = _build_ball2_masks()  # (420, 7): the Capitol's reach
 
 
 @njit(cache=True)
@@ -188,8 +196,8 @@ def label_areas(mask, label) -> int:
     """Label the areas (connected groups) of a hex mask: label[h] = area index (0, 1, ...) for hexes of mask, -1
     elsewhere. Areas are numbered in the order of their lowest hex. Returns the number of areas."""
     label[:] = -1
-    stack = np.empty(NUM_HEXES, dtype=np.int64)
-    hexes = np.empty(NUM_HEXES, dtype=np.int64)
+    stack = np.empty(NUM_CELLS, dtype=np.int64)
+    hexes = np.empty(NUM_CELLS, dtype=np.int64)
     n = to_hex_list(mask, hexes)
     count = 0
     for k in range(n):

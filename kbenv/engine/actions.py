@@ -9,6 +9,7 @@ from ..board.codes import NUM_POWERS
 from ..board.geometry import NUM_HEXES
 from ..catalogue import CROSSROADS as EXP_CROSSROADS
 from ..catalogue import HARVEST as EXP_HARVEST
+from ..catalogue import ISLAND_ACTION_BASE
 from ..catalogue import MARSHLANDS as EXP_MARSHLANDS
 from ..catalogue import NOMADS as EXP_NOMADS
 from .board_ops import build_settlement, move_settlement, remove_settlement, take_off
@@ -121,12 +122,19 @@ MANDATORY_BUILDS = 3  # the base rule; a turn's count is st[MANDATORY_TARGET]
 def apply_unchecked(st, action: int) -> None:
     """Apply a decision known to be legal."""
     if st[EXPANSIONS] & EXP_HARVEST and st[PHASE] == PHASE_SILO:
-        apply_phase_decision(st, action)  # Harvest's silo end phase (no reactions: the game is over)
+        apply_phase_decision(st, hex_of(action))  # Harvest's silo end phase (no reactions: the game is over)
     elif st[EXPANSIONS] & EXP_MARSHLANDS:
         apply_marshlands(st, action)
     else:
         apply_decision(st, action)
     settle(st)
+
+
+@njit(cache=True)
+def hex_of(action: int) -> int:
+    """The hex id of an island hex's action (kbenv.engine.island), any other action unchanged: for the phases whose
+    decisions are hexes, DONE and options only (a reaction, the silo phase)."""
+    return action - ISLAND_ACTION_BASE + NUM_HEXES if action >= ISLAND_ACTION_BASE else action
 
 
 @njit(cache=True)
@@ -137,7 +145,7 @@ def apply_marshlands(st, action: int) -> None:
     taker = st[DECIDER]
     if reacting(st):
         st[DECISIONS] += 1
-        apply_reaction(st, action, DONE)
+        apply_reaction(st, hex_of(action), DONE)
     else:
         apply_decision(st, action)
     after_decision(st, before, taker)
@@ -157,7 +165,13 @@ def apply_decision(st, action: int) -> None:
         if choose_option(st, p, action - OPTION_1):  # a Harvest choice (number tiles: take / return)
             finish_power(st, p)
     elif action >= TILE_ACTION_BASE:
-        activate(st, p, ACTION_POWER[action - NUM_HEXES])
+        if action >= ISLAND_ACTION_BASE:  # an island hex (kbenv.engine.island): its hex id
+            h = action - ISLAND_ACTION_BASE + NUM_HEXES
+            if st[EXPANSIONS] & OPEN_HANDS and choosing_terrain(st, p):
+                fix_terrain_by_hex(st, p, phase, h)
+            apply_hex(st, p, phase, h)
+        else:
+            activate(st, p, ACTION_POWER[action - NUM_HEXES])
     else:
         if st[EXPANSIONS] & OPEN_HANDS and choosing_terrain(st, p):
             fix_terrain_by_hex(st, p, phase, action)

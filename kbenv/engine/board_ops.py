@@ -12,6 +12,7 @@ from ..catalogue import HARVEST as EXP_HARVEST
 from ..catalogue import NOMADS as EXP_NOMADS
 from .harvest_powers import scout_adjacency, seized_tile
 from .harvest_scoring import mark_mayor_row
+from .island import EXP_ISLAND, drop_island_tile, seize_island_tile
 from .marshlands import lose_bonus_tiles, supply_emptied, take_bonus_tiles
 from .nomads_hooks import claim_nomads, red_cards_after_build
 from .state import (
@@ -69,6 +70,8 @@ def seize_tiles(st, p: int, h: int) -> None:
             st[TILES_FRESH + p] |= bit
             if st[EXPANSIONS] & EXP_HARVEST:
                 seized_tile(st, p, i)  # a tile that brings something with it (Harvest number tiles)
+    if st[EXPANSIONS] & EXP_ISLAND:
+        seize_island_tile(st, p, h)  # the island's location hex (kbenv.engine.island)
 
 
 @njit(cache=True)
@@ -82,6 +85,8 @@ def drop_orphaned_tiles(st, p: int, h: int) -> None:
             st[TILES_HELD + p] &= ~bit
             st[TILES_FRESH + p] &= ~bit
             st[TILES_USED + p] &= ~bit
+    if st[EXPANSIONS] & EXP_ISLAND:
+        drop_island_tile(st, p, h)
 
 
 @njit(cache=True)

@@ -12,9 +12,10 @@ from __future__ import annotations
 from numba import njit
 
 from ..board.bitset import BITS_PER_WORD, NEIGHBOUR_MASK, WORDS, clear, word_lowest_bit
-from ..board.codes import CASTLE, FARMLAND, LOCATION, NOMAD, PALACE, SILO
+from ..board.codes import CASTLE, FARMLAND, LOCATION, NOMAD, PALACE, SILO, WATER
 from .board_ops import adjacent_view, own_view, restrict_adjacent_if_possible, terrain_view
-from .state import BUILDABLE_MASK, NUM_PLAYERS, OCCUPIED, OUTPOST_ARMED
+from .island import EXP_ISLAND, coast_water_into
+from .state import BUILDABLE_MASK, EXPANSIONS, NUM_PLAYERS, OCCUPIED, OUTPOST_ARMED
 
 
 @njit(cache=True)
@@ -43,6 +44,8 @@ def next_to_terrain_targets(st, p: int, terrain: int, out) -> None:
     """Water mill (terrain water, EN 1317), Mountain station (mountain, EN 1323)."""
     clear(out)
     _add_neighbours(out, terrain_view(st, terrain))
+    if terrain == WATER and st[EXPANSIONS] & EXP_ISLAND:
+        coast_water_into(st, out)  # the island's coast hexes touch the water around it (A-QI2)
     _free_suitable_adjacent_if_possible(st, p, out)
 
 

@@ -32,11 +32,22 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..board.bitset import EDGE_MASK, NEIGHBOUR_MASK, ROW_MASK, SECTOR_MASK, WORDS, count_and, has, to_hex_list
-from ..board.geometry import COLS, NUM_HEXES, ROWS, SECTOR_OF
+from ..board.bitset import (
+    EDGE_MASK,
+    ISLAND_ROW_MASK,
+    NEIGHBOUR_MASK,
+    ROW_MASK,
+    SECTOR_MASK,
+    WORDS,
+    count_and,
+    has,
+    to_hex_list,
+)
+from ..board.geometry import COLS, NUM_CELLS, NUM_HEXES, ROWS, SECTOR_OF
 from ..catalogue import CARD_GOLD, CARD_ID, RULE_BIT, SCORING_CARDS
+from .island import EXP_ISLAND, mark_island_row
 from .nomads_hooks import card_in_play
-from .state import CURRENT, GOLD, MAYOR_LINES, OWN, ROVER_SECTIONS, RULE_FLAGS, SUPPLY
+from .state import CURRENT, EXPANSIONS, GOLD, ISLAND_MAYOR_LINES, MAYOR_LINES, OWN, ROVER_SECTIONS, RULE_FLAGS, SUPPLY
 
 HARVEST_CARDS = ("mayors", "rangers", "chainers", "travellers", "homesteaders", "rovers")
 MAYORS, RANGERS, CHAINERS, TRAVELLERS, HOMESTEADERS, ROVERS = (CARD_ID[n] for n in HARVEST_CARDS)
@@ -77,13 +88,16 @@ def rangers_gold(own) -> int:
     for r in range(ROWS):
         if count_and(own, ROW_MASK[r]) == 1:
             rows += 1
+    for r in range(len(ISLAND_ROW_MASK)):  # the island's lines are lines of their own (A-QI4); empty without it
+        if count_and(own, ISLAND_ROW_MASK[r]) == 1:
+            rows += 1
     return RANGERS_GOLD * rows
 
 
 @njit(cache=True)
 def chainers_gold(own) -> int:
     """CHAINERS_GOLD per own cell next to exactly 2 own cells."""
-    hexes = np.empty(NUM_HEXES, dtype=np.int64)
+    hexes = np.empty(NUM_CELLS, dtype=np.int64)
     n = to_hex_list(own, hexes)
     total = 0
     for k in range(n):
@@ -99,6 +113,10 @@ def mayors_gold(st, p: int) -> int:
     for r in range(ROWS):
         if st[MAYOR_LINES + r] == p + 1:
             marks += 1
+    if st[EXPANSIONS] & EXP_ISLAND:
+        for r in range(len(ISLAND_ROW_MASK)):  # island lines marked on their own (A-QI4)
+            if st[ISLAND_MAYOR_LINES + r] == p + 1:
+                marks += 1
     return MAYORS_GOLD * marks
 
 
@@ -141,6 +159,8 @@ def mark_mayor_row(st, p: int, h: int) -> bool:
     """After p placed or moved a piece onto h: mark h's row for p when it qualifies (H-15, A-H7), taking a
     settlement from p's supply. Returns True when that mark emptied the supply (the caller ends the game as
     for a last settlement built)."""
+    if h >= NUM_HEXES:  # an island hex: its line is marked on its own (A-QI4; kbenv.engine.island)
+        return card_in_play(st, MAYORS) and mark_island_row(st, p, h, MAYORS_LINE, False)
     r = h // COLS
     if st[MAYOR_LINES + r] != 0 or st[SUPPLY + p] <= 0 or not card_in_play(st, MAYORS):
         return False

@@ -8,7 +8,7 @@ from numba import njit
 from .. import catalogue as CAT
 from ..board.bitset import BITS_PER_WORD, WORDS, clear, has, is_empty, word_lowest_bit
 from ..board.codes import NUM_POWERS
-from ..board.geometry import NUM_HEXES
+from ..board.geometry import NUM_CELLS, NUM_HEXES
 from .board_ops import free_of, settlements_word, terrain_view
 from .crossroads import choosing_terrain, crossroads_tiles, hand_build_targets
 from .harvest_hooks import (
@@ -24,6 +24,7 @@ from .harvest_hooks import (
     return_open,
     take_open,
 )
+from .island import BOARD_TILES, EXP_ISLAND, island_tile_types, usable_island_tile
 from .marsh_hooks import waives_adjacency
 from .marshlands import bonus_usable
 from .nomads import usable_nomad
@@ -107,6 +108,12 @@ REACTION_POWER = CAT.REACTION_POWER
 FIRST_NOMAD_POWER = CAT.FIRST_NOMAD_POWER
 NUM_NOMAD_USABLE = len(CAT.NOMAD_USABLE_KINDS)
 
+ISLAND_ACTION_BASE = CAT.ISLAND_ACTION_BASE  # action of island hex NUM_HEXES + k (kbenv.catalogue)
+NUM_ISLAND_HEXES = NUM_CELLS - NUM_HEXES
+ISLAND_SHIFT = NUM_HEXES - (WORDS - 1) * BITS_PER_WORD  # bit of hex 400 in the last word (40)
+BOARD_LAST_WORD = (1 << ISLAND_SHIFT) - 1  # the board's bits of the last word
+assert NUM_CELLS == WORDS * BITS_PER_WORD, "the island fills the last word"
+
 SCRATCH_LEGAL = scratch_off("legal")  # legal hexes of the current decision
 SCRATCH_TMP = scratch_off("tmp")
 
@@ -124,6 +131,8 @@ def usable_tile(st, p: int, power: int) -> int:
     for i in range(st[NUM_LOCATIONS]):
         if (ready >> i) & 1 and st[LOC_TYPE + i] == power:
             return i
+    if st[EXPANSIONS] & EXP_ISLAND:
+        return usable_island_tile(st, ready, power)  # the island's location (kbenv.engine.island)
     return -1
 
 
@@ -137,6 +146,9 @@ def ready_types(st, p: int) -> int:
 def tile_types(st, tiles: int) -> int:
     """Bit t set = one of the location tiles of `tiles` (bit i: location hex i) is of type t."""
     bits = 0
+    if st[EXPANSIONS] & EXP_ISLAND:  # the island's tile is no LOC_* slot (kbenv.engine.island)
+        bits = island_tile_types(st, tiles)
+        tiles &= BOARD_TILES
     i = 0
     while tiles != 0:
         if tiles & 1:
@@ -392,6 +404,9 @@ def legal_mask_into(st, mask) -> None:
         options = option_bits(st)
         for k in range(2):
             mask[OPTION_1 + k] = (options >> k) & 1
+        if st[EXPANSIONS] & EXP_ISLAND and len(mask) > ISLAND_ACTION_BASE:
+            for k in range(NUM_ISLAND_HEXES):  # the island's hexes have action ids of their own
+                mask[ISLAND_ACTION_BASE + k] = 1 if has(out, NUM_HEXES + k) else 0
 
 
 @njit(cache=True)
@@ -402,6 +417,12 @@ def is_legal(st, action: int) -> bool:
         out = st[SCRATCH_LEGAL : SCRATCH_LEGAL + WORDS]
         legal_hexes(st, out)
         return has(out, action)
+    if action >= ISLAND_ACTION_BASE:  # an island hex (none in games without the island)
+        if (st[EXPANSIONS] & EXP_ISLAND) == 0:
+            return False
+        out = st[SCRATCH_LEGAL : SCRATCH_LEGAL + WORDS]
+        legal_hexes(st, out)
+        return has(out, action - ISLAND_ACTION_BASE + NUM_HEXES)
     if action == END_TURN:
         return end_turn_legal(st)
     if action == DONE:
@@ -420,12 +441,17 @@ def legal_action_list(st, out) -> int:
     hexes = st[SCRATCH_LEGAL : SCRATCH_LEGAL + WORDS]
     legal_hexes(st, hexes)
     n = 0
-    for i in range(WORDS):
+    for i in range(WORDS - 1):
         w = hexes[i]
         while w != 0:
             out[n] = i * BITS_PER_WORD + word_lowest_bit(w)
             w &= w - 1
             n += 1
+    w = hexes[WORDS - 1] & BOARD_LAST_WORD  # the island's bits are hexes with action ids of their own
+    while w != 0:
+        out[n] = (WORDS - 1) * BITS_PER_WORD + word_lowest_bit(w)
+        w &= w - 1
+        n += 1
     bits = legal_powers(st)
     for k in range(NUM_POWERS):
         if (bits >> k) & 1:
@@ -447,4 +473,10 @@ def legal_action_list(st, out) -> int:
         if done_legal(st):
             out[n] = DONE
             n += 1
+        if st[EXPANSIONS] & EXP_ISLAND:  # island hexes last: their ids follow every other v1 id
+            w = hexes[WORDS - 1] >> ISLAND_SHIFT
+            while w != 0:
+                out[n] = ISLAND_ACTION_BASE + word_lowest_bit(w)
+                w &= w - 1
+                n += 1
     return n

@@ -29,7 +29,7 @@ from numba import njit
 
 from ..board.bitset import NEIGHBOUR_MASK, WORDS, count_and, has, intersects, popcount, to_hex_list
 from ..board.codes import MOUNTAIN, PALACE
-from ..board.geometry import NUM_HEXES, STEP1
+from ..board.geometry import NUM_CELLS, STEP1
 from ..board.marsh_tables import HEX_DISTANCE, SEAM_MASK, SEAM_OUTER_MASK, label_areas
 from ..catalogue import CARD_GOLD, CARD_ID, PALACE_GOLD, RULE_BIT
 from .state import NUM_PLAYERS, OWN, REMOVED_TERRAIN, RULE_FLAGS, SPECIAL_MASK, TERRAIN_MASKS
@@ -51,7 +51,7 @@ VASSALS_OUTER_EDGE = RULE_BIT["vassals_count_outer_edge"]
 def majority_gold_into(hexes_mask, skip_mask, owns, num_players: int, gold: int, out) -> None:
     """out[p] += gold for each hex of hexes_mask (not in skip_mask) where p has the most OWN cells next to it,
     ties each, and at least one."""
-    hexes = np.empty(NUM_HEXES, dtype=np.int64)
+    hexes = np.empty(NUM_CELLS, dtype=np.int64)
     n = to_hex_list(hexes_mask, hexes)
     counts = np.zeros(num_players, dtype=np.int64)
     for k in range(n):
@@ -90,10 +90,10 @@ def geologists_gold(mountain_label, num_mountain_areas: int, own) -> int:
     mountain_label: label_areas of the board's mountain mask (-1 off the mountains)."""
     if num_mountain_areas < 2:
         return 0
-    label = np.empty(NUM_HEXES, dtype=np.int64)
+    label = np.empty(NUM_CELLS, dtype=np.int64)
     n_areas = label_areas(own, label)
     touches = np.zeros((max(n_areas, 1), num_mountain_areas), dtype=np.bool_)
-    hexes = np.empty(NUM_HEXES, dtype=np.int64)
+    hexes = np.empty(NUM_CELLS, dtype=np.int64)
     n = to_hex_list(own, hexes)
     for k in range(n):
         h = hexes[k]
@@ -120,9 +120,9 @@ def geologists_gold(mountain_label, num_mountain_areas: int, own) -> int:
 @njit(cache=True)
 def messengers_gold(own) -> int:
     """MESSENGERS_GOLD * (distance + 1) of the two connected own cells farthest apart; 0 without such a pair."""
-    label = np.empty(NUM_HEXES, dtype=np.int64)
+    label = np.empty(NUM_CELLS, dtype=np.int64)
     label_areas(own, label)
-    hexes = np.empty(NUM_HEXES, dtype=np.int64)
+    hexes = np.empty(NUM_CELLS, dtype=np.int64)
     n = to_hex_list(own, hexes)
     best = -1
     for i in range(n):
@@ -143,7 +143,7 @@ def vassals_gold(own) -> int:
 @njit(cache=True)
 def captains_gold(own) -> int:
     """CAPTAINS_GOLD per own cell with at least 3 own cells next to it."""
-    hexes = np.empty(NUM_HEXES, dtype=np.int64)
+    hexes = np.empty(NUM_CELLS, dtype=np.int64)
     n = to_hex_list(own, hexes)
     total = 0
     for k in range(n):
@@ -158,7 +158,7 @@ def scouts_gold(removed_mask, own) -> int:
     that terrain does not count by itself; a cell on it that touches another hex of it does)."""
     if popcount(removed_mask) == 0:
         return 0
-    hexes = np.empty(NUM_HEXES, dtype=np.int64)
+    hexes = np.empty(NUM_CELLS, dtype=np.int64)
     n = to_hex_list(own, hexes)
     total = 0
     for k in range(n):
@@ -201,7 +201,7 @@ def score_marsh_card(st, p: int, card: int) -> int:
     """Gold of one of the six Marshlands cards (M-19..M-24; unverified amounts, catalogue.CARD_GOLD)."""
     own = st[OWN + p * WORDS : OWN + (p + 1) * WORDS]
     if card == GEOLOGISTS:
-        label = np.empty(NUM_HEXES, dtype=np.int64)
+        label = np.empty(NUM_CELLS, dtype=np.int64)
         mountains = label_areas(st[TERRAIN_MASKS + MOUNTAIN * WORDS : TERRAIN_MASKS + (MOUNTAIN + 1) * WORDS],
                                 label)
         return geologists_gold(label, mountains, own)

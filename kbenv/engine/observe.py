@@ -162,11 +162,15 @@ def _terrain_channels() -> np.ndarray:
 TERRAIN_CHANNEL = _terrain_channels()
 
 
+BOARD_WORDS = np.array([(1 << BITS_PER_WORD) - 1] * (WORDS - 1) + [(1 << (400 - (WORDS - 1) * BITS_PER_WORD)) - 1],
+                       dtype=np.int64)  # the board's bits of each mask word (the island's ids 400..419 are not drawn)
+
+
 @njit(cache=True)
 def mark_hexes(out, ch: int, mask) -> None:
-    """out[ch] = 1 on every hex of the mask."""
+    """out[ch] = 1 on every board hex of the mask (island hexes have no plane yet: issue 23)."""
     for i in range(WORDS):
-        w = mask[i]
+        w = mask[i] & BOARD_WORDS[i]
         while w != 0:
             h = i * BITS_PER_WORD + word_lowest_bit(w)
             w &= w - 1
@@ -203,7 +207,7 @@ def observe_into(st, player: int, out) -> None:
         else:
             out[CH_LOCATION_OTHER, r, c] = 1.0
         out[CH_TILES_LEFT, r, c] = st[LOC_TILES + i] / 2.0
-    if st[PHASE] == PHASE_TARGET and st[SOURCE] >= 0:
+    if st[PHASE] == PHASE_TARGET and 0 <= st[SOURCE] < 400:  # a board hex (the island has no plane yet)
         out[CH_SOURCE, st[SOURCE] // 20, st[SOURCE] % 20] = 1.0
 
     f = np.zeros(NUM_FEATURES, dtype=np.float32)

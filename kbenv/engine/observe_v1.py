@@ -406,10 +406,10 @@ def crossroads_planes(st, player: int, out) -> None:
             first = PLANE_PIECE_AT[j] + q * PLANE_PIECE_SLOTS[j]
             for k in range(PLANE_PIECE_SLOTS[j]):
                 at = st[first + k]
-                if at > 0:
+                if 0 < at <= NUM_HEXES:  # on a board hex (the island has no plane yet)
                     out[plane, (at - 1) // 20, (at - 1) % 20] = PLANE_PIECE_CODE[j] / 3.0
         centre = st[CELL_PIECE_AT + q] - 1
-        if centre >= 0:
+        if 0 <= centre < NUM_HEXES:
             value = 1.0 if q == player else 0.5
             out[CH_CITY_HALLS, centre // 20, centre % 20] = value
             for d in range(6):

@@ -1,7 +1,8 @@
 """Final scoring: the ten Kingdom Builder cards and castles, one function per card; the cards of the
 expansions in kbenv.engine.marsh_scoring (Marshlands) and kbenv.engine.harvest_scoring (Harvest).
 
-Hex lists are sized for the whole board (NUM_HEXES), so no board or settlement count can overflow them.
+Hex lists are sized for every hex id (NUM_CELLS: the board and the island), so no board or settlement count can
+overflow them. The island's readings (QI-2, A-QI1, A-QI2) are in kbenv.engine.island, behind the island bit.
 """
 
 from __future__ import annotations
@@ -36,10 +37,11 @@ from ..board.codes import (
     WATER,
     WORKERS,
 )
-from ..board.geometry import NUM_HEXES, STEP1
+from ..board.geometry import NUM_CELLS, NUM_HEXES, STEP1
 from ..catalogue import MARSHLANDS, RULE_BIT
 from .board_ops import own_view
 from .harvest_scoring import FIRST_HARVEST_CARD, score_harvest_card
+from .island import EXP_ISLAND, island_best_line, island_lines, touches_island_water
 from .marsh_scoring import FIRST_MARSH_CARD, score_marsh_card, score_palaces
 from .powers import terrain_view
 from .queenies import score_capitols
@@ -76,7 +78,7 @@ CASTLE_GOLD = 3
 def settlements_touching(st, p: int, terrain_mask, exclude_standing_on) -> int:
     """Settlements of p next to at least one hex of terrain_mask (those standing on it excluded)."""
     own = own_view(st, p)
-    hexes = np.empty(NUM_HEXES, dtype=np.int64)
+    hexes = np.empty(NUM_CELLS, dtype=np.int64)
     n = to_hex_list(own, hexes)
     total = 0
     for k in range(n):
@@ -84,6 +86,21 @@ def settlements_touching(st, p: int, terrain_mask, exclude_standing_on) -> int:
         if exclude_standing_on and has(terrain_mask, h):
             continue
         if intersects(NEIGHBOUR_MASK[h], terrain_mask):
+            total += 1
+    return total
+
+
+@njit(cache=True)
+def island_fishermen(st, p: int) -> int:
+    """Fishermen with the island: a settlement next to water, or on an island coast hex (A-QI2)."""
+    own = own_view(st, p)
+    water = terrain_view(st, WATER)
+    hexes = np.empty(NUM_CELLS, dtype=np.int64)
+    n = to_hex_list(own, hexes)
+    total = 0
+    for k in range(n):
+        h = hexes[k]
+        if intersects(NEIGHBOUR_MASK[h], water) or touches_island_water(st, h):
             total += 1
     return total
 
@@ -100,10 +117,10 @@ def areas(st, p: int, label) -> int:
 @njit(cache=True)
 def score_merchants(st, p: int) -> int:
     """4 gold per castle/location hex linked by a chain of p's settlements to another one."""
-    label = np.empty(NUM_HEXES, dtype=np.int64)
+    label = np.empty(NUM_CELLS, dtype=np.int64)
     areas(st, p, label)
     special = st[SPECIAL_MASK : SPECIAL_MASK + WORDS]
-    specials = np.empty(NUM_HEXES, dtype=np.int64)
+    specials = np.empty(NUM_CELLS, dtype=np.int64)
     n_special = to_hex_list(special, specials)
     scored = 0
     for k in range(n_special):
@@ -133,16 +150,16 @@ def score_merchants(st, p: int) -> int:
 
 @njit(cache=True)
 def score_hermits(st, p: int) -> int:
-    label = np.empty(NUM_HEXES, dtype=np.int64)
+    label = np.empty(NUM_CELLS, dtype=np.int64)
     return areas(st, p, label)
 
 
 @njit(cache=True)
 def score_citizens(st, p: int) -> int:
-    label = np.empty(NUM_HEXES, dtype=np.int64)
+    label = np.empty(NUM_CELLS, dtype=np.int64)
     n_areas = areas(st, p, label)
     sizes = np.zeros(max(n_areas, 1), dtype=np.int64)
-    for h in range(NUM_HEXES):
+    for h in range(NUM_CELLS if st[EXPANSIONS] & EXP_ISLAND else NUM_HEXES):
         if label[h] >= 0:
             sizes[label[h]] += 1
     return sizes.max() // 2
@@ -155,6 +172,8 @@ def score_discoverers(st, p: int) -> int:
     for r in range(20):
         if intersects(own, ROW_MASK[r]):
             total += 1
+    if st[EXPANSIONS] & EXP_ISLAND:
+        total += island_lines(st, p)  # the island's lines: up to 5 more (QI-2)
     return total
 
 
@@ -164,6 +183,8 @@ def score_knights(st, p: int) -> int:
     best = 0
     for r in range(20):
         best = max(best, count_and(own, ROW_MASK[r]))
+    if st[EXPANSIONS] & EXP_ISLAND:
+        best = max(best, island_best_line(st, p))  # an island line may be chosen (QI-2, A-QI1)
     return 2 * best
 
 
@@ -212,7 +233,7 @@ def score_lords(st, p: int) -> int:
 @njit(cache=True)
 def score_castles(st, p: int) -> int:
     castles = terrain_view(st, CASTLE)
-    hexes = np.empty(NUM_HEXES, dtype=np.int64)
+    hexes = np.empty(NUM_CELLS, dtype=np.int64)
     n = to_hex_list(castles, hexes)
     own = own_view(st, p)
     replaced = st[RULE_FLAGS] & CAPITOL_REPLACES_CASTLE != 0
@@ -234,6 +255,8 @@ def holds_capitol(st, h: int) -> bool:
 @njit(cache=True)
 def score_card(st, p: int, card: int) -> int:
     if card == FISHERMEN:
+        if st[EXPANSIONS] & EXP_ISLAND:
+            return island_fishermen(st, p)
         return settlements_touching(st, p, terrain_view(st, WATER), True)
     if card == MINERS:
         return settlements_touching(st, p, terrain_view(st, MOUNTAIN), True)

@@ -211,6 +211,15 @@ SCOUTS = _field(WORDS)  # the turn owner's scout tiles on the board (H-9, A-H4; 
 # repeat of the Crossroads tile's extra action (A-H3, A-C8; key bazaar_cards). Zero outside a Harvest turn.
 BAZAAR_CARDS = _field()
 
+# Island (issue 23; all zero in games without it), one block after every earlier field. The island's hexes are the
+# ids 400..419 of the same masks (kbenv.board.geometry): its terrain sits in TERRAIN_MASKS, BUILDABLE_MASK and
+# SPECIAL_MASK like the board's. Its one location hex is no slot of LOC_HEX (those 8 stay the board's): its tile is
+# bit ISLAND_TILE_BIT (= MAX_LOCATIONS) of TILES_HELD / TILES_FRESH / TILES_USED (kbenv.engine.island).
+ISLAND_LOC_AT = _field()  # hex + 1 of the island's location hex, 0 = none
+ISLAND_LOC_TYPE = _field()  # its location type (catalogue.LOCATION_TYPES: rope_bridge or tree_house)
+ISLAND_LOC_TILES = _field()  # tiles left on it (2 at the start, EN 1443)
+ISLAND_MAYOR_LINES = _field(5)  # Harvest Mayors: island line r marked by seat + 1, 0 = unmarked (A-QI4, IA14)
+
 STATE_SIZE = _offset
 assert set(PIECE_AT) == {k.name for k in SLOT_PIECES}, "every piece kind stored in slots has its field"
 

@@ -36,7 +36,7 @@ from ..board.codes import (
     SWAMP,
     WATER,
 )
-from ..board.geometry import COLS, NUM_HEXES, ROWS, STEP1, hex_id
+from ..board.geometry import COLS, NUM_CELLS, ROWS, STEP1, hex_id
 from ..catalogue import TASK_GOLD as _TASK_GOLD
 from ..catalogue import TASK_NAMES
 from .board_ops import own_view
@@ -76,9 +76,9 @@ EDGE_SIDE = _build_edge_sides()
 def home_country_met(st, p: int) -> bool:
     """C-15: some terrain area lies wholly in p's OWN mask."""
     own = own_view(st, p)
-    seen = np.zeros(NUM_HEXES, dtype=np.bool_)
-    stack = np.empty(NUM_HEXES, dtype=np.int64)
-    hexes = np.empty(NUM_HEXES, dtype=np.int64)
+    seen = np.zeros(NUM_CELLS, dtype=np.bool_)
+    stack = np.empty(NUM_CELLS, dtype=np.int64)
+    hexes = np.empty(NUM_CELLS, dtype=np.int64)
     n = to_hex_list(own, hexes)
     for t in range(len(AREA_TERRAINS)):
         off = TERRAIN_MASKS + AREA_TERRAINS[t] * WORDS
@@ -111,7 +111,7 @@ def home_country_met(st, p: int) -> bool:
 @njit(cache=True)
 def _some_hex_surrounded(centres, own) -> bool:
     """Whether some hex of the mask `centres` has all 6 neighbours in `own` (an edge hex never has)."""
-    hexes = np.empty(NUM_HEXES, dtype=np.int64)
+    hexes = np.empty(NUM_CELLS, dtype=np.int64)
     n = to_hex_list(centres, hexes)
     for k in range(n):
         if count_and(NEIGHBOUR_MASK[hexes[k]], own) == 6:
@@ -130,7 +130,7 @@ def fortress_met(st, p: int) -> bool:
 def road_met(st, p: int) -> bool:
     """C-17: 7 own hexes in a contiguous line along one of the two diagonal axes."""
     own = own_view(st, p)
-    hexes = np.empty(NUM_HEXES, dtype=np.int64)
+    hexes = np.empty(NUM_CELLS, dtype=np.int64)
     n = to_hex_list(own, hexes)
     for a in range(len(ROAD_DIRECTIONS)):
         d = ROAD_DIRECTIONS[a]

@@ -17,7 +17,7 @@ Design (docs/openspiel.md has the details):
   deterministic; what the players do not know (other hands, the deck order, the generator) is hidden
   information, so the game is EXPLICIT_STOCHASTIC and IMPERFECT_INFORMATION, like a card game whose
   whole deck is shuffled by one chance event at the start.
-- Actions: kbenv's own layouts: 409 actions in base games (kingdom_builder_v0), 458 with expansions
+- Actions: kbenv's own layouts: 409 actions in base games (kingdom_builder_v0), 478 with expansions
   (kingdom_builder_v1; the base ids are its prefix). The player to move is `Game.decider`.
 - Returns: win/tie/loss, zero-sum and scaled to [-1/(n-1), 1]: the k players with the most gold get
   (n/k - 1)/(n - 1) each, the others -1/(n - 1); two players: +1 / -1, a tie 0 / 0. `state.gold()` has the gold.

@@ -3,7 +3,7 @@
 | id                  | environment                                  | observation               | actions |
 |---------------------|----------------------------------------------|---------------------------|---------|
 | `kbenv/SelfPlay-v0` | `kbenv.envs.wrappers.SelfPlayEnv` (base game) | Box(0, 1, (28, 20, 20))   | 409     |
-| `kbenv/SelfPlay-v1` | `kbenv.envs.wrappers.SelfPlayEnvV1` (any ruleset) | Box(0, 1, (48, 20, 20))   | 458     |
+| `kbenv/SelfPlay-v1` | `kbenv.envs.wrappers.SelfPlayEnvV1` (any ruleset) | Box(0, 1, (48, 20, 20))   | 478     |
 
 ```python
 import gymnasium

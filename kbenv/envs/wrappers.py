@@ -156,7 +156,7 @@ class SelfPlayEnv(gymnasium.Env):
 
 
 class SelfPlayEnvV1(SelfPlayEnv):
-    """`SelfPlayEnv` on the v1 layout of `kingdom_builder_v1`: observation (48, 20, 20), 458 actions, any ruleset.
+    """`SelfPlayEnv` on the v1 layout of `kingdom_builder_v1`: observation (48, 20, 20), 478 actions, any ruleset.
 
     `expansions` is any subset of nomads, crossroads, capitol, caves, marshlands and `rules` a mapping of reading flags,
     as for `kingdom_builder_v1.env` (or `ruleset`, a kbenv.ruleset.Ruleset); without them it plays the base

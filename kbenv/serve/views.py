@@ -90,7 +90,7 @@ def _board(view: PlayerView, public: Game) -> dict:
         "rows": list(view.board),
         "settlements": [_hexes(view.settlements(p)) for p in range(view.num_players)],
         "locations": [{"hex": _hex(rc), "letter": view.board[rc[0]][rc[1]], "tiles_left": view.tiles_left(rc)}
-                      for rc in view.location_hexes()],
+                      for rc in view.location_hexes() if rc[0] < len(view.board)],  # the island's: not drawn yet
         "walls": _hexes(view.walls()),
         "caves": _hexes(view.caves()),
         "capitols": _hexes(view.capitols()),

@@ -81,8 +81,11 @@ def test_QI3_QI4_adjacent_if_possible_with_the_moved_settlement_lifted(kx, power
 
 @pytest.mark.parametrize("power,x", PARAMS)
 def test_QI3_QI4_QI1_not_adjacent_any_hex_of_the_terrain_board_or_island(kx, power, x):
-    # without (4, 6) and I(3,1) no X hex touches own settlements -> every free X hex: (12, 12) and I(0,0)
-    assert legal(power_position(kx, power, x, adjacent=False, then=[power, S2])) == {(12, 12), I(0, 0)}
+    # without (4, 6) and I(3,1) no X hex touches own settlements -> every free X hex: (12, 12) and I(0,0), and for the
+    # Rope bridge also the free canyon hexes (16, 0) (16, 1) (16, 2) of conftest's OPP_C (player 1 has no settlement
+    # there): ROPE_BRIDGE "Move any of your existing settlements to a canyon hex" (EN 1456)
+    opp_canyon = {(16, 0), (16, 1), (16, 2)} if x == "C" else set()
+    assert legal(power_position(kx, power, x, adjacent=False, then=[power, S2])) == {(12, 12), I(0, 0)} | opp_canyon
 
 
 @pytest.mark.parametrize("power,x", PARAMS)
@@ -136,7 +139,8 @@ def test_A_QI5_X6_the_location_hex_starts_with_2_tiles_and_a_build_takes_one(kx,
 @pytest.mark.parametrize("power,x", PARAMS)
 def test_QI3_QI4_X6_a_fresh_tile_waits_for_the_next_turn(kx, power, x):
     # X-6 "from their next turn on": with the tile taken in this turn (tiles_fresh) the power is not offered
+    # (docs/api.md: "tiles_fresh" lists location hexes "of held tiles", so the fresh tile is in "tiles" too)
     pos = power_position(kx, power, x, tiles=False)
-    pos["tiles"] = [[], []]
+    pos["tiles"] = [[["island", *LOC]], []]
     pos["tiles_fresh"] = [[["island", *LOC]], []]
     assert legal(pos) == MAND_F_HEXES
