@@ -41,16 +41,19 @@ def test_the_state_layout_did_not_move():
     # the offsets of the layout the stored records and digests were made with
     assert (S.OWN, S.SUPPLY, S.WALLS, S.WALLS_LEFT) == (321, 24, 494, 441)
     assert (S.WARRIOR_AT, S.WAGON_AT, S.SHIP_AT, S.CITY_HALL_AT) == (564, 574, 579, 584)
-    # Harvest (issue 22, under construction) appends its fields after the scratch masks (772): FARMLAND_USED, 5;
+    # Harvest (issue 22) appends its fields after the 4 scratch masks (765): FARMLAND_USED, 5;
     # then the cards' block: MAYOR_LINES, 20 rows, and ROVER_SECTIONS, 1
-    assert (S.APPENDED_FIELDS, S.SCRATCH_END, S.FARMLAND_USED) == (616, 772, 772)
-    assert (S.MAYOR_LINES, S.ROVER_SECTIONS) == (777, 797)
+    assert (S.APPENDED_FIELDS, S.SCRATCH, S.SCRATCH_END, S.FARMLAND_USED) == (616, 737, 765, 765)
+    assert (S.MAYOR_LINES, S.ROVER_SECTIONS) == (770, 790)
     # the silo end phase's block: SILO_SEAT, SILO_AT, SILO_MODE, SILO_STEPS (1 each) and the 7-word SILO_LEFT mask
-    assert (S.SILO_SEAT, S.SILO_AT, S.SILO_MODE, S.SILO_STEPS, S.SILO_LEFT) == (798, 799, 800, 801, 802)
+    assert (S.SILO_SEAT, S.SILO_AT, S.SILO_MODE, S.SILO_STEPS, S.SILO_LEFT) == (791, 792, 793, 794, 795)
     # the powers' block: NUMBER_TILES (5 seats), NUMBER_TILE_MODE (1), the 7-word SCOUTS mask
-    assert (S.NUMBER_TILES, S.NUMBER_TILE_MODE, S.SCOUTS) == (809, 814, 815)
+    assert (S.NUMBER_TILES, S.NUMBER_TILE_MODE, S.SCOUTS) == (802, 807, 808)
     # then BAZAAR_CARDS (1): cards owed by Bazaar repeats of the Crossroads tile (A-H3, A-C8)
-    assert S.BAZAAR_CARDS == 815 + 7 and S.STATE_SIZE == 815 + 7 + 1
+    assert S.BAZAAR_CARDS == 808 + 7
+    # the Island's block: ISLAND_LOC_AT, ISLAND_LOC_TYPE, ISLAND_LOC_TILES (1 each), ISLAND_MAYOR_LINES (5 lines)
+    assert (S.ISLAND_LOC_AT, S.ISLAND_LOC_TYPE, S.ISLAND_LOC_TILES, S.ISLAND_MAYOR_LINES) == (816, 817, 818, 819)
+    assert S.STATE_SIZE == 819 + 5
     # field sizes: 5 seats x 7 words of OWN, one shared 7-word WALLS mask, a slot per piece of 5 seats
     sizes = {k.name: PT.field_size(k) for k in CAT.PIECE_KINDS}
     assert sizes == {"settlement": 35, "wall": 7, "warrior": 10, "wagon": 5, "ship": 5, "city_hall": 5, "scout": 7}

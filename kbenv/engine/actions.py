@@ -41,7 +41,6 @@ from .legal import (
     FIRST_NOMAD_POWER,
     OPTION_1,
     SCRATCH_TMP,
-    TILE_ACTION_BASE,
     is_legal,
     usable_tile,
 )
@@ -121,7 +120,9 @@ MANDATORY_BUILDS = 3  # the base rule; a turn's count is st[MANDATORY_TARGET]
 @njit(cache=True)
 def apply_unchecked(st, action: int) -> None:
     """Apply a decision known to be legal."""
-    if st[EXPANSIONS] & EXP_HARVEST and st[PHASE] == PHASE_SILO:
+    if st[EXPANSIONS] == 0:
+        apply_decision(st, action)  # the base game's fast path
+    elif st[EXPANSIONS] & EXP_HARVEST and st[PHASE] == PHASE_SILO:
         apply_phase_decision(st, hex_of(action))  # Harvest's silo end phase (no reactions: the game is over)
     elif st[EXPANSIONS] & EXP_MARSHLANDS:
         apply_marshlands(st, action)
@@ -157,25 +158,20 @@ def apply_decision(st, action: int) -> None:
     p = st[DECIDER]
     phase = st[PHASE]
     st[DECISIONS] += 1
-    if action == END_TURN:
+    if action < NUM_HEXES or action >= ISLAND_ACTION_BASE:  # a hex (the most frequent decision first) or an island hex
+        h = hex_of(action)
+        if st[EXPANSIONS] & OPEN_HANDS and choosing_terrain(st, p):
+            fix_terrain_by_hex(st, p, phase, h)
+        apply_hex(st, p, phase, h)
+    elif action == END_TURN:
         end_turn(st)
     elif action == DONE:
         finish_power(st, p)
     elif action == OPTION_1 or action == OPTION_1 + 1:
         if choose_option(st, p, action - OPTION_1):  # a Harvest choice (number tiles: take / return)
             finish_power(st, p)
-    elif action >= TILE_ACTION_BASE:
-        if action >= ISLAND_ACTION_BASE:  # an island hex (kbenv.engine.island): its hex id
-            h = action - ISLAND_ACTION_BASE + NUM_HEXES
-            if st[EXPANSIONS] & OPEN_HANDS and choosing_terrain(st, p):
-                fix_terrain_by_hex(st, p, phase, h)
-            apply_hex(st, p, phase, h)
-        else:
-            activate(st, p, ACTION_POWER[action - NUM_HEXES])
     else:
-        if st[EXPANSIONS] & OPEN_HANDS and choosing_terrain(st, p):
-            fix_terrain_by_hex(st, p, phase, action)
-        apply_hex(st, p, phase, action)
+        activate(st, p, ACTION_POWER[action - NUM_HEXES])
 
 
 @njit(cache=True)
@@ -194,10 +190,11 @@ def apply_hex(st, p: int, phase: int, action: int) -> None:
             before_mandatory_build(st, p)  # a reserve owed is built first (A-M6)
         build_settlement(st, p, action)
         st[BUILT_THIS_TURN] = 1
-        if st[EXPANSIONS] & EXP_HARVEST:
-            settlement_built(st, p, action)  # Rovers (H-19)
-        if st[EXPANSIONS] & EXP_NOMADS:
-            mandatory_build_rules(st, p, action)
+        if st[EXPANSIONS] != 0:
+            if st[EXPANSIONS] & EXP_HARVEST:
+                settlement_built(st, p, action)  # Rovers (H-19)
+            if st[EXPANSIONS] & EXP_NOMADS:
+                mandatory_build_rules(st, p, action)
         st[MANDATORY_BUILT] += 1
         if st[MANDATORY_BUILT] >= st[MANDATORY_TARGET] or (st[SUPPLY + p] == 0 and reserve_owed(st) == 0):
             st[MANDATORY_DONE] = 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from ..board.bitset import WORDS, add, dilate_into, has, intersects, remove
+from ..board.bitset import HEX_BIT, HEX_WORD, WORDS, add, dilate_into, has, intersects, remove
 from ..board.geometry import STEP1
 from ..catalogue import CROSSROADS as EXP_CROSSROADS
 from ..catalogue import EXPANSION_BIT
@@ -62,9 +62,11 @@ def location_neighbours_view(st, i: int):
 @njit(cache=True)
 def seize_tiles(st, p: int, h: int) -> None:
     """Take one tile from each location hex next to h that still has tiles and gave p none yet."""
+    word = LOC_NEIGHBOURS + HEX_WORD[h]  # word of h in location 0's neighbour mask (no views: the hot path)
+    hex_bit = HEX_BIT[h]
     for i in range(st[NUM_LOCATIONS]):
         bit = 1 << i
-        if (st[TILES_HELD + p] & bit) == 0 and st[LOC_TILES + i] > 0 and has(location_neighbours_view(st, i), h):
+        if (st[TILES_HELD + p] & bit) == 0 and st[LOC_TILES + i] > 0 and st[word + i * WORDS] & hex_bit:
             st[LOC_TILES + i] -= 1
             st[TILES_HELD + p] |= bit
             st[TILES_FRESH + p] |= bit
@@ -93,6 +95,8 @@ def drop_orphaned_tiles(st, p: int, h: int) -> None:
 def build_settlement(st, p: int, h: int) -> None:
     """Build a settlement from p's supply on h, seizing tiles; trigger the game end on the last one."""
     place_from_supply(st, p, h)
+    if st[EXPANSIONS] == 0:
+        return  # the base game's fast path
     if st[EXPANSIONS] & EXP_NOMADS:
         st[OUTPOST_ARMED] = 0  # an armed Outpost serves this one settlement (N-10)
         claim_nomads(st, p, h)
@@ -106,13 +110,14 @@ def place_from_supply(st, p: int, h: int) -> None:
     """The part of every build from the supply: h joins p's own and adjacent hexes, the supply shrinks (the
     last one triggers the end), tiles and Marshlands bonus tiles are seized. build_settlement adds the
     Nomads and Harvest consequences of a build in play; the Harvest silo phase has its own (kbenv.engine.silo)."""
-    add(st[OCCUPIED : OCCUPIED + WORDS], h)
-    add(own_view(st, p), h)
-    adj = adjacent_view(st, p)
+    word = HEX_WORD[h]  # offsets, not views: the hot path
+    st[OCCUPIED + word] |= HEX_BIT[h]
+    st[OWN + p * WORDS + word] |= HEX_BIT[h]
+    adjacent_at = ADJACENT + p * WORDS
     for d in range(6):
         n = STEP1[h, d]
         if n >= 0:
-            add(adj, n)
+            st[adjacent_at + HEX_WORD[n]] |= HEX_BIT[n]
     st[SUPPLY + p] -= 1
     if st[SUPPLY + p] == 0:
         last_from_supply(st, p)
@@ -224,6 +229,13 @@ def free_of(st, allowed, out) -> None:
 def terrain_build_targets(st, p: int, terrain: int, out) -> None:
     """Hexes where p may build on `terrain` (mandatory action, Oracle, Farm, Oasis, Garden, Donation);
     an armed Outpost waives "adjacent if possible" for one settlement (N-10)."""
-    free_of(st, terrain_view(st, terrain), out)
-    if st[OUTPOST_ARMED] == 0:
-        restrict_adjacent_if_possible(out, adjacent_view(st, p))
+    terrain_at = TERRAIN_MASKS + terrain * WORDS  # offsets, not views: the base game's hot path
+    adjacent_at = ADJACENT + p * WORDS
+    touches = False
+    for i in range(WORDS):
+        free = st[terrain_at + i] & ~st[OCCUPIED + i]
+        out[i] = free
+        touches |= (free & st[adjacent_at + i]) != 0
+    if touches and st[OUTPOST_ARMED] == 0:  # adjacent if possible (building rule 3)
+        for i in range(WORDS):
+            out[i] &= st[adjacent_at + i]

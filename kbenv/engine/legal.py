@@ -162,14 +162,18 @@ def tile_types(st, tiles: int) -> int:
 def legal_powers(st) -> int:
     """Bit k set = activating power code k is legal now (codes: kbenv.catalogue.POWER_NAMES)."""
     if st[PHASE] != PHASE_IDLE:
+        if st[EXPANSIONS] == 0:
+            return 0  # the base game: powers are activated in the idle phase only
         if st[PHASE] == PHASE_REACTION:
             return 1 << REACTION_POWER  # a reaction: its power or DONE ("pass"), kbenv.engine.marsh_hooks
         if st[PHASE] == PHASE_CHOOSE_POWER:  # Harvest: the power a repeat runs once more (A-H3)
             return repeat_choices(st, st[DECIDER], st[SCRATCH_TMP : SCRATCH_TMP + WORDS])
         return outpost_bit(st) if st[EXPANSIONS] & POWER_EXPANSION_BIT[ARM_POWER] else 0
     p = st[DECIDER]
-    tmp = st[SCRATCH_TMP : SCRATCH_TMP + WORDS]
     ready = ready_types(st, p)
+    if ready == 0 and st[EXPANSIONS] == 0:
+        return 0  # the base game without a tile ready (the most frequent case)
+    tmp = st[SCRATCH_TMP : SCRATCH_TMP + WORDS]
     bits = 0
     if ready != 0:  # the base game's powers: location tiles of base rules (the hot path)
         for power in range(NUM_POWERS):

@@ -182,7 +182,6 @@ REACT_QUEUE = _field(MAX_FRAMES)
 SCRATCH_SLOTS = (
     "legal",  # legal hexes of the current decision (kbenv.engine.legal)
     "tmp",  # a temporary mask of legal/actions
-    "card",  # hexes of the drawn card's terrain (kbenv.engine.turns)
     "lifted",  # a player's adjacency with one settlement lifted (kbenv.engine.powers)
     "hand",  # one card's targets inside a union over an open Crossroads hand; a city hall's free cells
 )

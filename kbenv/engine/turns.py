@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from ..board.bitset import WORDS, is_empty
+from ..board.bitset import WORDS
 from ..board.codes import SWAMP
 from ..catalogue import CROSSROADS as EXP_CROSSROADS
 from ..catalogue import HARVEST as EXP_HARVEST
@@ -18,7 +18,6 @@ from .legal import only_end_turn_legal
 from .marsh_hooks import begin_turn as marsh_begin_turn
 from .marsh_hooks import end_turn as marsh_end_turn
 from .nomads import end_of_round
-from .powers import free_of, terrain_view
 from .state import (
     BONUS_FRESH,
     BONUS_USED,
@@ -34,6 +33,7 @@ from .state import (
     MANDATORY_TARGET,
     NO_CARD,
     NUM_PLAYERS,
+    OCCUPIED,
     OUTPOST_ARMED,
     PHASE,
     PHASE_IDLE,
@@ -43,24 +43,26 @@ from .state import (
     START_PLAYER,
     SUPPLY,
     TERRAIN_FIXED,
+    TERRAIN_MASKS,
     TILES_FRESH,
     TILES_USED,
     TURN,
     TURN_TERRAIN,
     TURNS_WITHOUT_BUILD,
-    scratch_off,
 )
 from .swamp import PLAIN_BUILDS, SWAMP_BUILDS, hand_terrain
 
-SCRATCH_CARD = scratch_off("card")
 MANDATORY_BUILDS = 3  # settlements of the base game's mandatory action
 
 
 @njit(cache=True)
 def card_has_free_hex(st, card: int) -> bool:
-    tmp = st[SCRATCH_CARD : SCRATCH_CARD + WORDS]
-    free_of(st, terrain_view(st, card), tmp)
-    return not is_empty(tmp)
+    """Some hex of the card's terrain is free (read by offsets, not views: this runs after every build)."""
+    terrain_at = TERRAIN_MASKS + card * WORDS
+    for i in range(WORDS):
+        if st[terrain_at + i] & ~st[OCCUPIED + i]:
+            return True
+    return False
 
 
 @njit(cache=True)
