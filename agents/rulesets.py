@@ -67,7 +67,7 @@ class TrainedFor:
 def sees_of(v1: bool, input_channels: int | None) -> tuple[str, ...]:
     """The expansions a network's observation shows: none (v0), those before Crossroads (35 v1
     channels), those before Marshlands (40), those before Harvest (43) or every one the 48 channels show
-    (the implemented expansions and Harvest, under construction)."""
+    (the implemented expansions and the Island, under construction)."""
     from kbenv.engine.observe_v1 import V1_BASE_CHANNELS, V1_CROSSROADS_CHANNELS, V1_MARSHLANDS_CHANNELS
 
     if not v1:

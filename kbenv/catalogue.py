@@ -249,7 +249,7 @@ SCORING_CARDS = (
 )
 # Card ids are row indices (never reorder). CARD_NAMES holds the cards the engine deals and reads: those of the
 # base game and of implemented expansions or expansions under construction, a prefix of the rows (the Harvest
-# cards, ids 19..24, are dealt only in Harvest games, which need KBENV_EXPERIMENTAL=harvest for now).
+# cards, ids 19..24, are dealt only in Harvest games).
 CARD_ID = {card.name: k for k, card in enumerate(SCORING_CARDS)}
 CARD_GOLD = {card.name: card.gold for card in SCORING_CARDS if card.gold is not None}  # A-M11: configuration
 UNVERIFIED_CARDS = tuple(card.name for card in SCORING_CARDS if card.provenance.startswith("unverified"))
@@ -320,7 +320,7 @@ EXPANSIONS = (
               "unverified), Canoe, Fountain, Temple, Refuge and their bonus tiles", True),
     Expansion("harvest", 5, "Harvest: 4 substitute sections, farmland and the farm action, silos and the silo end "
               "phase, the six cards (four amounts unverified), Bazaar, Water mill, Mountain station, Scout cabin, "
-              "Cathedral (number tiles), Watchtower, University and Palisade", False, under_construction=True),
+              "Cathedral (number tiles), Watchtower, University and Palisade", True),
     Expansion("island", 6, "Queenie 3 Island (under construction: an extra 5-line board beside the board, rope "
               "bridge and tree house; KBENV_EXPERIMENTAL=island to try it)", False, under_construction=True),
 )

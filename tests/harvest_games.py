@@ -3,9 +3,6 @@ tests/test_harvest_roundtrip.py): set-ups that deal the substitute Harvest secti
 so the four of them hold all eight), a random policy biased towards the Harvest decisions, a tally of the
 Harvest decisions that occur, the pieces-and-tiles conservation check, and the state comparison of a
 position round trip (the Harvest fields sit after the scratch masks, so they are compared too).
-
-Harvest is under construction (catalogue `under_construction=True`): the test modules opt in through
-KBENV_EXPERIMENTAL=harvest (a module fixture), which also reaches their subprocesses.
 """
 
 from __future__ import annotations

@@ -135,12 +135,12 @@ def test_help_names_every_implemented_expansion_and_rule_flag():
 
 @pytest.mark.parametrize(("command", "option", "value"), [
     ("play", "--expansions", "nomads,foo"),
-    ("play", "--expansions", "harvest"),
+    ("play", "--expansions", "island"),
     ("play", "--expansions", "nomads,,caves"),
     ("play", "--expansions", "nomads,nomads"),
     ("play", "--rules", "bogus"),
     ("play", "--rules", "lords_count_zero,lords_count_zero"),
-    ("tournament", "--expansions", "harvest"),
+    ("tournament", "--expansions", "island"),
     ("tournament", "--rules", "capitol"),
 ])
 def test_bad_expansions_and_rules_are_argparse_errors(command, option, value, capsys):

@@ -24,7 +24,7 @@ import json
 import pytest
 
 from kbenv import SetupError
-from kbenv.catalogue import CARD_GOLD, EXPERIMENTAL_ENV
+from kbenv.catalogue import CARD_GOLD
 from kbenv.cli import main
 from kbenv.position import game_from_position, score_position
 
@@ -32,12 +32,6 @@ DESERT = [(14, 1), (14, 2), (14, 3)]
 MAYOR_CARDS = ["mayors", "fishermen", "knights"]
 ROVER_CARDS = ["rovers", "fishermen", "knights"]
 OPP_C = {(16, 0): "C", (16, 1): "C", (16, 2): "C"}  # player 1's canyon card has these three hexes
-
-
-@pytest.fixture(autouse=True)
-def harvest_opt_in(monkeypatch):
-    """Harvest is under construction: this test process opts in (kbenv.catalogue.EXPERIMENTAL_ENV)."""
-    monkeypatch.setenv(EXPERIMENTAL_ENV, "harvest")
 
 
 def rc(h) -> list[int]:

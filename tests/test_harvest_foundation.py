@@ -18,24 +18,25 @@ HARVEST_TYPES = ("bazaar", "water_mill", "mountain_station", "scout_cabin", "cat
                  "palisade")  # EN 1295-1361, names of decision 8
 
 
-def test_harvest_is_refused_without_the_opt_in(monkeypatch):
+def test_an_expansion_under_construction_is_refused_without_the_opt_in(monkeypatch):
     monkeypatch.delenv(CAT.EXPERIMENTAL_ENV, raising=False)
     with pytest.raises(RulesetError) as err:
-        Ruleset(["harvest"])
-    assert "expansions: 'harvest' is not implemented yet" in str(err.value)
-    assert "KBENV_EXPERIMENTAL=harvest" in str(err.value)
-    with pytest.raises(ValueError, match="KBENV_EXPERIMENTAL=harvest"):
-        CAT.parse_expansions(["harvest"])
-    monkeypatch.setenv(CAT.EXPERIMENTAL_ENV, "marshlands")  # naming another expansion does not opt in
+        Ruleset(["island"])
+    assert "expansions: 'island' is not implemented yet" in str(err.value)
+    assert "KBENV_EXPERIMENTAL=island" in str(err.value)
+    with pytest.raises(ValueError, match="KBENV_EXPERIMENTAL=island"):
+        CAT.parse_expansions(["island"])
+    monkeypatch.setenv(CAT.EXPERIMENTAL_ENV, "harvest")  # naming another expansion does not opt in
     with pytest.raises(RulesetError):
-        Ruleset(["harvest"])
+        Ruleset(["island"])
 
 
-def test_harvest_is_accepted_with_the_opt_in(monkeypatch):
-    monkeypatch.setenv(CAT.EXPERIMENTAL_ENV, "nomads,harvest")
+def test_harvest_is_implemented_and_needs_no_opt_in(monkeypatch):
+    monkeypatch.delenv(CAT.EXPERIMENTAL_ENV, raising=False)
     assert Ruleset(["harvest", "nomads"]).expansions == ("nomads", "harvest")
     assert CAT.parse_expansions(["harvest"]) == 1 << 5
-    assert not any(e.implemented for e in CAT.EXPANSIONS if e.name == "harvest")  # still not implemented
+    row = next(e for e in CAT.EXPANSIONS if e.name == "harvest")
+    assert row.implemented and not row.under_construction
 
 
 def test_the_harvest_rows():

@@ -24,12 +24,6 @@ SHAPE = (NUM_CHANNELS_V1, 20, 20)
 MAYOR_GOLD = 4  # EN 1377: "each marked line is worth 4 gold"
 
 
-@pytest.fixture(autouse=True)
-def harvest_opt_in(monkeypatch):
-    """Harvest is under construction: opt in for each test of this module only."""
-    monkeypatch.setenv(CAT.EXPERIMENTAL_ENV, "harvest")
-
-
 @lru_cache(maxsize=1)
 def _silo_line() -> tuple[int, tuple[int, ...]]:
     """(seed, decisions) of the first seeded random 2-player Harvest game whose silo end phase (H-5) passes from one
@@ -87,12 +81,12 @@ def test_play_record_position_legal_and_score(tmp_path, capsys):
         assert [row["cards"]["mayors"] for row in rows] == [MAYOR_GOLD * marks.count(p + 1) for p in range(3)]
 
 
-def test_play_refuses_harvest_without_the_opt_in(monkeypatch, capsys):
-    monkeypatch.delenv(CAT.EXPERIMENTAL_ENV)
+def test_play_refuses_an_expansion_under_construction_without_the_opt_in(monkeypatch, capsys):
+    monkeypatch.delenv(CAT.EXPERIMENTAL_ENV, raising=False)
     with pytest.raises(SystemExit):
-        main(["play", "--expansions", "harvest", "--seed", "1"])
+        main(["play", "--expansions", "island", "--seed", "1"])
     err = capsys.readouterr().err
-    assert "KBENV_EXPERIMENTAL=harvest" in err and "Traceback" not in err
+    assert "KBENV_EXPERIMENTAL=island" in err and "Traceback" not in err
 
 
 def test_tournament_with_harvest(tmp_path, capsys):
@@ -227,9 +221,10 @@ def test_train_one_iteration_on_harvest(tmp_path, capsys):
     assert card["ruleset"]["expansions"] == HARVEST and card["evaluation"][0]["games"] == 2
 
 
-def test_train_config_refuses_harvest_without_the_opt_in(monkeypatch):
+def test_train_config_takes_harvest_and_refuses_the_island_without_the_opt_in(monkeypatch):
     from agents.training.az_config import AlphaZeroConfig
 
-    monkeypatch.delenv(CAT.EXPERIMENTAL_ENV)
-    with pytest.raises(ValueError, match="field 'expansions': 'harvest' is not implemented yet.*KBENV_EXPERIMENTAL"):
-        AlphaZeroConfig.from_dict({"expansions": HARVEST})
+    monkeypatch.delenv(CAT.EXPERIMENTAL_ENV, raising=False)
+    assert list(AlphaZeroConfig.from_dict({"expansions": HARVEST}).expansions) == HARVEST
+    with pytest.raises(ValueError, match="field 'expansions': 'island' is not implemented yet.*KBENV_EXPERIMENTAL"):
+        AlphaZeroConfig.from_dict({"expansions": ["island"]})

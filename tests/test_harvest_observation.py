@@ -7,8 +7,6 @@ on a seeded Harvest set-up, so each expected number follows from the feature's d
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 import pytest
 
@@ -25,15 +23,6 @@ from kbenv.packed import layout_of, split
 from kbenv.view import PlayerView
 
 CARDS = ["mayors", "rovers", "fishermen"]
-
-
-@pytest.fixture(scope="module", autouse=True)
-def harvest_opted_in():
-    """Harvest is under construction: this module opts in (KBENV_EXPERIMENTAL) for its own tests only."""
-    names = {*filter(None, os.environ.get(CAT.EXPERIMENTAL_ENV, "").split(",")), "harvest"}
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv(CAT.EXPERIMENTAL_ENV, ",".join(sorted(names)))
-        yield
 
 
 def features(obs: np.ndarray) -> np.ndarray:

@@ -46,15 +46,6 @@ SECTION_SETS = {"harvest": ["harvest", "harvest2", None], "all": ["all", "all2",
 TALLY = Tally()  # shared by the random games below; test_harvest_decisions_really_occur reads it
 
 
-@pytest.fixture(scope="module", autouse=True)
-def harvest_opted_in():
-    """Harvest is under construction: this module opts in (KBENV_EXPERIMENTAL) for its own tests only."""
-    names = {*filter(None, os.environ.get(CAT.EXPERIMENTAL_ENV, "").split(",")), "harvest"}
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv(CAT.EXPERIMENTAL_ENV, ",".join(sorted(names)))
-        yield
-
-
 def play_checked(game: Game, seed: int, check_illegal: bool = True, bias: float = 0.6) -> Game:
     """Play a biased random game, checking the invariants after every decision; record it in TALLY."""
     rng = np.random.default_rng(seed)

@@ -8,13 +8,9 @@ docstring and legend, render_image's colours), not from the renderer's output.
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
-import pytest
 
 from kbenv import Game
-from kbenv import catalogue as CAT
 from kbenv.board.geometry import hex_id
 from kbenv.colours import SEAT_RGB, TERRAIN_RGB
 from kbenv.engine import state as S
@@ -24,15 +20,6 @@ from kbenv.render_text import board_text, legend
 from kbenv.view import PlayerView
 
 SCOUT_HEXES = ((5, 5), (12, 7))
-
-
-@pytest.fixture(scope="module", autouse=True)
-def harvest_opted_in():
-    """Harvest is under construction: this module opts in (KBENV_EXPERIMENTAL) for its own tests only."""
-    names = {*filter(None, os.environ.get(CAT.EXPERIMENTAL_ENV, "").split(",")), "harvest"}
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv(CAT.EXPERIMENTAL_ENV, ",".join(sorted(names)))
-        yield
 
 
 def position() -> Game:

@@ -12,7 +12,6 @@ each met in biased random games and round-trip.
 from __future__ import annotations
 
 import json
-import os
 
 import numpy as np
 import pytest
@@ -45,15 +44,6 @@ RULESETS = [
      "rules": ["canoe_taker_reacts", "silo_by_silo", "palisade_moves_lone_settlement"]},
     {"num_players": 5, "expansions": ALL},
 ]
-
-
-@pytest.fixture(scope="module", autouse=True)
-def harvest_opted_in():
-    """Harvest is under construction: this module opts in (KBENV_EXPERIMENTAL) for its own tests only."""
-    names = {*filter(None, os.environ.get(CAT.EXPERIMENTAL_ENV, "").split(",")), "harvest"}
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv(CAT.EXPERIMENTAL_ENV, ",".join(sorted(names)))
-        yield
 
 
 def new_game(ruleset: dict, seed: int) -> Game:

@@ -3,10 +3,7 @@ from PlayerView (public facts), and the silo's and the number tiles' choices hav
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
-import pytest
 
 from kbenv import Game
 from kbenv import catalogue as CAT
@@ -14,15 +11,6 @@ from kbenv.board.geometry import hex_id
 from kbenv.engine import state as S
 from kbenv.render_image import mayor_mark_centre
 from kbenv.serve.views import board_meta, seat_view, spectator_view
-
-
-@pytest.fixture(scope="module", autouse=True)
-def harvest_opted_in():
-    """Harvest is under construction: this module opts in (KBENV_EXPERIMENTAL) for its own tests only."""
-    names = {*filter(None, os.environ.get(CAT.EXPERIMENTAL_ENV, "").split(",")), "harvest"}
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv(CAT.EXPERIMENTAL_ENV, ",".join(sorted(names)))
-        yield
 
 
 def test_the_view_carries_scouts_marks_and_number_tiles():

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 
 import numpy as np
 import pytest
@@ -21,15 +20,6 @@ from kbenv.position import decision_name, game_from_position, legal_position
 
 BUILD, MOVE, DONE = CAT.ACTION_ID["option-1"], CAT.ACTION_ID["option-2"], CAT.DONE
 SEEDS = range(12)  # 2, 3 and 4 players in turn (seed % 3)
-
-
-@pytest.fixture(scope="module", autouse=True)
-def harvest_opted_in():
-    """Harvest is under construction: this module opts in (KBENV_EXPERIMENTAL) for its own tests only."""
-    names = {*filter(None, os.environ.get(CAT.EXPERIMENTAL_ENV, "").split(",")), "harvest"}
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv(CAT.EXPERIMENTAL_ENV, ",".join(sorted(names)))
-        yield
 
 
 def canonical(game) -> np.ndarray:

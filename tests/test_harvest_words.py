@@ -35,12 +35,6 @@ SECOND = (11, 9)  # player 0's second settlement, next to HOME (the Palisade mov
 OPTION_1, OPTION_2 = CAT.ACTION_ID["option-1"], CAT.ACTION_ID["option-2"]
 
 
-@pytest.fixture(autouse=True)
-def harvest_opt_in(monkeypatch):
-    """Harvest is under construction: opt in for each test of this module only."""
-    monkeypatch.setenv(CAT.EXPERIMENTAL_ENV, "harvest")
-
-
 def position(then=(), crossroads=False) -> dict:
     cells = {HOME: "G", WATER: "W", FARMLAND: "A", **{h: "G" for h in GRASS}, (16, 0): "C", (16, 1): "C",
              UNIVERSITY_GRASS: "G", SECOND: "G"}

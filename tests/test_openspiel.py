@@ -92,7 +92,7 @@ def test_game_string_and_rule_flags():
 
 @pytest.mark.parametrize("params, message", [
     ({"players": 6}, "players"),
-    ({"players": 2, "expansions": "harvest"}, "harvest"),
+    ({"players": 2, "expansions": "island"}, "island"),
     ({"players": 2, "expansions": "atlantis"}, "atlantis"),
     ({"players": 2, "capitol_replaces_castle": True}, "capitol"),
 ])

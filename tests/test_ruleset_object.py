@@ -65,7 +65,7 @@ def test_compares_as_sets():
 
 @pytest.mark.parametrize("make, field", [
     (lambda: Ruleset(["atlantis"]), "expansions: unknown expansion 'atlantis'"),
-    (lambda: Ruleset(["harvest"]), "expansions: 'harvest' is not implemented yet"),
+    (lambda: Ruleset(["island"]), "expansions: 'island' is not implemented yet"),
     (lambda: Ruleset(7), "expansions: expected"),
     (lambda: Ruleset([], ["no_such_flag"]), "rules: unknown rule flag 'no_such_flag'"),
     (lambda: Ruleset([], {"capitol_replaces_castle": True}), "rules.capitol_replaces_castle: needs the 'capitol'"),

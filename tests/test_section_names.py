@@ -25,7 +25,7 @@ def test_kbenv_sections_names_city_hall_and_its_former_name(capsys):
     # every section is named after one of its own location types, spelt as that type
     assert all(name in row["locations"] for name, row in rows.items() if not row["substitute"])
     # a substitute is named as one (decision 5) and carries the type of the printed section it stands for
-    # (Harvest's substitutes, issue 22 under construction, carry the two types of theirs)
+    # (Harvest's substitutes carry the two types of theirs)
     marsh = [row["locations"] for name, row in rows.items() if row["substitute"] and name.startswith("marsh-")]
     assert marsh == [["canoe"], ["fountain"], ["temple"], ["refuge"]]
     assert main(["sections"]) == 0

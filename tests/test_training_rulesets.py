@@ -48,7 +48,7 @@ def test_quick_nomads_config_loads():
 @pytest.mark.parametrize(
     ("change", "field", "words"),
     [({"expansions": ["atlantis"]}, "expansions", "nomads, capitol, caves"),
-     ({"expansions": ["harvest"]}, "expansions", "nomads, capitol, caves"),  # in the catalogue, not implemented
+     ({"expansions": ["island"]}, "expansions", "nomads, capitol, caves"),  # in the catalogue, not implemented
      ({"expansions": "nomads"}, "expansions", "a list"),
      ({"expansions": ["nomads", "nomads"]}, "expansions", "distinct"),
      ({"rules": ["no_such_flag"]}, "rules", "lords_count_zero"),

@@ -39,7 +39,7 @@ class AlphaZeroConfig(ConfigModel):
     name: str = _field("az", "a folder name of letters, digits, '-', '_' and '.' (not '.' or '..')",
                        pattern=r"^[A-Za-z0-9_.-]+$", max_length=100)
     players: list[PlayerCount] = _field([2], "a non-empty list of player counts from 2 to 5", min_length=1)
-    expansions: list[ExpansionName] = _field([], "a list of distinct expansions (harvest: KBENV_EXPERIMENTAL)")
+    expansions: list[ExpansionName] = _field([], "a list of distinct expansions (island: KBENV_EXPERIMENTAL)")
     rules: list[RuleName] = _field([], "a list of distinct rule flags")
     games: Count = _field(64, "a positive integer")  # games played side by side (one search batch)
     simulations: Count = _field(8, "a positive integer")  # search simulations per decision

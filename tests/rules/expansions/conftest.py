@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -354,13 +353,3 @@ def kx():
     )
 
 
-@pytest.fixture(autouse=True)
-def harvest_opt_in(request, monkeypatch):
-    """Harvest is under construction (issue 22): its test modules opt this test into it
-    (kbenv.catalogue.EXPERIMENTAL_ENV); the other modules see the environment as it is."""
-    module = request.module.__name__.rsplit(".", 1)[-1]
-    if module.startswith("test_harvest_") or module == "test_island_with_expansions":
-        from kbenv.catalogue import EXPERIMENTAL_ENV
-
-        opted = [n for n in os.environ.get(EXPERIMENTAL_ENV, "").split(",") if n]
-        monkeypatch.setenv(EXPERIMENTAL_ENV, ",".join([*opted, "harvest"] if "harvest" not in opted else opted))

@@ -85,10 +85,8 @@ FLAGS = {
 REPO = Path(__file__).resolve().parents[3]
 
 
-# Every Harvest rule exists now (issue 22) while the expansion is still marked under construction: the modules run
-# by default, each test opted into the expansion (kbenv.catalogue.EXPERIMENTAL_ENV) by the `harvest_opt_in`
-# fixture of conftest.py; they skip only where the catalogue has no Harvest row at all. KBENV_RUN_HARVEST_TESTS=1
-# (the switch used before the rules existed) is no longer needed.
+# Harvest is implemented (issue 22): the modules run by default and skip only where the catalogue has no Harvest row
+# at all. KBENV_RUN_HARVEST_TESTS=1 (the switch used before the rules existed) is no longer needed.
 def harvest_available() -> bool:
     """True where kbenv.catalogue.EXPANSIONS has a ``harvest`` row (implemented or under construction)."""
     from kbenv.catalogue import EXPANSIONS
