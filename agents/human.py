@@ -39,7 +39,7 @@ def decision_label(action: int, phase: str = "") -> str:
 # Every named decision, as typed: lower case, spaces for underscores ("end turn", "terrain-g").
 NAMED_ACTIONS = {name.replace("_", " ").lower(): action for name, action in ACTION_ID.items()}
 # Harvest's option-1 / option-2 by phase (kbenv.position.OPTION_NAMES): a silo's "build" / "move" (H-5), the number
-# tiles' "take" / "return" (A-H5), the Bazaar's "crossroads" (A-H3); each word is read in its own phase only.
+# tiles' "take" / "return" (A-H5), a repeat's "crossroads" (A-H3); each word is read in its own phase only.
 OPTION_WORDS = {phase: {word: ACTION_ID[f"option-{k + 1}"] for k, word in enumerate(words)}
                 for phase, words in OPTION_NAMES.items()}
 HELP_WORDS = ("help", "?")

@@ -834,7 +834,7 @@ POWER_TRAITS = (
     # holder's own if possible (kbenv.engine.harvest).
     # Bazaar (H-6, A-H3): target "power": it names another held, usable (not fresh) location power, which runs
     # once more without using its tile (phase choose_power; kbenv.engine.legal.repeat_choices), or, with a
-    # Crossroads tile held, option-1 "crossroads": one more card at the end of the turn (A-C8; BAZAAR_CARDS).
+    # Crossroads tile held, option-1 "crossroads": one more card at the end of the turn (A-C8; REPEAT_CARDS).
     PowerTraits("bazaar", "power", None, "bazaar", "tile"),
     _build("water_mill", "water", "next to terrain"),
     _build("mountain_station", "mountain", "next to terrain"),

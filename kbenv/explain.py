@@ -104,7 +104,7 @@ def option_reason(name: str, phase: str) -> str:
     """Why option-1 / option-2 is not legal in `phase`."""
     if (phase, name) in OPTION_REASONS:
         return OPTION_REASONS[phase, name]
-    return (f"{name} is a Harvest choice (a silo's build / move, the number tiles' take / return, the Bazaar's "
+    return (f"{name} is a Harvest choice (a silo's build / move, the number tiles' take / return, a repeat's "
             f"crossroads), and none is open in phase {phase!r}")
 
 

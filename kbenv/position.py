@@ -22,7 +22,7 @@ from .setup_marshlands import MARSH_PIECES, marsh_position
 
 # The names of the two phase-dependent options (OPTION_1, OPTION_2) per phase (decision 8): Harvest's silo phase
 # (H-5) and the number tiles' "take" / "return" (HA8).
-# option-1 / option-2 by phase: the silo's modes, the number tiles' choice, and in the Bazaar's choose_power the
+# option-1 / option-2 by phase: the silo's modes, the number tiles' choice, and in a repeat's choose_power the
 # Crossroads tile's extra action once more (A-H3, A-C8; option-2 has no use there).
 OPTION_NAMES = {"silo": ("build", "move"), "choose_target": ("take", "return"), "choose_power": ("crossroads",)}
 DECISION_IDS = {**{name: ACTION_ID[name] for name in POWER_NAMES if name in ACTION_ID}, "done": ACTION_ID["done"],
@@ -166,7 +166,7 @@ def decision_id(decision, k: int) -> int:
 def decision_name(action: int, phase: str = ""):
     """The position-file name of an action id (the inverse of `decision_id`); DONE is "pass" in a
     reaction (`phase` "reaction"); OPTION_1 / OPTION_2 are "build" / "move" in the silo phase, "take" / "return"
-    for the number tiles (choose_target), OPTION_1 "crossroads" in the Bazaar's choose_power (OPTION_NAMES)."""
+    for the number tiles (choose_target), OPTION_1 "crossroads" in a repeat's choose_power (OPTION_NAMES)."""
     if action < NUM_HEXES:
         return [action // 20, action % 20]
     if action >= CAT.ISLAND_ACTION_BASE:  # an island hex (IA5)

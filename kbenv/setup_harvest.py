@@ -10,8 +10,8 @@ being done `"at"` [r, c], the `"mode"` chosen there (null before the choice, "bu
 `silo_by_silo`, every silo not begun yet (b). The silo player is `decision.decider`, a move's chosen settlement
 `decision.source`.
 
-`bazaar_cards` (Harvest with Crossroads, written there only): the terrain cards the player to move draws at the
-end of this turn on top of one per Crossroads tile (C-7), one per Bazaar repeat of the Crossroads tile's extra
+`repeat_cards` (Harvest with Crossroads, written there only): the terrain cards the player to move draws at the
+end of this turn on top of one per Crossroads tile (C-7), one per repeat of the Crossroads tile's extra
 action (A-H3, A-C8); 0..MAX_EXTRA_CARDS - 1.
 """
 
@@ -28,7 +28,7 @@ from .setup_expansions import ExpansionSetupError, is_int
 from .setup_harvest_cards import CARD_KEYS, apply_card_keys, card_keys_of, validate_card_keys
 from .setup_harvest_powers import POWER_KEYS, apply_power_keys, power_keys_of, validate_power_keys
 
-HARVEST_RESUME = ("farmland_used", "silo", "bazaar_cards", *CARD_KEYS, *POWER_KEYS)
+HARVEST_RESUME = ("farmland_used", "silo", "repeat_cards", *CARD_KEYS, *POWER_KEYS)
 SILO_KEYS = ("at", "mode", "steps", "left")
 SILO_MODES = (None, "build", "move")  # kbenv.engine.silo: MODE_CHOOSE, MODE_BUILD, MODE_MOVE
 SILO_LETTER = CAT.TERRAINS[CAT.TERRAIN_CODE["silo"]].letter
@@ -53,14 +53,14 @@ def validate_harvest_resume(resume: dict, n: int, bits: int, current: int = 0, b
                 raise ExpansionSetupError(f"farmland_used[{p}]: expected true or false, got {used!r}")
         out["farmland_used"] = [bool(x) for x in value]
     out.update(validate_card_keys(resume, n, bits))  # mayor_lines, rovers_sections (kbenv.setup_harvest_cards)
-    if "bazaar_cards" in resume:
+    if "repeat_cards" in resume:
         if not bits & CAT.HARVEST or not bits & CAT.CROSSROADS:
-            raise ExpansionSetupError("bazaar_cards: needs the 'harvest' and 'crossroads' expansions")
-        value = resume["bazaar_cards"]
+            raise ExpansionSetupError("repeat_cards: needs the 'harvest' and 'crossroads' expansions")
+        value = resume["repeat_cards"]
         if not is_int(value) or not 0 <= value < S.MAX_EXTRA_CARDS:
-            raise ExpansionSetupError(f"bazaar_cards: expected 0..{S.MAX_EXTRA_CARDS - 1} (cards owed by Bazaar "
+            raise ExpansionSetupError(f"repeat_cards: expected 0..{S.MAX_EXTRA_CARDS - 1} (cards owed by "
                                       f"repeats of the Crossroads tile this turn), got {value!r}")
-        out["bazaar_cards"] = int(value)
+        out["repeat_cards"] = int(value)
     return out
 
 
@@ -100,10 +100,10 @@ def validate_silo(value, bits: int, board, phase, source) -> dict:
 
 
 def apply_harvest_resume(st: np.ndarray, resume: dict) -> None:
-    """The farm action taken this turn, per player; the cards owed by Bazaar repeats; the silo phase's progress."""
+    """The farm action taken this turn, per player; the cards owed by repeats; the silo phase's progress."""
     for p, used in enumerate(resume.get("farmland_used", ())):
         st[S.FARMLAND_USED + p] = int(used)
-    st[S.BAZAAR_CARDS] = resume.get("bazaar_cards", 0)
+    st[S.REPEAT_CARDS] = resume.get("repeat_cards", 0)
     apply_card_keys(st, resume)
     apply_power_keys(st, resume)
     silo = resume.get("silo")
@@ -123,7 +123,7 @@ def harvest_position(st: np.ndarray) -> dict:
     out: dict = {"farmland_used": [bool(st[S.FARMLAND_USED + p]) for p in range(n)], **card_keys_of(st),
                  **power_keys_of(st)}
     if st[S.EXPANSIONS] & CAT.CROSSROADS:
-        out["bazaar_cards"] = int(st[S.BAZAAR_CARDS])
+        out["repeat_cards"] = int(st[S.REPEAT_CARDS])
     if st[S.PHASE] == S.PHASE_SILO:
         out["silo"] = {"at": list(hex_rc(int(st[S.SILO_AT]) - 1)), "mode": SILO_MODES[int(st[S.SILO_MODE])],
                        "steps": int(st[S.SILO_STEPS]),

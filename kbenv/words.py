@@ -160,6 +160,11 @@ def _kind(power: str) -> str:
     return "tile"
 
 
+def _placed_piece(power: str) -> str | None:
+    """The piece kind a power places (catalogue PIECE_KINDS, e.g. the scouts), None for the others."""
+    return next((kind.name for kind in CAT.PIECE_KINDS if kind.power == power), None)
+
+
 def describe_decision(game: Game, action: int) -> str:
     """The decision `action` in words, read in the position before it is taken (its phase and power):
     'build at 3,4', 'Oracle: build at 5,6', 'Barn: move the settlement from 2,3', 'use the Oracle tile',
@@ -185,7 +190,7 @@ def describe_decision(game: Game, action: int) -> str:
             verb = "move it to"
         elif kind == "walls":
             verb = "stone wall at"
-        elif power == "scout_cabin":
+        elif _placed_piece(power) == "scout":
             verb = "place a scout at"
         else:
             verb = "choose"
@@ -222,7 +227,7 @@ def describe_decision(game: Game, action: int) -> str:
 def action_phrase(action: int, phase: str = "") -> str:
     """What a person types for an action: 'r,c' for a hex, else its name ('oracle', 'end_turn'); option-1 /
     option-2 by their name in `phase` (Harvest: "build" / "move" at a silo, "take" / "return" for the number
-    tiles, "crossroads" in the Bazaar's choose_power; kbenv.position.OPTION_NAMES)."""
+    tiles, "crossroads" in a repeat's choose_power; kbenv.position.OPTION_NAMES)."""
     from .position import decision_name
 
     if 0 <= action < NUM_HEXES:

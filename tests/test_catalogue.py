@@ -33,18 +33,20 @@ def test_named_constants_are_looked_up_by_name():
 def test_location_rows():
     # appended, never reordered: the Marshlands types (decision 8 names) follow the Crossroads ones
     harvest = "ds\u00f0\u00e7\u00e6\u00f8\u00fe\u00df"  # issue 22: a-z are taken
-    assert codes.LOCATION_LETTERS == "ofawtbhpcqvgemryknix" + "uzlj" + harvest
-    assert CAT.LOCATION_NAMES[-20:-12] == ("foresters_lodge", "monastery", "fort", "city_hall", "barracks", "wagon",
+    island = "\u00f1\u00fd"  # issue 23
+    assert codes.LOCATION_LETTERS == "ofawtbhpcqvgemryknix" + "uzlj" + harvest + island
+    assert CAT.LOCATION_NAMES[-22:-14] == ("foresters_lodge", "monastery", "fort", "city_hall", "barracks", "wagon",
                                            "lighthouse", "crossroads")
-    assert CAT.LOCATION_NAMES[-12:-8] == ("canoe", "fountain", "temple", "refuge")
-    assert CAT.LOCATION_NAMES[-8:] == ("bazaar", "water_mill", "mountain_station", "scout_cabin", "cathedral",
+    assert CAT.LOCATION_NAMES[-14:-10] == ("canoe", "fountain", "temple", "refuge")
+    assert CAT.LOCATION_NAMES[-2:] == ("rope_bridge", "tree_house")  # the Island (issue 23)
+    assert CAT.LOCATION_NAMES[-10:-2] == ("bazaar", "water_mill", "mountain_station", "scout_cabin", "cathedral",
                                        "watchtower", "university", "palisade")  # Harvest (issue 22)
     assert CAT.LOCATION_ACTION["crossroads"] == -1  # passive: no decision of its own (C-7)
     assert CAT.BASE_POWERS == 8
     # "Relocate one of your previously built settlements" (Refuge, EN 1167)
     assert CAT.MOVE_LOCATIONS[:5] == ("barn", "harbor", "paddock", "caravan", "refuge")
     # "Move a settlement to a suitable terrain space connected to the same settlement area" (Palisade, EN 1361)
-    assert CAT.MOVE_LOCATIONS[5:] == ("palisade",)
+    assert CAT.MOVE_LOCATIONS[5:] == ("palisade", "rope_bridge", "tree_house")  # and the Island's (QI-3, QI-4)
     assert CAT.NOMAD_LOCATIONS == ("caravan", "quarry", "village", "garden")
     assert all(loc.tiles == 2 for loc in CAT.LOCATION_TYPES)
 

@@ -67,7 +67,10 @@ def test_every_harvest_power_has_its_slot():
     assert len(harvest) == 9 and harvest[-1] == CAT.FARM_ACTION
     for k, name in enumerate(harvest):
         assert O.POWER_SLOT[CAT.POWER_CODE[name]] == O.F1["harvest_power"] + k
-    assert len(set(O.POWER_SLOT.tolist())) == len(CAT.POWER_NAMES) and (O.POWER_SLOT >= 0).all()
+    # every power code but the Island's two (under construction: no v1 slots yet, issue 23) has a slot of its own
+    island = [CAT.POWER_CODE[name] for name in ("rope_bridge", "tree_house")]
+    slots = np.delete(O.POWER_SLOT, island)
+    assert len(set(slots.tolist())) == len(slots) and (slots >= 0).all() and (O.POWER_SLOT[island] == -1).all()
 
 
 def test_farmland_silos_and_harvest_locations_have_planes():

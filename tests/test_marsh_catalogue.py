@@ -46,7 +46,9 @@ def test_the_action_layouts_do_not_move():
     assert [CAT.LOCATION_ACTION[n] for n in ("canoe", "fountain", "temple", "refuge")] == [
         CAT.ACTION_ID[n] for n in ("canoe", "fountain", "temple", "refuge")]
     assert CAT.ACTION_NAMES[400:409] == (*CAT.LOCATION_NAMES[:8], "end_turn")
-    assert CAT.ACTION_ID["canoe"] == 420 and CAT.ACTION_ID["done"] == CAT.ACTION_SIZE_V1 - 1
+    assert CAT.ACTION_ID["canoe"] == 420 and CAT.ACTION_ID["done"] == 457
+    # the Island's 20 hexes follow done (issue 23): 458..477
+    assert CAT.ISLAND_ACTION_BASE == 458 and CAT.ACTION_SIZE_V1 == 458 + 20
 
 
 def test_the_six_cards_are_appended_unverified_with_their_amounts():

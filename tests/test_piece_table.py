@@ -49,8 +49,8 @@ def test_the_state_layout_did_not_move():
     assert (S.SILO_SEAT, S.SILO_AT, S.SILO_MODE, S.SILO_STEPS, S.SILO_LEFT) == (791, 792, 793, 794, 795)
     # the powers' block: NUMBER_TILES (5 seats), NUMBER_TILE_MODE (1), the 7-word SCOUTS mask
     assert (S.NUMBER_TILES, S.NUMBER_TILE_MODE, S.SCOUTS) == (802, 807, 808)
-    # then BAZAAR_CARDS (1): cards owed by Bazaar repeats of the Crossroads tile (A-H3, A-C8)
-    assert S.BAZAAR_CARDS == 808 + 7
+    # then REPEAT_CARDS (1): cards owed by Bazaar repeats of the Crossroads tile (A-H3, A-C8)
+    assert S.REPEAT_CARDS == 808 + 7
     # the Island's block: ISLAND_LOC_AT, ISLAND_LOC_TYPE, ISLAND_LOC_TILES (1 each), ISLAND_MAYOR_LINES (5 lines)
     assert (S.ISLAND_LOC_AT, S.ISLAND_LOC_TYPE, S.ISLAND_LOC_TILES, S.ISLAND_MAYOR_LINES) == (816, 817, 818, 819)
     assert S.STATE_SIZE == 819 + 5

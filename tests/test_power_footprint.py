@@ -49,9 +49,11 @@ def test_names_of_several_words_match_with_any_separator():
 
 
 def test_every_location_type_of_the_catalogue_is_measured():
-    # 8 base, 4 Nomads, 8 Crossroads (with its passive crossroads), 4 Marshlands, 8 Harvest location types (EN 1295)
+    # 8 base, 4 Nomads, 8 Crossroads (with its passive crossroads), 4 Marshlands, 8 Harvest location types (EN 1295),
+    # 2 of the Island (EN 1435-1439)
     rows = load().powers(ROOT)
-    assert len(rows) == 32
+    assert len(rows) == 34
+    assert [name for name, exp in rows if exp == "island"] == ["rope_bridge", "tree_house"]
     assert [name for name, exp in rows if exp == "marshlands"] == ["canoe", "fountain", "temple", "refuge"]
     assert [name for name, exp in rows if exp == "harvest"] == [
         "bazaar", "water_mill", "mountain_station", "scout_cabin", "cathedral", "watchtower", "university", "palisade"]

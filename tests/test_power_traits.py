@@ -34,8 +34,8 @@ FIXED_TERRAIN = {
 def test_every_power_code_has_one_traits_row():
     assert tuple(t.name for t in CAT.POWER_TRAITS) == CAT.POWER_NAMES
     # 32 location types, 10 usable nomad tiles, the cave move, the canoe and refuge bonus tiles (M-9, M-15), the
-    # Harvest farm action (H-4)
-    assert len(CAT.POWER_TRAITS) == 46
+    # Harvest farm action (H-4); the Island's rope bridge and tree house (QI-3, QI-4)
+    assert len(CAT.POWER_TRAITS) == 48
 
 
 def test_the_twelve_fixed_terrain_builders_share_one_rule():
@@ -53,7 +53,8 @@ def test_move_powers_come_from_the_source_trait():
     # bonus (EN 1167, 1173: "relocate one of your previously built settlements") move a settlement; the Temple
     # chooses the settlement it takes off the same way (EN 1148: "remove one of your own settlements").
     movers = {"barn", "harbor", "paddock", "caravan", "resettlement", "cave", "refuge", "refuge_bonus", "temple",
-              "palisade"}  # Harvest: "Move a settlement ... connected to the same settlement area" (EN 1361)
+              "palisade",  # Harvest: "Move a settlement ... connected to the same settlement area" (EN 1361)
+              "rope_bridge", "tree_house"}  # Island: "Move any of your existing settlements to a canyon hex" (EN 1456)
     assert {name for name in CAT.POWER_NAMES if is_move_power(CAT.POWER_CODE[name])} == movers
 
 

@@ -22,7 +22,8 @@ from kbenv.vector import VectorGames
 RULESETS = [[], ["nomads"], ["capitol"], ["caves"], ["nomads", "capitol"], ["nomads", "caves"],
             ["capitol", "caves"], ["nomads", "capitol", "caves"], ["crossroads"],
             ["nomads", "capitol", "caves", "crossroads"], ["marshlands"],
-            ["nomads", "capitol", "caves", "crossroads", "marshlands"]]
+            ["nomads", "capitol", "caves", "crossroads", "marshlands"], ["harvest"],
+            ["nomads", "capitol", "caves", "crossroads", "marshlands", "harvest"]]
 IDS = ["base" if not r else "+".join(r) for r in RULESETS]
 
 
@@ -56,8 +57,10 @@ def test_random_games_end_conserve_pieces_and_replay(expansions):
         players = 2 + seed % 4
         game = random_game(players, seed, expansions)
         for p in range(players):
-            # a Temple reserve not yet built when the game ended stays off the board (A-M6)
-            assert game.supply(p) + len(game.settlements(p)) + int(game.state[S.TEMPLE_RESERVE + p]) == 40
+            # a Temple reserve not yet built when the game ended stays off the board (A-M6); a Mayors mark takes a
+            # settlement from the supply (H-15, A-H7)
+            marks = int((game.state[S.MAYOR_LINES : S.MAYOR_LINES + 20] == p + 1).sum())
+            assert game.supply(p) + len(game.settlements(p)) + int(game.state[S.TEMPLE_RESERVE + p]) + marks == 40
         if "nomads" in expansions:
             assert len(game.walls()) + int(game.state[S.WALLS_LEFT]) == 25
         occupied = set().union(*(game.own_hexes(p) for p in range(players))) | game.walls()
@@ -232,7 +235,7 @@ def test_v1_observation_hides_hidden_cards():
 
 
 @pytest.mark.parametrize("kwargs, field", [({"expansions": ["islands"]}, "expansions"),
-                                           ({"expansions": ["harvest"]}, "not implemented"),
+                                           ({"expansions": ["island"]}, "not implemented"),
                                            ({"expansions": "nomads"}, "expansions"),
                                            ({"rules": {"capitol_replaces_castle": True}}, "capitol"),
                                            ({"rules": {"no_such_flag": True}}, "rules"),

@@ -41,7 +41,6 @@ from .nomads_hooks import claim_nomads, red_cards_after_build
 from .pieces import pieces_into
 from .state import (
     ADJACENT,
-    BAZAAR_CARDS,
     BUILDABLE_MASK,
     CAVES,
     CITY_HALL_AT,
@@ -60,6 +59,7 @@ from .state import (
     OCCUPIED,
     OWN,
     REMOVED_TERRAIN,
+    REPEAT_CARDS,
     RULE_FLAGS,
     SHIP_AT,
     TERRAIN_FIXED,
@@ -477,12 +477,12 @@ def crossroads_tiles(st, p: int) -> int:
 
 @njit(cache=True)
 def draw_extra_cards(st, p: int) -> None:
-    """At the end of p's turn: one more card per Crossroads tile held (C-7), and with Harvest one more per Bazaar
-    repeat of that extra action in this turn (BAZAAR_CARDS, A-H3, A-C8; kbenv.engine.legal.bazaar_card_open)."""
+    """At the end of p's turn: one more card per Crossroads tile held (C-7), and with Harvest one more per
+    repeat of that extra action in this turn (REPEAT_CARDS, A-H3, A-C8; kbenv.engine.legal.repeat_card_open)."""
     cards = crossroads_tiles(st, p)
     if st[EXPANSIONS] & EXP_HARVEST:
-        cards += st[BAZAAR_CARDS]
-        st[BAZAAR_CARDS] = 0
+        cards += st[REPEAT_CARDS]
+        st[REPEAT_CARDS] = 0
     for _ in range(min(cards, MAX_EXTRA_CARDS)):
         card = draw_card(st)
         if card != NO_CARD:

@@ -9,8 +9,8 @@ kbenv.engine.harvest_powers (the Palisade, the Cathedral's number tiles and the 
 kbenv.engine.harvest_scoring (the six cards: Rovers gold banked here at the end of a turn, Mayors marks from
 kbenv.engine.board_ops) and kbenv.engine.silo (the silo end phase, H-5, A-H2). The Bazaar has its rule code here
 and its choice of power in kbenv.engine.legal.repeat_choices (REPEATABLE, REPEATER_BITS); the Crossroads tile's
-passive extra action (one more card, C-7) is the Bazaar's option-1 (kbenv.engine.legal.bazaar_card_open,
-choose_option here, BAZAAR_CARDS drawn by kbenv.engine.crossroads.draw_extra_cards).
+passive extra action (one more card, C-7) is the Bazaar's option-1 (kbenv.engine.legal.repeat_card_open,
+choose_option here, REPEAT_CARDS drawn by kbenv.engine.crossroads.draw_extra_cards).
 """
 
 from __future__ import annotations
@@ -40,7 +40,6 @@ from .harvest_powers import (
 from .harvest_scoring import bank_rovers, rovers_built
 from .silo import apply_silo_decision, begin_silo_phase, silo_done_legal, silo_hexes, silo_options
 from .state import (
-    BAZAAR_CARDS,
     FARMLAND_USED,
     NUMBER_TILE_MODE,
     NUMBER_TILES,
@@ -49,6 +48,7 @@ from .state import (
     PHASE_SILO,
     PHASE_TARGET,
     POWER,
+    REPEAT_CARDS,
     RULE_FLAGS,
 )
 from .traits import POWER_RULE, POWER_TARGET, POWER_TIMING, RULE_CODE, TARGET_PASSIVE, TIMING_TILE
@@ -227,7 +227,7 @@ def choose_option(st, p: int, k: int) -> bool:
     choose_power, option-1 is the Crossroads tile's extra action run once more (A-H3, A-C8): one more terrain
     card at the end of the turn (kbenv.engine.crossroads.draw_extra_cards)."""
     if st[PHASE] == PHASE_CHOOSE_POWER:
-        st[BAZAAR_CARDS] += 1
+        st[REPEAT_CARDS] += 1
         return True
     return choose_number_tiles(st, p, k)
 

@@ -122,8 +122,8 @@ def touches_island_water(st, h: int) -> bool:
 
 @njit(cache=True)
 def coast_water_into(st, out) -> None:
-    """out |= the island's coast hexes when they count as next to water (A-QI2): the rule "next to water" of the
-    Water mill then takes them as targets (its neighbour rule reads the water's neighbours)."""
+    """out |= the island's coast hexes when they count as next to water (A-QI2): a power's rule "next to water"
+    then takes them as targets (its neighbour rule reads the water's neighbours)."""
     if (st[RULE_FLAGS] & COAST_NOT_WATER) == 0:
         for i in range(WORDS):
             out[i] |= COAST_MASK[i]

@@ -37,7 +37,6 @@ from .powers import (
     terrain_build_targets,
 )
 from .state import (
-    BAZAAR_CARDS,
     CAVE_USED,
     DECIDER,
     EXPANSIONS,
@@ -57,6 +56,7 @@ from .state import (
     PHASE_STEP,
     PHASE_TARGET,
     POWER,
+    REPEAT_CARDS,
     SOURCE,
     STEPS_TAKEN,
     SUPPLY,
@@ -223,13 +223,13 @@ def expansion_powers(st, p: int, tmp, ready: int) -> int:
         candidates &= candidates - 1
         if usable_now(st, p, power, ready) and power_has_completion(st, p, power, tmp):
             bits |= 1 << power
-    if bits & REPEATER_BITS and repeat_choices(st, p, tmp) == 0 and not bazaar_card_open(st, p):
+    if bits & REPEATER_BITS and repeat_choices(st, p, tmp) == 0 and not repeat_card_open(st, p):
         bits &= ~REPEATER_BITS  # a repeat with no power to run once more has no completion (A-H3)
     return bits
 
 
 @njit(cache=True)
-def bazaar_card_open(st, p: int) -> bool:
+def repeat_card_open(st, p: int) -> bool:
     """A repeat (Harvest, A-H3) may run the Crossroads tile's extra action once more: p holds a Crossroads tile
     taken before this turn (with the flag of A-H3 b never: that extra action is passive, carried out at the end
     of the turn, so it is not used yet), and the cards p will draw at the end of the turn (one per Crossroads
@@ -239,7 +239,7 @@ def bazaar_card_open(st, p: int) -> bool:
     ready = st[TILES_HELD + p] & ~st[TILES_FRESH + p]
     if (tile_types(st, ready) >> CROSSROADS_POWER) & 1 == 0:
         return False
-    return crossroads_tiles(st, p) + st[BAZAAR_CARDS] < MAX_EXTRA_CARDS
+    return crossroads_tiles(st, p) + st[REPEAT_CARDS] < MAX_EXTRA_CARDS
 
 
 @njit(cache=True)
@@ -365,7 +365,7 @@ def option_bits(st) -> int:
     if st[PHASE] == PHASE_SILO:
         return options_legal(st)  # kbenv.engine.silo
     if st[PHASE] == PHASE_CHOOSE_POWER:  # a repeat of the Crossroads tile's extra action (A-H3, A-C8)
-        return 1 if bazaar_card_open(st, st[DECIDER]) else 0
+        return 1 if repeat_card_open(st, st[DECIDER]) else 0
     if not option_pending(st):
         return 0
     p = st[DECIDER]

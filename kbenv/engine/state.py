@@ -206,9 +206,9 @@ SILO_LEFT = _field(WORDS)  # silos still to come: the silo player's (A-H2 a), or
 NUMBER_TILES = _field(MAX_PLAYERS)  # value of the number tiles each player holds (H-10, A-H5 a; key number_tiles)
 NUMBER_TILE_MODE = _field()  # 1 = the number tiles' "return" was chosen: its builds are being made
 SCOUTS = _field(WORDS)  # the turn owner's scout tiles on the board (H-9, A-H4; key scouts); part of OCCUPIED
-# Terrain cards the turn owner draws at the end of this turn on top of the Crossroads tiles' (C-7): one per Bazaar
-# repeat of the Crossroads tile's extra action (A-H3, A-C8; key bazaar_cards). Zero outside a Harvest turn.
-BAZAAR_CARDS = _field()
+# Terrain cards the turn owner draws at the end of this turn on top of the Crossroads tiles' (C-7): one per
+# repeat of the Crossroads tile's extra action (A-H3, A-C8; key repeat_cards). Zero outside a Harvest turn.
+REPEAT_CARDS = _field()
 
 # Island (issue 23; all zero in games without it), one block after every earlier field. The island's hexes are the
 # ids 400..419 of the same masks (kbenv.board.geometry): its terrain sits in TERRAIN_MASKS, BUILDABLE_MASK and

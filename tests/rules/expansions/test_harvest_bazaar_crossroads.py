@@ -61,7 +61,7 @@ def test_H6_C7_the_bazaar_repeats_the_crossroads_extra_action(kx):
     assert out["player"] == 0 and out["phase"] == CHOOSE_POWER and out["legal"] == {"crossroads"}
     after = kx.answer(kx.with_then(pos, REPEAT))
     assert after["phase"] == "idle" and after["legal"] == union  # the bazaar tile is used
-    assert state(kx.game(kx.with_then(pos, REPEAT)))["bazaar_cards"] == 1
+    assert state(kx.game(kx.with_then(pos, REPEAT)))["repeat_cards"] == 1
 
 
 def test_A_H3_A_C8_one_more_card_at_the_end_of_the_turn(kx):
@@ -75,17 +75,17 @@ def test_A_H3_A_C8_one_more_card_at_the_end_of_the_turn(kx):
         assert g.deck_size() == len(DECK) - drawn
         assert Counter(g.discard_pile()) == Counter(["G", "F"])
         assert sorted(g.hand_cards(0)) == sorted(DECK[:drawn])
-        assert state(g)["bazaar_cards"] == 0            # owed only until the end of the turn
+        assert state(g)["repeat_cards"] == 0            # owed only until the end of the turn
     # player 0's next turn offers the three terrains: canyon, forest and flower far away (nothing touches own)
     g = kx.game(position(kx, then=REPEAT + turn + sorted(OPP_D_HEXES)))
     assert g.current_player == 0 and sorted(g.hand_cards(0)) == ["C", "F", "T"]
 
 
 def test_A_H3_the_owed_card_survives_a_position_file(kx):
-    # the key bazaar_cards carries the repeat through a full-state position (A-H3): the resumed game draws 3
+    # the key repeat_cards carries the repeat through a full-state position (A-H3): the resumed game draws 3
     pos = position(kx, then=REPEAT)
     middle = state(kx.game(pos))
-    assert middle["bazaar_cards"] == 1
+    assert middle["repeat_cards"] == 1
     g = kx.game(kx.with_then(middle, [(10, 11), (10, 12), (10, 13)]))
     assert g.deck_size() == len(DECK) - 3
 
@@ -118,21 +118,21 @@ def test_A_C8_the_hand_limit_closes_the_repeat(kx):
 
 @pytest.mark.parametrize("value, words", [(3, "expected 0..2"), (-1, "expected 0..2"), ("1", "expected 0..2"),
                                           (True, "expected 0..2")])
-def test_a_bad_bazaar_cards_key_is_refused_by_name(kx, value, words):
+def test_a_bad_repeat_cards_key_is_refused_by_name(kx, value, words):
     pos = position(kx)
-    pos["bazaar_cards"] = value
-    with pytest.raises(SetupError, match=f"bazaar_cards: {words}"):
+    pos["repeat_cards"] = value
+    with pytest.raises(SetupError, match=f"repeat_cards: {words}"):
         game_from_position(pos)
 
 
-def test_bazaar_cards_needs_both_expansions(kx):
+def test_repeat_cards_needs_both_expansions(kx):
     pos = position(kx)
-    pos["bazaar_cards"] = 1
+    pos["repeat_cards"] = 1
     pos["expansions"] = ["harvest"]
     pos["locations"] = {key: kind for key, kind in pos["locations"].items() if kind != "crossroads"}
     r, c = CROSS
     pos["board"][r] = pos["board"][r][:c] + "M" + pos["board"][r][c + 1:]
     pos["tiles"] = [[list(BZ)], []]
     pos["hands"] = ["G", "D"]
-    with pytest.raises(SetupError, match="bazaar_cards: needs the 'harvest' and 'crossroads' expansions"):
+    with pytest.raises(SetupError, match="repeat_cards: needs the 'harvest' and 'crossroads' expansions"):
         game_from_position(pos)
