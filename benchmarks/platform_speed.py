@@ -72,7 +72,8 @@ PROBE = textwrap.dedent(
 
 
 EXPANSION_CASES = ("nomads,capitol,caves", "crossroads", "nomads,capitol,caves,crossroads", "marshlands",
-                   "nomads,capitol,caves,crossroads,marshlands")
+                   "nomads,capitol,caves,crossroads,marshlands", "harvest",
+                   "nomads,capitol,caves,crossroads,marshlands,harvest")
 
 
 def probe(tree: Path, kind: str, players: int, seconds: float, expansions: str | None = None,

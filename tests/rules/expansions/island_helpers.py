@@ -8,10 +8,9 @@ use the documented public API (docs/api.md: ``Game``, ``kbenv.position``) extend
 extension of the existing position format; an engine that chooses otherwise adapts this module only
 (ISLAND_TESTS.md lists every assumption, IA1..IA16):
 
-* IA1  expansion name ``"island"`` (``EXPANSION``); ``requires_island`` skips every Island module while
-       ``kbenv.catalogue.EXPANSIONS`` has no implemented ``island`` row (today it has none at all), so the tests run
-       by themselves once it is (``KBENV_RUN_ISLAND_TESTS=1`` runs them before that and opts the process into
-       ``KBENV_EXPERIMENTAL=island``, as for Harvest).
+* IA1  expansion name ``"island"`` (``EXPANSION``); ``requires_island`` skips every Island module only where
+       ``kbenv.catalogue.EXPANSIONS`` has no ``island`` row; while the row is under construction, conftest's
+       ``island_opt_in`` fixture opts each Island test into it (``KBENV_EXPERIMENTAL=island``), as was done for Harvest.
 * IA2  the island in a position: ``"island": {"board": ROWS strings, "side": name, "locations": {"r,c": type}}``.
        The board strings use the board's letters (G C D F T W M ...); a location hex is ``L`` and its type is given
        in the island's own ``"locations"`` (keys ``"r,c"`` in island coordinates), as for the Harvest / Marshlands
@@ -58,7 +57,6 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -80,22 +78,17 @@ FLAGS = {
 }
 
 
-def island_implemented() -> bool:
-    """True once kbenv.catalogue.EXPANSIONS marks ``island`` implemented (IA1); False while it has no such row."""
+# The engine exists (issue 23, part 1) while the catalogue row is under construction: the modules run by default,
+# each test opted into the expansion (kbenv.catalogue.EXPERIMENTAL_ENV) by the `island_opt_in` fixture of
+# conftest.py; they skip only where the catalogue has no Island row at all.
+def island_available() -> bool:
+    """True where kbenv.catalogue.EXPANSIONS has an ``island`` row (implemented or under construction)."""
     from kbenv.catalogue import EXPANSIONS
 
-    return any(e.name == EXPANSION and e.implemented for e in EXPANSIONS)
+    return any(e.name == EXPANSION for e in EXPANSIONS)
 
 
-# KBENV_RUN_ISLAND_TESTS=1 runs them anyway (for the engine author, before the catalogue flag is switched on); it also
-# opts this test process into the expansion under construction (kbenv.catalogue.EXPERIMENTAL_ENV).
-if os.environ.get("KBENV_RUN_ISLAND_TESTS") == "1":
-    _opted = [n for n in os.environ.get("KBENV_EXPERIMENTAL", "").split(",") if n]
-    os.environ["KBENV_EXPERIMENTAL"] = ",".join([*_opted, EXPANSION] if EXPANSION not in _opted else _opted)
-requires_island = pytest.mark.skipif(
-    not island_implemented() and os.environ.get("KBENV_RUN_ISLAND_TESTS") != "1",
-    reason="issue 23: the Island is not implemented yet (kbenv.catalogue.EXPANSIONS has no implemented 'island'); "
-           "these rule-text tests run once it is (KBENV_RUN_ISLAND_TESTS=1 runs them now)")
+requires_island = pytest.mark.skipif(not island_available(), reason="issue 23: no Island in kbenv.catalogue")
 
 
 # --------------------------------------------------------------------------- island geometry (IA3, IA4, IA6)
