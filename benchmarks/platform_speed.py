@@ -4,7 +4,9 @@ measured side by side in one run, plus expansion games on one core.
 Run: `python -m benchmarks.platform_speed --baseline /tmp/preplatform [--rounds 3] [--out FILE.json]`
 (make the baseline with `git worktree add /tmp/preplatform <commit>`). Each measurement runs in a fresh
 subprocess with PYTHONPATH set to the tree, single-threaded (NUMBA_NUM_THREADS=1), after a warm-up
-that compiles the kernels; the two trees alternate, `--rounds` times, and the median of each is kept.
+that compiles the kernels; the two trees alternate, `--rounds` times, and the median of each is kept. With
+`--paired` the two trees run at the same time, each pinned to a core of its own (swapped every round), so that
+the load of a shared machine falls on both alike; each round's ratio is then a like-for-like comparison.
 
 Measured: (1) the single-game engine, one numba call per whole random game (`random_playout`), base
 games, 2 and 4 players; (2) the batch engine, `VectorGames(1024).step_random()` without observations;
@@ -76,15 +78,37 @@ EXPANSION_CASES = ("nomads,capitol,caves", "crossroads", "nomads,capitol,caves,c
                    "nomads,capitol,caves,crossroads,marshlands,harvest")
 
 
+def _command(tree: Path, kind: str, players: int, seconds: float, expansions: str | None, clock: str):
+    env = dict(os.environ, PYTHONPATH=str(tree), NUMBA_NUM_THREADS="1")
+    env.pop("NUMBA_CACHE_DIR", None)
+    return [sys.executable, "-c", PROBE, kind, str(players), str(seconds), clock,
+            *([expansions] if expansions else [])], env
+
+
 def probe(tree: Path, kind: str, players: int, seconds: float, expansions: str | None = None,
           clock: str = "cpu") -> float:
     """Decisions per second of one measurement in a fresh subprocess of `tree`."""
-    env = dict(os.environ, PYTHONPATH=str(tree), NUMBA_NUM_THREADS="1")
-    env.pop("NUMBA_CACHE_DIR", None)
-    out = subprocess.run([sys.executable, "-c", PROBE, kind, str(players), str(seconds), clock,
-                          *([expansions] if expansions else [])], cwd=tree, env=env,
-                         capture_output=True, text=True, check=True)
+    argv, env = _command(tree, kind, players, seconds, expansions, clock)
+    out = subprocess.run(argv, cwd=tree, env=env, capture_output=True, text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])["decisions_per_s"]
+
+
+def probe_pair(trees: tuple[Path, Path], kind: str, players: int, seconds: float, clock: str,
+               cores: tuple[int, int]) -> tuple[float, float]:
+    """Decisions per second of both trees measured at the same time, each process pinned to its own core: a
+    shared machine's slow and fast moments then fall on both (the cores swap from round to round)."""
+    procs = []
+    for tree, core in zip(trees, cores, strict=True):
+        argv, env = _command(tree, kind, players, seconds, None, clock)
+        procs.append(subprocess.Popen(argv, cwd=tree, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                      text=True, preexec_fn=lambda core=core: os.sched_setaffinity(0, {core})))
+    results = []
+    for proc in procs:
+        out, err = proc.communicate()
+        if proc.returncode != 0:
+            raise RuntimeError(f"probe failed:\n{err[-2000:]}")
+        results.append(json.loads(out.strip().splitlines()[-1])["decisions_per_s"])
+    return results[0], results[1]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -96,6 +120,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
                         help="cpu: the probe's CPU time (robust to a busy machine); wall: elapsed time")
     parser.add_argument("--base-only", action="store_true", help="only the base-game comparison")
+    parser.add_argument("--paired", action="store_true",
+                        help="run the two trees at the same time, one core each (swapped every round), instead of "
+                             "one after the other: needs 2 free cores")
     parser.add_argument("--cases", default=",".join(c.replace(",", "+") for c in EXPANSION_CASES),
                         help="expansion rulesets measured for this tree, comma-separated, expansions joined by '+' "
                              "(default: all of them)")
@@ -111,6 +138,14 @@ def main(argv: list[str] | None = None) -> int:
     for kind, players in cases:
         ours, theirs = [], []
         for r in range(args.rounds):
+            if args.paired:
+                a, b = probe_pair((HERE, args.baseline), kind, players, args.seconds, args.clock,
+                                  (0, 1) if r % 2 == 0 else (1, 0))
+                ours.append(a)
+                theirs.append(b)
+                print(f"[platform] {kind} {players}p round {r + 1}: this {ours[-1]:,.0f}  baseline {theirs[-1]:,.0f}"
+                      f"  ratio {ours[-1] / theirs[-1]:.3f}", file=sys.stderr, flush=True)
+                continue
             for tree, store in ((HERE, ours), (args.baseline, theirs)) if r % 2 == 0 else \
                     ((args.baseline, theirs), (HERE, ours)):
                 store.append(probe(tree, kind, players, args.seconds, clock=args.clock))
@@ -131,6 +166,7 @@ def main(argv: list[str] | None = None) -> int:
                          "runs_this": runs})
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps({"baseline": str(args.baseline), "clock": args.clock, "rounds": args.rounds,
+                                    "schedule": "paired" if args.paired else "alternating",
                                     "rows": rows}, indent=2))
     print(f"{'case':<52}{'this (dec/s)':>14}{'baseline':>14}{'ratio':>8}  {'range of rounds':>15}")
     for row in rows:
