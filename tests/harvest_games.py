@@ -186,10 +186,10 @@ def check_conservation(game: Game, history: dict) -> None:
     assert cards == (30 if "marshlands" in game.expansions else 25), "the terrain cards are conserved"
 
 
-def canonical(game: Game) -> np.ndarray:
-    """The state without scratch space and without the slots that hold no information (as
-    tests/test_position_roundtrip.canonical), the Harvest fields after the scratch masks included."""
-    st = game.state.copy()
+def canonical(game: Game | np.ndarray) -> np.ndarray:
+    """The state (of a Game, or a state row) without scratch space and without the slots that hold no information
+    (as tests/test_position_roundtrip.canonical), the Harvest fields after the scratch masks included."""
+    st = (game.state if isinstance(game, Game) else game).copy()
     piles = ((S.DECK, S.DECK_COUNT), (S.DISCARD, S.DISCARD_COUNT), (S.REMOVED, S.REMOVED_COUNT))
     size = S.DECK_SIZE
     if st[S.EXPANSIONS] & CAT.MARSHLANDS:  # a Marshlands game keeps its piles of 30 in the appended fields

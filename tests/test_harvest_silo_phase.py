@@ -17,24 +17,10 @@ from kbenv import Game, SetupError
 from kbenv import catalogue as CAT
 from kbenv.engine import state as S
 from kbenv.position import decision_name, game_from_position, legal_position
+from tests.harvest_games import canonical
 
 BUILD, MOVE, DONE = CAT.ACTION_ID["option-1"], CAT.ACTION_ID["option-2"], CAT.DONE
 SEEDS = range(12)  # 2, 3 and 4 players in turn (seed % 3)
-
-
-def canonical(game) -> np.ndarray:
-    """The state (of a Game, or a state row) without scratch space and the slots that hold no information (as
-    tests/test_position_roundtrip.py), the Harvest fields after the scratch masks included."""
-    st = (game.state if isinstance(game, Game) else game).copy()
-    piles = ((S.DECK, S.DECK_COUNT), (S.DISCARD, S.DISCARD_COUNT), (S.REMOVED, S.REMOVED_COUNT))
-    size = S.DECK_SIZE
-    if st[S.EXPANSIONS] & CAT.MARSHLANDS:  # a Marshlands game keeps its piles of 30 in the appended fields
-        piles = ((S.MARSH_DECK, S.DECK_COUNT), (S.MARSH_DISCARD, S.DISCARD_COUNT), (S.MARSH_REMOVED, S.REMOVED_COUNT))
-        size = S.MARSH_PILE_SIZE
-    for off, count in piles:
-        st[off + int(st[count]) : off + size] = 0  # cards already drawn or reshuffled away
-    st[S.MANDATORY_HEXES + int(st[S.MANDATORY_BUILT]) : S.MANDATORY_HEXES + 3] = 0  # builds of earlier turns
-    return np.concatenate([st[: S.SCRATCH], st[S.SCRATCH_END :]])
 
 
 def random_game(seed: int, rules=None, stop_in_silo: int | None = None):
