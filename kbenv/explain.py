@@ -40,7 +40,7 @@ def explain_illegal(game: Game, action: int) -> str:
         if phase != "idle":
             return f"cannot end the turn in phase {phase!r}: the current build or power must be finished first"
         return "the mandatory action (3 settlements) is not done yet"
-    if action >= TILE_ACTION_BASE:
+    if TILE_ACTION_BASE <= action < END_TURN:
         power = action - TILE_ACTION_BASE
         name = LOCATION_NAMES[power]
         if phase != "idle":
