@@ -30,7 +30,7 @@ from ..colours import (
 )
 from ..game import Game
 from ..harvest_view import HarvestFacts
-from ..island_view import island_facts, island_rc, on_island
+from ..island_view import island_rc, on_island
 from ..render_image import (
     HEX_W,
     ISLAND_W,
@@ -127,14 +127,14 @@ def _board(view: PlayerView, public: Game) -> dict:
         "pieces": [{"hex": _hex(rc), "seat": owner, "kind": kind}
                    for rc, (owner, kind) in sorted(view.piece_cells().items()) if rc[0] < ROWS] if crossroads else [],
         **_harvest_board(view.harvest()),
-        "island": _island_board(view, public),
+        "island": _island_board(view),
     }
 
 
-def _island_board(view: PlayerView, public: Game) -> dict | None:
+def _island_board(view: PlayerView) -> dict | None:
     """The island (kbenv.island_view), None without it: its side and rows, and in island (r, c) coordinates the
     settlements per seat, its location with the tiles left, the pieces on it and the lines marked for Mayors."""
-    facts = island_facts(public)
+    facts = view.island()
     if facts is None:
         return None
 
