@@ -111,7 +111,7 @@ def test_the_island_is_drawn_and_clickable(server, browser):
         want = LOCATION_RGB if letter == "L" else TERRAIN_RGB[letter]
         assert polygon.get_attribute("fill") == rgb(want)
     assert browser.find_element(By.CSS_SELECTOR, "#island .island-location").get_attribute("data-tiles") == "2"
-    assert browser.find_element(By.ID, "island-side").text == "island-substitute-1"
+    assert browser.find_element(By.ID, "island-side-name").text == "island-substitute-1"
     # right of the board, not touching it
     board_right = browser.execute_script("return S.meta.geometry.width")
     left = browser.execute_script("return document.getElementById('island-0-0').getBBox().x")

@@ -185,7 +185,7 @@ function drawIsland(svg, meta, view, onIsland) {
   const [x0, y0] = I.centres[0][0];
   const label = el("text", { x: x0 - G.hex_w / 2, y: y0 - R - 22, "font-size": 14, fill: "rgb(28,28,28)" }, g);
   label.textContent = "island";
-  const side = el("text", { x: x0 - G.hex_w / 2, y: y0 - R - 8, "font-size": 10, fill: "rgb(28,28,28)", id: "island-side" }, g);
+  const side = el("text", { x: x0 - G.hex_w / 2, y: y0 - R - 8, "font-size": 10, fill: "rgb(28,28,28)", id: "island-side-name" }, g);
   side.textContent = B.side;
   for (let r = 0; r < I.rows; r++) {
     for (let c = 0; c < I.cols; c++) {
