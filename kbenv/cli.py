@@ -452,10 +452,11 @@ def cmd_position(args: argparse.Namespace) -> int:
 
 
 def legal_text(legal: dict, per_line: int = 12) -> str:
-    """A readable table of `legal_position`'s answer: player, phase, then the hexes (as r,c), the powers
-    (by name) and done / end_turn."""
+    """A readable table of `legal_position`'s answer: player, phase, then the hexes (as r,c), the island's hexes
+    (as r,c on a row `island`), the powers (by name) and done / end_turn."""
     decisions = legal["legal"]
-    hexes = [f"{r},{c}".ljust(5) for r, c in (d for d in decisions if isinstance(d, list))]
+    hexes = [f"{d[0]},{d[1]}".ljust(5) for d in decisions if isinstance(d, list) and len(d) == 2]
+    island = [f"{d[1]},{d[2]}".ljust(5) for d in decisions if isinstance(d, list) and len(d) == 3]  # ["island", r, c]
     named = ("build", "move", "done", "pass", "end_turn")  # decisions that are no power (a silo's build / move)
     powers = [d for d in decisions if isinstance(d, str) and d not in named]
     others = [d for d in decisions if d in named]
@@ -463,6 +464,8 @@ def legal_text(legal: dict, per_line: int = 12) -> str:
             ("legal", f"{len(decisions)} decision{'' if len(decisions) == 1 else 's'}")]
     for k in range(0, len(hexes), per_line):
         rows.append(("hexes" if k == 0 else "", " ".join(hexes[k:k + per_line])))
+    for k in range(0, len(island), per_line):
+        rows.append(("island" if k == 0 else "", " ".join(island[k:k + per_line])))
     if powers:
         rows.append(("powers", ", ".join(powers)))
     if others:

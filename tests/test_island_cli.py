@@ -133,6 +133,9 @@ def test_legal_json_names_island_hexes(capsys, tmp_path):
     legal = json.loads(out)["legal"]
     assert code == 0 and [d for d in legal if d[0] == "island"] == [["island", 0, 0], ["island", 0, 2],
                                                                       ["island", 1, 0]]
+    code, out, _ = run(capsys, "legal", str(path))  # the table: the island's hexes on a row of their own
+    assert code == 0
+    assert [line for line in out.split("\n") if line.startswith("island")] == ["island  0,0   0,2   1,0"]
     code, out, _ = run(capsys, "score", str(path), "--json")
     assert code == 0 and len(json.loads(out)["players"]) == 2
 

@@ -196,3 +196,18 @@ def test_legal_island_hexes_are_island_decisions_with_words():
     assert [d["action"] for d in islands] == [458 + 2, 458 + 4]
     assert [d["name"] for d in islands] == ["island 0,2", "island 1,0"]
     assert [d["words"] for d in islands] == ["build at island 0,2", "build at island 1,0"]
+
+
+def test_a_build_on_the_island_reaches_the_page():
+    g = island_game(hands=["G", "C"])
+    g.step(458 + 2)  # `island 0,2`: player_0 builds on island 0,2 (grass)
+    assert seat_view(g, 1, ["human"] * 2)["board"]["island"]["settlements"][0] == [[0, 2], [4, 3]]
+
+
+def test_a_replayed_island_record_has_the_island():
+    from kbenv.serve.replay import Replay
+
+    record = Game.new(2, seed=8, expansions=["island"], island_side="island-substitute-2").to_record()
+    island = Replay(record, None, "island record").view(0, None)["board"]["island"]
+    assert island["side"] == "island-substitute-2" and island["location"]["type"] == "tree_house"
+    assert island["location"]["tiles_left"] == 2  # EN 1443
