@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from . import catalogue as CAT
+from .board.island_files import SUBSTITUTE_SIDES
 from .colours import SEAT_COLOUR_NAMES, seat_name
 from .game import Game
 from .position import game_from_position, legal_position, load_position, record_position
@@ -172,6 +173,23 @@ def ruleset_of_args(args: argparse.Namespace) -> Ruleset:
     return Ruleset(expansions, rules)
 
 
+def island_side_of(args: argparse.Namespace) -> dict:
+    """`Game.new`'s island_side for --island-side ({} without it): a shipped side's name or the path of a side file
+    (kbenv.setup_island); ValueError starting with --island-side without the island expansion or for a bad side."""
+    name = getattr(args, "island_side", None)
+    if name is None:
+        return {}
+    if "island" not in (args.expansions or []):
+        raise ValueError("--island-side: needs the island expansion (--expansions island)")
+    from .setup_island import IslandSetupError, side_option
+
+    try:
+        side_option(name, CAT.ISLAND)
+    except IslandSetupError as err:
+        raise ValueError(f"--island-side: {str(err).removeprefix('island_side: ')}") from None
+    return {"island_side": name}
+
+
 def ruleset_options(args: argparse.Namespace) -> dict:
     """`Game.new` options for --expansions and --rules, as names in catalogue order (none for the base game)."""
     return {key: names for key, names in ruleset_of_args(args).options().items() if names}
@@ -181,9 +199,10 @@ def ruleset_options(args: argparse.Namespace) -> dict:
 def cmd_play(args: argparse.Namespace) -> int:
     specs = seat_specs(args.agents, args.players)
     ruleset = ruleset_of_args(args)
+    island = island_side_of(args)
     for path in (args.record, args.png, args.gif):
         _check_writable(path)
-    game = Game.new(args.players, seed=args.seed, preset=args.preset, ruleset=ruleset)
+    game = Game.new(args.players, seed=args.seed, preset=args.preset, ruleset=ruleset, **island)
     agents = _seat_agents(specs, args.seed) if args.agents else None
     notes = _check_rulesets(agents, game) if agents else {}
     colour = args.colour or (not args.no_colour and sys.stdout.isatty())
@@ -324,6 +343,10 @@ def _print_header(game: Game, game_seed: int, specs: list[str], notes: dict[str,
     if game.expansions or game.setup.rules:
         rules = ", ".join(game.setup.rules or ()) or "default"
         print(f"expansions: {', '.join(game.expansions) or 'none'}; rules: {rules}")
+    if game.setup.island is not None:
+        side = game.setup.island[0]
+        note = " (a substitute side, not a printed one)" if side in SUBSTITUTE_SIDES else ""
+        print(f"island side: {side}{note}")
     for p, spec in enumerate(specs):
         outside = " - outside its training" if spec in notes else ""
         print(f"{seat_name(p)}: {spec} ({SEAT_COLOUR_NAMES[p]}){outside}")
@@ -333,6 +356,7 @@ def _print_setup(game: Game, game_seed: int, specs: list[str], colour: bool, not
     """What a person needs before the first decision: header and seats, the Kingdom Builder cards and
     locations in play (each with one line), task cards, the start player, the board and its legend."""
     from .colours import NOMAD_TILE_LABELS
+    from .island_view import hex_words
     from .words import LOCATION_TEXT, NOMAD_TILE_TEXT, SCORING_CARD_TEXT, locations_in_play, title
 
     _print_header(game, game_seed, specs, notes)
@@ -341,7 +365,7 @@ def _print_setup(game: Game, game_seed: int, specs: list[str], colour: bool, not
         print(f"  {title(card)}: {SCORING_CARD_TEXT[card]}")
     print("locations (take a tile by building next to one; a tile gives its extra action every turn):")
     for name, hexes in locations_in_play(game):
-        where = ", ".join(f"{r},{c}" for r, c in hexes)
+        where = ", ".join(hex_words(rc) for rc in hexes)  # the island's location: "island r,c"
         print(f"  {title(name)} at {where}: {LOCATION_TEXT[name]}")
     tiles = sorted((rc, kind) for rc, kind in game.nomad_spaces().items() if kind is not None)
     if tiles:
@@ -428,10 +452,11 @@ def cmd_position(args: argparse.Namespace) -> int:
 
 
 def legal_text(legal: dict, per_line: int = 12) -> str:
-    """A readable table of `legal_position`'s answer: player, phase, then the hexes (as r,c), the powers
-    (by name) and done / end_turn."""
+    """A readable table of `legal_position`'s answer: player, phase, then the hexes (as r,c), the island's hexes
+    (as r,c on a row `island`), the powers (by name) and done / end_turn."""
     decisions = legal["legal"]
-    hexes = [f"{r},{c}".ljust(5) for r, c in (d for d in decisions if isinstance(d, list))]
+    hexes = [f"{d[0]},{d[1]}".ljust(5) for d in decisions if isinstance(d, list) and len(d) == 2]
+    island = [f"{d[1]},{d[2]}".ljust(5) for d in decisions if isinstance(d, list) and len(d) == 3]  # ["island", r, c]
     named = ("build", "move", "done", "pass", "end_turn")  # decisions that are no power (a silo's build / move)
     powers = [d for d in decisions if isinstance(d, str) and d not in named]
     others = [d for d in decisions if d in named]
@@ -439,6 +464,8 @@ def legal_text(legal: dict, per_line: int = 12) -> str:
             ("legal", f"{len(decisions)} decision{'' if len(decisions) == 1 else 's'}")]
     for k in range(0, len(hexes), per_line):
         rows.append(("hexes" if k == 0 else "", " ".join(hexes[k:k + per_line])))
+    for k in range(0, len(island), per_line):
+        rows.append(("island" if k == 0 else "", " ".join(island[k:k + per_line])))
     if powers:
         rows.append(("powers", ", ".join(powers)))
     if others:
@@ -472,6 +499,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 
     setup = {"preset": args.preset} if args.preset else {}
     setup.update(ruleset_options(args))
+    setup.update(island_side_of(args))
     summary = run_tournament(args.agents, args.players, args.games, seed=args.seed, out_dir=args.out,
                              workers=args.workers, backend=args.backend, setup=setup, progress=not args.quiet,
                              field=args.field)
@@ -634,6 +662,11 @@ def _add_ruleset(parser: argparse.ArgumentParser, games: str = "the game") -> No
     parser.add_argument("--rules", type=rule_list, metavar="LIST",
                         help="comma-separated rule flags to switch on (alternative readings of the rulebook), "
                              f"from {', '.join(RULE_FLAG_NAMES)}; a flag of an expansion needs that expansion")
+    parser.add_argument("--island-side", metavar="NAME|FILE",
+                        help=f"with --expansions island: the island side of {games}, a shipped side "
+                             f"({', '.join(SUBSTITUTE_SIDES)}: substitutes, no printed layout is known) or the path "
+                             "of a side file (.txt, the board-section format; kbenv.board.island_files) (default: "
+                             "a choice from the seed)")
 
 
 def _add_score(sub) -> None:

@@ -1,4 +1,5 @@
-"""Human-readable reasons why an action is illegal (used only on the error path)."""
+"""Human-readable reasons why an action is illegal (used only on the error path). An island hex's action
+(`island r,c`) is explained as a hex and named so; the tiles a player holds include the island's location tile."""
 
 from __future__ import annotations
 
@@ -9,11 +10,13 @@ import numpy as np
 from . import catalogue as CAT
 from .board.bitset import BITS_PER_WORD, WORDS
 from .board.codes import CARD_TEXT, LOCATION_NAMES, NUM_POWERS, NUM_TERRAIN_CODES, SWAMP_CARD_BASE, TERRAIN_NAMES
-from .board.geometry import NUM_HEXES, hex_rc
+from .board.geometry import ISLAND_COLS, NUM_HEXES, NUM_ISLAND_HEXES, ROWS, hex_rc
 from .colours import seat_name
 from .engine import state as S
 from .engine.legal import END_TURN, TILE_ACTION_BASE, legal_mask_into, usable_tile
 from .engine.powers import power_has_completion
+from .setup_island import location_info, location_slots
+from .words import action_hex, is_island_action
 
 if TYPE_CHECKING:
     from .game import Game
@@ -31,13 +34,13 @@ def explain_illegal(game: Game, action: int) -> str:
         return "the game is over"
     if phase == "silo":
         return explain_silo(st, action)
-    if action > END_TURN:
+    if action > END_TURN and not is_island_action(action):
         return explain_expansion_action(game, st, action, phase, p)
     if action == END_TURN:
         if phase != "idle":
             return f"cannot end the turn in phase {phase!r}: the current build or power must be finished first"
         return "the mandatory action (3 settlements) is not done yet"
-    if action >= TILE_ACTION_BASE:
+    if TILE_ACTION_BASE <= action < END_TURN:
         power = action - TILE_ACTION_BASE
         name = LOCATION_NAMES[power]
         if phase != "idle":
@@ -58,17 +61,19 @@ def explain_illegal(game: Game, action: int) -> str:
                 return f"{seat_name(p)} has no settlement left in supply"
             return f"the {name} power has no legal destination now"
         return "not legal now"
-    r, c = hex_rc(action)
+    h = action_hex(action)  # an island hex's action `island r,c` is hex 400 + 4r + c (kbenv.island_view)
+    rc = hex_rc(h)
+    at = f"island {rc[0] - ROWS},{rc[1]}" if rc[0] >= ROWS else f"{rc}"
     if phase == "idle" and st[S.MANDATORY_DONE] == 1:
         return "the mandatory action is done; choose a power or end the turn"
-    occupied = bool(st[S.OCCUPIED + action // 60] >> (action % 60) & 1)
-    terrain = TERRAIN_NAMES[terrain_of(st, action)]
+    occupied = bool(st[S.OCCUPIED + h // 60] >> (h % 60) & 1)
+    terrain = TERRAIN_NAMES[terrain_of(st, h)]
     if phase == "choose_source":
-        if not (st[S.own_off(p) + action // 60] >> (action % 60) & 1):
-            return f"hex {(r, c)} holds no settlement of {seat_name(p)} to move"
-        return f"the settlement on {(r, c)} has no legal destination"
+        if not (st[S.own_off(p) + h // 60] >> (h % 60) & 1):
+            return f"hex {at} holds no settlement of {seat_name(p)} to move"
+        return f"the settlement on {at} has no legal destination"
     if occupied:
-        return f"hex {(r, c)} is already occupied"
+        return f"hex {at} is already occupied"
     if phase in ("idle", "mandatory"):
         card = int(st[S.HAND + p])
         if card >= SWAMP_CARD_BASE:  # a swamp card: the option its first build chose, or either (M-5)
@@ -78,13 +83,16 @@ def explain_illegal(game: Game, action: int) -> str:
         else:
             want = TERRAIN_NAMES[card] if card >= 0 else "?"
         if terrain != want and not (card >= SWAMP_CARD_BASE and terrain in want.split(" (")[0].split(" or ")):
-            return f"hex {(r, c)} is {terrain}, but the played terrain card is {want}"
-        return f"hex {(r, c)} is not adjacent to {seat_name(p)}'s settlements, and building adjacent is possible"
+            return f"hex {at} is {terrain}, but the played terrain card is {want}"
+        return f"hex {at} is not adjacent to {seat_name(p)}'s settlements, and building adjacent is possible"
     power = int(st[S.POWER])
-    name = LOCATION_NAMES[power] if 0 <= power < NUM_POWERS else "power"
+    name = (LOCATION_NAMES[power] if 0 <= power < NUM_POWERS
+            else CAT.POWER_NAMES[power] if 0 <= power < CAT.NUM_POWER_CODES else "power")
     legal = [hex_rc(h) for h in range(NUM_HEXES) if mask[h]]
+    legal += [f"island {k // ISLAND_COLS},{k % ISLAND_COLS}" for k in range(NUM_ISLAND_HEXES)
+              if CAT.ISLAND_ACTION_BASE + k < len(mask) and mask[CAT.ISLAND_ACTION_BASE + k]]
     more = "..." if len(legal) > 12 else ""
-    return f"hex {(r, c)} ({terrain}) is not a legal {name} destination; legal: {legal[:12]}{more}"
+    return f"hex {at} ({terrain}) is not a legal {name} destination; legal: {legal[:12]}{more}"
 
 
 # Why a Harvest choice between option-1 and option-2 (named by phase: kbenv.position.OPTION_NAMES) is closed.
@@ -147,9 +155,8 @@ def explain_expansion_action(game: Game, st: np.ndarray, action: int, phase: str
         if st[S.BONUS_USED + p] & bit:
             return f"the {name.replace('_', ' ')} tile was already used this turn"
     else:
-        code = CAT.POWER_CODE[name]
-        held = [i for i in range(int(st[S.NUM_LOCATIONS]))
-                if st[S.TILES_HELD + p] >> i & 1 and st[S.LOC_TYPE + i] == code]
+        code = CAT.POWER_CODE[name]  # the tiles held: the board's location slots and the island's (kbenv.setup_island)
+        held = [i for i, _ in location_slots(st) if st[S.TILES_HELD + p] >> i & 1 and location_info(st, i)[0] == code]
         if not held:
             return f"player {p} holds no {name} tile"
         if usable_tile(st, p, code) < 0:

@@ -17,6 +17,7 @@ from .board.bitset import WORDS, hexes_of
 from .board.geometry import ROWS, hex_rc
 from .colours import seat_name
 from .engine import state as S
+from .island_view import hex_words
 
 SCOUT = next(k for k in CAT.PIECE_KINDS if k.turn_owner)  # the shared scouts (catalogue.PIECE_KINDS)
 SILO_MODES = ("build, move or done", "building", "moving")  # state.SILO_MODE 0, 1, 2
@@ -98,7 +99,7 @@ def harvest_lines(facts: HarvestFacts | None, cards: tuple[str, ...] = (), per_s
         quarters = ", ".join(str(q) for q in facts.rover_sections) or "none"
         lines.append(f"rovers sections this turn: {quarters}")
     if facts.scouts:
-        where = " ".join(f"{r},{c}" for r, c in facts.scouts)
+        where = " ".join(hex_words(rc) for rc in facts.scouts)
         lines.append(f"{SCOUT.plural}: {where} ({seat_name(facts.scout_owner)}'s, {facts.scouts_left} left)")
     if facts.silo is not None:
         at = f" at {facts.silo.at[0]},{facts.silo.at[1]}" if facts.silo.at else ""

@@ -1,5 +1,5 @@
 """Picture of the board as a person would draw it (Pillow): hexes, specials, expansion pieces, settlements,
-side panel."""
+side panel; with the Island, the island drawn right of the board with a gap (it is not connected to it)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from .board.codes import LOCATION_LETTERS, LOCATION_NAMES
+from .board.geometry import ISLAND_COLS, ROWS
 from .catalogue import SLOT_PIECES, TASK_CARDS
 from .colours import (
     CAPITOL_RGB,
@@ -27,6 +28,7 @@ from .colours import (
 )
 from .engine.piece_table import player_key
 from .harvest_view import SCOUT, harvest_facts, harvest_lines
+from .island_view import island_facts, island_side_lines
 
 if TYPE_CHECKING:
     from .game import Game
@@ -67,7 +69,24 @@ def piece_key(expansions) -> list[tuple[str, tuple[int, int, int]]]:
     return entries + list(HARVEST_KEY) if "harvest" in expansions else entries
 
 
+# The Island (kbenv.island_view): drawn right of the board, ISLAND_GAP pixels away (it is not connected to it), its
+# line 0 level with board row ISLAND_TOP_ROW so that its 5 lines sit in the middle of the board's height. Its hexes
+# are the extended rows ROWS.. of hex_centre. Base-game pictures are unchanged (the island widens island games only).
+BOARD_W = int(MARGIN * 2 + HEX_W * 20.5)
+BOARD_H = int(MARGIN * 2 + RADIUS * 2 + 1.5 * RADIUS * 19)
+ISLAND_GAP = int(HEX_W * 1.5)
+ISLAND_TOP_ROW = 7.5
+ISLAND_LEFT = BOARD_W + ISLAND_GAP - MARGIN  # x of the island's column 0 left edge, less MARGIN (as the board's 0)
+ISLAND_W = int(ISLAND_GAP + HEX_W * (ISLAND_COLS + 0.5) + MARGIN)  # the extra width of an island game's picture
+ISLAND_LABEL = (28, 28, 28)
+
+
 def hex_centre(row: int, col: int) -> tuple[float, float]:
+    """The centre of hex (row, col) in the picture; rows ROWS.. are the island's lines (beside the board)."""
+    if row >= ROWS:
+        r = row - ROWS
+        x = ISLAND_LEFT + MARGIN + HEX_W * (col + 0.5 + 0.5 * (r % 2))
+        return x, MARGIN + RADIUS + 1.5 * RADIUS * (ISLAND_TOP_ROW + r)
     x = MARGIN + HEX_W * (col + 0.5 + 0.5 * (row % 2))
     y = MARGIN + RADIUS + 1.5 * RADIUS * row
     return x, y
@@ -75,11 +94,15 @@ def hex_centre(row: int, col: int) -> tuple[float, float]:
 
 def mayor_mark_centre(row: int) -> tuple[float, float]:
     """Where a row's Mayors mark is drawn: in the margin at the row's free end (even rows end half a hex short on
-    the right, odd rows start half a hex in on the left)."""
+    the right, odd rows start half a hex in on the left); rows ROWS.. are the island's lines."""
     y = hex_centre(row, 0)[1]
-    if row % 2 == 0:
-        return MARGIN + HEX_W * 20 + (HEX_W / 2 + MARGIN) / 2, y
-    return (MARGIN + HEX_W / 2) / 2, y
+    if row >= ROWS:
+        left, cols, r = ISLAND_LEFT, ISLAND_COLS, row - ROWS
+    else:
+        left, cols, r = 0, 20, row
+    if r % 2 == 0:
+        return left + MARGIN + HEX_W * cols + (HEX_W / 2 + MARGIN) / 2, y
+    return left + (MARGIN + HEX_W / 2) / 2, y
 
 
 def hex_corners(x: float, y: float, radius: float) -> list[tuple[float, float]]:
@@ -253,13 +276,31 @@ def board_image(game: Game, viewer: int | None = None) -> np.ndarray:
     The side panel names the seats `player_0 ..` with their colours and holds a terrain colour key;
     the image grows taller when the panel needs more room than the board (5 players).
     """
-    board_w = int(MARGIN * 2 + HEX_W * 20.5)
-    board_h = int(MARGIN * 2 + RADIUS * 2 + 1.5 * RADIUS * 19)
+    board_w = BOARD_W + (ISLAND_W if game.setup.island is not None else 0)
     panel = _panel_image(game, viewer)
-    img = Image.new("RGB", (board_w + PANEL_W, max(board_h, panel.height)), BACKGROUND)
+    img = Image.new("RGB", (board_w + PANEL_W, max(BOARD_H, panel.height)), BACKGROUND)
     _draw_board(ImageDraw.Draw(img), game)
     img.paste(panel, (board_w, 0))
     return np.asarray(img, dtype=np.uint8)
+
+
+def _drawn_rows(game: Game) -> list[tuple[int, str]]:
+    """(row, codes) of every line of hexes drawn: the board's, then the island's as extended rows ROWS.."""
+    rows = list(enumerate(game.board))
+    island = island_facts(game)
+    if island is not None:
+        rows += [(ROWS + r, row) for r, row in enumerate(island.rows)]
+    return rows
+
+
+def _draw_island_label(draw: ImageDraw.ImageDraw, game: Game) -> None:
+    """The island's name above its first line: 'island' and its side."""
+    island = island_facts(game)
+    if island is None:
+        return
+    x, y = hex_centre(ROWS, 0)
+    draw.text((x - HEX_W / 2, y - RADIUS - 34), "island", fill=ISLAND_LABEL, font=_font(14))
+    draw.text((x - HEX_W / 2, y - RADIUS - 17), island.side, fill=ISLAND_LABEL, font=_font(10))
 
 
 def _draw_board(draw: ImageDraw.ImageDraw, game: Game) -> None:
@@ -274,7 +315,7 @@ def _draw_board(draw: ImageDraw.ImageDraw, game: Game) -> None:
     pieces = game.piece_cells() if crossroads else {}
     harvest = harvest_facts(game.state)
     scouts = set(harvest.scouts) if harvest is not None else set()
-    for r, row in enumerate(game.board):
+    for r, row in _drawn_rows(game):
         for c, ch in enumerate(row):
             x, y = hex_centre(r, c)
             is_location = ch in LOCATION_LETTERS
@@ -307,10 +348,15 @@ def _draw_board(draw: ImageDraw.ImageDraw, game: Game) -> None:
                 PIECE_DRAWERS[kind](draw, x, y, SEAT_RGB[owner])
             if (r, c) in scouts:
                 _draw_scout(draw, x, y, SEAT_RGB[harvest.scout_owner])
-    for r, p in (harvest.mayor_lines.items() if harvest is not None else ()):
+    marks = dict(harvest.mayor_lines) if harvest is not None else {}
+    island = island_facts(game)
+    if island is not None:
+        marks.update({ROWS + r: p for r, p in island.mayor_lines.items()})
+    for r, p in marks.items():
         x, y = mayor_mark_centre(r)
         m = MAYOR_MARK_RADIUS
         draw.ellipse([x - m, y - m, x + m, y + m], fill=SEAT_RGB[p], outline=(0, 0, 0))
+    _draw_island_label(draw, game)
 
 
 class _Panel:
@@ -389,7 +435,8 @@ def _panel_status(panel: _Panel, game: Game) -> None:
             panel.text(f"fort card: {CARD_NAMES.get(fort, fort)}")
         tasks = game.tasks()
         panel.items("tasks (gold): ", [f"{name} {TASK_GOLD[name]}" for name in tasks] or ["none"], small=True)
-    for line in harvest_lines(harvest_facts(game.state), game.cards, per_seat=False):
+    for line in harvest_lines(harvest_facts(game.state), game.cards, per_seat=False) \
+            + island_side_lines(island_facts(game)):
         if panel.fits(line, small=True):
             panel.text(line, small=True)
         else:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .board.codes import LOCATION_LETTERS, LOCATION_NAMES
+from .board.geometry import ISLAND_COLS, ROWS
 from .catalogue import SLOT_PIECES, TASK_CARDS
 from .colours import (
     CAPITOL_ANSI,
@@ -23,6 +24,7 @@ from .colours import (
     seat_name,
 )
 from .harvest_view import SCOUT, harvest_facts, harvest_lines
+from .island_view import island_facts, island_heading, island_side_lines
 
 if TYPE_CHECKING:
     from .game import Game
@@ -62,6 +64,10 @@ def board_text(game: Game, colour: bool = True) -> str:
     digit followed by `%`; a row marked for Mayors ends with `M` and the seat's digit; last lines give the number
     tiles, the Mayors rows, the Rovers sections of this turn, the scouts and the silo phase
     (kbenv.harvest_view.harvest_lines).
+
+    Island: below the board, after a heading line naming its side, the island's 5 lines of 4 hexes drawn the same
+    way (line numbers 0..4, odd lines shifted; an island hex is `island r,c`), then a last line with its location
+    and tiles left (kbenv.island_view).
     """
     owners = {rc: p for p in range(game.num_players) for rc in game.settlements(p)}
     pieces = board_pieces(game)
@@ -72,20 +78,29 @@ def board_text(game: Game, colour: bool = True) -> str:
     if harvest is not None:
         owned.update({rc: (harvest.scout_owner, SCOUT.mark) for rc in harvest.scouts})
     lines = ["   " + "".join(f"{c:<2d}"[:2] if c % 2 == 0 else "  " for c in range(20))]
-    for r, row in enumerate(game.board):
-        cells = []
+
+    def cells(r: int, row: str) -> str:
+        out = []
         for c, ch in enumerate(row):
             rc = (r, c)
             if rc in owned:
                 owner, mark = owned[rc]
-                cells.append(_cell(ch, owner, colour, second=mark))
+                out.append(_cell(ch, owner, colour, second=mark))
             elif rc in zone and rc not in owners and rc not in pieces:
-                cells.append(_cell(ch, None, colour, second=ZONE_MARK, second_ansi=ZONE_ANSI))
+                out.append(_cell(ch, None, colour, second=ZONE_MARK, second_ansi=ZONE_ANSI))
             else:
-                cells.append(_cell(ch, owners.get(rc), colour, pieces.get(rc)))
+                out.append(_cell(ch, owners.get(rc), colour, pieces.get(rc)))
+        return "".join(out)
+
+    for r, row in enumerate(game.board):
         mark = harvest.mayor_lines.get(r) if harvest is not None else None
-        lines.append(f"{r:2d} " + (" " if r % 2 else "") + "".join(cells)
-                     + ("" if mark is None else f"{' ' if r % 2 else '  '}{MAYOR_MARK}{PLAYER_MARKS[mark]}"))
+        lines.append(_row_line(r, cells(r, row), mark))
+    island = island_facts(game)
+    if island is not None:  # below the board, not connected to it (kbenv.island_view)
+        lines.append(island_heading(island))
+        lines.append("   " + "".join(f"{c:<2d}"[:2] if c % 2 == 0 else "  " for c in range(ISLAND_COLS)))
+        for r, row in enumerate(island.rows):
+            lines.append(_row_line(r, cells(ROWS + r, row), island.mayor_lines.get(r)))
     tiles = sorted((rc, kind) for rc, kind in game.nomad_spaces().items() if kind is not None)
     if tiles:
         lines.append("nomad tiles: " + ", ".join(f"{r},{c} {NOMAD_TILE_LABELS[kind]}" for (r, c), kind in tiles))
@@ -93,7 +108,14 @@ def board_text(game: Game, colour: bool = True) -> str:
     if tasks:
         lines.append("tasks: " + ", ".join(f"{name} {TASK_GOLD[name]} gold" for name in tasks))
     lines += harvest_lines(harvest, game.cards)
+    lines += island_side_lines(island)
     return "\n".join(lines)
+
+
+def _row_line(r: int, cells: str, mark: int | None) -> str:
+    """One line of hexes: its number, odd lines shifted half a hex right, and a Mayors mark after it."""
+    return (f"{r:2d} " + (" " if r % 2 else "") + cells
+            + ("" if mark is None else f"{' ' if r % 2 else '  '}{MAYOR_MARK}{PLAYER_MARKS[mark]}"))
 
 
 def board_pieces(game: Game) -> dict[tuple[int, int], tuple[str, int | None]]:
@@ -163,6 +185,9 @@ def pieces_legend(expansions=("nomads", "capitol", "caves")) -> str:
     if "harvest" in expansions:
         lines.append(f"harvest: a farmland, o silo, 0{SCOUT.mark} {SCOUT.label} (the turn owner's digit, then "
                      f"{SCOUT.mark}), {MAYOR_MARK}0 after a row: marked for Mayors by player_0")
+    if "island" in expansions:
+        lines.append("island: drawn below the board, not connected to it; its hexes are island r,c (line r, column c), "
+                     "its location letter is its type's")
     return "\n".join(lines)
 
 

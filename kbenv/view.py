@@ -19,6 +19,7 @@ from .engine.deck import deck_off, pile_size
 from .engine.rng import seed_u32
 from .game import Game
 from .harvest_view import HarvestFacts, harvest_facts
+from .island_view import IslandFacts, island_facts
 from .layout import Layout, layout_for
 from .observation import action_mask, observation_planes, observation_planes_v1
 
@@ -126,6 +127,11 @@ class PlayerView:
         """The public Harvest facts (scouts, Mayors rows, number tiles, Rovers sections, the silo phase; None
         without Harvest): kbenv.harvest_view."""
         return harvest_facts(self._public.state)
+
+    def island(self) -> IslandFacts | None:
+        """The public Island facts (side, rows, location hex with its tiles left, island lines marked for Mayors;
+        None without the island): kbenv.island_view."""
+        return island_facts(self._public)
 
     def warrior_zone(self) -> set[tuple[int, int]]:
         return self._public.warrior_zone()

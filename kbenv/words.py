@@ -1,6 +1,7 @@
 """Kingdom Builder in words, for a person at the terminal: the names of terrain cards, Kingdom Builder
 cards, locations and nomad tiles, a one-line description of each card and power (restated from the
-rulebooks), and each decision as a sentence ("build at 3,4", "use the Oracle tile", "end the turn").
+rulebooks), and each decision as a sentence ("build at 3,4", "use the Oracle tile", "end the turn"). An island
+hex reads `island r,c` ("build at island 1,2", "Rope bridge: move it to island 0,3"): what a person types for it.
 
 Only the play loop and the human agent use this module; nothing here changes a game.
 """
@@ -10,8 +11,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import catalogue as CAT
-from .board.geometry import NUM_HEXES, hex_rc
+from .board.geometry import ISLAND_FIRST, NUM_HEXES, NUM_ISLAND_HEXES, hex_rc
 from .engine import state as S
+from .island_view import hex_words
 from .setup_island import location_info, location_slots
 
 if TYPE_CHECKING:
@@ -94,7 +96,7 @@ def phase_words(game: Game) -> str:
         return f"{name}: choose the piece to move or take"
     if phase == "choose_power":  # Harvest: a repeat names the power it runs once more (A-H3)
         return f"{name}: choose the power to use once more"
-    if phase == "choose_target" and not any(a < NUM_HEXES for a in game.legal_actions()):
+    if phase == "choose_target" and not any(a < NUM_HEXES or is_island_action(a) for a in game.legal_actions()):
         return f"{name}: choose take or return"  # Harvest number tiles (A-H5)
     if phase == "choose_target":
         return f"{name}: choose the hex"
@@ -135,8 +137,19 @@ def hand_words(cards: list[str]) -> str:
     return " and ".join(card_words(c) for c in cards) if cards else "-"
 
 
+def is_island_action(action: int) -> bool:
+    """Whether an action id is an island hex's (`island r,c`, kbenv.catalogue.ISLAND_ACTIONS)."""
+    return CAT.ISLAND_ACTION_BASE <= action < CAT.ISLAND_ACTION_BASE + NUM_ISLAND_HEXES
+
+
+def action_hex(action: int) -> int:
+    """The hex id of a hex action: the board's 0..399 as they are, `island r,c` as its island hex 400 + 4r + c."""
+    return ISLAND_FIRST + action - CAT.ISLAND_ACTION_BASE if is_island_action(action) else action
+
+
 def locations_in_play(game: Game) -> list[tuple[str, list[tuple[int, int]]]]:
-    """[(location type, its hexes)] of the board, in catalogue order."""
+    """[(location type, its hexes)] of the board and the island (the island's as extended (row, col): write them
+    with kbenv.island_view.hex_words), in catalogue order."""
     hexes: dict[int, list[tuple[int, int]]] = {}
     for i, h in location_slots(game.state):  # the island's location last (kbenv.setup_island)
         hexes.setdefault(location_info(game.state, i)[0], []).append(hex_rc(h))
@@ -170,9 +183,8 @@ def describe_decision(game: Game, action: int) -> str:
     'build at 3,4', 'Oracle: build at 5,6', 'Barn: move the settlement from 2,3', 'use the Oracle tile',
     'end the turn'. An action id outside the layout reads 'action N'."""
     st = game.state
-    if 0 <= action < NUM_HEXES:
-        r, c = hex_rc(action)
-        where = f"{r},{c}"
+    if 0 <= action < NUM_HEXES or is_island_action(action):
+        where = hex_words(hex_rc(action_hex(action)))  # '3,4', or 'island 1,2' (kbenv.island_view)
         phase = S.PHASE_NAMES[int(st[S.PHASE])]
         power = _power(st)
         if phase == "silo":
@@ -225,13 +237,12 @@ def describe_decision(game: Game, action: int) -> str:
 
 
 def action_phrase(action: int, phase: str = "") -> str:
-    """What a person types for an action: 'r,c' for a hex, else its name ('oracle', 'end_turn'); option-1 /
-    option-2 by their name in `phase` (Harvest: "build" / "move" at a silo, "take" / "return" for the number
-    tiles, "crossroads" in a repeat's choose_power; kbenv.position.OPTION_NAMES)."""
+    """What a person types for an action: 'r,c' for a hex, 'island r,c' for an island hex, else its name ('oracle',
+    'end_turn'); option-1 / option-2 by their name in `phase` (Harvest: "build" / "move" at a silo, "take" /
+    "return" for the number tiles, "crossroads" in a repeat's choose_power; kbenv.position.OPTION_NAMES)."""
     from .position import decision_name
 
-    if 0 <= action < NUM_HEXES:
-        r, c = hex_rc(action)
-        return f"{r},{c}"
+    if 0 <= action < NUM_HEXES or is_island_action(action):
+        return hex_words(hex_rc(action_hex(action)))
     name = decision_name(action, phase)
     return name if isinstance(name, str) and phase != "reaction" else CAT.ACTION_NAMES[action]

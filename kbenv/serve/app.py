@@ -2,10 +2,12 @@
 
 API (every answer JSON; errors are {"error": message} with a 4xx status, never a traceback page):
   GET  /api/meta                       board geometry and colours, expansions, rule flags, agent kinds
-  POST /api/games                      {"players", "seed", "preset", "expansions", "rules", "seats"} -> a new game
+  POST /api/games                      {"players", "seed", "preset", "expansions", "rules", "seats", "island_side"}
+                                       -> a new game (island_side: a shipped island side, with the island)
   GET  /api/games/{id}?seat=k          the view of human seat k (no seat: the watcher's view)
   GET  /api/games/{id}/legal?seat=k    seat k's legal decisions
-  POST /api/games/{id}/apply           {"seat", "action" | "hex": [r, c] | "decision": name} (400: the reason)
+  POST /api/games/{id}/apply           {"seat", "action" | "hex": [r, c] | "decision": name} (400: the reason;
+                                       an island hex is the decision "island r,c")
   POST /api/games/{id}/advance         agents decide until a human does or the game ends
   POST /api/games/{id}/step            one agent decision (a live agents-only game, stepped by the page)
   GET  /api/records                    record files and tournament games under the --records folders

@@ -13,6 +13,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
+from ..board.island_files import SUBSTITUTE_SIDES
 from ..catalogue import ACTION_ID
 from ..cli import MAX_SEED, expansion_list, rule_list, ruleset_of_args
 from ..game import Game, IllegalActionError
@@ -21,7 +22,7 @@ from ..words import describe_decision
 from .errors import ApiError, integer
 from .views import seat_view, spectator_view
 
-NEW_GAME_FIELDS = ("players", "seed", "preset", "expansions", "rules", "seats")
+NEW_GAME_FIELDS = ("players", "seed", "preset", "expansions", "rules", "seats", "island_side")
 PRESETS = ("first-game",)
 MAX_GAMES = 64  # live games kept; the oldest is dropped beyond this
 
@@ -106,7 +107,8 @@ def _names(value, what: str) -> str:
 
 
 def parse_new_game(body: dict) -> dict:
-    """The checked fields of a new-game request: players, seed, preset, ruleset, seats (one spec a seat)."""
+    """The checked fields of a new-game request: players, seed, preset, ruleset, seats (one spec a seat) and, with
+    the island expansion, island_side (a shipped side's name; none: the seeded choice)."""
     from agents.registry import parse_spec
 
     unknown = sorted(set(body) - set(NEW_GAME_FIELDS))
@@ -139,7 +141,13 @@ def parse_new_game(body: dict) -> dict:
             parse_spec(spec)
         except (ValueError, OSError) as err:
             raise ApiError(400, f"seats[{k}]: {err}") from None
-    return {"players": players, "seed": seed, "preset": preset, "ruleset": ruleset, "seats": seats}
+    island_side = body.get("island_side") or None  # a shipped side (kbenv.setup_island); files are not read here
+    if island_side is not None and (not isinstance(island_side, str) or island_side not in SUBSTITUTE_SIDES):
+        raise ApiError(400, f"island_side: expected one of {', '.join(SUBSTITUTE_SIDES)} or none, got {island_side!r}")
+    if island_side is not None and "island" not in ruleset.expansions:
+        raise ApiError(400, "island_side: needs the 'island' expansion (expansions: island)")
+    return {"players": players, "seed": seed, "preset": preset, "ruleset": ruleset, "seats": seats,
+            "island_side": island_side}
 
 
 def new_session(body: dict) -> GameSession:
@@ -149,7 +157,8 @@ def new_session(body: dict) -> GameSession:
 
     spec = parse_new_game(body)
     try:
-        game = Game.new(spec["players"], seed=spec["seed"], preset=spec["preset"], ruleset=spec["ruleset"])
+        game = Game.new(spec["players"], seed=spec["seed"], preset=spec["preset"], ruleset=spec["ruleset"],
+                        island_side=spec["island_side"])
     except SetupError as err:
         raise ApiError(400, str(err)) from None
     agents = []

@@ -3,13 +3,17 @@
 `seat_view(game, seat)` is what one seat may see (its own hand, the other hands hidden); `spectator_view(game)`
 is what a watcher may see: every part of it is what some opponent of that seat sees (each seat's hand as the
 next seat sees it), so a hand is shown only when it is public. `board_meta()` is the drawing data shared by
-every view: the hex centres of kbenv.render_image and the colours of kbenv.colours.
+every view: the hex centres of kbenv.render_image and the colours of kbenv.colours. With the Island a view's
+board has an "island" object (its hexes in island (r, c) coordinates; a legal island hex is a decision of kind
+"island" whose action is `island r,c`), drawn right of the board as in the PNG.
 """
 
 from __future__ import annotations
 
 from .. import catalogue as CAT
 from ..board.codes import LOCATION_LETTERS, LOCATION_NAMES
+from ..board.geometry import ISLAND_COLS, ISLAND_ROWS, ROWS
+from ..board.island_files import SUBSTITUTE_SIDES
 from ..colours import (
     CAPITOL_RGB,
     CAVE_RGB,
@@ -26,12 +30,25 @@ from ..colours import (
 )
 from ..game import Game
 from ..harvest_view import HarvestFacts
-from ..render_image import HEX_W, MARGIN, RADIUS, TASK_GOLD, TERRAIN_KEY, ZONE_RGB, hex_centre, mayor_mark_centre
+from ..island_view import island_rc, on_island
+from ..render_image import (
+    HEX_W,
+    ISLAND_W,
+    MARGIN,
+    RADIUS,
+    TASK_GOLD,
+    TERRAIN_KEY,
+    ZONE_RGB,
+    hex_centre,
+    mayor_mark_centre,
+)
+from ..setup_island import hex_label
 from ..view import PlayerView
 from ..words import LOCATION_TEXT, SCORING_CARD_TEXT, card_words, describe_decision, title
 
 BOARD_W = round(MARGIN * 2 + HEX_W * 20.5)
 BOARD_H = round(MARGIN * 2 + RADIUS * 2 + 1.5 * RADIUS * 19)
+ISLAND_WIDTH = round(BOARD_W + ISLAND_W)  # the drawing's width in an island game (the island right of the board)
 
 
 def _hex(rc) -> list[int]:
@@ -39,7 +56,8 @@ def _hex(rc) -> list[int]:
 
 
 def _hexes(cells) -> list[list[int]]:
-    return [_hex(rc) for rc in sorted(cells)]
+    """The board's hexes of `cells`, sorted (island hexes go to the view's "island" object)."""
+    return [_hex(rc) for rc in sorted(cells) if rc[0] < ROWS]
 
 
 def board_meta() -> dict:
@@ -48,7 +66,12 @@ def board_meta() -> dict:
     return {
         "geometry": {"radius": RADIUS, "hex_w": HEX_W, "margin": MARGIN, "width": BOARD_W, "height": BOARD_H,
                      "centres": [[[round(v, 3) for v in hex_centre(r, c)] for c in range(20)] for r in range(20)],
-                     "mayor_marks": [[round(v, 3) for v in mayor_mark_centre(r)] for r in range(20)]},
+                     "mayor_marks": [[round(v, 3) for v in mayor_mark_centre(r)] for r in range(20)],
+                     "island": {"width": ISLAND_WIDTH, "rows": ISLAND_ROWS, "cols": ISLAND_COLS,
+                                "centres": [[[round(v, 3) for v in hex_centre(ROWS + r, c)]
+                                             for c in range(ISLAND_COLS)] for r in range(ISLAND_ROWS)],
+                                "mayor_marks": [[round(v, 3) for v in mayor_mark_centre(ROWS + r)]
+                                                for r in range(ISLAND_ROWS)]}},
         "colours": {"terrain": rgb, "location": list(LOCATION_RGB), "unknown": list(UNKNOWN_RGB),
                     "seats": [list(c) for c in SEAT_RGB], "seat_names": list(SEAT_COLOUR_NAMES),
                     "wall": list(WALL_RGB), "wall_mortar": list(WALL_MORTAR_RGB), "cave": list(CAVE_RGB),
@@ -59,6 +82,7 @@ def board_meta() -> dict:
         "nomad_tile_labels": dict(NOMAD_TILE_LABELS),
         "expansions": [{"name": e.name, "text": e.description} for e in CAT.EXPANSIONS
                        if e.name in CAT.playable_expansions()],
+        "island_sides": list(SUBSTITUTE_SIDES),
         "rules": [{"name": f.name, "expansion": f.expansion, "text": f.alternative} for f in CAT.RULE_FLAGS],
     }
 
@@ -67,12 +91,16 @@ def _decision(view: PlayerView, public: Game, action: int) -> dict:
     """One legal decision: its action number, kind (hex / power / done / end_turn), hex and words."""
     if action < 400:
         kind, name = "hex", f"{action // 20},{action % 20}"
+    elif CAT.ISLAND_ACTION_BASE <= action < CAT.ISLAND_ACTION_BASE + ISLAND_ROWS * ISLAND_COLS:
+        kind, name = "island", CAT.ACTION_NAMES[action]  # "island r,c": a click on the island's hex
     else:
         name = CAT.ACTION_NAMES[action] if action < len(CAT.ACTION_NAMES) else str(action)
         kind = name if name in ("done", "end_turn") else "power"
     entry = {"action": action, "kind": kind, "name": name, "words": describe_decision(public, action)}
     if kind == "hex":
         entry["hex"] = [action // 20, action % 20]
+    if kind == "island":
+        entry["island"] = list(divmod(action - CAT.ISLAND_ACTION_BASE, ISLAND_COLS))
     return entry
 
 
@@ -90,15 +118,44 @@ def _board(view: PlayerView, public: Game) -> dict:
         "rows": list(view.board),
         "settlements": [_hexes(view.settlements(p)) for p in range(view.num_players)],
         "locations": [{"hex": _hex(rc), "letter": view.board[rc[0]][rc[1]], "tiles_left": view.tiles_left(rc)}
-                      for rc in view.location_hexes() if rc[0] < len(view.board)],  # the island's: not drawn yet
+                      for rc in view.location_hexes() if rc[0] < ROWS],  # the island's: under "island"
         "walls": _hexes(view.walls()),
         "caves": _hexes(view.caves()),
         "capitols": _hexes(view.capitols()),
         "nomad_spaces": [{"hex": _hex(rc), "tile": kind} for rc, kind in sorted(view.nomad_spaces().items())],
         "warrior_zone": _hexes(view.warrior_zone()) if crossroads else [],
         "pieces": [{"hex": _hex(rc), "seat": owner, "kind": kind}
-                   for rc, (owner, kind) in sorted(view.piece_cells().items())] if crossroads else [],
+                   for rc, (owner, kind) in sorted(view.piece_cells().items()) if rc[0] < ROWS] if crossroads else [],
         **_harvest_board(view.harvest()),
+        "island": _island_board(view),
+    }
+
+
+def _island_board(view: PlayerView) -> dict | None:
+    """The island (kbenv.island_view), None without it: its side and rows, and in island (r, c) coordinates the
+    settlements per seat, its location with the tiles left, the pieces on it and the lines marked for Mayors."""
+    facts = view.island()
+    if facts is None:
+        return None
+
+    def cells(hexes) -> list[list[int]]:
+        return [list(island_rc(rc)) for rc in sorted(hexes) if on_island(rc)]
+
+    r, c = facts.location if facts.location is not None else (None, None)
+    return {
+        "side": facts.side,
+        "rows": list(facts.rows),
+        "settlements": [cells(view.settlements(p)) for p in range(view.num_players)],
+        "location": None if r is None else {"hex": [r, c], "letter": facts.rows[r][c], "type": facts.location_type,
+                                            "tiles_left": facts.tiles_left},
+        "walls": cells(view.walls()),
+        "pieces": [{"hex": list(island_rc(rc)), "seat": owner, "kind": kind}
+                   for rc, (owner, kind) in sorted(view.piece_cells().items()) if on_island(rc)]
+        if "crossroads" in view.expansions else [],
+        "warrior_zone": cells(view.warrior_zone()) if "crossroads" in view.expansions else [],
+        "scouts": [{"hex": list(island_rc(rc)), "seat": h.scout_owner} for rc in h.scouts if on_island(rc)]
+        if (h := view.harvest()) is not None else [],
+        "mayor_lines": [{"row": line, "seat": p} for line, p in sorted(facts.mayor_lines.items())],
     }
 
 
@@ -106,7 +163,7 @@ def _harvest_board(facts: HarvestFacts | None) -> dict:
     """Harvest's public board facts (kbenv.harvest_view): the turn owner's scouts, the Mayors rows."""
     if facts is None:
         return {"scouts": [], "mayor_lines": []}
-    return {"scouts": [{"hex": _hex(rc), "seat": facts.scout_owner} for rc in facts.scouts],
+    return {"scouts": [{"hex": _hex(rc), "seat": facts.scout_owner} for rc in facts.scouts if rc[0] < ROWS],
             "mayor_lines": [{"row": r, "seat": p} for r, p in sorted(facts.mayor_lines.items())]}
 
 
@@ -129,7 +186,7 @@ def _seat(view: PlayerView, hand_view: PlayerView, p: int, score: dict, agent: s
         "supply": view.supply(p), "gold": view.gold(p), "total": score["total"], "score": score,
         "hand": hand, "hand_words": [card_words(c) for c in hand],
         "hand_size": view.hand_size(p), "hidden_cards": view.hand_size(p) - len(hand),
-        "tiles": [{"type": t, "hex": _hex(rc)} for t, rc in view.tiles(p)],
+        "tiles": [{"type": t, "hex": hex_label(rc)} for t, rc in view.tiles(p)],  # the island's: ["island", r, c]
         "nomad_tiles": view.nomad_tiles(p),
     }
 

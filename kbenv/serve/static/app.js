@@ -49,6 +49,8 @@ async function init() {
   seatInputs();
   checkboxes($("expansions"), S.meta.expansions, "exp");
   checkboxes($("rules"), S.meta.rules, "rule");
+  $("island-side").innerHTML += S.meta.island_sides.map((s) => `<option value="${esc(s)}">${esc(s)}</option>`).join("");
+  $("island-side-box").hidden = !S.meta.expansions.some((e) => e.name === "island");
   $("players").addEventListener("change", seatInputs);
   $("new-game").addEventListener("submit", (e) => { e.preventDefault(); newGame(); });
   for (const tab of document.querySelectorAll(".tab")) tab.addEventListener("click", () => showTab(tab.dataset.tab));
@@ -81,6 +83,7 @@ async function newGame() {
     rules: [...document.querySelectorAll("#rules input:checked")].map((i) => i.value),
     seats: [...Array(n).keys()].map((p) => $(`seat-${p}`).value.trim()),
   };
+  if (body.expansions.includes("island") && $("island-side").value) body.island_side = $("island-side").value;
   S.running = false;
   message("setting up...");
   try {
@@ -128,6 +131,12 @@ function onHex(r, c) {
   if (S.mode !== "play" || S.seat === null) return;
   if (!humanDecides(S.view)) { message(`it is ${seatLabel(S.view.decider)}'s decision`, true); return; }
   decide({ hex: [r, c] });
+}
+
+function onIsland(r, c) {  // an island hex: its action "island r,c" (kbenv.catalogue.ISLAND_ACTIONS)
+  if (S.mode !== "play" || S.seat === null) return;
+  if (!humanDecides(S.view)) { message(`it is ${seatLabel(S.view.decider)}'s decision`, true); return; }
+  decide({ decision: `island ${r},${c}` });
 }
 
 async function agentStep() {
@@ -241,7 +250,7 @@ function drawChart(timeline, step) {
 function render(view) {
   S.view = view;
   const live = S.mode === "play" && S.seat !== null && !view.done;
-  drawBoard($("board"), S.meta, view, live ? onHex : null);
+  drawBoard($("board"), S.meta, view, live ? onHex : null, live ? onIsland : null);
   renderStatus(view);
   renderActions(view, live);
   renderScores(view);
@@ -270,7 +279,7 @@ function renderActions(view, live) {
   const box = $("actions");
   box.innerHTML = "";
   if (!live) return;
-  for (const d of view.legal.filter((x) => x.kind !== "hex")) {
+  for (const d of view.legal.filter((x) => x.kind !== "hex" && x.kind !== "island")) {
     const b = document.createElement("button");
     b.textContent = d.kind === "end_turn" ? "end turn" : d.words;
     b.id = `decision-${d.name}`;

@@ -1,6 +1,7 @@
 // The board as SVG: the same hex centres, radius and colours as kbenv.render_image (sent by /api/meta), and the
 // same shapes for castles, locations (tiles left as dots), settlements, walls, capitols, caves, nomad tiles,
-// warrior zones, the Crossroads pieces and the Harvest scouts and Mayors marks, in seat colours.
+// warrior zones, the Crossroads pieces and the Harvest scouts and Mayors marks, in seat colours; with the Island,
+// the island right of the board (drawIsland).
 "use strict";
 const SVGNS = "http://www.w3.org/2000/svg";
 
@@ -104,12 +105,14 @@ const Shapes = {
   },
 };
 
-// Draw `view` (a /api view) into the <svg> `svg`; `onHex(r, c)` is called when a hex is clicked (null: none).
-function drawBoard(svg, meta, view, onHex) {
+// Draw `view` (a /api view) into the <svg> `svg`; `onHex(r, c)` is called when a board hex is clicked and
+// `onIsland(r, c)` when an island hex is (null: none).
+function drawBoard(svg, meta, view, onHex, onIsland) {
   const G = meta.geometry, C = meta.colours, R = G.radius;
-  svg.setAttribute("width", G.width);
+  const width = view.board.island ? G.island.width : G.width;
+  svg.setAttribute("width", width);
   svg.setAttribute("height", G.height);
-  svg.setAttribute("viewBox", `0 0 ${G.width} ${G.height}`);
+  svg.setAttribute("viewBox", `0 0 ${width} ${G.height}`);
   while (svg.firstChild) svg.removeChild(svg.firstChild);
   const defs = el("defs", {}, svg);
   const pat = el("pattern", { id: "zone", width: 6, height: 6, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" }, defs);
@@ -168,6 +171,63 @@ function drawBoard(svg, meta, view, onHex) {
       const tip = el("title", {}, h);
       tip.textContent = `${r},${c}`;
       if (onHex) h.addEventListener("click", () => onHex(r, c));
+    }
+  }
+  if (view.board.island) drawIsland(svg, meta, view, onIsland);
+}
+
+// The Island (kbenv.island_view): right of the board with a gap (it is not connected to it), the same hex style,
+// location, settlements and pieces; its hexes are "island r,c" (ids island-r-c), a click sends that action.
+function drawIsland(svg, meta, view, onIsland) {
+  const G = meta.geometry, I = G.island, C = meta.colours, R = G.radius, B = view.board.island;
+  const centre = (rc) => I.centres[rc[0]][rc[1]];
+  const g = el("g", { id: "island" }, svg);
+  const [x0, y0] = I.centres[0][0];
+  const label = el("text", { x: x0 - G.hex_w / 2, y: y0 - R - 22, "font-size": 14, fill: "rgb(28,28,28)" }, g);
+  label.textContent = "island";
+  const side = el("text", { x: x0 - G.hex_w / 2, y: y0 - R - 8, "font-size": 10, fill: "rgb(28,28,28)", id: "island-side-name" }, g);
+  side.textContent = B.side;
+  for (let r = 0; r < I.rows; r++) {
+    for (let c = 0; c < I.cols; c++) {
+      const ch = B.rows[r][c], [x, y] = I.centres[r][c];
+      const loc = meta.location_letters.includes(ch);
+      const fill = loc ? C.location : (C.terrain[ch] || C.unknown);
+      el("polygon", { points: corners(x, y, R), fill: rgb(fill), stroke: "rgb(60,60,60)", class: "island-hex", "data-terrain": ch }, g);
+    }
+  }
+  for (const rc of B.warrior_zone) el("polygon", { points: corners(...centre(rc), R * 0.92), fill: "url(#zone)", stroke: rgb(C.zone) }, g);
+  for (const p of B.pieces) if (p.kind.endsWith(" cell")) Shapes[p.kind](g, ...centre(p.hex), R, rgb(C.seats[p.seat]));
+  if (B.location) {
+    const [x, y] = centre(B.location.hex);
+    const lg = el("g", { class: "location island-location", "data-tiles": B.location.tiles_left }, g);
+    el("polygon", { points: corners(x, y, R * 0.75), fill: "none", stroke: "rgb(120,70,10)" }, lg);
+    const t = el("text", { x: x, y: y + 2, "font-size": 13, "text-anchor": "middle", fill: "rgb(90,40,0)" }, lg);
+    t.textContent = B.location.letter.toUpperCase();
+    el("title", {}, lg).textContent = `${B.location.type.replace("_", " ")}: ${B.location.tiles_left} tiles left`;
+    for (let k = 0; k < B.location.tiles_left; k++) el("circle", { cx: x - 4 + 8 * k, cy: y + 8, r: 2, fill: "rgb(90,40,0)" }, lg);
+  }
+  for (const rc of B.walls) Shapes.wall(g, ...centre(rc), R, C);
+  B.settlements.forEach((hexes, seat) => {
+    for (const rc of hexes) Shapes.settlement(g, ...centre(rc), R, rgb(C.seats[seat]));
+  });
+  for (const p of B.pieces) if (!p.kind.endsWith(" cell")) Shapes[p.kind](g, ...centre(p.hex), R, rgb(C.seats[p.seat]));
+  for (const s of B.scouts) Shapes.scout(g, ...centre(s.hex), R, rgb(C.seats[s.seat]));
+  for (const m of B.mayor_lines) {
+    const [x, y] = I.mayor_marks[m.row];
+    const disc = el("circle", { cx: x, cy: y, r: 6, fill: rgb(C.seats[m.seat]), stroke: "#000", class: "mayor-mark" }, g);
+    el("title", {}, disc).textContent = `island line ${m.row}: marked for Mayors by player_${m.seat}`;
+  }
+  const legal = new Set(view.legal.filter((d) => d.kind === "island").map((d) => `${d.island[0]},${d.island[1]}`));
+  const hits = el("g", { id: "island-hits" }, svg);
+  for (let r = 0; r < I.rows; r++) {
+    for (let c = 0; c < I.cols; c++) {
+      const [x, y] = I.centres[r][c];
+      const cls = ["hex-hit", "island-hit"];
+      if (legal.has(`${r},${c}`)) cls.push("legal");
+      if (onIsland) cls.push("clickable");
+      const h = el("polygon", { points: corners(x, y, R), id: `island-${r}-${c}`, class: cls.join(" "), "data-r": r, "data-c": c }, hits);
+      el("title", {}, h).textContent = `island ${r},${c}`;
+      if (onIsland) h.addEventListener("click", () => onIsland(r, c));
     }
   }
 }
