@@ -4,10 +4,10 @@ Before each decision it prints the board, the scores so far, the other players' 
 last one (in words: "player_0: build at 3,4"), its seat, its terrain card by name ("Flower field") and
 what the phase asks for, then lists the legal decisions by number, in words, with what to type for
 each (`[1] build at 3,4`, `[9] use the Oracle tile (oracle)`). It accepts a number from that list, a
-hex as `r,c` (or `r c`), or a decision's name (`end_turn`, `done`, `tavern`, ...); `help` or `?`
-prints the commands and the legal decisions, `board` shows the board again, and `quit` (or the end
-of input, Ctrl-D) stops the game with `EndOfInput`, which `kbenv play` reports and ends with exit code
-0. Input that is not a legal decision is answered with the reason, and asked again.
+hex as `r,c` (or `r c`), an island hex as `island r,c`, or a decision's name (`end_turn`, `done`,
+`tavern`, ...); `help` or `?` prints the commands and the legal decisions, `board` shows the board
+again, and `quit` (or the end of input, Ctrl-D) stops the game with `EndOfInput`, which `kbenv play`
+reports and ends with exit code 0. Input that is not a legal decision is answered with the reason, and asked again.
 """
 
 from __future__ import annotations
@@ -17,9 +17,11 @@ from collections.abc import Callable
 
 import numpy as np
 
-from kbenv.catalogue import ACTION_ID
+from kbenv.board.geometry import ISLAND_COLS
+from kbenv.catalogue import ACTION_ID, ISLAND_ACTION_BASE
 from kbenv.colours import seat_name
 from kbenv.explain import explain_illegal
+from kbenv.island_view import parse_island_hex
 from kbenv.position import OPTION_NAMES
 from kbenv.render_text import board_text, score_text
 from kbenv.view import PlayerView
@@ -47,6 +49,7 @@ QUIT_WORDS = ("quit", "exit")
 COMMANDS = (
     "  a number from the list      take that decision (e.g. 1)",
     "  r,c  or  r c                the hex in row r, column c (e.g. 3,4)",
+    "  island r,c                  the island's hex in line r, column c (with the Island)",
     "  a decision's name           end_turn, done, oracle, tavern, ... (as shown in brackets)",
     "  help  or  ?                 this help and the legal decisions",
     "  board                       show the board and the scores again",
@@ -63,6 +66,12 @@ def parse_decision(text: str, legal: list[int], phase: str = "") -> int | str:
     if text.isdigit():
         k = int(text)
         return legal[k - 1] if 1 <= k <= len(legal) else f"{k} is not in the list (1..{len(legal)})"
+    island = parse_island_hex(text)
+    if isinstance(island, str):
+        return island  # off the island: the reason
+    if island is not None:
+        r, c = island
+        return ISLAND_ACTION_BASE + ISLAND_COLS * r + c
     parts = [p for p in text.split(",") if p]
     if len(parts) == 2 and all(p.lstrip("-").isdigit() for p in parts):
         r, c = (int(p) for p in parts)

@@ -195,3 +195,14 @@ def test_why_a_fresh_island_tile_is_not_usable():
     assert "holds no" not in why and "taken this turn" in why
     none = game_from_position(position(settlements=[[[0, 0]], [[19, 19]]], hands=["G", "C"]))
     assert explain_illegal(none, CAT.ACTION_ID["rope_bridge"]) == "player 0 holds no rope_bridge tile"
+
+
+def test_a_person_types_an_island_hex():
+    # `island r,c` names the island's hex in line r, column c: action 458 + 4r + c (docs/api.md); a hex off the
+    # island's 5 lines x 4 columns is refused with the reason, and a board hex r,c keeps its meaning.
+    from agents.human import parse_decision
+
+    assert parse_decision("island 1,2", [464]) == 464
+    assert parse_decision("Island 4 3", [477]) == 477
+    assert "off the island" in parse_decision("island 5,0", [464])
+    assert parse_decision("3,4", [64]) == 64
