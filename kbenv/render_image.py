@@ -3,13 +3,14 @@ side panel; with the Island, the island drawn right of the board with a gap (it 
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import TYPE_CHECKING
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from .board.codes import LOCATION_LETTERS, LOCATION_NAMES
+from .board.codes import LOCATION_LETTERS, LOCATION_NAMES, display_letter
 from .board.geometry import ISLAND_COLS, ROWS
 from .catalogue import SLOT_PIECES, TASK_CARDS
 from .colours import (
@@ -110,7 +111,21 @@ def hex_corners(x: float, y: float, radius: float) -> list[tuple[float, float]]:
             for k in range(6)]
 
 
-def _font(size: int):
+def _font(size: int, text: str = ""):
+    """Pillow's default font, or matplotlib's DejaVu Sans for `text` with letters beyond ASCII (the default
+    font draws the location letters of Harvest and the Island, e.g. Æ and Ñ, as empty boxes)."""
+    return _load_font(size, any(ord(ch) > 127 for ch in text))
+
+
+@functools.cache
+def _load_font(size: int, beyond_ascii: bool):
+    if beyond_ascii:
+        try:
+            from matplotlib import font_manager
+
+            return ImageFont.truetype(font_manager.findfont("DejaVu Sans"), size)
+        except (ImportError, OSError, ValueError):
+            pass  # no such font here: the default one
     try:
         return ImageFont.load_default(size=size)
     except TypeError:  # Pillow < 10.1
@@ -305,7 +320,7 @@ def _draw_island_label(draw: ImageDraw.ImageDraw, game: Game) -> None:
 
 def _draw_board(draw: ImageDraw.ImageDraw, game: Game) -> None:
     """The hexes, castles, locations with their tiles left, expansion pieces and settlements."""
-    text_font, tile_font = _font(14), _font(10)
+    tile_font = _font(10)
     owners = {rc: p for p in range(game.num_players) for rc in game.settlements(p)}
     tiles_left = {rc: game.tiles_left(rc) for rc in game.location_hexes()}
     walls, caves, capitols = game.walls(), game.caves(), game.capitols()
@@ -330,7 +345,7 @@ def _draw_board(draw: ImageDraw.ImageDraw, game: Game) -> None:
                 _draw_castle(draw, x, y)
             elif is_location:
                 draw.polygon(hex_corners(x, y, RADIUS * 0.75), outline=(120, 70, 10))
-                draw.text((x, y - 3), ch.upper(), fill=(90, 40, 0), font=text_font, anchor="mm")
+                draw.text((x, y - 3), display_letter(ch), fill=(90, 40, 0), font=_font(14, ch), anchor="mm")
                 for k in range(tiles_left.get((r, c), 0)):
                     draw.ellipse([x - 6 + 8 * k, y + 6, x - 2 + 8 * k, y + 10], fill=(90, 40, 0))
             if (r, c) in capitols:
@@ -373,12 +388,12 @@ class _Panel:
         if swatch is not None:
             self.draw.rectangle([10 + dx, self.y + 2, 22 + dx, self.y + 14], fill=swatch, outline=(0, 0, 0))
             dx += 18
-        self.draw.text((10 + dx, self.y), s, fill=colour, font=self.small if small else self.font)
+        self.draw.text((10 + dx, self.y), s, fill=colour, font=_font(11 if small else 14, s))
         self.y += LINE
 
     def fits(self, s: str, small: bool = False, dx: int = 0) -> bool:
         """Whether one line of text fits the panel's width."""
-        return 10 + dx + self.draw.textlength(s, font=self.small if small else self.font) <= PANEL_W - 6
+        return 10 + dx + self.draw.textlength(s, font=_font(11 if small else 14, s)) <= PANEL_W - 6
 
     def items(self, prefix: str, items, small: bool = False, dx: int = 0) -> None:
         """`prefix` and comma-separated items, on as many lines as the panel's width needs."""
@@ -505,7 +520,7 @@ def _panel_keys(panel: _Panel, expansions=()) -> None:
     """Location letters, tile dots and castles, the terrain colours in two columns, then the expansion
     pieces in play and the labels of the nomad tiles."""
     panel.text("legend: letters = locations", small=True)
-    pairs = [f"{ch.upper()} {name}" for ch, name in zip(LOCATION_LETTERS, LOCATION_NAMES, strict=True)]
+    pairs = [f"{display_letter(ch)} {name}" for ch, name in zip(LOCATION_LETTERS, LOCATION_NAMES, strict=True)]
     for k in range(0, len(pairs), 4):
         panel.text("  " + " ".join(pairs[k:k + 4]), small=True)
     panel.text("  dots = tiles left; grey towers = castles", small=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .board.codes import LOCATION_LETTERS, LOCATION_NAMES
+from .board.codes import LOCATION_LETTERS, LOCATION_NAMES, display_letter
 from .board.geometry import ISLAND_COLS, ROWS
 from .catalogue import SLOT_PIECES, TASK_CARDS
 from .colours import (
@@ -144,7 +144,7 @@ def _cell(ch: str, owner: int | None, colour: bool, piece: tuple[str, int | None
     elif piece is not None:
         text = piece[0]
     else:
-        text = ch.upper() if is_location else ch.lower()
+        text = display_letter(ch) if is_location else ch.lower()
     if not colour:
         return f"{text}{second}"
     bg = LOCATION_ANSI if is_location else TERRAIN_ANSI.get(ch, UNKNOWN_ANSI)
@@ -203,7 +203,8 @@ def legend(num_players: int = 5, expansions=()) -> str:
     """The key to `board_text`: terrain letters, location letters, the settlement digit of each seat and,
     for the expansions in play (names of kbenv.catalogue), the marks of their pieces."""
     terrains = ", ".join(f"{ch} {name}" for ch, name in LEGEND_TERRAINS)
-    locations = ", ".join(f"{ch.upper()} {name}" for ch, name in zip(LOCATION_LETTERS, LOCATION_NAMES, strict=True))
+    locations = ", ".join(f"{display_letter(ch)} {name}"
+                          for ch, name in zip(LOCATION_LETTERS, LOCATION_NAMES, strict=True))
     seats = ", ".join(f"{PLAYER_MARKS[p]} {seat_name(p)} ({SEAT_COLOUR_NAMES[p]})" for p in range(num_players))
     text = f"terrain: {terrains}\nlocations: {locations}\nsettlements: {seats}"
     pieces = pieces_legend(tuple(expansions))

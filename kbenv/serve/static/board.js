@@ -5,6 +5,9 @@
 "use strict";
 const SVGNS = "http://www.w3.org/2000/svg";
 
+// A location's letter as drawn: upper case where that is one letter (the palisade's ß stays ß, not SS).
+function displayLetter(ch) { const up = ch.toUpperCase(); return up.length === 1 ? up : ch; }
+
 function rgb(c) { return `rgb(${c[0]},${c[1]},${c[2]})`; }
 
 function el(name, attrs, parent) {
@@ -140,7 +143,7 @@ function drawBoard(svg, meta, view, onHex, onIsland) {
     const g = el("g", { class: "location", "data-tiles": loc.tiles_left }, pieces);
     el("polygon", { points: corners(x, y, R * 0.75), fill: "none", stroke: "rgb(120,70,10)" }, g);
     const t = el("text", { x: x, y: y + 2, "font-size": 13, "text-anchor": "middle", fill: "rgb(90,40,0)" }, g);
-    t.textContent = loc.letter.toUpperCase();
+    t.textContent = displayLetter(loc.letter);
     for (let k = 0; k < loc.tiles_left; k++) el("circle", { cx: x - 4 + 8 * k, cy: y + 8, r: 2, fill: "rgb(90,40,0)" }, g);
   }
   for (const rc of B.capitols) Shapes.capitol(pieces, ...centre(rc), R, C);
@@ -202,7 +205,7 @@ function drawIsland(svg, meta, view, onIsland) {
     const lg = el("g", { class: "location island-location", "data-tiles": B.location.tiles_left }, g);
     el("polygon", { points: corners(x, y, R * 0.75), fill: "none", stroke: "rgb(120,70,10)" }, lg);
     const t = el("text", { x: x, y: y + 2, "font-size": 13, "text-anchor": "middle", fill: "rgb(90,40,0)" }, lg);
-    t.textContent = B.location.letter.toUpperCase();
+    t.textContent = displayLetter(B.location.letter);
     el("title", {}, lg).textContent = `${B.location.type.replace("_", " ")}: ${B.location.tiles_left} tiles left`;
     for (let k = 0; k < B.location.tiles_left; k++) el("circle", { cx: x - 4 + 8 * k, cy: y + 8, r: 2, fill: "rgb(90,40,0)" }, lg);
   }
