@@ -10,8 +10,9 @@ Paddock-from-the-board cases; test_island_with_expansions.py the Water mill).
 
 Not covered here, and why: the Tower never reaches the island (A-QI3, test_island_reach.py); Treasure and Sword place
 nothing (EN 592, EN 598); the Quarry places walls, not settlements; the Capitol and the Caves stay on board hexes (the
-capitol on a castle, EN 1409; caves on board mountains, QV-1); the Marshlands Canoe, Temple bonus and Refuge bonus and
-the Harvest Scout cabin / Palisade / Bazaar are left for a later session (see the report of issue 23 part 2).
+capitol on a castle, EN 1409; caves on board mountains, QV-1); the Canoe reaction (the same targets as the Canoe
+bonus tested here), the Refuge and its bonus, the Fountain, the Village and the Harvest Scout cabin / Palisade / Bazaar
+(targets next to own pieces or repeats of another power) are left for a later session.
 
 Set-up of every case (conftest ``make_board`` and island_helpers ``ipos``: mountain-filled board and island): player
 0 owns S = (5, 5) (odd row; its board neighbours (5,4) (5,6) (4,5) (4,6) (6,5) (6,6) are mountain but for the
@@ -263,3 +264,40 @@ def test_QI1_cathedral_builds_reach_the_island(kx):
     assert legal(with_then(pos, ["cathedral", RETURN, I(0, 0)])) == {I(0, 1), DONE}
     g = game(with_then(pos, ["cathedral", RETURN, I(0, 0), I(0, 1)]))
     assert own(g, 0) == {S, I(0, 0), I(0, 1)} and g.supply(0) == 40 - 3
+
+
+# --------------------------------------------------------------------------- Marshlands
+
+MARSHLANDS = ("marshlands", "island")
+TEMPLE_BONUS = ("During each of your turns, you may build the first settlement of your mandatory action in a hex not "
+                "adjacent to one of your previously built settlements.")  # EN 1158
+CANOE_BONUS = ("Build one settlement on an unoccupied swamp or water hex. If possible, this must be built adjacent to "
+               "one of the player's own previously built settlements.")  # EN 1123
+L2 = (4, 5)  # a second location hex next to S (odd row 5: (4, 5) is a neighbour)
+
+
+def marsh_place(kx, kind, cells=None, island=None, **kwargs):
+    """Player 0 holds both tiles of `kind` (L and L2) and its bonus tile (M-7)."""
+    board = {**MAND_F, S: "G", L: "L", L2: "L", **(cells or {})}
+    extra = {"locations": {f"{r},{c}": kind for r, c in (L, L2)}, "bonus_tiles": [[kind], []]}
+    return ipos(kx, board, settlements=[[S], []], island=island or {}, tiles=[[L, L2], []], expansions=MARSHLANDS,
+                extra=extra, **kwargs)
+
+
+def test_QI1_temple_bonus_first_mandatory_build_may_go_to_the_island(kx):
+    # TEMPLE_BONUS: card grass; (5, 4) touches S, but the first build may go to any free grass: (15, 5) or the
+    # island's I(1, 2); after I(1, 2) the next must touch own: (5, 4) next to S, I(1, 3) next to I(1, 2) (inb)
+    assert I(1, 3) in inb(1, 2)
+    pos = marsh_place(kx, "temple", {(5, 4): "G", (15, 5): "G"}, {(1, 2): "G", (1, 3): "G", (3, 0): "G"}, card="G")
+    assert legal(pos) == {(5, 4), (15, 5), I(1, 2), I(1, 3), I(3, 0), "temple"}
+    assert legal(with_then(pos, [I(1, 2)])) == {(5, 4), I(1, 3)}
+
+
+def test_QI1_canoe_bonus_goes_to_island_water(kx):
+    # CANOE_BONUS: no swamp or water touches S -> any free swamp or water: board swamp (8, 8), water (14, 2), and
+    # the island's water I(4, 3) (the island has no swamp)
+    pos = marsh_place(kx, "canoe", {(8, 8): "S", (14, 2): "W"}, {(4, 3): "W", (0, 0): "G"}, card="F")
+    assert legal(pos) == {*MAND_F_HEXES, "canoe_bonus"}
+    assert legal(with_then(pos, ["canoe_bonus"])) == {(8, 8), (14, 2), I(4, 3)}
+    g = game(with_then(pos, ["canoe_bonus", I(4, 3)]))
+    assert own(g, 0) == {S, I(4, 3)}
