@@ -20,6 +20,7 @@ import pytest
 
 from kbenv import Game
 from kbenv import catalogue as CAT
+from kbenv.board.codes import CASTLE, LOCATION, MOUNTAIN, WATER, decode_hex_code
 from kbenv.board.geometry import ISLAND_COLS, ISLAND_ROWS, ROWS, hex_rc
 from kbenv.engine import state as S
 from tests.harvest_games import check_conservation as check_harvest_conservation
@@ -31,8 +32,10 @@ WITH = {"nomads": ["nomads", "island"], "crossroads": ["crossroads", "island"],
 ALL = ["nomads", "capitol", "caves", "crossroads", "marshlands", "harvest", "island"]
 SIDES = ("island-substitute-1", "island-substitute-2", None)  # None: the seeded choice (A-QI5)
 # Cards whose scoring the island changes (QI-2): Discoverers and Knights read its lines, Fishermen its coast (A-QI2),
-# Lords and Farmers ignore it; Mayors (Harvest) marks its lines (A-QI4).
-CARDS = (["discoverers", "knights", "fishermen"], ["lords", "farmers", "knights"], None)
+# Lords and Farmers ignore it, Hermits / Citizens / Miners / Workers see its areas, mountains and location hex; Mayors
+# (Harvest) marks its lines (A-QI4).
+CARDS = (["discoverers", "knights", "fishermen"], ["lords", "farmers", "knights"], ["hermits", "citizens", "miners"],
+         ["workers", "farmers", "fishermen"], None)
 HARVEST_CARDS = (["mayors", "discoverers", "knights"], None)
 RULE_FLAGS = [None, ["no_island_knights"], ["island_coast_not_water"], ["no_island_knights", "island_coast_not_water"]]
 ISLAND_HEX_ACTIONS = range(CAT.ISLAND_ACTION_BASE, CAT.ISLAND_ACTION_BASE + 20)
@@ -125,29 +128,102 @@ class Tally:
         self.check_scores(game)
 
     def check_scores(self, game: Game) -> None:
-        """The island's lines in the Discoverers and Knights scores (QI-2, A-QI1), worked out from the settlements
-        (island alone or with Nomads, whose pieces are no settlements; scores are kept up to date during play)."""
+        """Every base card's gold that the island changes, worked out from the settlements and the terrain (the
+        Island alone, or with Nomads for Discoverers and Knights, whose walls are no settlements; scores are kept up
+        to date during play): Discoverers and Knights read the island's lines (QI-2, A-QI1), Farmers ignore the
+        island (QI-2), Fishermen count its coast as next to water (A-QI2) and Miners / Workers its mountains and
+        location hex; Hermits and Citizens see island areas apart from the board's (A-QI2)."""
         if set(game.expansions) - {"island", "nomads"}:
             return
-        knights_off = bool(game.state[S.RULE_FLAGS] & CAT.RULE_BIT["no_island_knights"])
+        alone = set(game.expansions) == {"island"}
+        flags = int(game.state[S.RULE_FLAGS])
+        knights_off = bool(flags & CAT.RULE_BIT["no_island_knights"])
+        coast_water = not flags & CAT.RULE_BIT["island_coast_not_water"]
+        rows = list(game.board) + list(game.setup.island[1])
         for p, row in enumerate(game.scores()):
             own = game.settlements(p)
+            cards = row["cards"]
             board_rows = Counter(r for r, _ in own if r < ROWS)
             island_rows = Counter(r for r, _ in own if r >= ROWS)
-            if "discoverers" in row["cards"]:
+            if "discoverers" in cards:
                 # "1 gold for each horizontal line with at least one settlement"; "up to 5 gold for the island's lines"
-                assert row["cards"]["discoverers"] == len(board_rows) + len(island_rows), (p, own)
+                assert cards["discoverers"] == len(board_rows) + len(island_rows), (p, own)
                 if island_rows:
                     self.seen["discoverers island lines"] += 1
-            if "knights" in row["cards"]:
+            if "knights" in cards:
                 # "2 gold per settlement on the line with the most"; "you can choose a line on the island" (EN reading)
                 best_board = max(board_rows.values(), default=0)
                 best_island = 0 if knights_off else max(island_rows.values(), default=0)
-                assert row["cards"]["knights"] == 2 * max(best_board, best_island), (p, own, knights_off)
+                assert cards["knights"] == 2 * max(best_board, best_island), (p, own, knights_off)
                 if best_island > best_board:
                     self.seen["knights island line"] += 1
                 if knights_off and max(island_rows.values(), default=0) > best_board:
                     self.seen["knights island line ignored"] += 1
+            if not alone:
+                continue
+            on_island = any(r >= ROWS for r, _ in own)
+            if "farmers" in cards:
+                # "3 gold for each settlement in the sector with the fewest"; the island is no sector (QI-2)
+                sectors = Counter((r // 10) * 2 + c // 10 for r, c in own if r < ROWS)
+                assert cards["farmers"] == 3 * min(sectors[k] for k in range(4)), (p, own)
+                if on_island:
+                    self.seen["farmers ignore the island"] += 1
+
+            def next_to(rc, codes, coast=False):
+                near = neighbours(rc)
+                return (coast and rc[0] >= ROWS and len(near) < 6) or any(terrain(rows, h) in codes for h in near)
+
+            for card, codes, coast in (("fishermen", (WATER,), coast_water), ("miners", (MOUNTAIN,), False),
+                                       ("workers", (CASTLE, LOCATION), False)):
+                if card in cards:
+                    # "1 gold for each settlement next to water / a mountain / a castle or location"; a settlement on
+                    # water scores no Fishermen gold (EN 318), one on a mountain no Miners gold (docs/rules-readings.md)
+                    counted = [h for h in own if next_to(h, codes, coast) and terrain(rows, h) not in codes]
+                    assert cards[card] == len(counted), (p, card, own)
+                    if any(r >= ROWS for r, _ in counted):
+                        self.seen[f"{card} on the island"] += 1
+            if "hermits" in cards or "citizens" in cards:
+                areas = settlement_areas(own)
+                # Hermits: "1 gold for each separate settlement area"; Citizens: "1 gold per 2 settlements in the
+                # largest area" (island areas never join board areas, A-QI2)
+                if "hermits" in cards:
+                    assert cards["hermits"] == len(areas), (p, own)
+                if "citizens" in cards:
+                    assert cards["citizens"] == max(map(len, areas), default=0) // 2, (p, own)
+                if on_island:
+                    self.seen["areas on the island"] += 1
+
+
+def terrain(rows: list[str], rc: tuple[int, int]) -> int:
+    """The terrain code of a hex of the extended grid (board rows, then the island's)."""
+    return decode_hex_code(rows[rc[0]][rc[1]])[0]
+
+
+def neighbours(rc: tuple[int, int]) -> set[tuple[int, int]]:
+    """Odd-r neighbours on the board, or inside the island for an island hex (A-QI2)."""
+    if rc[0] >= ROWS:
+        return island_neighbours(rc)
+    r, c = rc
+    if r % 2 == 0:
+        cand = [(r, c - 1), (r, c + 1), (r - 1, c - 1), (r - 1, c), (r + 1, c - 1), (r + 1, c)]
+    else:
+        cand = [(r, c - 1), (r, c + 1), (r - 1, c), (r - 1, c + 1), (r + 1, c), (r + 1, c + 1)]
+    return {(a, b) for a, b in cand if 0 <= a < ROWS and 0 <= b < 20}
+
+
+def settlement_areas(own: set[tuple[int, int]]) -> list[set[tuple[int, int]]]:
+    """The connected groups of `own` (flood fill over neighbours)."""
+    left, areas = set(own), []
+    while left:
+        todo, area = [left.pop()], set()
+        while todo:
+            h = todo.pop()
+            area.add(h)
+            for n in neighbours(h) & left:
+                left.discard(n)
+                todo.append(n)
+        areas.append(area)
+    return areas
 
 
 def check_conservation(game: Game, history: dict) -> None:

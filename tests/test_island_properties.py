@@ -58,7 +58,8 @@ def island_opted_in():
 
 
 def cards_for(expansions, k: int):
-    return (HARVEST_CARDS if "harvest" in expansions else CARDS)[k % (2 if "harvest" in expansions else 3)]
+    choices = HARVEST_CARDS if "harvest" in expansions else CARDS
+    return choices[k % len(choices)]
 
 
 def play_checked(game: Game, seed: int, check_illegal: bool = True, bias: float = 0.6) -> Game:
@@ -90,7 +91,7 @@ def play_checked(game: Game, seed: int, check_illegal: bool = True, bias: float 
 @pytest.mark.parametrize("ruleset", list(RULESETS))
 @settings(max_examples=6, deadline=None, derandomize=True)
 @given(seed=st.integers(0, 2**31 - 1), players=st.integers(2, 5), side=st.sampled_from(SIDES),
-       flags=st.sampled_from(RULE_FLAGS), cards=st.integers(0, 2))
+       flags=st.sampled_from(RULE_FLAGS), cards=st.integers(0, 4))
 def test_random_games_keep_invariants_end_and_replay(ruleset, seed, players, side, flags, cards):
     """Biased random games, checked at every decision; the record (through JSON) replays to the same state and
     scores."""
@@ -197,7 +198,8 @@ def test_compiled_kernels_equal_pure_python():
 
 EXPECTED = ["island hex action", "island build", "rope_bridge", "tree_house", "move onto the island",
             "move off the island", "move within the island", "island tile taken", "discoverers island lines",
-            "knights island line", "knights island line ignored", "mayors island mark"]
+            "knights island line", "knights island line ignored", "mayors island mark", "farmers ignore the island",
+            "fishermen on the island", "miners on the island", "workers on the island", "areas on the island"]
 
 
 def test_island_play_really_occurs():
@@ -209,7 +211,7 @@ def test_island_play_really_occurs():
         if all(TALLY.seen[name] for name in EXPECTED):
             break
         expansions = [ISLAND, WITH["harvest"]][k % 2]
-        cards = (["discoverers", "knights", "lords"] if k % 2 == 0 else ["mayors", "knights", "lords"])
+        cards = CARDS[k // 2 % 4] if k % 2 == 0 else ["mayors", "knights", "lords"]
         game = island_game(2 + k % 4, 900 + k, expansions, SIDES[k % 3], cards, RULE_FLAGS[(k // 2) % 4])
         play_checked(game, 900 + k, check_illegal=False, bias=0.8)
     missing = [name for name in EXPECTED if not TALLY.seen[name]]

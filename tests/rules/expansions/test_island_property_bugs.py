@@ -1,0 +1,28 @@
+"""Engine bugs the Island property suite found (tests/test_island_properties.py, issue 23 part 2), each with the
+hand-built position that shows it and the expected result from the rule text.
+"""
+
+from island_helpers import I, ipos, requires_island, scores
+
+pytestmark = requires_island
+
+HARBOR_NOTE = "The 'Fishermen' card does not generate gold for settlements on water hexes."  # EN 316-318
+FISHERMEN = "1 gold for each of your settlements built adjacent to one or more water hexes."  # base card
+A_QI2 = ("TG: 'The coast spaces are adjacent to water spaces. The surrounding water is NOT made of spaces, so no "
+         "tokens can go there' (i.e. coast hexes count as next to water for Fishermen and Water mill).")  # spec A-QI2
+
+
+def test_fishermen_with_the_island_ignore_settlements_standing_on_water(kx):
+    # Found by the property suite (island alone, seed 2): island games scored a settlement moved onto water by the
+    # Harbor for Fishermen. HARBOR_NOTE: (5, 5) on water, next to the water (5, 6), scores nothing; (10, 10) grass next
+    # to the water (10, 11) scores 1; the island's I(0, 0) grass is a coast hex (A_QI2) and scores 1; the island's
+    # water I(4, 3) (a coast hex) holds a settlement standing on water: nothing. Fishermen = 2.
+    cells = {(5, 5): "W", (5, 6): "W", (10, 10): "G", (10, 11): "W"}
+    pos = ipos(kx, cells, settlements=[[(5, 5), (10, 10), I(0, 0), I(4, 3)], []], island={(0, 0): "G", (4, 3): "G"},
+               cards=["fishermen", "knights", "merchants"])
+    pos["island"]["board"][4] = "MMMW"  # I(4, 3) is water (ipos wants buildable hexes under island settlements)
+    assert scores(pos)[0]["cards"]["fishermen"] == 2
+    # the same board without the island: (10, 10) only
+    base = ipos(kx, cells, settlements=[[(5, 5), (10, 10)], []], island_key=False, expansions=(),
+                cards=["fishermen", "knights", "merchants"])
+    assert scores(base)[0]["cards"]["fishermen"] == 1
