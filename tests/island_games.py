@@ -20,7 +20,7 @@ import pytest
 
 from kbenv import Game
 from kbenv import catalogue as CAT
-from kbenv.board.codes import CASTLE, LOCATION, MOUNTAIN, WATER, decode_hex_code
+from kbenv.board.codes import CASTLE, LOCATION, MOUNTAIN, TERRAIN_LETTERS, WATER, decode_hex_code
 from kbenv.board.geometry import ISLAND_COLS, ISLAND_ROWS, ROWS, hex_rc
 from kbenv.engine import state as S
 from tests.harvest_games import check_conservation as check_harvest_conservation
@@ -255,3 +255,48 @@ def island_neighbours(rc: tuple[int, int]) -> set[tuple[int, int]]:
     else:
         cand = [(r, c - 1), (r, c + 1), (r - 1, c), (r - 1, c + 1), (r + 1, c), (r + 1, c + 1)]
     return {(ROWS + a, b) for a, b in cand if 0 <= a < ISLAND_ROWS and 0 <= b < ISLAND_COLS}
+
+
+# Targets of the decisions whose rule is "a free hex of terrain X, next to own settlements if possible" (base rule 3,
+# EN 276-284; QI-1: the island's hexes of X are options when no adjacent one is free), checked in Island-alone games.
+BUILD_TERRAIN = {"oracle": None, "farm": "G", "oasis": "D", "barn": None, "harbor": "W", "rope_bridge": "C",
+                 "tree_house": "T", "tower": "GCDFT"}  # None: the played terrain card (EN 288)
+MOVES = {"barn", "harbor", "rope_bridge", "tree_house"}
+
+
+def hex_action(rc: tuple[int, int]) -> int:
+    """The action id of a hex: r * 20 + c on the board, ISLAND_ACTION_BASE + 4 r + c on the island."""
+    r, c = rc
+    return r * 20 + c if r < ROWS else CAT.ISLAND_ACTION_BASE + ISLAND_COLS * (r - ROWS) + c
+
+
+def expected_targets(game: Game, terrains: str, lifted=None, edge: bool = False) -> set[int]:
+    """Free hexes of `terrains` (board and island; on the board's edge only for the Tower, A-QI3), those next to the
+    player's settlements (without a settlement being moved) if any, as action ids."""
+    rows = list(game.board) + list(game.setup.island[1])
+    codes = {TERRAIN_LETTERS.index(t) for t in terrains}
+    taken = game.occupied()
+    free = {(r, c) for r, row in enumerate(rows) for c in range(len(row))
+            if (r, c) not in taken and terrain(rows, (r, c)) in codes}
+    if edge:
+        free = {(r, c) for r, c in free if r < ROWS and (r in (0, ROWS - 1) or c in (0, 19))}
+    own = game.settlements(game.current_player) - {lifted}
+    near = {h for h in free if neighbours(h) & own}
+    return {hex_action(h) for h in (near or free)}
+
+
+def check_targets(game: Game) -> None:
+    """The mandatory action's hexes and the targets of Oracle, Farm, Oasis, Tower, Barn, Harbor, Rope bridge and
+    Tree house equal expected_targets (an Island-alone game)."""
+    mask = game.legal_mask()
+    offered = {a for a in np.flatnonzero(mask).tolist() if a < 400 or a in ISLAND_HEX_ACTIONS}
+    card = game.hand(game.current_player)
+    if game.phase in ("idle", "mandatory"):
+        wanted = expected_targets(game, card)
+        assert offered == wanted or (game.phase == "idle" and not offered), (game.phase, offered ^ wanted)
+    elif game.phase == "choose_target":
+        power = CAT.POWER_NAMES[int(game.state[S.POWER])]
+        if power in BUILD_TERRAIN:
+            lifted = hex_rc(int(game.state[S.SOURCE])) if power in MOVES else None
+            wanted = expected_targets(game, BUILD_TERRAIN[power] or card, lifted, edge=power == "tower")
+            assert offered == wanted, (power, offered ^ wanted)

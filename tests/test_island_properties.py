@@ -41,6 +41,7 @@ from tests.island_games import (
     WITH,
     Tally,
     check_conservation,
+    check_targets,
     island_game,
     opted_in,
     pick,
@@ -80,6 +81,8 @@ def play_checked(game: Game, seed: int, check_illegal: bool = True, bias: float 
                 game.step(bad)
             assert str(bad) in str(err.value) or ACTION_NAMES[bad] in str(err.value)
             assert game.state_key() == before
+        if game.expansions == ("island",):
+            check_targets(game)
         TALLY.step(game, pick(game, rng, bias))
         check_conservation(game, history)
     assert game.done, "every game ends"
