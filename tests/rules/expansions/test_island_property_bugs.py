@@ -26,3 +26,27 @@ def test_fishermen_with_the_island_ignore_settlements_standing_on_water(kx):
     base = ipos(kx, cells, settlements=[[(5, 5), (10, 10)], []], island_key=False, expansions=(),
                 cards=["fishermen", "knights", "merchants"])
     assert scores(base)[0]["cards"]["fishermen"] == 1
+
+
+MESSENGERS_NOTE = ("Note: Consider only the shortest path between the 2 connected settlements that are separated by "
+                   "the most distance, regardless of whether the hexes in this path have settlements on them or "
+                   "cannot be built upon. Include the hexes where these settlements are located.")  # EN 1189
+MESSENGERS_TG = "2 points for each hex in the shortest path between your two connected, most distant settlements"
+
+
+def messengers_position(kx, settlements):
+    island = {(r, c): "G" for r in range(5) for c in range(4)}
+    return ipos(kx, {(5, 2): "G", (5, 3): "G"}, settlements=[settlements, []], island=island,
+                expansions=("marshlands", "island"), cards=["messengers", "knights", "merchants"])
+
+
+def test_messengers_measure_paths_on_the_island(kx):
+    # Found by reading the Messengers kernel for the island: its distance table covered the 400 board hexes only, so
+    # a connected pair on the island read past the table (an IndexError in pure Python, any number compiled).
+    # MESSENGERS_TG: own I(0,0) I(0,1) I(0,2) I(0,3), one island line, connected: the farthest pair I(0,0) - I(0,3)
+    # is 3 steps apart, its path 4 hexes -> 8; a board pair (5, 2) (5, 3) (2 hexes, 4) is another area.
+    assert scores(messengers_position(kx, [I(0, 0), I(0, 1), I(0, 2), I(0, 3)]))[0]["cards"]["messengers"] == 8
+    # island line 0 is even (IA4): I(0, 0) I(1, 0) I(2, 0) I(3, 0) I(4, 0) zigzag down the island's left side;
+    # odd-r: (0,0)-(1,0) 1 step, (0,0)-(2,0) 2, (0,0)-(4,0) 4 steps -> 5 hexes -> 10 (more than the board pair)
+    column = [I(r, 0) for r in range(5)]
+    assert scores(messengers_position(kx, [(5, 2), (5, 3), *column]))[0]["cards"]["messengers"] == 10
