@@ -52,5 +52,5 @@ def area_labels(mask: np.ndarray) -> tuple[np.ndarray, int]:
     """(label per hex, number of areas) of a hex mask (see label_areas)."""
     if mask.shape != (WORDS,):
         raise ValueError(f"mask: expected {WORDS} words, got shape {mask.shape}")
-    label = np.empty(NUM_HEXES, dtype=np.int64)
+    label = np.empty(NUM_CELLS, dtype=np.int64)  # island hexes too (a mask may hold them)
     return label, int(label_areas(mask, label))
