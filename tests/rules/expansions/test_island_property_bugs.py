@@ -2,7 +2,12 @@
 hand-built position that shows it and the expected result from the rule text.
 """
 
-from island_helpers import I, ipos, requires_island, scores
+import json
+
+from island_helpers import I, game, ipos, requires_island, scores
+
+from kbenv.catalogue import ISLAND_ACTION_BASE
+from kbenv.position import game_from_position
 
 pytestmark = requires_island
 
@@ -50,3 +55,25 @@ def test_messengers_measure_paths_on_the_island(kx):
     # odd-r: (0,0)-(1,0) 1 step, (0,0)-(2,0) 2, (0,0)-(4,0) 4 steps -> 5 hexes -> 10 (more than the board pair)
     column = [I(r, 0) for r in range(5)]
     assert scores(messengers_position(kx, [(5, 2), (5, 3), *column]))[0]["cards"]["messengers"] == 10
+
+
+ROVERS_SECTIONS = "the sections (0 top-left, 1 top-right, 2 bottom-left, 3 bottom-right) built in this turn"  # HA
+A_H8 = "TG: 'Rovers do not score for building on the Island'"  # spec A-H8 / A-QI4: the island is no section
+
+
+def test_rovers_an_island_build_records_no_section_and_the_position_round_trips(kx):
+    # Found by the Island round trip: an island build set a fifth "section" bit (the island's) in the Rovers record
+    # of the turn, which a position file cannot write, so a game read back mid-turn differed from the original.
+    # A_H8: desert card, no desert next to (5, 5): (12, 12) (bottom-right, section 3), then I(0, 0) on the island;
+    # mid-turn the record holds section 3 only, and reading the position back gives the same state.
+    island = {(0, 0): "D", (0, 1): "D"}
+    pos = ipos(kx, {(5, 5): "G", (12, 12): "D"}, settlements=[[(5, 5)], []], card="D", island=island,
+               cards=["rovers", "fishermen", "knights"], expansions=("harvest", "island"), then=[(12, 12), I(0, 0)])
+    g = game(pos)
+    written = json.loads(json.dumps(g.to_position()))
+    assert written["rovers_sections"] == [3]
+    again = game_from_position(written)
+    assert again.state_key() == g.state_key()
+    assert again.legal_actions() == [ISLAND_ACTION_BASE + 1]  # the third build must touch I(0, 0): I(0, 1)
+    g.step(ISLAND_ACTION_BASE + 1)  # ... and ends the turn: 1 section -> 1 gold (A_H8)
+    assert g.gold(0) == 1
