@@ -36,7 +36,7 @@ SIDES = ("island-substitute-1", "island-substitute-2", None)  # None: the seeded
 # (Harvest) marks its lines (A-QI4).
 CARDS = (["discoverers", "knights", "fishermen"], ["lords", "farmers", "knights"], ["hermits", "citizens", "miners"],
          ["workers", "farmers", "fishermen"], None)
-HARVEST_CARDS = (["mayors", "discoverers", "knights"], None)
+HARVEST_CARDS = (["mayors", "discoverers", "knights"], ["rovers", "mayors", "fishermen"], None)
 RULE_FLAGS = [None, ["no_island_knights"], ["island_coast_not_water"], ["no_island_knights", "island_coast_not_water"]]
 ISLAND_HEX_ACTIONS = range(CAT.ISLAND_ACTION_BASE, CAT.ISLAND_ACTION_BASE + 20)
 ROPE_BRIDGE, TREE_HOUSE = CAT.ACTION_ID["rope_bridge"], CAT.ACTION_ID["tree_house"]
