@@ -3,7 +3,7 @@ there by having to place or move a settlement to a terrain he is not adjacent to
 island" (EN 1445); DE 1692: "Kann ein Spieler nicht angrenzend bauen und darf sich ein neues freies Geländefeld ...
 wählen, kann er statt einem Feld auf dem Spielplan auch ein passendes Geländefeld auf der Insel wählen." So wherever
 a power's rule may choose a free hex not adjacent to own settlements, the island's hexes that satisfy the power's
-condition are options too; powers whose targets are fixed by geometry (Paddock, Caravan, Tavern, Resettlement) reach
+condition are options too; powers whose targets are fixed by geometry (Paddock, Caravan, Tavern, Resettlement, Village) reach
 only hexes connected to the settlement's own board, island hexes neighbouring only island hexes (spec A-QI2), so they
 work within the island (test_island_reach.py holds the mandatory action, Oasis + Farm (EN 1450), Barn, Tower and
 Paddock-from-the-board cases; test_island_with_expansions.py the Water mill).
@@ -11,7 +11,7 @@ Paddock-from-the-board cases; test_island_with_expansions.py the Water mill).
 Not covered here, and why: the Tower never reaches the island (A-QI3, test_island_reach.py); Treasure and Sword place
 nothing (EN 592, EN 598); the Quarry places walls, not settlements; the Capitol and the Caves stay on board hexes (the
 capitol on a castle, EN 1409; caves on board mountains, QV-1); the Canoe reaction (the same targets as the Canoe
-bonus tested here), the Refuge and its bonus, the Fountain, the Village and the Harvest Scout cabin / Palisade / Bazaar
+bonus tested here), the Refuge and its bonus, the Fountain and the Harvest Scout cabin / Palisade / Bazaar
 (targets next to own pieces or repeats of another power) are left for a later session.
 
 Set-up of every case (conftest ``make_board`` and island_helpers ``ipos``: mountain-filled board and island): player
@@ -188,6 +188,24 @@ def test_QI1_resettlement_steps_stay_on_the_island(kx):
     pos["tiles"] = [[], []]
     assert legal(with_then(pos, ["resettlement"])) == {I(0, 0)}
     assert legal(with_then(pos, ["resettlement", I(0, 0)])) == {I(0, 1), I(1, 0)}
+
+
+VILLAGE = ("Build one additional settlement on an empty space eligible for building that is adjacent to at least 3 of "
+           "your settlements.")  # EN 706
+
+
+def test_QI1_village_counts_island_neighbours_only(kx):
+    # VILLAGE with own I(0,1) I(1,0) I(1,1) on a grass corner of the island. Own neighbours of each free grass hex
+    # (island odd-r, IA4): I(0,0) 2 (I(0,1) I(1,0)), I(0,2) 2 (I(0,1) I(1,1)), I(1,2) 1, I(2,0) 1, I(2,1) 2 (I(1,0)
+    # I(1,1)), I(2,2) 1: none touches 3, and S's board neighbours are mountain -> no Village. With own I(2, 2) too,
+    # I(2,1) touches I(1,0) I(1,1) I(2,2) = 3 and the rest at most 2 -> the only target.
+    assert inb(2, 1) == {I(2, 0), I(2, 2), I(1, 0), I(1, 1), I(3, 0), I(3, 1)}
+    island = {h: "G" for h in [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2), (2, 0), (2, 1), (2, 2)]}
+    own_island = [I(0, 1), I(1, 0), I(1, 1)]
+    pos = place(kx, "v", {}, island, settlements=((S, *own_island), ()), expansions=NOMADS)
+    assert "village" not in legal(pos)  # no free hex touches 3 own settlements
+    pos = place(kx, "v", {}, island, settlements=((S, *own_island, I(2, 2)), ()), expansions=NOMADS)
+    assert legal(with_then(pos, ["village"])) == {I(2, 1)}
 
 
 # --------------------------------------------------------------------------- Crossroads
