@@ -1,11 +1,11 @@
 """QI-1 for every power that can place or move a settlement away from its owner's settlements: "A player can get
 there by having to place or move a settlement to a terrain he is not adjacent to, and putting that settlement on the
 island" (EN 1445); DE 1692: "Kann ein Spieler nicht angrenzend bauen und darf sich ein neues freies Geländefeld ...
-wählen, kann er statt einem Feld auf dem Spielplan auch ein passendes Geländefeld auf der Insel wählen." So wherever
-a power's rule may choose a free hex not adjacent to own settlements, the island's hexes that satisfy the power's
-condition are options too; powers whose targets are fixed by geometry (Paddock, Caravan, Tavern, Resettlement, Village) reach
-only hexes connected to the settlement's own board, island hexes neighbouring only island hexes (spec A-QI2), so they
-work within the island (test_island_reach.py holds the mandatory action, Oasis + Farm (EN 1450), Barn, Tower and
+wählen, kann er statt einem Feld auf dem Spielplan auch ein passendes Geländefeld auf der Insel wählen." So wherever a
+power's rule may choose a free hex not adjacent to own settlements, the island's hexes that satisfy the power's
+condition are options too; powers whose targets are fixed by geometry (Paddock, Caravan, Tavern, Resettlement, Village)
+reach only hexes connected to the settlement's own board, island hexes neighbouring only island hexes (spec A-QI2), so
+they work within the island (test_island_reach.py holds the mandatory action, Oasis + Farm (EN 1450), Barn, Tower and
 Paddock-from-the-board cases; test_island_with_expansions.py the Water mill).
 
 Not covered here, and why: the Tower never reaches the island (A-QI3, test_island_reach.py); Treasure and Sword place

@@ -1,5 +1,6 @@
-"""Engine bugs the Island property suite found (tests/test_island_properties.py, issue 23 part 2), each with the
-hand-built position that shows it and the expected result from the rule text.
+"""Engine bugs found while proving the Island's rules over many games (issue 23 part 2: the property suite
+tests/test_island_properties.py, the round trip tests/test_island_roundtrip.py, and reading the kernels they exercise),
+each with the hand-built position that shows it and the expected result from the rule text.
 """
 
 import json
