@@ -76,8 +76,10 @@ def popcount(words) -> int:
 
 
 def marks(game: Game, p: int) -> int:
-    """Rows marked for p by the Mayors (H-15)."""
-    return sum(int(v) == p + 1 for v in game.state[S.MAYOR_LINES : S.MAYOR_LINES + 20])
+    """Rows marked for p by the Mayors (H-15), the island's lines included (A-QI4; all zero without the island)."""
+    st = game.state
+    lines = (*st[S.MAYOR_LINES : S.MAYOR_LINES + 20], *st[S.ISLAND_MAYOR_LINES : S.ISLAND_MAYOR_LINES + 5])
+    return sum(int(v) == p + 1 for v in lines)
 
 
 def scouts(game: Game) -> int:

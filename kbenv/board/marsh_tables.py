@@ -1,7 +1,9 @@
 """Board tables for the Marshlands end scoring (kbenv.engine.marsh_scoring).
 
-- `HEX_DISTANCE[a, b]`: steps between two hexes of the 20x20 board (Messengers, M-20), from cube coordinates
-  of the odd-r grid; 400 x 400 int8 (160 KB), built once at import.
+- `HEX_DISTANCE[a, b]`: steps between two hexes of the 20x20 board, or between two hexes of the island (Messengers,
+  M-20), from cube coordinates of the odd-r grid (an island hex is the extended (20 + r, c), whose parity is its
+  island line's); NUM_CELLS x NUM_CELLS int8 (172 KB), built once at import. A board hex and an island hex are never
+  in one area, so their entry is never read.
 - `SEAM_MASK`: the hexes next to an inner seam between two sections, i.e. board rows 9-10 and columns 9-10
   (Vassals, M-22, reading A-M11 a).
 - `SEAM_OUTER_MASK`: SEAM_MASK and the outer edge of the board (Vassals, flag `vassals_count_outer_edge`,
@@ -16,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from .bitset import WORDS, label_areas, mask_of  # label_areas: re-exported
-from .geometry import COLS, EDGE_HEXES, NUM_HEXES, SECTOR_OF, STEP1, hex_rc
+from .geometry import COLS, EDGE_HEXES, NUM_CELLS, NUM_HEXES, SECTOR_OF, STEP1, hex_rc
 
 
 def cube(hex_: int) -> tuple[int, int, int]:
@@ -29,7 +31,7 @@ def cube(hex_: int) -> tuple[int, int, int]:
 
 def _build_distance_table() -> np.ndarray:
     """table[a, b] = hex distance between a and b (the number of steps of a shortest path)."""
-    xyz = np.array([cube(h) for h in range(NUM_HEXES)], dtype=np.int64)
+    xyz = np.array([cube(h) for h in range(NUM_CELLS)], dtype=np.int64)
     diff = np.abs(xyz[:, None, :] - xyz[None, :, :])
     return diff.max(axis=2).astype(np.int8)
 
@@ -50,5 +52,5 @@ def area_labels(mask: np.ndarray) -> tuple[np.ndarray, int]:
     """(label per hex, number of areas) of a hex mask (see label_areas)."""
     if mask.shape != (WORDS,):
         raise ValueError(f"mask: expected {WORDS} words, got shape {mask.shape}")
-    label = np.empty(NUM_HEXES, dtype=np.int64)
+    label = np.empty(NUM_CELLS, dtype=np.int64)  # island hexes too (a mask may hold them)
     return label, int(label_areas(mask, label))

@@ -180,8 +180,9 @@ def rovers_in_play(st) -> bool:
 
 @njit(cache=True)
 def rovers_built(st, p: int, h: int) -> None:
-    """p built a new settlement on h in the turn's flow: the section counts for Rovers (the turn owner only)."""
-    if p == st[CURRENT] and rovers_in_play(st):
+    """p built a new settlement on h in the turn's flow: the section counts for Rovers (the turn owner only); the
+    island is in no section (A-QI4, A-H8), so an island build records nothing."""
+    if p == st[CURRENT] and rovers_in_play(st) and h < NUM_HEXES:
         st[ROVER_SECTIONS] |= 1 << SECTOR_OF[h]
 
 

@@ -92,7 +92,8 @@ def settlements_touching(st, p: int, terrain_mask, exclude_standing_on) -> int:
 
 @njit(cache=True)
 def island_fishermen(st, p: int) -> int:
-    """Fishermen with the island: a settlement next to water, or on an island coast hex (A-QI2)."""
+    """Fishermen with the island: a settlement next to water, or on an island coast hex (A-QI2); one standing on
+    water scores nothing, as without the island (EN 318)."""
     own = own_view(st, p)
     water = terrain_view(st, WATER)
     hexes = np.empty(NUM_CELLS, dtype=np.int64)
@@ -100,6 +101,8 @@ def island_fishermen(st, p: int) -> int:
     total = 0
     for k in range(n):
         h = hexes[k]
+        if has(water, h):
+            continue
         if intersects(NEIGHBOUR_MASK[h], water) or touches_island_water(st, h):
             total += 1
     return total
