@@ -100,5 +100,5 @@ def test_tianshou_two_envs_v1_expansions():
     stats, buffer = collect_tianshou(3, EXPANSIONS, num_envs=2)
     assert stats.n_collected_episodes == 2 and stats.returns.shape == (2, 3)
     batch, _ = buffer.sample(0)
-    assert batch.obs.obs.shape[1:] == (48, 20, 20) and batch.obs.mask.shape[1:] == (478,)
+    assert batch.obs.obs.shape[1:] == (50, 20, 20) and batch.obs.mask.shape[1:] == (478,)
     assert batch.obs.mask[np.arange(len(batch)), batch.act].all()

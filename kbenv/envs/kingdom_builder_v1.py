@@ -44,7 +44,7 @@ from pettingzoo import AECEnv
 from ..catalogue import ACTION_SIZE_V1
 from ..engine.observe_v1 import OBSERVATION_SHAPE_V1
 from ..observation import observation_planes_v1, observation_space_v1
-from ..setup import SetupError
+from ..setup import SetupError, standard_setup
 from . import kingdom_builder_v0 as v0
 
 ENV_NAME = "kingdom_builder_v1"
@@ -62,11 +62,14 @@ class raw_env(v0.raw_env):  # noqa: N801 - PettingZoo naming convention
     ACTION_SIZE = ACTION_SIZE_V1
     STATE_CHANNELS = OBSERVATION_SHAPE_V1[0]
 
-    def __init__(self, num_players: int = 2, expansions=None, rules=None, ruleset=None, **kwargs):
+    def __init__(self, num_players: int = 2, expansions=None, rules=None, ruleset=None, island_side=None, **kwargs):
         if kwargs.get("hints", "none") != "none":
             raise SetupError("hints: hint planes exist for kingdom_builder_v0 (the base game) only")
         self._ruleset = {"expansions": expansions, "rules": rules, "ruleset": ruleset}
         super().__init__(num_players=num_players, **kwargs)
+        if island_side is not None:  # the Island's side for every game (default: each game's seed chooses)
+            self.setup_options["island_side"] = island_side
+            standard_setup(num_players, 0, **self.setup_options)  # SetupError naming island_side
 
     def _ruleset_options(self) -> dict:
         return dict(self._ruleset)
