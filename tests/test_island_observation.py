@@ -77,7 +77,10 @@ def test_the_layout_is_appended():
     assert O.F1["island"] == O.F1["harvest_cards"] + len(CAT.HARVEST_CARDS) == O.V1_HARVEST_FEATURES
     assert O.NUM_FEATURES_V1 == O.V1_HARVEST_FEATURES + 13 <= NUM_HEXES
     assert O.V1_PREFIX_FEATURES[48] == O.V1_HARVEST_FEATURES and O.V1_PREFIX_FEATURES[50] == O.NUM_FEATURES_V1
-    assert O.layout_table().count("`island") == 2 + 8  # 2 channels, 8 features named island...
+    assert [name for name, _, _ in O.V1_FEATURES][-8:] == [
+        "island", "island_power", "own_island_tiles", "own_island_ready", "others_island_tiles", "island_tiles_left",
+        "island_mayor_lines", "island_rules"]
+    assert "| 48 `island_hexes` |" in O.layout_table() and "| 49 `island_pieces` |" in O.layout_table()
     assert len(I.ISLAND_HEX_COLUMNS) == 20 and len(I.ISLAND_PIECE_COLUMNS) == 7
 
 

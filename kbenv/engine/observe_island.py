@@ -53,16 +53,15 @@ assert CAT.LOCATION_NAMES[FIRST_ISLAND_LOCATION : FIRST_ISLAND_LOCATION + NUM_IS
 NO_ISLAND_KNIGHTS = CAT.RULE_BIT["no_island_knights"]
 COAST_NOT_WATER = CAT.RULE_BIT["island_coast_not_water"]
 
-_TERRAIN_NAMES = ("grass", "canyon", "desert", "flower field", "forest", "water", "mountain", "castle",
-                  "other blocked (nomad space or other unbuildable special terrain)")
+_TERRAIN_NAMES = ("grass", "canyon", "desert", "flower_field", "forest", "water", "mountain", "castle", "other_blocked")
 assert sum(size for name, size, _ in V0_CHANNELS[:5]) == 9 and max(TERRAIN_CHANNEL) == 8  # v0's channels 0..8
 # (name, meaning) of each column of the island_hexes channel; values are halves (0, 1/2, 1).
 ISLAND_HEX_COLUMNS = (
-    *((f"terrain:{name}", f"the hex is {name} (as v0 channel {k})") for k, name in enumerate(_TERRAIN_NAMES)),
+    *((name, f"terrain, as v0 channel {k}") for k, name in enumerate(_TERRAIN_NAMES)),
     *((f"location:{name}", f"the island's location hex, of type {name}") for name in ISLAND_TYPES),
     ("tiles_left", "tiles left on the location hex / 2"),
     ("own", "own settlement"),
-    *((f"opponent:{k}", f"settlement of the {k}. next player after self") for k in range(1, 5)),
+    *((f"opponent:{k}", f"settlement of the player {k} seat{'s' if k > 1 else ''} after self") for k in range(1, 5)),
     ("legal", "a legal hex of the current decision (only when the observer is to move)"),
     ("source", "the settlement being moved (choose_target of a move power)"),
     ("coast_water", "a coast hex that counts as next to water (A-QI2; 0 with island_coast_not_water)"),
@@ -204,3 +203,14 @@ def island_features(st, player: int, f, first: int) -> None:
     if st[RULE_FLAGS] & COAST_NOT_WATER:
         f[at + 3] = 1.0
 
+
+
+def island_columns_table() -> str:
+    """The columns of the two island channels as a Markdown table (for docs/api.md)."""
+    lines = ["| column | `island_hexes` (halves) | `island_pieces` (sixths) |", "|---|---|---|"]
+    for k in range(max(len(ISLAND_HEX_COLUMNS), len(ISLAND_PIECE_COLUMNS))):
+        hexes = f"`{ISLAND_HEX_COLUMNS[k][0]}`: {ISLAND_HEX_COLUMNS[k][1]}" if k < len(ISLAND_HEX_COLUMNS) else "-"
+        pieces = f"`{ISLAND_PIECE_COLUMNS[k][0]}`: {ISLAND_PIECE_COLUMNS[k][1]}" if k < len(ISLAND_PIECE_COLUMNS) \
+            else "-"
+        lines.append(f"| {k} | {hexes} | {pieces} |")
+    return "\n".join(lines)
