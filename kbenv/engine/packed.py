@@ -312,7 +312,7 @@ def pack_crossroads(st, player: int, bits) -> None:
                 if at > 0:
                     set_code(bits, plane, 2, at - 1, PLANE_PIECE_CODE[j])
         centre = st[CELL_PIECE_AT + q] - 1
-        if centre >= 0:
+        if 0 <= centre < NUM_HEXES:  # a board hex, as the float plane (one on the island: observe_island)
             code = 2 if q == player else 1
             set_code(bits, P_CITY_HALLS, 2, centre, code)
             for d in range(6):
