@@ -7,7 +7,7 @@ seeds s_i, s_i + N, s_i + 2N, ...  The same seed and actions give the same game 
 
 Observations come as float32 (C, 20, 20) planes, or with `packed=True` (on the batch or per call of
 `observations`) as uint8 rows of `packed_layout.nbytes` bytes (kbenv.packed: bit planes plus float32
-features, 2-3.6 KB instead of 45-64 KB, written by numba without touching the float planes);
+features, 2-5.3 KB instead of 45-80 KB, written by numba without touching the float planes);
 `packed_layout.unpack` (numpy) or agents.training.packed.UnpackObservations (torch, on the network's
 device) gives back exactly the float planes.
 """

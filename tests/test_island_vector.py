@@ -121,3 +121,42 @@ def test_island_side_errors_name_the_option():
         VectorGames(2, 2, expansions=["island"], island_side="island-substitute-9")
     with pytest.raises(SetupError, match="island_side: the batch engine deals the shipped sides only"):
         VectorGames(2, 2, expansions=["island"], island_side="my-side.txt")
+
+
+PURE_SCRIPT = """
+import hashlib, json, sys
+import numpy as np
+from kbenv.engine.island_deal import side_of_seed
+from kbenv.vector import VectorGames
+batch = VectorGames(2, [2, 3], expansions=["island", "harvest"], packed=True)
+batch.reset(21)
+for _ in range(30):
+    batch.step_random()
+obs = batch.observations(packed=False)
+print(json.dumps({"sides": [int(side_of_seed(s)) for s in (0, 5, 2**40 + 3)],
+                  "states": hashlib.sha256(batch.states.tobytes()).hexdigest(),
+                  "obs": hashlib.sha256(obs.tobytes()).hexdigest(),
+                  "packed": hashlib.sha256(batch.observations().tobytes()).hexdigest()}))
+"""
+
+
+def test_the_island_kernels_agree_compiled_and_interpreted():
+    """NUMBA_DISABLE_JIT=1: the island's set-up, random steps and (packed) observations are the same numbers."""
+    import hashlib
+    import json
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1", CAT.EXPERIMENTAL_ENV: "island"}
+    run = subprocess.run([sys.executable, "-c", PURE_SCRIPT], env=env, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-2000:]
+    pure = json.loads(run.stdout.strip().splitlines()[-1])
+    batch = VectorGames(2, [2, 3], expansions=["island", "harvest"], packed=True)
+    batch.reset(21)
+    for _ in range(30):
+        batch.step_random()
+    assert pure["sides"] == [random.Random(s * 7919 + 23).randrange(2) for s in (0, 5, 2**40 + 3)]
+    assert pure["states"] == hashlib.sha256(batch.states.tobytes()).hexdigest()
+    assert pure["obs"] == hashlib.sha256(batch.observations(packed=False).tobytes()).hexdigest()
+    assert pure["packed"] == hashlib.sha256(batch.observations().tobytes()).hexdigest()
