@@ -61,7 +61,7 @@ def test_torchrl_v1_expansions_one_group_with_state():
     env = PettingZooWrapper(env=make_aec(4, EXPANSIONS), use_mask=True, seed=0, return_state=True,
                             group_map=MarlGroupMapType.ALL_IN_ONE_GROUP)
     assert env.group_map == {"agents": [f"player_{i}" for i in range(4)]}
-    assert env.observation_spec["agents", "observation", "observation"].shape == (4, 48, 20, 20)
+    assert env.observation_spec["agents", "observation", "observation"].shape == (4, 50, 20, 20)
     check_env_specs(env)
     check_torchrl_game(env, env.group_map, 4, 478)
     assert {"nomads", "crossroads"} <= set(env._env.unwrapped.game.expansions)
