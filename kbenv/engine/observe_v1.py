@@ -425,7 +425,7 @@ def crossroads_planes(st, player: int, out) -> None:
             first = PLANE_PIECE_AT[j] + q * PLANE_PIECE_SLOTS[j]
             for k in range(PLANE_PIECE_SLOTS[j]):
                 at = st[first + k]
-                if 0 < at <= NUM_HEXES:  # on a board hex (the island has no plane yet)
+                if 0 < at <= NUM_HEXES:  # on a board hex (an island one: observe_island)
                     out[plane, (at - 1) // 20, (at - 1) % 20] = PLANE_PIECE_CODE[j] / 3.0
         centre = st[CELL_PIECE_AT + q] - 1
         if 0 <= centre < NUM_HEXES:
