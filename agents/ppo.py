@@ -1,8 +1,8 @@
 """A trained MaskablePPO policy (sb3-contrib checkpoint) as an agent.
 
-A network trained with expansions (TrainConfig `expansions`) reads observation v1 (48 channels; one made before
-Crossroads reads its first 35, one made before Marshlands its first 40, one made before Harvest its first 43,
-which keep their meaning) and
+A network trained with expansions (TrainConfig `expansions`) reads observation v1 (50 channels; one made before
+Crossroads reads its first 35, one made before Marshlands its first 40, one made before Harvest its first 43, one
+made before the Island its first 48, which keep their meaning) and
 has the v1 action layout (478 actions; 458 for networks saved before the Island); its policy kwargs record the
 ruleset (`agent.expansions`,
 `agent.rules`). At play time the agent takes the observation and mask it is given when they have its

@@ -31,6 +31,7 @@ V0_SEES: tuple[str, ...] = ()  # a v0 network sees no expansion piece
 PRE_CROSSROADS = ("nomads", "capitol", "caves")  # what the 35 v1 channels made before Crossroads show
 PRE_MARSHLANDS = (*PRE_CROSSROADS, "crossroads")  # what the 40 v1 channels made before Marshlands show
 PRE_HARVEST = (*PRE_MARSHLANDS, "marshlands")  # what the 43 v1 channels made before Harvest show
+PRE_ISLAND = (*PRE_HARVEST, "harvest")  # what the 48 v1 channels made before the Island show
 
 
 class ModelRulesetError(ValueError):
@@ -66,9 +67,14 @@ class TrainedFor:
 
 def sees_of(v1: bool, input_channels: int | None) -> tuple[str, ...]:
     """The expansions a network's observation shows: none (v0), those before Crossroads (35 v1
-    channels), those before Marshlands (40), those before Harvest (43) or every one the 48 channels show
-    (the implemented expansions and the Island, under construction)."""
-    from kbenv.engine.observe_v1 import V1_BASE_CHANNELS, V1_CROSSROADS_CHANNELS, V1_MARSHLANDS_CHANNELS
+    channels), those before Marshlands (40), those before Harvest (43), those before the Island (48) or every
+    one the 50 channels show (the implemented expansions and the Island, under construction)."""
+    from kbenv.engine.observe_v1 import (
+        V1_BASE_CHANNELS,
+        V1_CROSSROADS_CHANNELS,
+        V1_HARVEST_CHANNELS,
+        V1_MARSHLANDS_CHANNELS,
+    )
 
     if not v1:
         return V0_SEES
@@ -78,7 +84,9 @@ def sees_of(v1: bool, input_channels: int | None) -> tuple[str, ...]:
         return PRE_MARSHLANDS
     if input_channels is not None and input_channels <= V1_MARSHLANDS_CHANNELS:
         return PRE_HARVEST
-    return tuple(e.name for e in CAT.EXPANSIONS if e.implemented or e.under_construction)  # 48 channels: Harvest's too
+    if input_channels is not None and input_channels <= V1_HARVEST_CHANNELS:
+        return PRE_ISLAND
+    return tuple(e.name for e in CAT.EXPANSIONS if e.implemented or e.under_construction)  # 50: the Island too
 
 
 def inferred(v1: bool, input_channels: int | None, what: str) -> TrainedFor:

@@ -3,7 +3,7 @@
 | layout | played with | actions | observation | scalar features |
 |---|---|---|---|---|
 | `V0` | base games (rule flags too) | 409 | (28, 20, 20) | 75 in channel 27 (`observe.V0_FEATURES`) |
-| `V1` | any ruleset with an expansion | 478 | (48, 20, 20) | v0's, then `observe_v1.V1_FEATURES` in channel 34 |
+| `V1` | any ruleset with an expansion | 478 | (50, 20, 20) | v0's, then `observe_v1.V1_FEATURES` in channel 34 |
 
 v0's 409 action ids are a prefix of v1's and v1's planes start with v0's, so a v0 observation is the first
 28 channels of a v1 one. The numbers are imported from the modules that declare them (kbenv.engine.observe,

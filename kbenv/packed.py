@@ -2,7 +2,7 @@
 
 `VectorGames(..., packed=True)` (or `observations(packed=True)`) and `SelfPlayVecEnv(..., packed=True)`
 hand out observations as uint8 rows of `PackedLayout.nbytes` bytes instead of float32 (C, 20, 20) planes:
-about 2 KB for the base game (v0), 3.6 KB for v1, where the float planes take 44.8 KB and 64 KB. The format
+about 2 KB for the base game (v0), 5.3 KB for v1, where the float planes take 44.8 KB and 80 KB. The format
 (kbenv.engine.packed, which writes it) is:
 
 - `num_planes` bit planes of 56 bytes: 7 little-endian 64-bit words of which the low 60 bits hold hexes

@@ -7,7 +7,7 @@ seeds s_i, s_i + N, s_i + 2N, ...  The same seed and actions give the same game 
 
 Observations come as float32 (C, 20, 20) planes, or with `packed=True` (on the batch or per call of
 `observations`) as uint8 rows of `packed_layout.nbytes` bytes (kbenv.packed: bit planes plus float32
-features, 2-3.6 KB instead of 45-64 KB, written by numba without touching the float planes);
+features, 2-5.3 KB instead of 45-80 KB, written by numba without touching the float planes);
 `packed_layout.unpack` (numpy) or agents.training.packed.UnpackObservations (torch, on the network's
 device) gives back exactly the float planes.
 """
@@ -18,8 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .board.island_files import SUBSTITUTE_SIDES
 from .board.tables import TABLE_SECTIONS
-from .catalogue import ISLAND as EXP_ISLAND
 from .catalogue import section_name
 from .engine import batch
 from .engine import state as S
@@ -29,6 +29,7 @@ from .engine.init import (
     DRAW_START,
     DRAW_TURNED,
     FORCED_EXPANSIONS,
+    FORCED_ISLAND_SIDE,
     FORCED_RULES,
     FORCED_SIZE,
 )
@@ -42,6 +43,7 @@ from .policies import batch as policy_batch
 from .policies.greedy import TIE
 from .rewards import REWARD_SCHEMES, terminal_rewards
 from .setup import SetupError, card_id, check_reward, resolve_preset, ruleset_of, standard_setup
+from .setup_island import IslandSetupError, side_option
 
 
 @dataclass
@@ -113,6 +115,21 @@ def forced_options(preset=None, sections=None, cards=None, start_player=None, ex
     return forced
 
 
+def batch_island_side(island_side, expansion_bits: int) -> str | None:
+    """The checked `island_side` of a batch: None (each seed chooses) or a shipped side's name; SetupError naming
+    the option for a side file (the batch engine deals shipped sides only) or anything else."""
+    if island_side is None:
+        return None
+    try:
+        side_option(island_side, expansion_bits)  # names the fault: no island expansion, an unknown side
+    except IslandSetupError as err:
+        raise SetupError(str(err)) from None
+    if island_side not in SUBSTITUTE_SIDES:
+        raise SetupError(f"island_side: the batch engine deals the shipped sides only ({', '.join(SUBSTITUTE_SIDES)}), "
+                         f"not the side file {island_side!r} (Game.new takes one)")
+    return island_side
+
+
 class VectorGames:
     """N games as one (N, STATE_SIZE) int64 array; every method is one parallel numba call."""
 
@@ -132,7 +149,10 @@ class VectorGames:
         rules=None,
         packed: bool = False,
         ruleset=None,
+        island_side=None,
     ):
+        """`island_side`: with the island expansion, a shipped side (kbenv.board.island_files.SUBSTITUTE_SIDES) for
+        every game; by default each game's seed chooses, as in `Game.new`."""
         if isinstance(num_games, (bool, np.bool_)) or not isinstance(num_games, (int, np.integer)) or num_games < 1:
             raise SetupError(f"num_games: expected a positive integer, got {num_games!r}")
         raw_players = np.asarray(num_players)
@@ -150,9 +170,7 @@ class VectorGames:
         self.num_games = num_games
         self.ruleset = ruleset_of(expansions, rules, lords_count_zero, ruleset)  # lords_count_zero: the old keyword
         self.expansion_bits, self.rule_bits = self.ruleset.bits
-        if self.expansion_bits & EXP_ISLAND:  # its set-up kernels deal no island yet (issue 23, part 1)
-            raise SetupError("expansions: the batch engine cannot play the 'island' yet (its set-up runs in Python: "
-                             "Game.new)")
+        self.island_side = batch_island_side(island_side, self.expansion_bits)
         self.layout = self.ruleset.layout  # kbenv.layout: v1 with expansions; base rule flags keep v0
         self.v1 = self.layout.v1
         self.hint_code = hint_code(hints)
@@ -167,6 +185,8 @@ class VectorGames:
         self.num_players = players
         self.options = {"preset": preset, "sections": sections, "cards": cards}
         self.forced = forced_options(preset, sections, cards, expansions=self.expansion_bits, rules=self.rule_bits)
+        if self.island_side is not None:
+            self.forced[FORCED_ISLAND_SIDE] = SUBSTITUTE_SIDES.index(self.island_side)
         self.reward_scheme = reward
         self.auto_reset = auto_reset
         self.record = record
@@ -303,6 +323,8 @@ class VectorGames:
     def _setup_kwargs(self) -> dict:
         opts = dict(self.options)
         opts["sections"], opts["cards"] = resolve_preset(opts.pop("preset"), opts["sections"], opts["cards"])
+        if self.island_side is not None:
+            opts["island_side"] = self.island_side
         return opts
 
     def record_of(self, i: int) -> dict:

@@ -17,7 +17,7 @@ from kbenv.wrappers import SelfPlayEnv
 # gymnasium calls any -v0 id "out of date" once a -v1 of the same name exists; here v0 is the base-game layout.
 pytestmark = pytest.mark.filterwarnings("ignore:.*is out of date.*:DeprecationWarning")
 
-SHAPES = {SELF_PLAY_V0: ((28, 20, 20), 409), SELF_PLAY_V1: ((48, 20, 20), 478)}
+SHAPES = {SELF_PLAY_V0: ((28, 20, 20), 409), SELF_PLAY_V1: ((50, 20, 20), 478)}
 
 
 def play_episode(env: gymnasium.Env, seed: int, rng: np.random.Generator) -> tuple[float, int]:
@@ -101,7 +101,7 @@ def test_v1_with_expansions():
     rng = np.random.default_rng(1)
     play_episode(env, 3, rng)
     assert {"nomads", "crossroads"} <= set(env.unwrapped.game.expansions)
-    assert env.observation_space.shape == (48, 20, 20) and env.action_space.n == 478
+    assert env.observation_space.shape == (50, 20, 20) and env.action_space.n == 478
 
 
 def test_opponent_objects_and_callables_pass_through():
@@ -113,7 +113,7 @@ def test_opponent_objects_and_callables_pass_through():
 
     env = gymnasium.make(SELF_PLAY_V1, num_players=2, opponents=[first_legal], learner_seat=0)
     play_episode(env, 0, np.random.default_rng(0))
-    assert calls and set(calls) == {(48, 20, 20)}
+    assert calls and set(calls) == {(50, 20, 20)}
 
 
 def test_bad_arguments_give_clear_errors():

@@ -53,11 +53,11 @@ def packed_equals_float(st: np.ndarray, player: int) -> bool:
 def test_the_layout_is_appended():
     """Channels 0..42 and the features before `harvest` keep their places: 5 planes and 62 features follow."""
     names = [name for name, _, _ in O.V1_CHANNELS]
-    assert names[-5:] == ["farmland", "silos", "harvest_location", "scouts", "mayor_rows"]
-    assert O.V1_MARSHLANDS_CHANNELS == 43 and O.CH1["farmland"] == 43 and O.NUM_CHANNELS_V1 == 48
+    assert names[-7:-2] == ["farmland", "silos", "harvest_location", "scouts", "mayor_rows"]  # the Island's follow
+    assert O.V1_MARSHLANDS_CHANNELS == 43 and O.CH1["farmland"] == 43 and O.V1_HARVEST_CHANNELS == 48
     assert O.F1["harvest"] == O.F1["own_turn"] + 1 == O.V1_MARSHLANDS_FEATURES
-    assert O.V1_PREFIX_FEATURES[43] == O.V1_MARSHLANDS_FEATURES and O.V1_PREFIX_FEATURES[48] == O.NUM_FEATURES_V1
-    assert O.NUM_FEATURES_V1 <= NUM_HEXES and 48 * 400 * 4 == 76_800  # 76.8 KB of float32 planes
+    assert O.V1_PREFIX_FEATURES[43] == O.V1_MARSHLANDS_FEATURES and O.V1_PREFIX_FEATURES[48] == O.V1_HARVEST_FEATURES
+    assert O.NUM_FEATURES_V1 <= NUM_HEXES and 48 * 400 * 4 == 76_800  # 76.8 KB of float32 planes before the Island
     assert O.layout_table().count("\n| ") >= O.NUM_CHANNELS_V1 - 28 + len(O.V1_FEATURES)
 
 
@@ -67,10 +67,9 @@ def test_every_harvest_power_has_its_slot():
     assert len(harvest) == 9 and harvest[-1] == CAT.FARM_ACTION
     for k, name in enumerate(harvest):
         assert O.POWER_SLOT[CAT.POWER_CODE[name]] == O.F1["harvest_power"] + k
-    # every power code but the Island's two (under construction: no v1 slots yet, issue 23) has a slot of its own
-    island = [CAT.POWER_CODE[name] for name in ("rope_bridge", "tree_house")]
-    slots = np.delete(O.POWER_SLOT, island)
-    assert len(set(slots.tolist())) == len(slots) and (slots >= 0).all() and (O.POWER_SLOT[island] == -1).all()
+    # every power code has a slot of its own (the Island's two: tests/test_island_observation.py)
+    slots = O.POWER_SLOT
+    assert len(set(slots.tolist())) == len(slots) and (slots >= 0).all()
 
 
 def test_farmland_silos_and_harvest_locations_have_planes():

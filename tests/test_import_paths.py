@@ -83,7 +83,7 @@ def test_gymnasium_ids_and_entry_points_resolve():
         assert callable(getattr(importlib.import_module(module), name))
     env = gymnasium.make(SELF_PLAY_V1, num_players=2, expansions=["caves"])
     observation, info = env.reset(seed=1)
-    assert observation.shape == (48, 20, 20) and info["action_mask"].shape == (478,)
+    assert observation.shape == (50, 20, 20) and info["action_mask"].shape == (478,)
 
 
 def test_the_console_script_entry_point_resolves():

@@ -61,7 +61,7 @@ def test_torchrl_v1_expansions_one_group_with_state():
     env = PettingZooWrapper(env=make_aec(4, EXPANSIONS), use_mask=True, seed=0, return_state=True,
                             group_map=MarlGroupMapType.ALL_IN_ONE_GROUP)
     assert env.group_map == {"agents": [f"player_{i}" for i in range(4)]}
-    assert env.observation_spec["agents", "observation", "observation"].shape == (4, 48, 20, 20)
+    assert env.observation_spec["agents", "observation", "observation"].shape == (4, 50, 20, 20)
     check_env_specs(env)
     check_torchrl_game(env, env.group_map, 4, 478)
     assert {"nomads", "crossroads"} <= set(env._env.unwrapped.game.expansions)
@@ -100,5 +100,5 @@ def test_tianshou_two_envs_v1_expansions():
     stats, buffer = collect_tianshou(3, EXPANSIONS, num_envs=2)
     assert stats.n_collected_episodes == 2 and stats.returns.shape == (2, 3)
     batch, _ = buffer.sample(0)
-    assert batch.obs.obs.shape[1:] == (48, 20, 20) and batch.obs.mask.shape[1:] == (478,)
+    assert batch.obs.obs.shape[1:] == (50, 20, 20) and batch.obs.mask.shape[1:] == (478,)
     assert batch.obs.mask[np.arange(len(batch)), batch.act].all()

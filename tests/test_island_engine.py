@@ -148,13 +148,14 @@ def test_island_builds_reach_the_island_and_take_its_tile():
     assert settled, "no settlement on the island"
 
 
-def test_the_batch_engine_refuses_the_island_for_now():
-    # part 1: the batch engine's set-up kernels deal no island, so it refuses the expansion with the field named
-    from kbenv import SetupError
+def test_the_batch_engine_deals_the_island():
+    # part 2: the batch engine's set-up kernels deal the island as Game.new does (tests/test_island_vector.py)
+    from kbenv import Game
     from kbenv.vector import VectorGames
 
-    with pytest.raises(SetupError, match="^expansions: the batch engine cannot play the 'island'"):
-        VectorGames(2, num_players=2, expansions=["island"])
+    batch = VectorGames(2, num_players=2, expansions=["island"])
+    batch.reset(3)
+    assert np.array_equal(batch.states[1], Game.new(2, seed=4, expansions=["island"]).state)
 
 
 def test_a_real_side_loads_from_a_file(tmp_path):

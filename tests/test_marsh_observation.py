@@ -52,13 +52,14 @@ def fresh(players: int = 3, seed: int = 2) -> Game:
 
 def test_the_layout_is_appended_and_fits():
     """Channels 0..39 and the features before `marshlands` keep their places; 43 planes of 20x20 float32."""
-    assert [name for name, _, _ in O.V1_CHANNELS][-8:-5] == ["swamp", "palace", "marsh_location"]
+    assert [name for name, _, _ in O.V1_CHANNELS][-10:-7] == ["swamp", "palace", "marsh_location"]
     assert O.V1_MARSHLANDS_CHANNELS == O.V1_CROSSROADS_CHANNELS + 3 == 43  # Harvest appends after these
     assert O.CH1["crossroads_location"] == 39 and O.CH1["swamp"] == 40
     assert O.F1["marshlands"] == O.F1["canoe"] + 2 == O.V1_CROSSROADS_FEATURES + 2
     assert O.NUM_FEATURES_V1 <= NUM_HEXES and 43 * 400 * 4 <= 70_000
     assert O.V1_PREFIX_FEATURES == {35: O.V1_BASE_FEATURES, 40: O.V1_CROSSROADS_FEATURES,
-                                 43: O.V1_MARSHLANDS_FEATURES, 48: O.NUM_FEATURES_V1}
+                                 43: O.V1_MARSHLANDS_FEATURES, 48: O.V1_HARVEST_FEATURES,
+                                 50: O.NUM_FEATURES_V1}
 
 
 def test_every_marshlands_power_has_a_power_slot():
@@ -66,9 +67,9 @@ def test_every_marshlands_power_has_a_power_slot():
     for name in ("fountain", "temple", "refuge", "canoe_bonus", "refuge_bonus"):
         assert O.POWER_SLOT[CAT.POWER_CODE[name]] == O.F1["marsh_power"] + O.MARSH_POWER_NAMES.index(name)
     assert O.POWER_SLOT[CAT.POWER_CODE["canoe"]] == O.F1["canoe"] + 1
-    # every power code has a slot of its own (Harvest's 9, issue 22: tests/test_harvest_observation.py), but the
-    # Island's two (under construction, issue 23)
-    slots = np.delete(O.POWER_SLOT, [CAT.POWER_CODE["rope_bridge"], CAT.POWER_CODE["tree_house"]])
+    # every power code has a slot of its own (Harvest's 9, issue 22: tests/test_harvest_observation.py; the
+    # Island's two, issue 23: tests/test_island_observation.py)
+    slots = O.POWER_SLOT
     assert (slots >= 0).all() and len(set(slots.tolist())) == len(slots)  # one slot each
 
 

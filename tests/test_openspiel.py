@@ -64,7 +64,7 @@ def test_load_game(players, ruleset):
     assert game.num_players() == players
     expansions = bool(RULESETS[ruleset])
     assert game.num_distinct_actions() == (478 if expansions else 409)
-    assert game.observation_tensor_shape() == [48 if expansions else 28, 20, 20]
+    assert game.observation_tensor_shape() == [50 if expansions else 28, 20, 20]
     assert game.max_chance_outcomes() == 1 << 16
     assert (game.min_utility(), game.max_utility(), game.utility_sum()) == (-1 / (players - 1), 1.0, 0.0)
     state = game.new_initial_state()
@@ -169,7 +169,7 @@ def test_rl_environment_plays_on_the_observation_tensor():
     from open_spiel.python import rl_environment
 
     env = rl_environment.Environment(kos.GAME_NAME, players=2, expansions="nomads")
-    assert env.observation_spec()["info_state"] == (48 * 400,)
+    assert env.observation_spec()["info_state"] == (50 * 400,)
     time_step = env.reset()
     rng = np.random.default_rng(0)
     steps = 0
@@ -177,7 +177,7 @@ def test_rl_environment_plays_on_the_observation_tensor():
         player = time_step.observations["current_player"]
         legal = time_step.observations["legal_actions"][player]
         assert legal and all(0 <= a < 458 for a in legal)
-        assert len(time_step.observations["info_state"][player]) == 48 * 400
+        assert len(time_step.observations["info_state"][player]) == 50 * 400
         assert time_step.rewards in (None, [0.0, 0.0])  # nothing is paid before the end
         time_step = env.step([legal[rng.integers(len(legal))]])
         steps += 1

@@ -77,15 +77,16 @@ def test_layout_sizes_follow_the_documented_format():
     # two piece planes and the city halls (2 bits each), the zone, Crossroads locations (4 bits: 8 types + none),
     # swamp and palaces (1 bit each), Marshlands locations (3 bits: 4 types + none), then Harvest's farmland
     # (1 bit), silos (2 bits: silo, the silo being done), Harvest locations (4 bits: 8 types + none), scouts
-    # (1 bit) and Mayors rows (2 bits: own, another player's)
-    planes_v1 = 28 + 4 + 4 + 3 + 2 + 2 + 2 + 1 + 4 + 1 + 1 + 3 + 1 + 2 + 4 + 1 + 2
-    assert PackedLayout("v1").num_planes == planes_v1 == 65
-    # floats: v0's 75 features, then the 260 v1 features (129 up to Crossroads, 2 appended by Marshlands' Canoe,
-    # 67 Marshlands features, 62 Harvest features), 335 floats padded to a whole int64 word (336)
-    assert PackedLayout("v1").nbytes == planes_v1 * 56 + (75 + 260 + 1) * 4
+    # (1 bit) and Mayors rows (2 bits: own, another player's), then the Island's two tables (2 bits: halves; 3 bits:
+    # sixths)
+    planes_v1 = 28 + 4 + 4 + 3 + 2 + 2 + 2 + 1 + 4 + 1 + 1 + 3 + 1 + 2 + 4 + 1 + 2 + 2 + 3
+    assert PackedLayout("v1").num_planes == planes_v1 == 70
+    # floats: v0's 75 features, then the 273 v1 features (129 up to Crossroads, 2 appended by Marshlands' Canoe,
+    # 67 Marshlands features, 62 Harvest features, 13 Island features), 348 floats (an even number: no padding)
+    assert PackedLayout("v1").nbytes == planes_v1 * 56 + (75 + 273) * 4
     # hints: the hint-best plane as bits; 93 hinted features and the 400 hint values as floats (493 -> 494)
     assert PackedLayout("v0-hints").nbytes == 29 * 56 + 494 * 4
-    assert layout_for_bytes(4984).name == "v1"  # 4176 before Harvest, 3624 before Marshlands
+    assert layout_for_bytes(5312).name == "v1"  # 4984 before the Island, 4176 before Harvest, 3624 before Marshlands
     with pytest.raises(ValueError, match="packed: 100 bytes"):
         layout_for_bytes(100)
 

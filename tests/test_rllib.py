@@ -74,7 +74,7 @@ def test_raw_env_factory_variants():
     assert make_raw_env({"num_players": 3}).action_space("player_0").n == 409
     v1 = make_raw_env({"num_players": 2, "expansions": ["nomads"]})
     assert v1.action_space("player_0").n == 478
-    assert v1.observation_space("player_0")["observation"].shape == (48, 20, 20)
+    assert v1.observation_space("player_0")["observation"].shape == (50, 20, 20)
 
 
 def test_tiny_selfplay_run(tmp_path: Path):

@@ -78,7 +78,7 @@ def test_vector_games_take_and_give_the_ruleset():
     assert np.array_equal(old.states, new.states)
     assert old.game(1).state_key() == Game.new(2, seed=6, rules=["lords_count_zero"]).state_key()
     crossroads = VectorGames(2, 3, ruleset=Ruleset(["crossroads"]))
-    assert crossroads.layout is V1 and crossroads.action_size == 478 and crossroads.observation_shape == (48, 20, 20)
+    assert crossroads.layout is V1 and crossroads.action_size == 478 and crossroads.observation_shape == (50, 20, 20)
 
 
 def test_the_envs_take_and_give_the_ruleset():
@@ -128,7 +128,7 @@ class _First:
 
 def test_the_layouts_come_from_one_place():
     assert (V0.action_size, V0.num_channels, V0.observation_shape) == (400 + 8 + 1, 28, (28, 20, 20))
-    assert (V1.action_size, V1.num_channels) == (478, 48)  # 43 before Harvest's 5 planes
+    assert (V1.action_size, V1.num_channels) == (478, 50)  # 48 before the Island's 2 channels
     assert NUM_HEX_ACTIONS == 400 and FEATURE_PLANE == 27 == V0.channels["features"]
     assert V0.features["round"] == 74 and V0.num_features == 75  # the last v0 feature (docs/api.md)
     assert Ruleset(["nomads"]).layout is V1 and LORDS.layout is V0 and Ruleset().layout is V0

@@ -200,7 +200,7 @@ def test_v1_spaces_and_observation_size():
     e.reset(seed=1)
     obs = e.observe(e.agent_selection)
     assert e.action_space("player_0").n == ACTION_SIZE_V1
-    assert obs["observation"].shape == (48, 20, 20) and obs["observation"].nbytes <= 80_000
+    assert obs["observation"].shape == (50, 20, 20) and obs["observation"].nbytes <= 80_000
     assert obs["action_mask"].shape == (ACTION_SIZE_V1,)
     assert e.state().shape == e.state_space.shape
 

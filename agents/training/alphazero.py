@@ -122,7 +122,7 @@ class SelfPlay:
         index = self.started
         self.started += 1
         players = c.players[index % len(c.players)]
-        game = Game.new(num_players=players, seed=(c.seed * 1_000_003 + index) % 2**63, **c.ruleset())
+        game = Game.new(num_players=players, seed=(c.seed * 1_000_003 + index) % 2**63, **c.setup())
         return game, np.random.default_rng([c.seed, index])
 
     def _new_game(self, slot: int | None) -> None:
@@ -222,7 +222,7 @@ def evaluate(model_path: Path, config: AlphaZeroConfig, out_dir: Path, seed: int
             shutil.rmtree(folder, ignore_errors=True)
             # more than 2 players: the agent alone against players - 1 copies of the opponent (field)
             summary = run_tournament([spec, opponent], [players], games=games, seed=seed, out_dir=str(folder),
-                                     setup=config.ruleset() or None, progress=progress, field=players > 2)
+                                     setup=config.setup() or None, progress=progress, field=players > 2)
             block = summary["by_players"][str(players)]
             seat = block["seats"][spec]
             rows.append({"agent": agent, "opponent": opponent, "players": players, "games": games,

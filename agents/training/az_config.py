@@ -10,6 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, field_validator, model_validator
 
+from kbenv.board.island_files import SUBSTITUTE_SIDES
 from kbenv.policies import TEACHERS
 
 from .config import (
@@ -41,6 +42,8 @@ class AlphaZeroConfig(ConfigModel):
     players: list[PlayerCount] = _field([2], "a non-empty list of player counts from 2 to 5", min_length=1)
     expansions: list[ExpansionName] = _field([], "a list of distinct expansions (island: KBENV_EXPERIMENTAL)")
     rules: list[RuleName] = _field([], "a list of distinct rule flags")
+    # the Island's side in every game (self-play and evaluation); null = each game's seed chooses (A-QI5)
+    island_side: Literal[SUBSTITUTE_SIDES] | None = _field(None, f"null or one of {', '.join(SUBSTITUTE_SIDES)}")
     games: Count = _field(64, "a positive integer")  # games played side by side (one search batch)
     simulations: Count = _field(8, "a positive integer")  # search simulations per decision
     considered: Count = _field(8, "a positive integer")  # root actions sampled by Gumbel-top-k
@@ -96,9 +99,15 @@ class AlphaZeroConfig(ConfigModel):
     @model_validator(mode="after")
     def _consistent(self) -> AlphaZeroConfig:
         problems = ruleset_problems(self.expansions, self.rules) + self.actor_problems() + self.teacher_problems()
+        if self.island_side is not None and "island" not in self.expansions:
+            problems.append("field 'island_side': needs the 'island' expansion in field 'expansions'")
         if problems:
             raise ValueError("\n".join(problems))
         return self
+
+    def setup(self) -> dict:
+        """The set-up options of the run's games: the ruleset (`ruleset()`), and `island_side` when one is set."""
+        return {**self.ruleset(), **({"island_side": self.island_side} if self.island_side is not None else {})}
 
     def teacher_problems(self) -> list[str]:
         """The warm-start fields that do not fit together, each naming the field to change."""

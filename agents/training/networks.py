@@ -12,10 +12,12 @@ AlphaZero-style board-game networks); the other actions (tile powers, END_TURN, 
 v1 tail: n - 400 of them for an action space of n) and the value come from pooled features.
 
 The layout follows the observation space: v0 (kbenv.envs.kingdom_builder_v0, 28 channels, or 30 with hint
-planes) or v1 (kbenv.engine.observe_v1, 48 channels: the v0 planes, the expansion planes, a second
-features plane, five Crossroads planes, three Marshlands planes, five Harvest planes; networks made before
-Crossroads read its first 35, those made before Marshlands its first 40, those made before Harvest its first
-43). Every
+planes) or v1 (kbenv.engine.observe_v1, 50 channels: the v0 planes, the expansion planes, a second
+features plane, five Crossroads planes, three Marshlands planes, five Harvest planes, the Island's two tables;
+networks made before Crossroads read its first 35, those made before Marshlands its first 40, those made before
+Harvest its first 43, those made before the Island its first 48). The Island's action ids (458-477) come from the
+pooled features like every action past the 400 hexes: its channels are tables (row k = island hex k), not board
+maps, so no hex of the feature map stands for an island hex. Every
 features plane is read as scalars and every other channel goes to the convolutions, in channel order;
 the action head has as many logits as the action space.
 """

@@ -41,6 +41,7 @@ from ..catalogue import (
     BONUS_TILES_PER_TYPE,
     CARD_ID,
     EXPANSION_BIT,
+    ISLAND,
     LOCATION_TYPES,
     NOMAD_KINDS,
     NOMAD_LOCATIONS,
@@ -64,6 +65,7 @@ from ..catalogue import MARSHLANDS as EXP_MARSHLANDS
 from ..catalogue import (
     NOMADS as EXP_NOMADS,
 )
+from .island_deal import deal_island, side_of_seed
 from .rng import next_u32, seed_u32
 from .state import (
     BONUS_LEFT,
@@ -144,7 +146,8 @@ RULE_SILOS_COUNT_AS_SPECIAL = RULE_BIT["silos_count_as_special"]
 # Entries of the `forced` array after the DRAW_* options: the ruleset of the batch.
 FORCED_EXPANSIONS = 12
 FORCED_RULES = 13
-FORCED_SIZE = 14
+FORCED_ISLAND_SIDE = 14  # the Island's shipped side (index in island_files.SUBSTITUTE_SIDES), -1 = from the seed
+FORCED_SIZE = 15
 NUM_CARD_TYPES = 10
 CARDS_PER_TERRAIN = 5
 # Layout of the draws array filled by `setup_draws`.
@@ -289,8 +292,8 @@ def new_game(st, num_players: int, seed: int, forced, draws, codes, locations) -
     """A random or partly forced standard set-up from a seed, entirely inside numba.
 
     `forced` has the DRAW_* layout for its first 12 entries: -1 = draw from the seed; entries
-    FORCED_EXPANSIONS and FORCED_RULES (when present) hold the ruleset. `draws`, `codes` and
-    `locations` are work arrays (and hold the resolved set-up afterwards).
+    FORCED_EXPANSIONS and FORCED_RULES (when present) hold the ruleset, FORCED_ISLAND_SIDE the island side.
+    `draws`, `codes` and `locations` are work arrays (and hold the resolved set-up afterwards).
     """
     expansions = forced[FORCED_EXPANSIONS] if len(forced) > FORCED_RULES else 0
     rules = forced[FORCED_RULES] if len(forced) > FORCED_RULES else 0
@@ -303,6 +306,9 @@ def new_game(st, num_players: int, seed: int, forced, draws, codes, locations) -
     if expansions or rules:
         init_ruleset(st, expansions, rules)
         deal_expansions(st, seed)
+    if expansions & ISLAND:  # after the rest, as kbenv.setup.build_state (kbenv.engine.island_deal)
+        side = forced[FORCED_ISLAND_SIDE] if len(forced) > FORCED_ISLAND_SIDE else -1
+        deal_island(st, side_of_seed(seed) if side < 0 else side)
 
 
 # ----- expansions ---------------------------------------------------------------------------------

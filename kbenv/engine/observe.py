@@ -168,7 +168,7 @@ BOARD_WORDS = np.array([(1 << BITS_PER_WORD) - 1] * (WORDS - 1) + [(1 << (400 - 
 
 @njit(cache=True)
 def mark_hexes(out, ch: int, mask) -> None:
-    """out[ch] = 1 on every board hex of the mask (island hexes have no plane yet: issue 23)."""
+    """out[ch] = 1 on every board hex of the mask (island hexes: the v1 tables of kbenv.engine.observe_island)."""
     for i in range(WORDS):
         w = mask[i] & BOARD_WORDS[i]
         while w != 0:
@@ -207,7 +207,7 @@ def observe_into(st, player: int, out) -> None:
         else:
             out[CH_LOCATION_OTHER, r, c] = 1.0
         out[CH_TILES_LEFT, r, c] = st[LOC_TILES + i] / 2.0
-    if st[PHASE] == PHASE_TARGET and 0 <= st[SOURCE] < 400:  # a board hex (the island has no plane yet)
+    if st[PHASE] == PHASE_TARGET and 0 <= st[SOURCE] < 400:  # a board hex (an island one: observe_island)
         out[CH_SOURCE, st[SOURCE] // 20, st[SOURCE] % 20] = 1.0
 
     f = np.zeros(NUM_FEATURES, dtype=np.float32)

@@ -18,6 +18,7 @@ from ..board.geometry import NUM_HEXES, ROWS, STEP1
 from .deck import discard_off
 from .nomads_hooks import current_round
 from .observe import NUM_CHANNELS, mark_hexes, observe_into, offsets
+from .observe_island import ISLAND_TYPES, ISLAND_V1_FEATURES, island_features, island_planes
 from .piece_table import (
     CELL_PIECE_AT,
     LEFT_KINDS,
@@ -151,10 +152,16 @@ V1_CHANNELS = (
                             "catalogue.HARVEST_TYPES + 1) / 8"),
     (SCOUT.plane, 1, f"the turn owner's {SCOUT.plural} (shared {SCOUT.plural}, catalogue.PIECE_KINDS)"),
     ("mayor_rows", 1, "rows marked for Mayors, every hex of the row: own 1, another player's 0.5"),
+    # The Island, appended so that channels 0..47 keep their meaning: tables, not maps (kbenv.engine.observe_island)
+    ("island_hexes", 1, "Island: row k is island hex k (line k // 4, hex k % 4); its columns: terrain as v0 channels "
+                        "0..8, location type, tiles left, own, opponents, legal, source, coast (halves)"),
+    ("island_pieces", 1, "Island: row k is island hex k; its columns: wall, own and other pieces, city halls, "
+                         "warrior zone, scouts, Mayors line (sixths)"),
 )
 V1_BASE_CHANNELS = 35  # channels of observation v1 before Crossroads (a prefix of the current layout)
 V1_CROSSROADS_CHANNELS = 40  # channels of observation v1 before Marshlands (also a prefix)
 V1_MARSHLANDS_CHANNELS = 43  # channels of observation v1 before Harvest (also a prefix)
+V1_HARVEST_CHANNELS = 48  # channels of observation v1 before the Island (also a prefix)
 V1_FEATURES = (
     ("phase", 6, "one-hot: idle, mandatory, choose_source, choose_target, game_over, step"),
     ("power", len(V1_POWER_NAMES), "one-hot power being resolved (V1_POWER_NAMES: to garden, nomad tiles, cave)"),
@@ -184,6 +191,7 @@ V1_FEATURES = (
     ("own_crossroads_ready", 8, "of them usable now / 2"),
     *CAT.MARSH_V1_FEATURES,  # Marshlands, appended (earlier rulesets leave these 0: unchanged observations)
     *CAT.HARVEST_V1_FEATURES,  # Harvest, appended likewise
+    *ISLAND_V1_FEATURES,  # the Island, appended likewise
 )
 
 
@@ -194,9 +202,11 @@ NUM_FEATURES_V1 = sum(size for _, size, _ in V1_FEATURES)
 V1_BASE_FEATURES = F1["crossroads"]  # v1 features before Crossroads (networks made before read these)
 V1_CROSSROADS_FEATURES = F1[CAT.MARSH_V1_FEATURES[0][0]]  # v1 features before Marshlands
 V1_MARSHLANDS_FEATURES = F1[CAT.HARVEST_V1_FEATURES[0][0]]  # v1 features before Harvest
+V1_HARVEST_FEATURES = F1[ISLAND_V1_FEATURES[0][0]]  # v1 features before the Island
 # The v1 prefixes networks were made with: channels read -> scalar features of the v1 features plane.
 V1_PREFIX_FEATURES = {V1_BASE_CHANNELS: V1_BASE_FEATURES, V1_CROSSROADS_CHANNELS: V1_CROSSROADS_FEATURES,
-                      V1_MARSHLANDS_CHANNELS: V1_MARSHLANDS_FEATURES, NUM_CHANNELS_V1: NUM_FEATURES_V1}
+                      V1_MARSHLANDS_CHANNELS: V1_MARSHLANDS_FEATURES, V1_HARVEST_CHANNELS: V1_HARVEST_FEATURES,
+                      NUM_CHANNELS_V1: NUM_FEATURES_V1}
 OBSERVATION_SHAPE_V1 = (NUM_CHANNELS_V1, 20, 20)
 CH_WALLS, CH_CAPITOLS, CH_CAVES = CH1["walls"], CH1["capitols"], CH1["caves"]
 CH_NOMAD_TILE, CH_NOMAD_KIND, CH_FEATURES_V1 = CH1["nomad_tile"], CH1["nomad_kind"], CH1["features_v1"]
@@ -236,12 +246,14 @@ def _power_slot(code: int, name: str) -> int:
         return F1["marsh_power"] + MARSH_POWER_NAMES.index(name)
     if name in HARVEST_POWER_NAMES:
         return F1["harvest_power"] + HARVEST_POWER_NAMES.index(name)
+    if name in ISLAND_TYPES:
+        return F1["island_power"] + ISLAND_TYPES.index(name)
     if CAT.POWER_EXPANSION[code] == "crossroads":
         return F1["crossroads_power"] + CAT.LOCATION_NAMES.index(name) - FIRST_CROSSROADS_LOCATION
     return -1
 
 
-# The feature slot of each power code (-1: none; every implemented power has one, tests/test_marsh_observation.py).
+# The feature slot of each power code (-1: none; every power has one, tests/test_marsh_observation.py).
 POWER_SLOT = np.array([_power_slot(code, name) for code, name in enumerate(CAT.POWER_NAMES)], dtype=np.int64)
 F_REACTION = F1[CAT.REACTION_POWERS[0]]  # a reaction is asked
 CH_SWAMP, CH_PALACE, CH_MARSH_LOCATION = CH1["swamp"], CH1["palace"], CH1["marsh_location"]
@@ -287,6 +299,9 @@ F_SILOS_LEFT, F_HARVEST_CARDS = F1["silos_left"], F1["harvest_cards"]
 SCOUT_POOL = SCOUT.pool
 SILO_BUILDS = 3  # builds or moves at one silo (H-5, A-H2)
 NUM_SECTORS = 4  # the board quarters of geometry.SECTOR_OF (ROVER_SECTIONS' bits)
+# The Island: two table channels (kbenv.engine.observe_island) and its features
+CH_ISLAND_HEXES, CH_ISLAND_PIECES, F_ISLAND = CH1["island_hexes"], CH1["island_pieces"], F1["island"]
+assert CH_ISLAND_PIECES == CH_ISLAND_HEXES + 1
 
 
 def layout_table() -> str:
@@ -330,6 +345,8 @@ def observe_v1_into(st, player: int, out) -> None:
         marsh_planes(st, out)
     if st[EXPANSIONS] & CAT.HARVEST:
         harvest_planes(st, player, out)
+    if st[EXPANSIONS] & CAT.ISLAND:
+        island_planes(st, player, out, CH_ISLAND_HEXES)
     f = np.zeros(NUM_FEATURES_V1, dtype=np.float32)
     features_v1_into(st, player, f)
     for k in range(NUM_FEATURES_V1):
@@ -393,6 +410,8 @@ def features_v1_into(st, player: int, f) -> None:
         marsh_features(st, player, f)
     if st[EXPANSIONS] & CAT.HARVEST:
         harvest_features(st, player, f)
+    if st[EXPANSIONS] & CAT.ISLAND:
+        island_features(st, player, f, F_ISLAND)
 
 
 @njit(cache=True)
@@ -406,7 +425,7 @@ def crossroads_planes(st, player: int, out) -> None:
             first = PLANE_PIECE_AT[j] + q * PLANE_PIECE_SLOTS[j]
             for k in range(PLANE_PIECE_SLOTS[j]):
                 at = st[first + k]
-                if 0 < at <= NUM_HEXES:  # on a board hex (the island has no plane yet)
+                if 0 < at <= NUM_HEXES:  # on a board hex (an island one: observe_island)
                     out[plane, (at - 1) // 20, (at - 1) % 20] = PLANE_PIECE_CODE[j] / 3.0
         centre = st[CELL_PIECE_AT + q] - 1
         if 0 <= centre < NUM_HEXES:
@@ -605,5 +624,5 @@ def harvest_features(st, player: int, f) -> None:
             f[F_HARVEST_CARDS + c] = 1.0
 
 
-# 48 planes of 20 x 20 float32 (76.8 KB); the packed form (kbenv.engine.packed) is a few KB.
+# 50 planes of 20 x 20 float32 (80 KB); the packed form (kbenv.engine.packed) is a few KB.
 assert NUM_FEATURES_V1 <= NUM_HEXES and np.prod(OBSERVATION_SHAPE_V1) * 4 <= 80_000

@@ -28,9 +28,11 @@ from ..policies.hints import F_HINT_BEST, F_HINT_VALUE, HINTED_NUM_FEATURES, hin
 from .init import TILES_PER_LOCATION
 from .legal import ACTION_SIZE, SCRATCH_LEGAL, legal_hexes
 from .observe import NUM_CHANNELS, NUM_FEATURES, TERRAIN_CHANNEL, features_into
+from .observe_island import HEX_DENOMINATOR, PIECE_DENOMINATOR, island_codes
 from .observe_v1 import (
     CH_FARMLAND,
     CH_HARVEST_LOCATION,
+    CH_ISLAND_HEXES,
     CH_MAYOR_ROWS,
     CH_SCOUTS,
     CH_SILOS,
@@ -110,6 +112,8 @@ PACKED_V1 = (
     (4, 8.0, 0),  # 45 Harvest locations: (type + 1) / 8
     BIT,  # 46 scouts
     (2, 2.0, 0),  # 47 Mayors rows: own 2/2, another player's 1/2
+    (2, float(HEX_DENOMINATOR), 0),  # 48 island_hexes: a table of halves (kbenv.engine.observe_island)
+    (3, float(PIECE_DENOMINATOR), 0),  # 49 island_pieces: a table of sixths
 )
 assert len(PACKED_V0) == NUM_CHANNELS and len(PACKED_V1) == NUM_CHANNELS_V1 and len(PACKED_HINTS) == NUM_CHANNELS + 2
 
@@ -148,6 +152,7 @@ P_SWAMP, P_PALACE, P_MARSH_LOCATION = P1[40], P1[41], P1[42]
 P_FARMLAND, P_SILOS, P_HARVEST_LOCATION, P_SCOUTS, P_MAYOR_ROWS = (
     P1[CH_FARMLAND], P1[CH_SILOS], P1[CH_HARVEST_LOCATION], P1[CH_SCOUTS], P1[CH_MAYOR_ROWS])
 assert (CH_FARMLAND, CH_MAYOR_ROWS) == (43, 47)
+P_ISLAND_HEXES, P_ISLAND_PIECES = P1[CH_ISLAND_HEXES], P1[CH_ISLAND_HEXES + 1]
 P_HINT_BEST = PH[NUM_CHANNELS + 1]
 F_HINT_VALUES = HINTED_NUM_FEATURES  # the hint-value plane's floats follow the features
 assert TILES_PER_LOCATION < 4  # tiles left fit the 2 bit planes of channel 18
@@ -256,6 +261,21 @@ def pack_v1_into(st, player: int, bits, values) -> None:
                 set_code(bits, P_MARSH_LOCATION, 3, st[LOC_HEX + i], t + 1)
     if st[EXPANSIONS] & CAT.HARVEST:
         pack_harvest(st, player, bits)
+    if st[EXPANSIONS] & CAT.ISLAND:
+        pack_island(st, player, bits)
+
+
+@njit(cache=True)
+def pack_island(st, player: int, bits) -> None:
+    """The island's two table channels (observe_island.island_codes), cell (r, c) at bit r * 20 + c."""
+    codes = np.empty((2, 20, 20), dtype=np.int64)
+    island_codes(st, player, codes)
+    for r in range(20):
+        for c in range(COLS):
+            if codes[0, r, c]:
+                set_code(bits, P_ISLAND_HEXES, 2, r * COLS + c, codes[0, r, c])
+            if codes[1, r, c]:
+                set_code(bits, P_ISLAND_PIECES, 3, r * COLS + c, codes[1, r, c])
 
 
 @njit(cache=True)
@@ -292,7 +312,7 @@ def pack_crossroads(st, player: int, bits) -> None:
                 if at > 0:
                     set_code(bits, plane, 2, at - 1, PLANE_PIECE_CODE[j])
         centre = st[CELL_PIECE_AT + q] - 1
-        if centre >= 0:
+        if 0 <= centre < NUM_HEXES:  # a board hex, as the float plane (one on the island: observe_island)
             code = 2 if q == player else 1
             set_code(bits, P_CITY_HALLS, 2, centre, code)
             for d in range(6):

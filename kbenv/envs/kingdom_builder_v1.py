@@ -4,8 +4,9 @@
 |--------------------|-----------------------------------------------------------------------------------|
 | Actions            | Discrete(ACTION_SIZE_V1): layout v1 of `kbenv.catalogue` (v0's 409 ids are its prefix) |
 | Agents             | `player_0 .. player_{n-1}` (2 to 5); `agent_selection` is the player who decides next |
-| Observation        | Dict(observation=Box(0, 1, (48, 20, 20), float32), action_mask=Box(0, 1, (A,), int8)) |
-| Rulesets           | `expansions=[...]` any subset of nomads, crossroads, capitol, caves, marshlands, harvest; |
+| Observation        | Dict(observation=Box(0, 1, (50, 20, 20), float32), action_mask=Box(0, 1, (A,), int8)) |
+| Rulesets           | `expansions=[...]` any subset of nomads, crossroads, capitol, caves, marshlands, harvest |
+|                    | (and island, under construction: KBENV_EXPERIMENTAL=island; `island_side=` a shipped side);  |
 |                    | `rules={flag: bool}` (or `ruleset=kbenv.ruleset.Ruleset(...)`; `env.unwrapped.ruleset` is one) |
 
 Everything of `kingdom_builder_v0` holds (decision model, rewards, wrappers, `state()`), with:
@@ -15,7 +16,7 @@ Everything of `kingdom_builder_v0` holds (decision model, rewards, wrappers, `st
   Crossroads powers `foresters_lodge` .. `lighthouse`, nomad tiles `donation-G` .. `sword`, `cave`, ...,
   `done`). Ids of expansions not implemented yet are never legal; the layout is fixed so that trained
   networks keep their meaning as expansions arrive.
-- Observation: channels 0..27 are the v0 observation; channels 28..47 and the v1 features are listed by
+- Observation: channels 0..27 are the v0 observation; channels 28..49 and the v1 features are listed by
   `kbenv.engine.observe_v1.layout_table()` (walls, capitols, caves, nomad tiles on their spaces, the
   type of each Nomads location hex, the features plane: phase incl. `step`, the power being resolved,
   own nomad tiles usable now and waiting, banked gold, walls left, outpost armed, cave used, steps
@@ -26,8 +27,11 @@ Everything of `kingdom_builder_v0` holds (decision model, rewards, wrappers, `st
   swamp card, the turn's terrain, the removed terrain, the six cards, the power being resolved; then the
   Harvest planes: farmland, silos, Harvest location types, scouts, Mayors rows, and its
   features: tiles, number tiles, the farm action, Rovers sections, the silo phase, the cards, the power being
-  resolved). 48 planes: 76.8 KB. The Crossroads, Marshlands and Harvest planes and features were appended, so
-  channels 0..34, 0..39 and 0..42 keep their meaning (networks made before read them).
+  resolved); then the Island's two tables (row k = island hex k, a column per fact: terrain, location, tiles,
+  settlements, legal, source, coast; walls, pieces, scouts, Mayors lines; kbenv.engine.observe_island) and its
+  features (tiles, the power being resolved, Mayors lines, rule flags). 50 planes: 80 KB. The Crossroads,
+  Marshlands, Harvest and Island planes and features were appended, so channels 0..34, 0..39, 0..42 and 0..47 keep
+  their meaning (networks made before read them).
 - Reactions (Marshlands, M-8; the power of catalogue.REACTION_POWERS): a player other than the turn owner
   decides (that power or "pass", then a hex); `agent_selection` is that player, and its observation has
   `to_move` and the legal plane.
@@ -44,7 +48,7 @@ from pettingzoo import AECEnv
 from ..catalogue import ACTION_SIZE_V1
 from ..engine.observe_v1 import OBSERVATION_SHAPE_V1
 from ..observation import observation_planes_v1, observation_space_v1
-from ..setup import SetupError
+from ..setup import SetupError, standard_setup
 from . import kingdom_builder_v0 as v0
 
 ENV_NAME = "kingdom_builder_v1"
@@ -62,11 +66,14 @@ class raw_env(v0.raw_env):  # noqa: N801 - PettingZoo naming convention
     ACTION_SIZE = ACTION_SIZE_V1
     STATE_CHANNELS = OBSERVATION_SHAPE_V1[0]
 
-    def __init__(self, num_players: int = 2, expansions=None, rules=None, ruleset=None, **kwargs):
+    def __init__(self, num_players: int = 2, expansions=None, rules=None, ruleset=None, island_side=None, **kwargs):
         if kwargs.get("hints", "none") != "none":
             raise SetupError("hints: hint planes exist for kingdom_builder_v0 (the base game) only")
         self._ruleset = {"expansions": expansions, "rules": rules, "ruleset": ruleset}
         super().__init__(num_players=num_players, **kwargs)
+        if island_side is not None:  # the Island's side for every game (default: each game's seed chooses)
+            self.setup_options["island_side"] = island_side
+            standard_setup(num_players, 0, **self.setup_options)  # SetupError naming island_side
 
     def _ruleset_options(self) -> dict:
         return dict(self._ruleset)

@@ -22,7 +22,7 @@ Design (docs/openspiel.md has the details):
 - Returns: win/tie/loss, zero-sum and scaled to [-1/(n-1), 1]: the k players with the most gold get
   (n/k - 1)/(n - 1) each, the others -1/(n - 1); two players: +1 / -1, a tie 0 / 0. `state.gold()` has the gold.
 - Observations show a player only what it may see (as `kbenv.view.PlayerView`): the observation tensor is
-  kbenv's v0 planes (28, 20, 20) in base games and v1 planes (48, 20, 20) with expansions, those kbenv
+  kbenv's v0 planes (28, 20, 20) in base games and v1 planes (50, 20, 20) with expansions, those kbenv
   agents get; the observation string is a text rendering of the player's view; the information-state
   string is perfect recall (the public set-up and every decision with the cards the player saw after it).
   No information-state tensor is provided.
@@ -495,7 +495,7 @@ class KingdomBuilderState(pyspiel.State):
 class KingdomBuilderObserver:
     """OpenSpiel python observer: `tensor`, `dict`, `set_from` and `string_from` for one player.
 
-    Default (perfect_recall=False): the PlayerView planes (28 or 48, 20, 20) and a text rendering of the
+    Default (perfect_recall=False): the PlayerView planes (28 or 50, 20, 20) and a text rendering of the
     same view. perfect_recall=True: the information-state string only (no tensor).
     """
 

@@ -3,7 +3,7 @@
 | id                  | environment                                  | observation               | actions |
 |---------------------|----------------------------------------------|---------------------------|---------|
 | `kbenv/SelfPlay-v0` | `kbenv.envs.wrappers.SelfPlayEnv` (base game) | Box(0, 1, (28, 20, 20))   | 409     |
-| `kbenv/SelfPlay-v1` | `kbenv.envs.wrappers.SelfPlayEnvV1` (any ruleset) | Box(0, 1, (48, 20, 20))   | 478     |
+| `kbenv/SelfPlay-v1` | `kbenv.envs.wrappers.SelfPlayEnvV1` (any ruleset) | Box(0, 1, (50, 20, 20))   | 478     |
 
 ```python
 import gymnasium
@@ -17,9 +17,10 @@ env = gymnasium.make("kbenv/SelfPlay-v1", num_players=3, opponents=["random", "g
 `"trained:2p"`, ...: `agents.make_agent`), agent objects with `.act` or callables
 `(observation, action_mask, view) -> action`; every opponent seat draws one of them per episode. The other
 keyword arguments are those of `SelfPlayEnv` (`learner_seat`, `reward`, `illegal_action`, `render_mode`,
-`preset`, `sections`, `cards`, `lords_count_zero`), plus `expansions` and `rules` for v1. The environment has
-`action_masks()` (sb3-contrib's MaskablePPO reads it through `env.get_wrapper_attr("action_masks")`, so it
-works through gymnasium's wrappers) and puts the mask in `info["action_mask"]` too.
+`preset`, `sections`, `cards`, `lords_count_zero`), plus `expansions`, `rules` and `island_side` for v1. The
+environment has `action_masks()` (sb3-contrib's MaskablePPO reads it through
+`env.get_wrapper_attr("action_masks")`, so it works through gymnasium's wrappers) and puts the mask in
+`info["action_mask"]` too.
 """
 
 from __future__ import annotations

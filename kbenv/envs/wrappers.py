@@ -156,11 +156,12 @@ class SelfPlayEnv(gymnasium.Env):
 
 
 class SelfPlayEnvV1(SelfPlayEnv):
-    """`SelfPlayEnv` on the v1 layout of `kingdom_builder_v1`: observation (48, 20, 20), 478 actions, any ruleset.
+    """`SelfPlayEnv` on the v1 layout of `kingdom_builder_v1`: observation (50, 20, 20), 478 actions, any ruleset.
 
-    `expansions` is any subset of nomads, crossroads, capitol, caves, marshlands and `rules` a mapping of reading flags,
-    as for `kingdom_builder_v1.env` (or `ruleset`, a kbenv.ruleset.Ruleset); without them it plays the base
-    game in the v1 layout.
+    `expansions` is any subset of nomads, crossroads, capitol, caves, marshlands, harvest (and the island, under
+    construction) and `rules` a mapping of reading flags, as for `kingdom_builder_v1.env` (or `ruleset`, a
+    kbenv.ruleset.Ruleset); without them it plays the base game in the v1 layout. `island_side`: with the island,
+    the side of every game (default: each game's seed chooses, kbenv.setup_island).
     """
 
     def __init__(
@@ -170,11 +171,14 @@ class SelfPlayEnvV1(SelfPlayEnv):
         expansions: Iterable[str] | None = None,
         rules: Any = None,
         ruleset: Any = None,
+        island_side: str | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(num_players, opponents, **kwargs)
         self.ruleset = ruleset_of(expansions, rules, ruleset=ruleset) | self.ruleset  # | the flag of lords_count_zero
         self.setup_options["ruleset"] = self.ruleset
+        if island_side is not None:
+            self.setup_options["island_side"] = island_side
         standard_setup(num_players, 0, **self.setup_options)  # validate the ruleset now (SetupError)
 
     LAYOUT = V1

@@ -6,6 +6,8 @@ import numpy as np
 from numba import njit, prange
 
 from ..board.bitset import WORDS, nth_hex, popcount
+from ..board.geometry import NUM_HEXES
+from ..catalogue import ISLAND_ACTION_BASE
 from ..engine.actions import apply_unchecked
 from ..engine.legal import (
     DONE,
@@ -48,7 +50,8 @@ def random_legal_action(st, rng_state, rng_index: int) -> int:
         return -1
     k = rand_below(rng_state, rng_index, total)
     if k < n_hex:
-        return nth_hex(out, k)
+        h = nth_hex(out, k)
+        return h if h < NUM_HEXES else ISLAND_ACTION_BASE + h - NUM_HEXES  # an island hex has an action of its own
     k -= n_hex
     if k < n_pow:
         power = 0
