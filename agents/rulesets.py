@@ -68,7 +68,7 @@ class TrainedFor:
 def sees_of(v1: bool, input_channels: int | None) -> tuple[str, ...]:
     """The expansions a network's observation shows: none (v0), those before Crossroads (35 v1
     channels), those before Marshlands (40), those before Harvest (43), those before the Island (48) or every
-    one the 50 channels show (the implemented expansions and the Island, under construction)."""
+    one the 50 channels show (every expansion)."""
     from kbenv.engine.observe_v1 import (
         V1_BASE_CHANNELS,
         V1_CROSSROADS_CHANNELS,
@@ -86,7 +86,7 @@ def sees_of(v1: bool, input_channels: int | None) -> tuple[str, ...]:
         return PRE_HARVEST
     if input_channels is not None and input_channels <= V1_HARVEST_CHANNELS:
         return PRE_ISLAND
-    return tuple(e.name for e in CAT.EXPANSIONS if e.implemented or e.under_construction)  # 50: the Island too
+    return tuple(e.name for e in CAT.EXPANSIONS if e.implemented or e.under_construction)
 
 
 def inferred(v1: bool, input_channels: int | None, what: str) -> TrainedFor:

@@ -321,11 +321,12 @@ EXPANSIONS = (
     Expansion("harvest", 5, "Harvest: 4 substitute sections, farmland and the farm action, silos and the silo end "
               "phase, the six cards (four amounts unverified), Bazaar, Water mill, Mountain station, Scout cabin, "
               "Cathedral (number tiles), Watchtower, University and Palisade", True),
-    Expansion("island", 6, "Queenie 3 Island (under construction: an extra 5-line board beside the board, rope "
-              "bridge and tree house; KBENV_EXPERIMENTAL=island to try it)", False, under_construction=True),
+    Expansion("island", 6, "Queenie 3 Island: a 5-line board beside the board (2 substitute sides), reached where a "
+              "settlement may go anywhere; rope bridge and tree house", True),
 )
 # An expansion under construction is refused unless this environment variable names it (comma-separated names):
-# KBENV_EXPERIMENTAL=harvest. Read at each check (not at import), so a test process may set it.
+# KBENV_EXPERIMENTAL=name (none is under construction now: Harvest and the Island went through it). Read at each
+# check (not at import), so a test process may set it.
 EXPERIMENTAL_ENV = "KBENV_EXPERIMENTAL"
 
 
@@ -939,7 +940,7 @@ MARSH_V1_FEATURES = (
     ("own_turn", 1, "the observer owns the turn (during a Canoe reaction the reactor is to move, not the owner)"),
 )
 
-# Harvest (issue 22, under construction) in observation v1: the "harvest_power" slots are its 9 power codes (the
+# Harvest (issue 22) in observation v1: the "harvest_power" slots are its 9 power codes (the
 # 8 location powers, then the farm action); the features below are appended to V1_FEATURES after the Marshlands
 # ones, in this order (earlier rulesets leave them 0). Names follow decision 8's position keys where one exists.
 HARVEST_POWER_NAMES = tuple(name for name, exp in zip(POWER_NAMES, POWER_EXPANSION, strict=True) if exp == "harvest")

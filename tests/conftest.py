@@ -33,3 +33,20 @@ def _restore_denormals():
     torch = sys.modules.get("torch")
     if torch is not None:
         torch.set_flush_denormal(False)
+
+
+@pytest.fixture
+def an_expansion_under_construction(monkeypatch) -> str:
+    """Every expansion is implemented now; the refusal of one under construction (KBENV_EXPERIMENTAL) is kept for
+    the next one: this fixture puts the Island's catalogue row back under construction for one test and
+    clears the opt-in, and returns its name."""
+    from dataclasses import replace
+
+    from kbenv import catalogue as CAT
+
+    rows = tuple(replace(e, implemented=False, under_construction=True) if e.name == "island" else e
+                 for e in CAT.EXPANSIONS)
+    monkeypatch.setattr(CAT, "EXPANSIONS", rows)
+    monkeypatch.delenv(CAT.EXPERIMENTAL_ENV, raising=False)
+    return "island"
+

@@ -3,20 +3,14 @@ tests/test_island_roundtrip.py): set-ups with either shipped island side (or the
 biased towards the island (its hex actions 458..477, the Rope bridge and the Tree house), a tally of what happened
 on the island, and the conservation check (tests/harvest_games.check_conservation, whose Mayors marks count the
 island's lines too, plus the island's own invariants).
-
-The Island is under construction: `opted_in` is the body of the modules' opt-in fixtures (KBENV_EXPERIMENTAL=island);
-it goes when the catalogue row is flipped.
 """
 
 from __future__ import annotations
 
-import os
 from collections import Counter
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 
 import numpy as np
-import pytest
 
 from kbenv import Game
 from kbenv import catalogue as CAT
@@ -41,15 +35,6 @@ RULE_FLAGS = [None, ["no_island_knights"], ["island_coast_not_water"], ["no_isla
 ISLAND_HEX_ACTIONS = range(CAT.ISLAND_ACTION_BASE, CAT.ISLAND_ACTION_BASE + 20)
 ROPE_BRIDGE, TREE_HOUSE = CAT.ACTION_ID["rope_bridge"], CAT.ACTION_ID["tree_house"]
 PREFERRED = {*ISLAND_HEX_ACTIONS, ROPE_BRIDGE, TREE_HOUSE}
-
-
-@contextmanager
-def opted_in() -> Iterator[None]:
-    """KBENV_EXPERIMENTAL names the island for the duration (subprocesses inherit it)."""
-    names = {*filter(None, os.environ.get(CAT.EXPERIMENTAL_ENV, "").split(",")), "island"}
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv(CAT.EXPERIMENTAL_ENV, ",".join(sorted(names)))
-        yield
 
 
 def island_game(players: int, seed: int, expansions=ISLAND, side: str | None = None, cards=None,

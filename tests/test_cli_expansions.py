@@ -135,12 +135,10 @@ def test_help_names_every_implemented_expansion_and_rule_flag():
 
 @pytest.mark.parametrize(("command", "option", "value"), [
     ("play", "--expansions", "nomads,foo"),
-    ("play", "--expansions", "island"),
     ("play", "--expansions", "nomads,,caves"),
     ("play", "--expansions", "nomads,nomads"),
     ("play", "--rules", "bogus"),
     ("play", "--rules", "lords_count_zero,lords_count_zero"),
-    ("tournament", "--expansions", "island"),
     ("tournament", "--rules", "capitol"),
 ])
 def test_bad_expansions_and_rules_are_argparse_errors(command, option, value, capsys):
@@ -315,3 +313,15 @@ def test_legal_and_score_name_the_crossroads_decisions_and_tasks(tmp_path, capsy
     players = json.loads(capsys.readouterr().out)["players"]
     assert players[0]["tasks"] == {"fortress": 0} and players[0]["total"] == sum(players[0]["cards"].values()) \
         + players[0]["castles"] + players[0]["capitols"] + players[0]["gold"]
+
+
+@pytest.mark.parametrize("command", ["play", "tournament"])
+def test_an_expansion_under_construction_is_an_argparse_error(command, an_expansion_under_construction, capsys):
+    argv = [command, *(["--agents", "random"] if command == "tournament" else []), "--expansions",
+            an_expansion_under_construction]
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "KBENV_EXPERIMENTAL=island" in err
+    assert err.splitlines()[-1].startswith(f"kbenv {command}: error: argument --expansions: expected")

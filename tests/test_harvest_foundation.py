@@ -18,8 +18,7 @@ HARVEST_TYPES = ("bazaar", "water_mill", "mountain_station", "scout_cabin", "cat
                  "palisade")  # EN 1295-1361, names of decision 8
 
 
-def test_an_expansion_under_construction_is_refused_without_the_opt_in(monkeypatch):
-    monkeypatch.delenv(CAT.EXPERIMENTAL_ENV, raising=False)
+def test_an_expansion_under_construction_is_refused_without_the_opt_in(an_expansion_under_construction, monkeypatch):
     with pytest.raises(RulesetError) as err:
         Ruleset(["island"])
     assert "expansions: 'island' is not implemented yet" in str(err.value)
@@ -29,6 +28,8 @@ def test_an_expansion_under_construction_is_refused_without_the_opt_in(monkeypat
     monkeypatch.setenv(CAT.EXPERIMENTAL_ENV, "harvest")  # naming another expansion does not opt in
     with pytest.raises(RulesetError):
         Ruleset(["island"])
+    monkeypatch.setenv(CAT.EXPERIMENTAL_ENV, "harvest,island")  # naming it does
+    assert Ruleset(["island"]).expansions == ("island",)
 
 
 def test_harvest_is_implemented_and_needs_no_opt_in(monkeypatch):

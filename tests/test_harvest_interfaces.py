@@ -1,8 +1,8 @@
 """Harvest through every interface (issue 22), as tests/test_marshlands_interfaces.py does for Marshlands:
 `kbenv play/position/legal/score/tournament/train`, records, the v1 AEC env (PettingZoo's api_test; agent_selection
 follows the silo player, the DECIDER of the silo end phase), the gymnasium self-play env, the VecEnv and OpenSpiel
-(no hidden information beyond the cards). Harvest is under construction: every test opts in through
-KBENV_EXPERIMENTAL (the autouse fixture), which the under-construction gate needs."""
+(no hidden information beyond the cards); and the refusal of an expansion under construction (the fixture
+an_expansion_under_construction puts the Island's row back under construction for such a test)."""
 
 from __future__ import annotations
 
@@ -81,8 +81,7 @@ def test_play_record_position_legal_and_score(tmp_path, capsys):
         assert [row["cards"]["mayors"] for row in rows] == [MAYOR_GOLD * marks.count(p + 1) for p in range(3)]
 
 
-def test_play_refuses_an_expansion_under_construction_without_the_opt_in(monkeypatch, capsys):
-    monkeypatch.delenv(CAT.EXPERIMENTAL_ENV, raising=False)
+def test_play_refuses_an_expansion_under_construction_without_the_opt_in(an_expansion_under_construction, capsys):
     with pytest.raises(SystemExit):
         main(["play", "--expansions", "island", "--seed", "1"])
     err = capsys.readouterr().err
@@ -221,10 +220,10 @@ def test_train_one_iteration_on_harvest(tmp_path, capsys):
     assert card["ruleset"]["expansions"] == HARVEST and card["evaluation"][0]["games"] == 2
 
 
-def test_train_config_takes_harvest_and_refuses_the_island_without_the_opt_in(monkeypatch):
+def test_train_config_takes_harvest_and_refuses_an_expansion_under_construction_without_the_opt_in(
+        an_expansion_under_construction):
     from agents.training.az_config import AlphaZeroConfig
 
-    monkeypatch.delenv(CAT.EXPERIMENTAL_ENV, raising=False)
     assert list(AlphaZeroConfig.from_dict({"expansions": HARVEST}).expansions) == HARVEST
     with pytest.raises(ValueError, match="field 'expansions': 'island' is not implemented yet.*KBENV_EXPERIMENTAL"):
         AlphaZeroConfig.from_dict({"expansions": ["island"]})

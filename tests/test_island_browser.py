@@ -25,7 +25,6 @@ pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip
 from selenium.webdriver.common.by import By  # noqa: E402
 
 from kbenv import Game  # noqa: E402
-from kbenv import catalogue as CAT  # noqa: E402
 from kbenv.colours import LOCATION_RGB, TERRAIN_RGB  # noqa: E402
 from kbenv.serve import create_app  # noqa: E402
 from tests.test_serve_browser import CHROMIUM, DRIVER, wait  # noqa: E402
@@ -36,16 +35,7 @@ SIDE_1 = ("GFGT", "GLWD", "CWDM", "FTMC", "DFTC")
 
 
 @pytest.fixture(scope="module")
-def opted_in():
-    """The Island is under construction: this module (server thread included) opts in."""
-    mp = pytest.MonkeyPatch()
-    mp.setenv(CAT.EXPERIMENTAL_ENV, "island")
-    yield
-    mp.undo()
-
-
-@pytest.fixture(scope="module")
-def server(opted_in, tmp_path_factory):
+def server(tmp_path_factory):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]

@@ -31,12 +31,6 @@ from kbenv.words import action_phrase, describe_decision, locations_in_play
 SECTIONS = [["tower", False], ["paddock", False], ["barn", False], ["oasis", False]]
 
 
-@pytest.fixture(autouse=True)
-def island_opt_in(monkeypatch):
-    """The Island is under construction: each test opts in (kbenv.catalogue.EXPERIMENTAL_ENV)."""
-    monkeypatch.setenv(CAT.EXPERIMENTAL_ENV, "island")
-
-
 def island(r: int, c: int) -> int:
     """The action `island r,c` (docs/api.md: 458 + 4r + c)."""
     return 458 + 4 * r + c

@@ -24,12 +24,6 @@ from kbenv.board.island_files import IslandFileError, parse_island_file, side_fi
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.fixture(autouse=True)
-def island_opt_in(monkeypatch):
-    """The Island is under construction: each test opts in (kbenv.catalogue.EXPERIMENTAL_ENV)."""
-    monkeypatch.setenv(CAT.EXPERIMENTAL_ENV, "island")
-
-
 def test_island_hex_ids_and_extended_coordinates():
     # island (r, c) -> 400 + 4r + c, written inside kbenv as the extended (20 + r, c)
     assert hex_id(20, 0) == 400 and hex_id(21, 1) == 405 and hex_id(24, 3) == 419
@@ -67,18 +61,24 @@ def test_island_actions_follow_the_v1_layout():
 
 def test_catalogue_rows():
     island = next(e for e in CAT.EXPANSIONS if e.name == "island")
-    assert island.under_construction and not island.implemented
+    assert island.implemented and not island.under_construction  # issue 23 complete: no KBENV_EXPERIMENTAL
     assert [f.name for f in CAT.RULE_FLAGS][-2:] == ["no_island_knights", "island_coast_not_water"]
     assert CAT.POWER_TRAIT["rope_bridge"].terrain == "canyon" and CAT.POWER_TRAIT["tree_house"].terrain == "forest"
     assert CAT.POWER_TRAIT["rope_bridge"].rule == "move to terrain" and CAT.POWER_TRAIT["tree_house"].source
 
 
-def test_the_island_needs_the_opt_in(monkeypatch):
+def test_the_island_needs_no_opt_in(monkeypatch):
+    from kbenv import Game
+
+    monkeypatch.delenv(CAT.EXPERIMENTAL_ENV, raising=False)
+    assert Game.new(2, seed=0, expansions=["island"]).expansions == ("island",)
+
+
+def test_an_expansion_under_construction_needs_the_opt_in(an_expansion_under_construction):
     from kbenv import Game, SetupError
 
-    monkeypatch.setenv(CAT.EXPERIMENTAL_ENV, "")
     with pytest.raises(SetupError, match="KBENV_EXPERIMENTAL=island"):
-        Game.new(2, seed=0, expansions=["island"])
+        Game.new(2, seed=0, expansions=[an_expansion_under_construction])
 
 
 def test_substitute_files_are_what_the_procedure_gives():
@@ -175,13 +175,11 @@ def test_a_real_side_loads_from_a_file(tmp_path):
 
 @pytest.mark.parametrize("expansions", [["island"], ["nomads", "capitol", "caves", "crossroads", "marshlands",
                                                      "harvest", "island"]])
-def test_position_round_trip_with_the_island(monkeypatch, expansions):
+def test_position_round_trip_with_the_island(expansions):
     # issue 23 "the position round trip with the island alone and with all expansions": a random game written as a
     # position and read back continues the same way (same legal decisions at every step), island hexes included
-    from kbenv.position import game_from_position
-
-    monkeypatch.setenv(CAT.EXPERIMENTAL_ENV, "island,harvest")
     from kbenv import Game
+    from kbenv.position import game_from_position
 
     for seed in (1, 2):
         g = Game.new(2, seed=seed, expansions=expansions)

@@ -23,12 +23,6 @@ from kbenv.setup import SetupError
 ISLAND_ACTIONS = range(CAT.ISLAND_ACTION_BASE, CAT.ACTION_SIZE_V1)
 
 
-@pytest.fixture(autouse=True)
-def island_opt_in(monkeypatch):
-    """The Island is under construction: each test opts in (kbenv.catalogue.EXPERIMENTAL_ENV)."""
-    monkeypatch.setenv(CAT.EXPERIMENTAL_ENV, "island")
-
-
 def has_island(st: np.ndarray) -> bool:
     return st[S.ISLAND_LOC_AT] - 1 >= ISLAND_FIRST and st[S.ISLAND_LOC_TILES] <= 2
 
@@ -144,9 +138,8 @@ def test_alphazero_config_takes_the_island(tmp_path, monkeypatch):
         AlphaZeroConfig.from_dict({"expansions": ["harvest"], "island_side": "island-substitute-2"})
     with pytest.raises(ValueError, match="island_side"):
         AlphaZeroConfig.from_dict({"expansions": ["island"], "island_side": "island-substitute-3"})
-    monkeypatch.delenv(CAT.EXPERIMENTAL_ENV)
-    with pytest.raises(ValueError, match="expansions"):
-        AlphaZeroConfig.from_dict({"expansions": ["island"]})
+    with pytest.raises(ValueError, match="island_side"):
+        AlphaZeroConfig.from_dict({"expansions": [], "island_side": "island-substitute-1"})
 
 
 def test_a_tiny_alphazero_run_with_the_island(tmp_path):

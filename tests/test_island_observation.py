@@ -39,12 +39,6 @@ INNER = {5, 6, 9, 10, 13, 14}
 HEXES, PIECES = O.CH_ISLAND_HEXES, O.CH_ISLAND_PIECES
 
 
-@pytest.fixture(autouse=True)
-def island_opt_in(monkeypatch):
-    """The Island is under construction: each test opts in (kbenv.catalogue.EXPERIMENTAL_ENV)."""
-    monkeypatch.setenv(CAT.EXPERIMENTAL_ENV, "island")
-
-
 def island_game(players: int = 3, seed: int = 4, **kwargs) -> Game:
     return Game.new(players, seed=seed, expansions=["island"], island_side="island-substitute-1", **kwargs)
 

@@ -7,9 +7,7 @@ island + supply + Temple reserve + Mayors marks on board and island lines = 40 p
 out its 2 tiles at most; tests/island_games.check_conservation), every game ends, and the island is really played:
 builds on it, the Rope bridge and the Tree house, settlements moving onto, off and within it, its tile taken, and its
 lines in the Discoverers and Knights scores (QI-2, A-QI1; checked against the settlements), Mayors marks on its lines.
-
-The batch engine (kbenv.vector) refuses the island so far (another part of issue 23): no batch = single test here.
-The Island is under construction: the module opts in through KBENV_EXPERIMENTAL=island (its subprocesses too).
+Batch = single game for the island: tests/test_island_vector.py.
 """
 
 from __future__ import annotations
@@ -43,19 +41,11 @@ from tests.island_games import (
     check_conservation,
     check_targets,
     island_game,
-    opted_in,
     pick,
 )
 
 RULESETS = {"island": ISLAND, **{f"island+{k}": v for k, v in WITH.items()}, "all": ALL}
 TALLY = Tally()  # shared by the random games below; test_island_play_really_occurs reads it
-
-
-@pytest.fixture(scope="module", autouse=True)
-def island_opted_in():
-    """The Island is under construction: this module opts in (KBENV_EXPERIMENTAL) for its own tests only."""
-    with opted_in():
-        yield
 
 
 def cards_for(expansions, k: int):

@@ -7,8 +7,6 @@ tests/harvest_games.canonical) and the same future. The island's mid-turn states
 with its settlement chosen or not yet, the island tile fresh or used this turn, a mandatory action half built on the
 island, with Harvest Mayors marks on island lines and the Rovers record of a turn with an island build, a Canoe
 reaction with Marshlands) are each met in biased random games and round-trip.
-
-The Island is under construction: the module opts in through KBENV_EXPERIMENTAL=island.
 """
 
 from __future__ import annotations
@@ -35,7 +33,6 @@ from tests.island_games import (
     SIDES,
     island_game,
     island_marks,
-    opted_in,
     pick,
     play_until,
 )
@@ -49,13 +46,6 @@ FCLW
 TGDC
 MFTG
 """
-
-
-@pytest.fixture(scope="module", autouse=True)
-def island_opted_in():
-    """The Island is under construction: this module opts in (KBENV_EXPERIMENTAL) for its own tests only."""
-    with opted_in():
-        yield
 
 
 @pytest.fixture(scope="module")

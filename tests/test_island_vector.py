@@ -27,12 +27,6 @@ ALL = ["nomads", "crossroads", "capitol", "caves", "marshlands", "harvest", "isl
 SIDES = ("island-substitute-1", "island-substitute-2")
 
 
-@pytest.fixture(autouse=True)
-def island_opt_in(monkeypatch):
-    """The Island is under construction: each test opts in (kbenv.catalogue.EXPERIMENTAL_ENV)."""
-    monkeypatch.setenv(CAT.EXPERIMENTAL_ENV, "island")
-
-
 @pytest.mark.parametrize("seed", [0, 1, 2, 3, 17, 99, 2**31 - 1, 2**32, 2**32 + 5, 123456789012345, 2**63 - 1])
 def test_the_seeded_side_is_pythons_draw(seed):
     expected = random.Random(seed * 7919 + 23).randrange(2)  # kbenv.setup_island.choose_side
@@ -151,7 +145,7 @@ def test_the_island_kernels_agree_compiled_and_interpreted():
     import subprocess
     import sys
 
-    env = {**os.environ, "NUMBA_DISABLE_JIT": "1", CAT.EXPERIMENTAL_ENV: "island"}
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
     run = subprocess.run([sys.executable, "-c", PURE_SCRIPT], env=env, capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr[-2000:]
     pure = json.loads(run.stdout.strip().splitlines()[-1])

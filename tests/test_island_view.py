@@ -22,7 +22,6 @@ import numpy as np
 import pytest
 
 from kbenv import Game
-from kbenv import catalogue as CAT
 from kbenv.colours import LOCATION_RGB, SEAT_RGB, TERRAIN_RGB
 from kbenv.engine import state as S
 from kbenv.island_view import hex_words, island_facts, parse_island_hex
@@ -33,12 +32,6 @@ from kbenv.serve.views import board_meta, seat_view, spectator_view
 from kbenv.view import PlayerView
 
 SIDE_1 = ("GFGT", "G\u00f1WD", "CWDM", "FTMC", "DFTC")  # the rope bridge's letter is ñ (catalogue)
-
-
-@pytest.fixture(autouse=True)
-def island_opt_in(monkeypatch):
-    """The Island is under construction: each test opts in (kbenv.catalogue.EXPERIMENTAL_ENV)."""
-    monkeypatch.setenv(CAT.EXPERIMENTAL_ENV, "island")
 
 
 def island_game(**extra) -> Game:

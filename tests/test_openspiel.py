@@ -92,7 +92,6 @@ def test_game_string_and_rule_flags():
 
 @pytest.mark.parametrize("params, message", [
     ({"players": 6}, "players"),
-    ({"players": 2, "expansions": "island"}, "island"),
     ({"players": 2, "expansions": "atlantis"}, "atlantis"),
     ({"players": 2, "capitol_replaces_castle": True}, "capitol"),
 ])
@@ -354,3 +353,8 @@ def test_openspiel_agent_specs_go_through_the_registry():
     for bad, words in (("openspiel:bot=alphago", "bot"), ("openspiel:bot=mcts,sims=0", "sims")):
         with pytest.raises(ValueError, match=words):
             parse_spec(bad)
+
+
+def test_an_expansion_under_construction_is_refused(an_expansion_under_construction):
+    with pytest.raises(Exception, match="island"):
+        pyspiel.load_game(kos.GAME_NAME, {"players": 2, "expansions": an_expansion_under_construction})

@@ -116,8 +116,8 @@ def test_an_illegal_expansion_action_is_explained_by_name():
         game.step(ACTION_ID["farm action"])  # Harvest is implemented but not in play
     assert "the farmland power needs the 'harvest' expansion, which is not in play" in str(err.value)
     with pytest.raises(IllegalActionError) as err:
-        game.step(ACTION_ID["rope_bridge"])  # the Island: under construction
-    assert "not implemented" in str(err.value) or "under construction" in str(err.value)
+        game.step(ACTION_ID["rope_bridge"])  # the Island is implemented but not in play
+    assert "the rope_bridge power needs the 'island' expansion, which is not in play" in str(err.value)
     with pytest.raises(IllegalActionError) as err:
         game.step(ACTION_SIZE_V1)
     assert f"actions are 0..{ACTION_SIZE_V1 - 1}" in str(err.value)

@@ -23,7 +23,8 @@ RULESETS = [[], ["nomads"], ["capitol"], ["caves"], ["nomads", "capitol"], ["nom
             ["capitol", "caves"], ["nomads", "capitol", "caves"], ["crossroads"],
             ["nomads", "capitol", "caves", "crossroads"], ["marshlands"],
             ["nomads", "capitol", "caves", "crossroads", "marshlands"], ["harvest"],
-            ["nomads", "capitol", "caves", "crossroads", "marshlands", "harvest"]]
+            ["nomads", "capitol", "caves", "crossroads", "marshlands", "harvest"], ["island"],
+            ["nomads", "capitol", "caves", "crossroads", "marshlands", "harvest", "island"]]
 IDS = ["base" if not r else "+".join(r) for r in RULESETS]
 
 

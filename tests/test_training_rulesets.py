@@ -48,7 +48,6 @@ def test_quick_nomads_config_loads():
 @pytest.mark.parametrize(
     ("change", "field", "words"),
     [({"expansions": ["atlantis"]}, "expansions", "nomads, capitol, caves"),
-     ({"expansions": ["island"]}, "expansions", "nomads, capitol, caves"),  # in the catalogue, not implemented
      ({"expansions": "nomads"}, "expansions", "a list"),
      ({"expansions": ["nomads", "nomads"]}, "expansions", "distinct"),
      ({"rules": ["no_such_flag"]}, "rules", "lords_count_zero"),
@@ -189,3 +188,9 @@ def test_a_base_game_network_refuses_an_expansion_game(tmp_path):
     view = PlayerView(game, game.decider)
     with pytest.raises(ValueError, match="trained on the base game"):
         agent.act(view.observation_v1(), view.legal_mask(), view)
+
+
+def test_an_expansion_under_construction_is_refused_naming_the_field(an_expansion_under_construction):
+    with pytest.raises(ValueError, match="field 'expansions'") as err:
+        TrainConfig.from_dict({**TINY_NOMADS, "expansions": [an_expansion_under_construction]})
+    assert "not implemented yet" in str(err.value) and "nomads, capitol, caves" in str(err.value)

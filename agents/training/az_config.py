@@ -40,7 +40,7 @@ class AlphaZeroConfig(ConfigModel):
     name: str = _field("az", "a folder name of letters, digits, '-', '_' and '.' (not '.' or '..')",
                        pattern=r"^[A-Za-z0-9_.-]+$", max_length=100)
     players: list[PlayerCount] = _field([2], "a non-empty list of player counts from 2 to 5", min_length=1)
-    expansions: list[ExpansionName] = _field([], "a list of distinct expansions (island: KBENV_EXPERIMENTAL)")
+    expansions: list[ExpansionName] = _field([], "a list of distinct expansions")
     rules: list[RuleName] = _field([], "a list of distinct rule flags")
     # the Island's side in every game (self-play and evaluation); null = each game's seed chooses (A-QI5)
     island_side: Literal[SUBSTITUTE_SIDES] | None = _field(None, f"null or one of {', '.join(SUBSTITUTE_SIDES)}")

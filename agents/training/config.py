@@ -31,7 +31,7 @@ Share = Annotated[float, Field(gt=0, le=1)]
 NonNegative = Annotated[float, Field(ge=0)]
 PlayerCount = Annotated[int, Field(ge=2, le=5)]
 Baseline = Literal[BASELINES]
-# The expansions a config may name: implemented ones, and those under construction (the Island), which
+# The expansions a config may name: implemented ones, and those under construction (none now), which
 # ruleset_problems refuses unless KBENV_EXPERIMENTAL opts into them when the config is validated.
 EXPANSION_NAMES = tuple(e.name for e in EXPANSIONS if e.implemented or e.under_construction)
 RULE_NAMES = tuple(f.name for f in RULE_FLAGS)

@@ -6,7 +6,7 @@
 | Agents             | `player_0 .. player_{n-1}` (2 to 5); `agent_selection` is the player who decides next |
 | Observation        | Dict(observation=Box(0, 1, (50, 20, 20), float32), action_mask=Box(0, 1, (A,), int8)) |
 | Rulesets           | `expansions=[...]` any subset of nomads, crossroads, capitol, caves, marshlands, harvest |
-|                    | (and island, under construction: KBENV_EXPERIMENTAL=island; `island_side=` a shipped side);  |
+|                    | and island (`island_side=` a shipped side, default a seeded choice);                     |
 |                    | `rules={flag: bool}` (or `ruleset=kbenv.ruleset.Ruleset(...)`; `env.unwrapped.ruleset` is one) |
 
 Everything of `kingdom_builder_v0` holds (decision model, rewards, wrappers, `state()`), with:

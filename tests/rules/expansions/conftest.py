@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -352,14 +351,3 @@ def kx():
         RED_CARDS=RED_CARDS,
         NOMAD_TILE_MULTISET=NOMAD_TILE_MULTISET,
     )
-
-
-@pytest.fixture(autouse=True)
-def island_opt_in(request, monkeypatch):
-    """The Island is under construction (issue 23): its rule-text modules opt each of their tests into it
-    (kbenv.catalogue.EXPERIMENTAL_ENV, which subprocesses inherit); the other modules see the environment as it is."""
-    if request.module.__name__.rsplit(".", 1)[-1].startswith("test_island_"):
-        from kbenv.catalogue import EXPERIMENTAL_ENV
-
-        opted = [n for n in os.environ.get(EXPERIMENTAL_ENV, "").split(",") if n]
-        monkeypatch.setenv(EXPERIMENTAL_ENV, ",".join([*opted, "island"] if "island" not in opted else opted))
