@@ -61,6 +61,8 @@ def explain_illegal(game: Game, action: int) -> str:
                 return f"{seat_name(p)} has no settlement left in supply"
             return f"the {name} power has no legal destination now"
         return "not legal now"
+    if is_island_action(action) and not st[S.EXPANSIONS] & CAT.ISLAND:
+        return f"{CAT.ACTION_NAMES[action]} needs the 'island' expansion, which is not in play"
     h = action_hex(action)  # an island hex's action `island r,c` is hex 400 + 4r + c (kbenv.island_view)
     rc = hex_rc(h)
     at = f"island {rc[0] - ROWS},{rc[1]}" if rc[0] >= ROWS else f"{rc}"

@@ -39,8 +39,8 @@ LOCATION_LETTERS = "".join(loc.letter for loc in LOCATION_TYPES)
 
 
 def display_letter(ch: str) -> str:
-    """A location's letter as drawn: upper case where that is one letter (the palisade's ß stays ß, not SS,
-    which would push the rest of a text board's row one column right)."""
+    """A location's letter as drawn: upper case where that is one letter (ß stays ß, not SS, which would push
+    the rest of a text board's row one column right)."""
     return ch.upper() if len(ch.upper()) == 1 else ch
 ORACLE, FARM, OASIS, TOWER, TAVERN, BARN, HARBOR, PADDOCK = (
     LOCATION_NAMES.index(n) for n in ("oracle", "farm", "oasis", "tower", "tavern", "barn", "harbor", "paddock"))

@@ -34,7 +34,6 @@ from .state import (
     PHASE,
     PHASE_OVER,
     PHASE_TARGET,
-    POWER,
     RULE_FLAGS,
     SCOUTS,
     SOURCE,
@@ -173,10 +172,7 @@ def island_planes(st, player: int, out, channel: int) -> None:
 def island_features(st, player: int, f, first: int) -> None:
     """The island features (ISLAND_V1_FEATURES, from index `first` of f)."""
     n = st[NUM_PLAYERS]
-    f[first] = 1.0
-    power = st[POWER] - FIRST_ISLAND_LOCATION
-    if 0 <= power < NUM_ISLAND_TYPES:
-        f[first + 1 + power] = 1.0
+    f[first] = 1.0  # the island_power one-hot after it is written with every power's slot (observe_v1.POWER_SLOT)
     t = st[ISLAND_LOC_TYPE] - FIRST_ISLAND_LOCATION
     at = first + 1 + NUM_ISLAND_TYPES
     if st[ISLAND_LOC_AT] > 0 and 0 <= t < NUM_ISLAND_TYPES:
