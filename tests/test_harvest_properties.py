@@ -37,6 +37,7 @@ from tests.harvest_games import (
     RULE_FLAGS,
     Tally,
     check_conservation,
+    check_mask_and_refusal,
     harvest_game,
     pick,
 )
@@ -53,17 +54,7 @@ def play_checked(game: Game, seed: int, check_illegal: bool = True, bias: float 
     for _ in range(5000):
         if game.done:
             break
-        mask = game.legal_mask()
-        legal = np.flatnonzero(mask)
-        assert len(legal), f"a running game always offers a decision (phase {game.phase})"
-        assert sorted(legal.tolist()) == sorted(game.legal_actions())
-        if check_illegal:
-            bad = int(rng.choice(np.flatnonzero(mask == 0)))
-            before = game.state_key()
-            with pytest.raises(IllegalActionError) as err:
-                game.step(bad)
-            assert str(bad) in str(err.value) or ACTION_NAMES[bad] in str(err.value)
-            assert game.state_key() == before
+        check_mask_and_refusal(game, rng, check_illegal)
         TALLY.step(game, pick(game, rng, bias))
         check_conservation(game, history)
     assert game.done, "every game ends"

@@ -22,6 +22,7 @@ from kbenv import ACTION_SIZE, Game, IllegalActionError
 from kbenv.catalogue import ACTION_NAMES, BONUS_TILES_PER_TYPE
 from kbenv.engine import state as S
 from kbenv.vector import VectorGames
+from tests.harvest_games import check_mask_and_refusal
 from tests.marsh_games import ALL, MARSH, SIX, Tally, marsh_game, pick
 
 RULESETS = {"marshlands": MARSH, "all": ALL}
@@ -69,17 +70,7 @@ def play_checked(game: Game, seed: int, check_illegal: bool = True, bias: float 
     for _ in range(5000):
         if game.done:
             break
-        mask = game.legal_mask()
-        legal = np.flatnonzero(mask)
-        assert len(legal), f"a running game always offers a decision (phase {game.phase})"
-        assert sorted(legal.tolist()) == sorted(game.legal_actions())
-        if check_illegal:
-            bad = int(rng.choice(np.flatnonzero(mask == 0)))
-            before = game.state_key()
-            with pytest.raises(IllegalActionError) as err:
-                game.step(bad)
-            assert str(bad) in str(err.value) or ACTION_NAMES[bad] in str(err.value)
-            assert game.state_key() == before
+        check_mask_and_refusal(game, rng, check_illegal)
         TALLY.step(game, pick(game, rng, bias))
         check_conservation(game, history)
     assert game.done, "every game ends"
