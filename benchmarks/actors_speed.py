@@ -1,15 +1,17 @@
 """Self-play throughput of one process against N Ray actors (agents.training.actors), side by side in one run.
 
 Run: `python -m benchmarks.actors_speed [--config configs/quick.yaml] [--actors 1,2] [--steps 8] [--rounds 3]
-[--threads 0] [--inference local|server]`. Every setting plays the config's self-play (its games, players,
-ruleset, search, simulations) with the same network (the config's size, seeded random weights) for
-`steps` decisions per game per round, after a warm-up round (numba and Ray start-up), the settings
-taking turns round by round (the machine may be shared: its load then falls on all of them alike); each
-setting's best round and the mean of its rounds are reported as positions/s and network evaluations/s, and the ratio of
-each actor count to the single process. An actor round is what a run's round costs outside training:
-the weights sent to every actor, the actors' self-play, and their positions added to the learner's
-buffer. The single process uses `--threads` torch threads (0: torch's default, as a run with `threads: 0`);
-every actor uses one. Local Ray with the machine's CPUs (or `--address`). Writes JSON (--out).
+[--threads 0] [--inference local|server] [--device cpu|cuda|auto]`. Every setting plays the config's self-play (its
+games, players, ruleset, search, simulations) with the same network (the config's size, seeded random weights) for
+`steps` decisions per game per round, after a warm-up round (numba and Ray start-up), the settings taking turns
+round by round (the machine may be shared: its load then falls on all of them alike); each setting's best round and
+the mean of its rounds are reported as positions/s and network evaluations/s, and the ratio of each actor count to
+the single process. An actor round is what a run's round costs outside training: the weights sent to every actor,
+the actors' self-play, and their positions added to the learner's buffer. The single process uses `--threads` torch
+threads (0: torch's default, as a run with `threads: 0`); every actor uses one. `--device` is the learner's device:
+the single process's network (packed rows when it is not the CPU) and, with `--inference server`, the inference
+server's; actors with `local` inference always evaluate on their CPU. Local Ray with the machine's CPUs and GPUs
+(or `--address`). Writes JSON (--out).
 """
 
 from __future__ import annotations
@@ -30,13 +32,15 @@ def _rates(positions: int, evaluations: int, seconds: float) -> dict:
 class SingleProcess:
     """This process's self-play (agents.training.alphazero.SelfPlay), as a run with `actors: 0` plays it."""
 
-    def __init__(self, config, net, threads: int):
+    def __init__(self, config, net, threads: int, device: str = "cpu"):
+        import copy
+
         from agents.alphazero.compiled_search import make_search
         from agents.alphazero.network import NetworkEvaluator
         from agents.training.alphazero import ReplayBuffer, SelfPlay
 
         self.threads = threads
-        self.evaluator = NetworkEvaluator(net)
+        self.evaluator = NetworkEvaluator(copy.deepcopy(net).to(device).eval(), device)
         self.search = make_search(config.search, self.evaluator, num_simulations=config.simulations,
                                   max_considered=config.considered)
         self.selfplay = SelfPlay(config)
@@ -65,14 +69,14 @@ class Actors:
     """`config.actors` Ray actors; a round is a run's round outside training (ActorPool.play: the weights
     sent, the actors' self-play, their positions added to the learner's buffer)."""
 
-    def __init__(self, config, net):
+    def __init__(self, config, net, device: str = "cpu"):
         from agents.training.actors import ActorPool
         from agents.training.alphazero import ReplayBuffer
 
         self.net = net
         self.pool = ActorPool(config)
         self.buffer = ReplayBuffer(config.buffer_positions, net.action_size)
-        self.pool.start(net, "cpu", log=lambda *_: None)
+        self.pool.start(net, device, log=lambda *_: None)
 
     def round(self, steps: int) -> dict:
         positions = self.pool.positions
@@ -105,6 +109,9 @@ def main(argv: list[str] | None = None) -> dict:
                         help="torch threads of the single process (0: torch's default)")
     parser.add_argument("--inference", choices=("local", "server"), default="local",
                         help="the actors' network: in each actor, or one inference server (meant for a GPU)")
+    parser.add_argument("--device", default="cpu",
+                        help="the learner's device (cpu, cuda, auto: cuda when there is one): the single process's "
+                        "network and the inference server's")
     parser.add_argument("--address", default=None, help="Ray address (default: a new local instance)")
     parser.add_argument("--out", default="bench_results/actors_speed.json")
     args = parser.parse_args(argv)
@@ -116,6 +123,10 @@ def main(argv: list[str] | None = None) -> dict:
     from agents.training.networks import flush_denormals
 
     flush_denormals()
+    device = ("cuda" if torch.cuda.is_available() else "cpu") if args.device == "auto" else args.device
+    if device.startswith("cuda") and not torch.cuda.is_available():
+        parser.error(f"--device {args.device}: torch sees no CUDA device")
+    gpus = torch.cuda.device_count() if device.startswith("cuda") else 0
     cpus = os.cpu_count() or 1
     counts = sorted({int(x) for x in args.actors.split(",") if x}) or sorted({1, max(1, cpus - 1), cpus})
     base = AlphaZeroConfig.load(args.config).to_dict()
@@ -129,13 +140,13 @@ def main(argv: list[str] | None = None) -> dict:
     if args.address:
         ray.init(address=args.address)
     else:  # every setting's actors exist side by side (idle but for their turn): count them all as CPUs
-        ray.init(address="local", num_cpus=max(cpus, sum(counts)), include_dashboard=False)
+        ray.init(address="local", num_cpus=max(cpus, sum(counts)), num_gpus=gpus, include_dashboard=False)
     settings: dict[str, object] = {}
     try:
-        settings["single process"] = SingleProcess(config, net, args.threads or torch.get_num_threads())
+        settings["single process"] = SingleProcess(config, net, args.threads or torch.get_num_threads(), device)
         for n in counts:
             settings[f"{n} actors"] = Actors(AlphaZeroConfig.from_dict({**base, "actors": n,
-                                                                        "inference": args.inference}), net)
+                                                                        "inference": args.inference}), net, device)
         for setting in settings.values():
             setting.round(1)  # warm-up: numba kernels compiled or loaded, actors started
         rounds: dict[str, list[dict]] = {name: [] for name in settings}
@@ -158,7 +169,8 @@ def main(argv: list[str] | None = None) -> dict:
     load = os.getloadavg() if hasattr(os, "getloadavg") else None
     result = {"config": args.config, "games": config.games, "simulations": config.simulations,
               "considered": config.considered, "search": config.search, "network": net.config, "steps": args.steps,
-              "rounds": args.rounds, "inference": args.inference, "cpus": cpus, "machine": platform.processor()
+              "rounds": args.rounds, "inference": args.inference, "device": device,
+              "gpu": torch.cuda.get_device_name(0) if gpus else None, "cpus": cpus, "machine": platform.processor()
               or platform.machine(), "load_average_after": load, "results": results}
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(result, indent=2))

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Parallel self-play on a lent GPU machine (16 cores, no network there): install the carried wheels (.whl,
+# docs/self-play.md), compile the numba kernels once (the actors load them from the cache), measure the
+# self-play throughput of one process on the GPU against 15 Ray actors (network in each actor, then one
+# inference server on the GPU: benchmarks/actors_speed.py) for the quick network and the warm run's, then
+# (TRAIN=1) train configs/selfplay_2p_warm_gpu.yaml until $DEADLINE seconds after the start and pack the
+# run into $OUT/run.tar.gz. Every stage writes to
+# $OUT as it ends, so a run stopped at its limit still returns what it finished.
+#
+#   DEADLINE=520 bash scripts/device_actors.sh
+# (a smoke test without a GPU: PY=.venv/bin/python DEVICE=cpu ACTORS=1 GAMES=8 TRAIN_CONFIG=tiny.yaml bash ...)
+set -u
+DEADLINE=${DEADLINE:-520}
+PY=${PY:-python3}
+DEVICE=${DEVICE:-cuda}
+ACTORS=${ACTORS:-15}
+GAMES=${GAMES:-960}
+TRAIN_CONFIG=${TRAIN_CONFIG:-configs/selfplay_2p_warm_gpu.yaml}
+OUT=${OUT:-/tmp/device_out}
+START=$(date +%s)
+mkdir -p "$OUT" /tmp/runs
+elapsed() { echo $(( $(date +%s) - START )); }
+log() { echo "[$(elapsed) s] $*" | tee -a "$OUT/stages.log"; }
+if ! $PY -c "import pydantic, gymnasium, pettingzoo, sb3_contrib, openskill, ray" 2> /dev/null; then
+    $PY -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl \
+        || exit 1
+    export PYTHONPATH=/tmp/site
+fi
+export PYTHONPATH=${PYTHONPATH:+$PYTHONPATH:}$PWD PYTHONUNBUFFERED=1  # the Ray actors import kbenv from here
+$PY -c "import numba, numpy, torch, ray; print('numba', numba.__version__, 'numpy', numpy.__version__, 'torch',
+torch.__version__, 'ray', ray.__version__, 'cuda', torch.cuda.is_available())" \
+    | tee -a "$OUT/stages.log" || exit 1
+nproc | tee -a "$OUT/stages.log"
+log "wheels installed"
+cat > /tmp/warm.yaml <<'YAML'
+method: alphazero
+name: warm
+games: 4
+simulations: 2
+considered: 2
+search: compiled
+iterations: 1
+steps_per_iteration: 50
+train_batches: 1
+batch_size: 8
+min_buffer: 1
+eval_opponents: []
+out_dir: /tmp/warm
+YAML
+timeout $(( DEADLINE - 200 )) $PY -m kbenv.cli train --config /tmp/warm.yaml --quiet > "$OUT/warm.log" 2>&1 \
+    || log "warm-up failed: rc $? (the benchmarks compile what they need)"
+log "numba kernels compiled"
+# (config, inference, steps): the quick network (16 channels, 1 block, 8 simulations), then the warm run's
+# (48 channels, 3 blocks, 16 simulations), where the network's cost is larger
+for bench in quick:local:8 quick:server:8 selfplay_2p_warm_gpu:server:4 selfplay_2p_warm_gpu:local:4; do
+    IFS=: read -r config inference steps <<< "$bench"
+    limit=$(( DEADLINE - $(elapsed) - 15 ))
+    if [ "$limit" -lt 40 ]; then log "no time left for $bench"; break; fi
+    [ "$limit" -gt 180 ] && limit=180
+    name="actors_${config}_$inference"
+    timeout "$limit" $PY -m benchmarks.actors_speed --config "configs/$config.yaml" --device "$DEVICE" \
+        --actors "$ACTORS" --inference "$inference" --games "$GAMES" --steps "$steps" --rounds 2 \
+        --out "$OUT/$name.json" > "$OUT/$name.log" 2>&1
+    log "$bench: rc $? $(grep -h 'positions/s' "$OUT/$name.log" | tr '\n' '|')"
+done
+[ "${TRAIN:-0}" = 1 ] || { log "done"; exit 0; }
+left=$(( DEADLINE - $(elapsed) - 45 ))
+if [ "$left" -gt 60 ]; then
+    minutes=$($PY -c "print(round($left / 60, 2))")
+    log "training for $minutes minutes"
+    timeout $(( left + 30 )) $PY -m kbenv.cli train --config "$TRAIN_CONFIG" \
+        --max-minutes "$minutes" --out /tmp/runs > "$OUT/train.log" 2>&1
+    log "training ended: rc $?"
+    dir=/tmp/runs/$($PY -c "import yaml, sys; print(yaml.safe_load(open(sys.argv[1]))['name'])" "$TRAIN_CONFIG")
+    ls -l "$dir" | tee -a "$OUT/stages.log"
+    tar -czf "$OUT/run.tar.gz" -C "$dir" $(cd "$dir" && ls | grep -v '^checkpoint') 
+    tar -czf "$OUT/checkpoint.tar.gz" -C "$dir" checkpoint.pt 2> /dev/null
+    ls -l "$OUT" | tee -a "$OUT/stages.log"
+fi
+log "done"
