@@ -15,7 +15,7 @@ import torch
 from torch import nn
 
 from agents.alphazero.search import seat_values
-from agents.training.networks import KingdomBuilderExtractor, SpatialActionHead
+from agents.training.networks import KingdomBuilderExtractor, SpatialActionHead, hold_torch_threads
 from agents.training.packed import UnpackObservations
 from kbenv.engine import state as S
 from kbenv.engine.observe_v1 import V1_BASE_CHANNELS
@@ -100,9 +100,10 @@ class NetworkEvaluator:
     """The Python search's evaluate(): observations, legal masks and one forward pass for a list of states;
     `infer` is the forward pass alone, on observations (what the compiled search calls)."""
 
-    def __init__(self, net: PolicyValueNet, device: str = "cpu"):
+    def __init__(self, net: PolicyValueNet, device: str = "cpu", threads: int = 0):
         self.net = net
         self.device = device
+        self.threads = threads  # torch threads held at every call (agents.training.networks.hold_torch_threads)
         self.v1 = bool(net.config["v1"])
         self.action_size = net.action_size
         self.positions = 0  # states evaluated
@@ -111,6 +112,7 @@ class NetworkEvaluator:
     def infer(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """One forward pass on observations (float planes or packed rows): (logits (B, A), predicted gain per
         seat, observer first (B, 5))."""
+        hold_torch_threads(self.threads)
         self.net.eval()
         logits, values = self.net(torch.from_numpy(np.ascontiguousarray(obs)).to(self.device))
         self.positions += len(obs)

@@ -146,7 +146,8 @@ class SelfPlayWorker:
         self.config = AlphaZeroConfig.from_dict(config)
         self.actor = actor
         self.net = PolicyValueNet(**net_config).eval()
-        self.evaluator = ServerEvaluator(self.net, server) if server is not None else NetworkEvaluator(self.net)
+        self.evaluator = (ServerEvaluator(self.net, server) if server is not None
+                          else NetworkEvaluator(self.net, threads=threads))
         c = self.config
         self.search = make_search(c.search, self.evaluator, num_simulations=c.simulations,
                                   max_considered=c.considered, packed=packed)

@@ -43,6 +43,7 @@ from kbenv.game import Game
 from kbenv.view import PlayerView
 
 from .az_config import AlphaZeroConfig
+from .networks import flush_denormals, hold_torch_threads
 from .training import pick_device
 
 CHECKPOINT = "checkpoint.pt"
@@ -274,6 +275,9 @@ class Run:
         self.device = pick_device(config.device)
         if config.threads:
             torch.set_num_threads(config.threads)
+        # the float mode is the process's: set it here, so that a run's arithmetic does not depend on what ran
+        # before it in this process (an agent evaluated by an earlier run sets it, a fresh process does not)
+        flush_denormals()
         torch.manual_seed(config.seed)
         v1 = bool(config.expansions)  # base rule flags keep the v0 layout, as in PPO networks
         self.net = PolicyValueNet(v1=v1, channels=config.channels, blocks=config.blocks,
@@ -423,7 +427,7 @@ class Run:
         from agents.alphazero.network import NetworkEvaluator
 
         c = self.config
-        evaluator = NetworkEvaluator(self.net, self.device)
+        evaluator = NetworkEvaluator(self.net, self.device, threads=c.threads)
         return evaluator, make_search(c.search, evaluator, num_simulations=c.simulations, max_considered=c.considered)
 
     def _play_round(self, evaluator, search) -> None:
@@ -465,6 +469,7 @@ class Run:
                 self.search_seconds += t1 - t0
                 losses = [0.0, 0.0]
                 if self.buffer.size >= max(c.min_buffer, 1):
+                    hold_torch_threads(c.threads)  # the engine's parallel kernels reset torch's count
                     for _ in range(c.train_batches):
                         p, v = train_step(self.net, self.optimizer, self.buffer, self.rng, c, self.device)
                         losses[0] += p / c.train_batches

@@ -36,6 +36,7 @@ from kbenv.layout import layout_by_flag
 
 from .az_config import AlphaZeroConfig
 from .imitation import imitation_batches, set_cross_entropy
+from .networks import hold_torch_threads
 
 CHUNK_GAMES = 64  # games per chunk of samples
 RANDOM_SHARE = 0.2  # share of random moves in the teacher's games (as the PPO warm start)
@@ -144,6 +145,7 @@ class WarmStart:
                              f"{net.action_size}")
         targets, seats = value_targets(states, finals)
         t1 = time.perf_counter()
+        hold_torch_threads(c.threads)  # the teacher's parallel kernels reset torch's thread count
         if self.before is None:  # the untrained network on positions it has not seen
             self.before = measure(net, chunk, device)
         net.train()
@@ -177,6 +179,7 @@ class WarmStart:
         c = self.config
         t0 = time.perf_counter()
         held_out = teacher_chunk(c, self.seed + HELD_OUT_SEED)  # new games: the trained network's figures
+        hold_torch_threads(self.config.threads)
         after = measure(self.net, held_out, self.device)
         self.net.train()
         before = self.before or after

@@ -51,6 +51,18 @@ def flush_denormals() -> None:
     torch.set_flush_denormal(True)
 
 
+def hold_torch_threads(threads: int) -> None:
+    """Give torch `threads` intra-op threads again if something changed them (0: leave torch's count).
+
+    numba's OpenMP threading layer sets the calling thread's OpenMP thread count at every parallel kernel,
+    and torch reads that same count: a count set once becomes numba's (the CPU count) after the next
+    parallel kernel of the engine (measured: a run's `threads: 1` trained with 2 threads on 2 cores after
+    its first teacher chunk, and only in the first run of a process). Call it before torch work that follows
+    engine kernels."""
+    if threads and torch.get_num_threads() != threads:
+        torch.set_num_threads(threads)
+
+
 def observation_layout(observation_space: spaces.Box, hints: str = "none") -> tuple[list, list]:
     """([(features channel, number of scalars)], [(first, stop) ranges of the spatial channels]).
 
