@@ -20,7 +20,7 @@ from kbenv.board.geometry import NUM_HEXES
 from kbenv.engine import observe_v1 as O
 from kbenv.engine import state as S
 from kbenv.engine.observe import CH_LEGAL, CH_OTHER_BLOCKED, F0
-from kbenv.observation import observation_planes_v1
+from kbenv.observation import observation_planes, observation_planes_v1
 from kbenv.packed import PackedLayout, unpack
 from kbenv.vector import VectorGames
 
@@ -258,3 +258,31 @@ def test_a_canoe_reaction_shows_the_reactor_to_move():
     legal = {a for a in g.legal_actions() if a < NUM_HEXES}
     assert legal and {h for h in range(NUM_HEXES) if mine[CH_LEGAL].flat[h]} == legal
     assert not observation_planes_v1(g.state, owner)[CH_LEGAL].any()
+
+
+@pytest.mark.parametrize("expansions", [None, ["marshlands"]])
+def test_the_discard_feature_is_a_fifth_per_card_of_each_terrain_up_to_a_whole_pile(expansions):
+    """F_DISCARD + t: 0.2 per card of terrain t in the discard pile (summed card by card), swamp cards not
+    counted there; checked up to every card of the pile on one terrain, in the float planes and packed."""
+    g = Game.new(2, seed=4, expansions=expansions)
+    st = g.state.copy()
+    discard, pile = (S.MARSH_DISCARD, S.MARSH_PILE_SIZE) if expansions else (S.DISCARD, S.DECK_SIZE)
+    me = int(st[S.CURRENT])
+    layout = PackedLayout("v1" if expansions else "v0")
+    for cards in ([0] * pile, [1, 3, 3, 4, 0, 1, 3], [SWAMP_CARD_BASE + 1, 2, SWAMP_CARD_BASE + 2, 2], []):
+        st[discard : discard + pile] = -1
+        st[discard : discard + len(cards)] = cards
+        st[S.DISCARD_COUNT] = len(cards)
+        planes = observation_planes_v1(st, me) if expansions else observation_planes(st, me)
+        expected = []
+        for t in range(5):
+            share = 0.0
+            for card in cards:
+                if card == t:
+                    share += 0.2
+            expected.append(np.float32(share))
+        first = F0["discard"]
+        assert planes[27].flat[first : first + 5].tolist() == expected, cards
+        packed = VectorGames(1, expansions=expansions, packed=True)
+        packed.states[0] = st
+        assert np.array_equal(unpack(packed.observations(players=np.array([me]))[0], layout), planes)

@@ -216,6 +216,18 @@ def observe_into(st, player: int, out) -> None:
         out[CH_FEATURES, k // 20, k % 20] = f[k]
 
 
+def _discard_shares(most: int) -> np.ndarray:
+    """DISCARD_SHARE[k]: 0.2 added k times in float64 (the F_DISCARD feature of k cards of one terrain, summed
+    card by card as the discard pile is counted; a table instead of a sum per terrain and card)."""
+    shares = np.zeros(most + 1, dtype=np.float64)
+    for k in range(1, most + 1):
+        shares[k] = shares[k - 1] + 0.2
+    return shares
+
+
+DISCARD_SHARE = _discard_shares(max(DECK_SIZE, MARSH_PILE_SIZE))
+
+
 @njit(cache=True)
 def card_slot(card: int) -> int:
     """The terrain slot of a card in the card features: a swamp card shows its other terrain (the v0 planes
@@ -265,13 +277,14 @@ def features_into(st, player: int, f) -> None:
     f[F_LAST_ROUND] = float(st[ENDING])
     f[F_DECK] = st[DECK_COUNT] / (MARSH_PILE_SIZE if st[EXPANSIONS] & MARSHLANDS else DECK_SIZE)  # 30 cards (M-4)
     discard = discard_off(st)
+    for k in range(st[DISCARD_COUNT]):  # count each terrain's cards in its (zero) slot, then write its share
+        card = st[discard + k]
+        if 0 <= card < NUM_BUILDABLE:
+            f[F_DISCARD + card] += 1.0
     for t in range(NUM_BUILDABLE):
-        share = 0.0  # summed card by card in float64, as the discard pile is counted
-        for k in range(st[DISCARD_COUNT]):
-            if st[discard + k] == t:
-                share += 0.2
-        if share > 0:
-            f[F_DISCARD + t] = share
+        count = int(f[F_DISCARD + t])
+        if count:
+            f[F_DISCARD + t] = DISCARD_SHARE[count]
     f[F_SEAT] = ((player - st[START_PLAYER] + n) % n) / 4.0
     f[F_NUM_PLAYERS] = n / MAX_PLAYERS
     f[F_ROUND] = min(1.0, ((st[TURN] - 1) // n) / 20.0)
