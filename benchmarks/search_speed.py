@@ -56,11 +56,13 @@ class TimedEvaluator:
 
 def measure(kind: str, config, net, steps: int, selfplay=None, zero: bool = False) -> tuple[dict, object]:
     """`steps` self-play decisions per game with one search kind; returns (rates, the SelfPlay)."""
+    import torch
+
     from agents.alphazero.compiled_search import make_search
     from agents.alphazero.network import NetworkEvaluator
     from agents.training.alphazero import ReplayBuffer, SelfPlay
 
-    evaluator = TimedEvaluator(NetworkEvaluator(net), zero)
+    evaluator = TimedEvaluator(NetworkEvaluator(net, threads=torch.get_num_threads()), zero)  # held (numba)
     search = make_search(kind.split("-")[0], evaluator, num_simulations=config.simulations,
                          max_considered=config.considered, packed=kind == "compiled-packed")
     selfplay = selfplay or SelfPlay(config)

@@ -142,7 +142,11 @@ def pgx_connect_four(batch_size: int, seconds: float) -> dict | None:
 
 def run_suite(seconds: float = 2.0, players: int = 2, out_dir: str = "bench_results",
               batch_sizes=BATCH_SIZES, progress: Callable[[str], None] = print) -> dict:
-    from pettingzoo.classic import chess_v6, connect_four_v3
+    try:
+        from pettingzoo.classic import chess_v6, connect_four_v3
+    except ImportError as exc:  # chess_v6 needs python-chess: the bench extra
+        raise ImportError(f"the PettingZoo anchors need the bench extra: pip install -e '.[bench]' "
+                          f"(or make bench) ({exc})") from None
 
     from kbenv import raw_env
 

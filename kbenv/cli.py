@@ -478,8 +478,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
         from benchmarks.suite import run_suite, table
     except ImportError:
         raise ValueError("run it from a source checkout (the benchmarks/ folder)") from None
-    results = run_suite(seconds=args.seconds, players=args.players, out_dir=args.out, batch_sizes=args.batch_sizes,
-                        progress=lambda msg: print(f"[bench] {msg}", file=sys.stderr, flush=True))
+    try:
+        results = run_suite(seconds=args.seconds, players=args.players, out_dir=args.out,
+                            batch_sizes=args.batch_sizes,
+                            progress=lambda msg: print(f"[bench] {msg}", file=sys.stderr, flush=True))
+    except ImportError as exc:
+        raise ValueError(str(exc)) from None
     print(table(results))
     print("wrote " + " and ".join(output_paths(args.out, ("bench.json", "bench.png"))))
     return 0

@@ -154,13 +154,15 @@ def use_parallel(rows: int, min_rows: int) -> bool:
 class TwinChooser:
     """Which twin of one kernel is faster now, from the measured seconds per row of its calls.
 
-    Kept per power-of-two bucket of the batch size. The twin with the lower estimate runs, and its
-    estimate follows its calls (an exponential average). The other twin is tried again, for TRY_CALLS
-    calls in a row whose mean time replaces its stale estimate, once the calls since its last try have
-    taken 1 / TRY_SHARE times what the try should cost: trying costs about TRY_SHARE of the kernel's
-    time whatever the speed ratio, and a change of load is noticed within a few dozen calls. Single
-    calls are noisy on a loaded machine (any of them can lose a time slice), hence the averages. The
-    first call of each twin (compiling or loading it) is not counted.
+    Kept per power-of-two bucket of the batch size and per kind of call (`kind`: a kernel whose work per row depends
+    on its mode, such as random steps with and without observations, keeps one estimate per mode; otherwise a mode
+    that ran before would leave the other twin's estimate stale). The twin with the lower estimate runs, and its
+    estimate follows its calls (an exponential average). The other twin is tried again, for TRY_CALLS calls in a row
+    whose mean time replaces its stale estimate, once the calls since its last try have taken 1 / TRY_SHARE times
+    what the try should cost: trying costs about TRY_SHARE of the kernel's time whatever the speed ratio, and a
+    change of load is noticed within a few dozen calls. Single calls are noisy on a loaded machine (any of them can
+    lose a time slice), hence the averages. The first call of each twin in each bucket (compiling, loading or
+    specialising it) is not counted.
     """
 
     ALPHA = 0.1
@@ -170,15 +172,15 @@ class TwinChooser:
     def __init__(self, clock=time.perf_counter):
         self.clock = clock
         # bucket -> [serial s/row, parallel s/row, seconds since the last try, twin on trial or -1,
-        #            trial calls left, trial seconds, trial rows, the faster twin at the last call]
-        self.buckets: dict[int, list] = {}
-        self.warm = [False, False]
+        #            trial calls left, trial seconds, trial rows, the faster twin at the last call,
+        #            whether each twin has run in this bucket]
+        self.buckets: dict[tuple, list] = {}
 
-    def call(self, kernels, args, rows: int):
-        key = rows.bit_length()
+    def call(self, kernels, args, rows: int, kind=0):
+        key = (kind, rows.bit_length())
         b = self.buckets.get(key)
         if b is None:
-            b = self.buckets[key] = [None, None, 0.0, -1, 0, 0.0, 0, -1]
+            b = self.buckets[key] = [None, None, 0.0, -1, 0, 0.0, 0, -1, [False, False]]
         if b[3] >= 0:
             arm = b[3]
         elif b[1] is None or b[0] is None:
@@ -194,8 +196,8 @@ class TwinChooser:
         t0 = self.clock()
         result = kernels[arm](*args)
         elapsed = self.clock() - t0
-        if not self.warm[arm]:
-            self.warm[arm] = True
+        if not b[8][arm]:  # its first call here: compiling, loading or specialising (new argument types)
+            b[8][arm] = True
             return result
         if b[3] >= 0:
             b[4] -= 1
@@ -209,13 +211,14 @@ class TwinChooser:
         return result
 
 
-def twin_kernels(min_rows, rows_arg: int = 1):
+def twin_kernels(min_rows, rows_arg: int = 1, kind=None):
     """Decorator: compile a prange kernel twice, parallel and serial, and dispatch per call.
 
     The serial twin is the same code compiled without `parallel` (prange then runs as range), under
     its own name so that numba's on-disk cache keeps both. The returned Python function runs the
     serial twin when `len(args[rows_arg])` is below `min_rows` (an int, or a function of the call's
-    positional arguments), and otherwise whichever twin a `TwinChooser` finds faster at the moment
+    positional arguments), and otherwise whichever twin a `TwinChooser` finds faster at the moment, for
+    calls of the same `kind` (None, or a function of the positional arguments giving a hashable mode)
     (with KBENV_THREADING=numba always the parallel one, with serial always the serial one). The
     twins give identical results; they are its attributes `.parallel` and `.serial`, the chooser is
     `.chooser`.
@@ -242,11 +245,12 @@ def twin_kernels(min_rows, rows_arg: int = 1):
                 return (parallel_kernel if _MODE == "numba" else serial_kernel)(*args)
             if rows < (min_rows(args) if callable(min_rows) else min_rows):
                 return serial_kernel(*args)
-            return chooser.call(kernels, args, rows)
+            return chooser.call(kernels, args, rows, 0 if kind is None else kind(args))
 
         dispatch.parallel = parallel_kernel
         dispatch.serial = serial_kernel
         dispatch.min_rows = min_rows
+        dispatch.kind = kind
         dispatch.chooser = chooser
         return dispatch
 

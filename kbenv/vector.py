@@ -403,7 +403,8 @@ class VectorGames:
         # the fused kernel writes the float v0 planes, or packed v0 and v1 observations (no hints)
         fused = observe and not self.hint_code and (self.packed or not self.v1)
         obs = np.empty((n, *OBSERVATION_SHAPE), dtype=np.float32) if fused and not self.packed else self._no_obs
-        buffer = self.packed_layout.empty(n if fused and self.packed else 1)
+        # unused (2 rows): its float view is then non-contiguous like a batch's, one compiled kernel for both
+        buffer = self.packed_layout.empty(n if fused and self.packed else 2)
         bits, values = split(buffer, self.packed_layout)
         rewards = np.zeros((n, S.MAX_PLAYERS), dtype=np.float64)
         seeds_before = self.seeds.copy() if self.record else None

@@ -331,7 +331,40 @@ def test_chooser_skips_the_first_call_of_each_twin():
     for _ in range(parallel.TwinChooser.TRY_CALLS):
         chooser.call(kernels, ([0] * 64,), 64)
     assert calls == ["parallel"] * (1 + parallel.TwinChooser.TRY_CALLS)
-    assert chooser.buckets[7][:2] == [None, 0.5]
+    assert chooser.buckets[(0, 7)][:2] == [None, 0.5]
+    # a call of another kind (or batch size) may run other argument types: numba specialises the twin again, and
+    # that first call in its bucket does not count either
+    cost.update(parallel=1000.0)
+    chooser.call(kernels, ([0] * 64,), 64, "packed")
+    cost.update(parallel=0.5)
+    for _ in range(parallel.TwinChooser.TRY_CALLS):
+        chooser.call(kernels, ([0] * 64,), 64, "packed")
+    assert chooser.buckets[("packed", 7)][:2] == [None, 0.5]
+
+
+def test_chooser_keeps_one_estimate_per_kind_of_call():
+    """A kernel whose cost per row depends on its mode (random steps with and without observations): each
+    mode runs its own faster twin, also when the modes come in long runs one after the other."""
+    clock, calls = FakeClock(), []
+    cost = {("serial", "plain"): 1.0, ("parallel", "plain"): 0.5,
+            ("serial", "observed"): 3.0, ("parallel", "observed"): 6.0}
+
+    def make(name):
+        def kernel(rows, mode):
+            calls.append((name, mode))
+            clock.now += cost[(name, mode)] * len(rows)
+        return kernel
+
+    chooser = parallel.TwinChooser(clock)
+    kernels = make("serial"), make("parallel")
+    rows = [0] * 256
+    for mode in ("plain", "observed", "plain", "observed"):
+        calls.clear()
+        for _ in range(300):
+            chooser.call(kernels, (rows, mode), len(rows), mode)
+        faster = min(("serial", "parallel"), key=lambda name: cost[(name, mode)])
+        assert [name for name, _ in calls[20:]].count(faster) > 0.9 * len(calls[20:]), mode
+    assert set(chooser.buckets) == {("plain", 9), ("observed", 9)}
 
 
 def test_dispatcher_takes_keywords_and_keeps_the_signature():

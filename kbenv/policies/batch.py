@@ -28,12 +28,22 @@ def random_step_min_rows(args) -> int:
     return (64 if args[15] else 16) if args[13] else 128
 
 
+def random_step_kind(args) -> tuple[bool, bool]:
+    """random_steps' mode for the twin chooser: (observations written, packed)."""
+    return bool(args[13]), bool(args[15])
+
+
+def observation_kind(args) -> int:
+    """observations' mode for the twin chooser: the hint kind (hint planes cost 20 times more a row)."""
+    return int(args[4])
+
+
 def observation_min_rows(args) -> int:
     """observations: 2.6 us a row, 50 or more with hint planes (args[4])."""
     return 2 if args[4] else 8
 
 
-@twin_kernels(min_rows=observation_min_rows)
+@twin_kernels(min_rows=observation_min_rows, kind=observation_kind)
 def observations(states, idx, players, out, hint_kind: int) -> None:
     """out[j] = observation of players[j] in game idx[j] (with hint planes unless hint_kind is 0)."""
     for j in prange(len(idx)):
@@ -61,7 +71,7 @@ def greedy_actions(states, idx, rng_state, out) -> None:
         out[j] = greedy_action(states[idx[j]], rng_state, idx[j])
 
 
-@twin_kernels(min_rows=random_step_min_rows)
+@twin_kernels(min_rows=random_step_min_rows, kind=random_step_kind)
 def random_steps(states, idx, rng_state, num_players, seeds, seed_stride: int, forced, auto_reset: bool,
                  reward_scheme: int, actions_out, done_out, totals_out, rewards_out,
                  observe: bool, obs_out, packed: bool, bits_out, values_out, v1: bool) -> None:
