@@ -4,14 +4,13 @@
 # self-play throughput of one process on the GPU against 15 Ray actors (network in each actor, then one
 # inference server on the GPU: benchmarks/actors_speed.py) for the quick network and the warm run's, then
 # (TRAIN=1) train configs/selfplay_2p_warm_gpu.yaml until $DEADLINE seconds after the start and pack the
-# run into $OUT/run.tar.gz. Every stage writes to
-# $OUT as it ends, so a run stopped at its limit still returns what it finished.
+# run into $OUT/run.tar.gz. Every stage writes to $OUT as it ends, so a run stopped at its limit still returns
+# what it finished. Set-up and warm-up: scripts/device_setup.sh.
 #
 #   DEADLINE=520 bash scripts/device_actors.sh
 # (a smoke test without a GPU: PY=.venv/bin/python DEVICE=cpu ACTORS=1 GAMES=8 TRAIN_CONFIG=tiny.yaml bash ...)
 set -u
 DEADLINE=${DEADLINE:-520}
-PY=${PY:-python3}
 DEVICE=${DEVICE:-cuda}
 ACTORS=${ACTORS:-15}
 GAMES=${GAMES:-960}
@@ -21,33 +20,10 @@ START=$(date +%s)
 mkdir -p "$OUT" /tmp/runs
 elapsed() { echo $(( $(date +%s) - START )); }
 log() { echo "[$(elapsed) s] $*" | tee -a "$OUT/stages.log"; }
-if ! $PY -c "import pydantic, gymnasium, pettingzoo, sb3_contrib, openskill, ray" 2> /dev/null; then
-    $PY -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl \
-        || exit 1
-    export PYTHONPATH=/tmp/site
-fi
-export PYTHONPATH=${PYTHONPATH:+$PYTHONPATH:}$PWD PYTHONUNBUFFERED=1  # the Ray actors import kbenv from here
-$PY -c "import numba, numpy, torch, ray; print('numba', numba.__version__, 'numpy', numpy.__version__, 'torch',
-torch.__version__, 'ray', ray.__version__, 'cuda', torch.cuda.is_available())" \
-    | tee -a "$OUT/stages.log" || exit 1
-nproc | tee -a "$OUT/stages.log"
+source scripts/device_setup.sh
+versions | tee -a "$OUT/stages.log" || exit 1
 log "wheels installed"
-cat > /tmp/warm.yaml <<'YAML'
-method: alphazero
-name: warm
-games: 4
-simulations: 2
-considered: 2
-search: compiled
-iterations: 1
-steps_per_iteration: 50
-train_batches: 1
-batch_size: 8
-min_buffer: 1
-eval_opponents: []
-out_dir: /tmp/warm
-YAML
-timeout $(( DEADLINE - 200 )) $PY -m kbenv.cli train --config /tmp/warm.yaml --quiet > "$OUT/warm.log" 2>&1 \
+warm_up $(( DEADLINE - 200 )) > "$OUT/warm.log" 2>&1 \
     || log "warm-up failed: rc $? (the benchmarks compile what they need)"
 log "numba kernels compiled"
 # (config, inference, steps): the quick network (16 channels, 1 block, 8 simulations), then the warm run's
@@ -73,7 +49,7 @@ if [ "$left" -gt 60 ]; then
     log "training ended: rc $?"
     dir=/tmp/runs/$($PY -c "import yaml, sys; print(yaml.safe_load(open(sys.argv[1]))['name'])" "$TRAIN_CONFIG")
     ls -l "$dir" | tee -a "$OUT/stages.log"
-    tar -czf "$OUT/run.tar.gz" -C "$dir" $(cd "$dir" && ls | grep -v '^checkpoint') 
+    tar -czf "$OUT/run.tar.gz" -C "$dir" $(cd "$dir" && ls | grep -v '^checkpoint')
     tar -czf "$OUT/checkpoint.tar.gz" -C "$dir" checkpoint.pt 2> /dev/null
     ls -l "$OUT" | tee -a "$OUT/stages.log"
 fi

@@ -9,33 +9,14 @@ set -u
 MINUTES=${MINUTES:-6}
 OUT=${OUT:-/tmp/device_out}
 mkdir -p "$OUT" /tmp/runs
-if ! python3 -c "import pydantic, gymnasium, pettingzoo, sb3_contrib, openskill" 2> /dev/null; then
-    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl \
-        || exit 1
-    export PYTHONPATH=/tmp/site:$PWD
-fi
-export PYTHONUNBUFFERED=1
-python3 -c "import numba, numpy, torch; print('numba', numba.__version__, 'numpy', numpy.__version__, 'torch', torch.__version__, 'cuda', torch.cuda.is_available())" || exit 1
-cat > /tmp/warm.yaml <<'YAML'
-method: alphazero
-name: warm
-games: 4
-simulations: 2
-considered: 2
-iterations: 1
-steps_per_iteration: 200
-train_batches: 1
-batch_size: 8
-min_buffer: 1
-eval_opponents: []
-out_dir: /tmp/warm
-YAML
+source scripts/device_setup.sh
+versions || exit 1
 start=$(date +%s)
-python3 -m kbenv.cli train --config /tmp/warm.yaml --quiet || exit 1
+warm_up 1200 || exit 1
 echo "numba kernels compiled in $(( $(date +%s) - start )) s"
 for cfg in "$@"; do
     name=$(basename "$cfg" .yaml)
-    python3 -m kbenv.cli train --config "$cfg" --max-minutes "$MINUTES" --out /tmp/runs --quiet > "/tmp/runs/$name.log" 2>&1 &
+    $PY -m kbenv.cli train --config "$cfg" --max-minutes "$MINUTES" --out /tmp/runs --quiet > "/tmp/runs/$name.log" 2>&1 &
 done
 wait
 for dir in /tmp/runs/*/; do

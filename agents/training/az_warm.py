@@ -179,7 +179,7 @@ class WarmStart:
         c = self.config
         t0 = time.perf_counter()
         held_out = teacher_chunk(c, self.seed + HELD_OUT_SEED)  # new games: the trained network's figures
-        hold_torch_threads(self.config.threads)
+        hold_torch_threads(c.threads)
         after = measure(self.net, held_out, self.device)
         self.net.train()
         before = self.before or after
