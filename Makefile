@@ -18,9 +18,11 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(BIN)/kbenv train --config configs/quick.yaml
 	rm -rf results/demo  # a new model: a new tournament (kbenv refuses to mix results of different runs)
-	$(BIN)/kbenv tournament --agents aznet:path=runs/quick/model.pt az:path=runs/quick/model.pt,sims=16 \
+	$(BIN)/kbenv tournament --agents aznet:path=runs/quick/model.pt \
+		az:path=runs/quick/model.pt,sims=64,considered=8,search=compiled \
 		random greedy lookahead --players 2 --games 60 --workers 2 --seed 1 --out results/demo
-	$(BIN)/kbenv play --players 2 --seed 1 --agents az:path=runs/quick/model.pt,sims=16 greedy \
+	$(BIN)/kbenv play --players 2 --seed 1 \
+		--agents az:path=runs/quick/model.pt,sims=64,considered=8,search=compiled greedy \
 		--png results/demo/game.png --record results/demo/game.json
 
 # The browser tests (tests/test_serve_browser.py) need Chromium and chromedriver: Debian's are installed when

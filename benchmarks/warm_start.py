@@ -3,7 +3,7 @@ strong the raw network is after N of them.
 
 Run: `python -m benchmarks.warm_start [--config configs/quick.yaml] [--teacher lookahead] [--samples 60000]
 [--eval-at 15000,30000,60000] [--eval-games 40] [--channels 16 --blocks 1 --head-channels 2] [--epochs 1]
-[--threads 1] [--seed 0]`. The config gives the ruleset, players, value weight and network (the flags
+[--temperature 0] [--threads 1] [--seed 0]`. The config gives the ruleset, players, value weight and network (the flags
 override its size and warm-start fields); the network starts from the config seed's random weights and
 imitates the teacher on `--samples` decisions; after the first chunk past each `--eval-at` count, the raw
 network (aznet: one forward pass per decision) plays `--eval-games` games against each of the config's
@@ -36,6 +36,7 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--epochs", type=int, default=1)
     parser.add_argument("--batch-size", type=int, default=256)
     parser.add_argument("--lr", type=float, default=0.001)
+    parser.add_argument("--temperature", type=float, default=0.0, help="> 0: soft targets (imitation_temperature)")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", default="bench_results/warm_start.json")
@@ -56,7 +57,8 @@ def main(argv: list[str] | None = None) -> dict:
         if value is not None:
             data[key] = value
     data.update(teacher=args.teacher, imitation_samples=args.samples, imitation_epochs=args.epochs,
-                imitation_batch_size=args.batch_size, imitation_lr=args.lr, seed=args.seed, device="cpu",
+                imitation_batch_size=args.batch_size, imitation_lr=args.lr,
+                imitation_temperature=args.temperature, seed=args.seed, device="cpu",
                 threads=args.threads)
     config = AlphaZeroConfig.from_dict(data, source=args.config)
     if args.threads:

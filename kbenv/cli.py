@@ -725,8 +725,9 @@ def _add_tournament(sub) -> None:
     tour.add_argument("--games", type=positive_int, default=100,
                       help="games per player count, rounded up to whole rotation blocks (default 100)")
     tour.add_argument("--workers", type=positive_int, default=1, help="parallel worker processes (default 1)")
-    tour.add_argument("--backend", choices=["process", "ray"], default="process",
-                      help="how workers run: local processes or a Ray cluster (default process)")
+    tour.add_argument("--backend", choices=["process", "spawn", "ray"], default="process",
+                      help="how workers run: forked local processes, freshly started local processes (spawn) "
+                           "or a Ray cluster (default process)")
     tour.add_argument("--seed", type=seed, default=0, help="tournament seed, 0 to 2**63-1 (default 0)")
     tour.add_argument("--preset", choices=["first-game"], default=None,
                       help="play every game on a fixed set-up instead of random ones")

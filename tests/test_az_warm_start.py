@@ -122,6 +122,23 @@ def test_imitation_raises_agreement_with_the_teacher_on_held_out_positions(tmp_p
     assert record["agreement_held_out"] > record["agreement_untrained"]
 
 
+def test_soft_targets_raise_agreement_and_are_recorded(tmp_path, small_chunks):
+    """imitation_temperature > 0: the soft loss trains too (other weights than the best-set loss) and the record
+    says the temperature; the default record has no such key (old cards unchanged)."""
+    nets, records = [], []
+    for temperature in (0.0, 0.5):
+        config = _config(tmp_path, imitation_samples=3000, imitation_epochs=2, imitation_lr=0.003,
+                         imitation_temperature=temperature)
+        torch.manual_seed(0)
+        net = PolicyValueNet(channels=8, blocks=1, head_channels=2)
+        records.append(az_warm.imitate_network(net, config, "cpu", log=_quiet))
+        nets.append(net)
+    hard, soft = records
+    assert "temperature" not in hard and soft["temperature"] == 0.5
+    assert soft["agreement_held_out"] > soft["agreement_untrained"] + 0.1, soft
+    assert any(not torch.equal(a, b) for a, b in zip(nets[0].parameters(), nets[1].parameters(), strict=True))
+
+
 def test_imitation_refuses_a_network_of_another_ruleset(tmp_path, small_chunks):
     config = _config(tmp_path, expansions=["nomads"])  # v1 games
     with pytest.raises(ValueError, match="observation channels"):

@@ -315,6 +315,16 @@ def test_same_seed_same_tournament(tmp_path):
     assert a["by_players"]["2"]["ratings"] == b["by_players"]["2"]["ratings"]
 
 
+def test_spawned_workers_play_the_same_games(tmp_path):
+    """backend='spawn': fresh worker processes (for callers with threads running) give the same games."""
+    a = run_tournament(["random", "greedy"], [2], games=4, seed=8, out_dir=str(tmp_path / "a"), progress=False)
+    b = run_tournament(["random", "greedy"], [2], games=4, seed=8, out_dir=str(tmp_path / "b"), progress=False,
+                       workers=2, backend="spawn")
+    assert without_timing(load_results(str(tmp_path / "a"))) == without_timing(load_results(str(tmp_path / "b")))
+    assert a["by_players"]["2"]["ratings"] == b["by_players"]["2"]["ratings"]
+    assert b["config"]["backend"] == "spawn"
+
+
 def test_ray_backend_on_a_local_instance(tmp_path):
     ray = pytest.importorskip("ray")
     try:

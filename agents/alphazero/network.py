@@ -113,7 +113,8 @@ class NetworkEvaluator:
         """One forward pass on observations (float planes or packed rows): (logits (B, A), predicted gain per
         seat, observer first (B, 5))."""
         hold_torch_threads(self.threads)
-        self.net.eval()
+        if self.net.training:  # eval() walks every module: a fifth of a small network's forward pass at batch 1
+            self.net.eval()
         logits, values = self.net(torch.from_numpy(np.ascontiguousarray(obs)).to(self.device))
         self.positions += len(obs)
         return logits.float().cpu().numpy(), values.float().cpu().numpy()

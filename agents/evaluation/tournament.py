@@ -27,6 +27,7 @@ import itertools
 import json
 import os
 import signal
+import sys
 import threading
 import warnings
 from collections.abc import Callable, Iterator
@@ -116,6 +117,11 @@ def check_spec(spec: str) -> None:
         make_agent(spec)
 
 
+# how workers run: forked local processes, freshly spawned local processes (no state of the caller: for a
+# caller that has started threads, such as a training run), or Ray
+BACKENDS = ("process", "spawn", "ray")
+
+
 def check_arguments(agents: list[str], player_counts: list[int], games: int, seed: int, workers: int,
                     backend: str) -> None:
     """ValueError naming the argument at fault (agents, players, games, seed, workers or backend)."""
@@ -138,8 +144,8 @@ def check_arguments(agents: list[str], player_counts: list[int], games: int, see
         raise ValueError(f"seed: expected an integer from 0 to {MAX_SEED}, got {seed!r}")
     if not _is_int(workers) or workers < 1:
         raise ValueError(f"workers: expected at least 1 worker, got {workers!r}")
-    if backend not in ("process", "ray"):
-        raise ValueError(f"backend: expected 'process' or 'ray', got {backend!r}")
+    if backend not in BACKENDS:
+        raise ValueError(f"backend: expected 'process', 'spawn' or 'ray', got {backend!r}")
 
 
 def check_setup(setup: dict, tasks: list[GameTask]) -> dict:
@@ -488,9 +494,14 @@ def _rewrite_if_changed(path: str, text: str) -> None:
 
 
 def _worker_init() -> None:
-    """Pool workers leave Ctrl-C to the parent (which terminates them) and die on SIGTERM."""
+    """Pool workers leave Ctrl-C to the parent (which terminates them) and die on SIGTERM. They run their
+    numerical libraries on one thread: the workers share the cores (a network agent's batch-1 forward passes
+    on torch's default threads ran 2x slower with 2 workers on 2 cores)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    os.environ["OMP_NUM_THREADS"] = "1"
+    if "torch" in sys.modules:
+        sys.modules["torch"].set_num_threads(1)
 
 
 @contextlib.contextmanager
@@ -541,10 +552,15 @@ def _stop_pool(pool) -> None:
             manager.join(timeout=5)
 
 
-def _execute_pool(tasks: list[GameTask], setup: dict, workers: int) -> Iterator[dict]:
+def _execute_pool(tasks: list[GameTask], setup: dict, workers: int, start_method: str | None = None) -> Iterator[dict]:
+    """Games on a local process pool: forked workers (the platform's default), or with `start_method`
+    'spawn' fresh interpreters (for callers whose threads, e.g. torch's or numba's OpenMP pools, a fork
+    would copy in a locked state)."""
+    import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_init)
+    context = multiprocessing.get_context(start_method) if start_method else None
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_init, mp_context=context)
     finished = False
     try:
         futures = [pool.submit(run_task, t, setup) for t in tasks]
@@ -581,7 +597,7 @@ def _execute(tasks: list[GameTask], setup: dict, workers: int, backend: str) -> 
         return _execute_ray(tasks, setup, workers)
     if workers <= 1 or len(tasks) <= 1:
         return (run_task(t, setup) for t in tasks)
-    return _execute_pool(tasks, setup, workers)
+    return _execute_pool(tasks, setup, workers, "spawn" if backend == "spawn" else None)
 
 
 def _play(todo: list[GameTask], setup: dict, workers: int, backend: str, out_dir: str,

@@ -203,17 +203,37 @@ def train_step(net, optimizer, buffer: ReplayBuffer, rng: np.random.Generator, c
     return policy_loss.item(), value_loss.item()
 
 
+def search_spec(model_path: Path, config: AlphaZeroConfig, simulations: int) -> str:
+    """The `az` spec of the search agent the evaluations play: `simulations`, the config's eval_considered and
+    its search (compiled: the Python search's moves, faster)."""
+    spec = f"az:path={model_path},sims={simulations}"
+    if config.eval_considered != 16:
+        spec += f",considered={config.eval_considered}"
+    if config.search == "compiled":
+        spec += ",search=compiled"
+    return spec
+
+
+def _search_workers(config: AlphaZeroConfig, agent: str) -> dict:
+    """The search agent's games on eval_workers fresh processes (spawned: a fork would copy this process's
+    torch and numba thread pools in a locked state); the raw network's games, fast, in this process."""
+    if agent == "az" and config.eval_workers > 1:
+        return {"workers": config.eval_workers, "backend": "spawn"}
+    return {}
+
+
 def evaluate(model_path: Path, config: AlphaZeroConfig, out_dir: Path, seed: int, games: int,
-             progress: bool = False) -> list[dict]:
-    """Games of the raw network (and of the search agent when eval_simulations > 0) against each
-    evaluation opponent, seats rotated, in the run's first player count and ruleset."""
+             progress: bool = False, simulations: int | None = None) -> list[dict]:
+    """Games of the raw network (and of the search agent when `simulations`, by default eval_simulations,
+    is > 0) against each evaluation opponent, seats rotated, in the run's first player count and ruleset."""
     import shutil
 
     from ..evaluation.tournament import run_tournament
 
+    sims = config.eval_simulations if simulations is None else simulations
     specs = [f"aznet:path={model_path}"]
-    if config.eval_simulations:
-        specs.append(f"az:path={model_path},sims={config.eval_simulations}")
+    if sims:
+        specs.append(search_spec(model_path, config, sims))
     rows = []
     players = config.players[0]
     for spec in specs:
@@ -223,13 +243,24 @@ def evaluate(model_path: Path, config: AlphaZeroConfig, out_dir: Path, seed: int
             shutil.rmtree(folder, ignore_errors=True)
             # more than 2 players: the agent alone against players - 1 copies of the opponent (field)
             summary = run_tournament([spec, opponent], [players], games=games, seed=seed, out_dir=str(folder),
-                                     setup=config.setup() or None, progress=progress, field=players > 2)
+                                     setup=config.setup() or None, progress=progress, field=players > 2,
+                                     **_search_workers(config, agent))
             block = summary["by_players"][str(players)]
             seat = block["seats"][spec]
-            rows.append({"agent": agent, "opponent": opponent, "players": players, "games": games,
-                         "win_share": seat["win_share"], "ci95": seat["win_share_ci95"],
-                         "mean_gold": seat["mean_gold"]})
+            row = {"agent": agent, "opponent": opponent, "players": players, "games": games,
+                   "win_share": seat["win_share"], "ci95": seat["win_share_ci95"], "mean_gold": seat["mean_gold"]}
+            if agent == "az":  # the search agent: its simulations and time per decision (the issue asks for it)
+                row.update(simulations=sims, seconds_per_decision=seconds_per_decision(folder / "games.csv", spec))
+            rows.append(row)
     return rows
+
+
+def seconds_per_decision(games_csv: Path, spec: str) -> float:
+    """The median over a tournament's games (games.csv) of `spec`'s mean seconds per decision in each game."""
+    with open(games_csv, newline="") as f:
+        times = [float(row[f"sec_per_decision{i}"]) for row in csv.DictReader(f)
+                 for i in range(int(row["num_players"])) if row[f"seat{i}"] == spec]
+    return round(float(np.median(times)), 6) if times else float("nan")
 
 
 def plot_curve(rows: list[dict], path: Path, start: str = "network from random weights") -> None:
@@ -239,13 +270,15 @@ def plot_curve(rows: list[dict], path: Path, start: str = "network from random w
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(7, 4.2))
-    for agent, opponent in sorted({(r["agent"], r["opponent"]) for r in rows}):
-        sel = [r for r in rows if r["agent"] == agent and r["opponent"] == opponent]
+    for agent, sims, opponent in sorted({(r["agent"], r.get("simulations") or 0, r["opponent"]) for r in rows}):
+        sel = [r for r in rows if r["agent"] == agent and (r.get("simulations") or 0) == sims
+               and r["opponent"] == opponent]
         x = [r["positions"] for r in sel]
         y = [r["win_share"] for r in sel]
         lo = [r["ci95"][0] for r in sel]
         hi = [r["ci95"][1] for r in sel]
-        line, = ax.plot(x, y, marker="o", label=f"{agent} vs {opponent}")
+        name = f"{agent} + {sims} simulations" if agent == "az" else agent
+        line, = ax.plot(x, y, marker="o" if agent == "aznet" else "D", label=f"{name} vs {opponent}")
         ax.fill_between(x, lo, hi, color=line.get_color(), alpha=0.15)
     players = rows[0]["players"] if rows else 2
     ax.axhline(1 / players, color="grey", linestyle="--", linewidth=1)
@@ -497,7 +530,7 @@ class Run:
         self.wall = wall_before + time.perf_counter() - started
         finished = self.iteration >= c.iterations
         if finished and c.eval_opponents and (not self.curve or self.curve[-1]["round"] != self.iteration):
-            self.evaluate(c.final_eval_games or c.eval_games)
+            self.evaluate(c.final_eval_games or c.eval_games, final=True)
         self.save_checkpoint()
         self.save_model()
         card = self.card()
@@ -505,18 +538,24 @@ class Run:
         self._write_losses()
         return card
 
-    def evaluate(self, games: int) -> None:
+    def evaluate(self, games: int, final: bool = False) -> None:
+        """Evaluate the network now (the final evaluation with final_eval_simulations) and redraw the curve."""
+        c = self.config
+        sims = c.final_eval_simulations if final and c.final_eval_simulations is not None else c.eval_simulations
         model = self.save_model()
-        rows = evaluate(model, self.config, self.dir / "eval" / f"round_{self.iteration}",
-                        seed=self.config.seed + self.iteration, games=games, progress=self.progress)
+        rows = evaluate(model, c, self.dir / "eval" / f"round_{self.iteration}",
+                        seed=c.seed + self.iteration, games=games, progress=self.progress, simulations=sims)
         for r in rows:
             r.update(round=self.iteration, positions=self.selfplay.positions)
             self.curve.append(r)
-            self.log(f"  round {self.iteration} ({self.selfplay.positions:,} positions): {r['agent']} vs "
+            searched = f" ({r['simulations']} simulations, {r['seconds_per_decision']:.3f} s a decision)" \
+                if r["agent"] == "az" else ""
+            self.log(f"  round {self.iteration} ({self.selfplay.positions:,} positions): {r['agent']}{searched} vs "
                      f"{r['opponent']} win share {r['win_share']:.3f} [{r['ci95'][0]:.2f}, {r['ci95'][1]:.2f}]")
         with open(self.dir / "curve.csv", "w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=["round", "positions", "agent", "opponent", "players", "games",
-                                              "win_share", "ci95", "mean_gold"])
+                                              "win_share", "ci95", "mean_gold", "simulations",
+                                              "seconds_per_decision"])
             w.writeheader()
             w.writerows(self.curve)
         plot_curve(self.curve, self.dir / "curve.png", self.start_description())

@@ -66,6 +66,12 @@ class AlphaZeroConfig(ConfigModel):
     eval_opponents: list[Literal[EVAL_OPPONENTS]] = _field(
         ["random", "greedy"], f"a list of {', '.join(EVAL_OPPONENTS)} (empty: no evaluation)")
     eval_simulations: int = _field(0, "an integer >= 0", ge=0)  # 0: evaluate the raw network only
+    # the search agent's root candidates in evaluations (az's considered=, 16 by default)
+    eval_considered: Count = _field(16, "a positive integer")
+    # the final evaluation's simulations (null: as eval_simulations): the agent as it plays, network + search,
+    # measured once at the end while the curve's points stay cheap
+    final_eval_simulations: int | None = _field(None, "null or an integer >= 0", ge=0)
+    eval_workers: Count = _field(1, "a positive integer")  # processes playing the search agent's evaluation games
     final_eval_games: int = _field(0, "an integer >= 0", ge=0)  # 0: as eval_games
     checkpoint_every: int = _field(5, "an integer >= 0", ge=0)  # rounds between checkpoints (0 = only the last)
     max_minutes: NonNegative = _field(0.0, "a finite number >= 0")  # wall-time limit of this call (0 = none)
@@ -92,6 +98,9 @@ class AlphaZeroConfig(ConfigModel):
     imitation_epochs: Count = _field(2, "a positive integer")  # passes over each chunk of samples
     imitation_batch_size: Count = _field(256, "a positive integer")
     imitation_lr: Share = _field(0.001, "a number in (0, 1]")  # AdamW, its own optimizer (weight_decay as above)
+    # 0: the policy learns the teacher's best set; > 0: softmax(teacher's values / temperature) over the legal
+    # actions (the values in the teacher's units, gold for greedy and lookahead), which also ranks the other moves
+    imitation_temperature: NonNegative = _field(0.0, "a finite number >= 0")
 
     _name = field_validator("name")(ConfigModel.check_name)
     _distinct = field_validator("expansions", "rules", "eval_opponents")(ConfigModel.check_distinct)

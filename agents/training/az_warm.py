@@ -6,7 +6,9 @@ agents.training.imitation.imitation_batches (every seat plays the teacher, with 
 for diversity; the label is the teacher's best set, ties included):
 
 - the policy logits: cross-entropy of the teacher's best set, -log P(best set) under the masked softmax
-  (agents.training.imitation.set_cross_entropy, the PPO warm start's loss);
+  (agents.training.imitation.set_cross_entropy, the PPO warm start's loss), or with `imitation_temperature`
+  > 0 the cross-entropy to softmax(teacher's values / temperature) over the legal actions (soft targets that
+  also rank the moves outside the best set; agents.training.imitation.soft_cross_entropy);
 - the value head: the search network's own target (agents.alphazero.search), per seat relative to the
   decider, the final margin of the teacher's game minus the margin the position would score now,
   squared error over the seats in the game, times `value_weight` (as in self-play training).
@@ -35,7 +37,7 @@ from kbenv.engine import state as S
 from kbenv.layout import layout_by_flag
 
 from .az_config import AlphaZeroConfig
-from .imitation import imitation_batches, set_cross_entropy
+from .imitation import imitation_batches, set_cross_entropy, soft_cross_entropy
 from .networks import hold_torch_threads
 
 CHUNK_GAMES = 64  # games per chunk of samples
@@ -138,7 +140,7 @@ class WarmStart:
         c, net, device = self.config, self.net, self.device
         t0 = time.perf_counter()
         chunk = teacher_chunk(c, self.seed + self.chunks)
-        obs, masks, best, _outcomes, _values, states, finals = chunk
+        obs, masks, best, _outcomes, teacher_values, states, finals = chunk
         if obs.shape[1] != net.config["input_channels"] or masks.shape[1] != net.action_size:
             raise ValueError(f"imitation: the teacher's games give {obs.shape[1]} observation channels and "
                              f"{masks.shape[1]} actions, the network takes {net.config['input_channels']} and "
@@ -155,8 +157,13 @@ class WarmStart:
                                    max(1, -(-len(obs) // c.imitation_batch_size)))
             for idx in parts:
                 logits, values = net(torch.from_numpy(obs[idx]).to(device))
-                p_loss, _hits = set_cross_entropy(logits, torch.from_numpy(masks[idx].astype(bool)).to(device),
-                                                  torch.from_numpy(best[idx].astype(bool)).to(device))
+                legal = torch.from_numpy(masks[idx].astype(bool)).to(device)
+                if c.imitation_temperature > 0:
+                    p_loss = soft_cross_entropy(logits, legal, torch.from_numpy(teacher_values[idx]).to(device),
+                                                c.imitation_temperature)
+                else:
+                    best_set = torch.from_numpy(best[idx].astype(bool)).to(device)
+                    p_loss, _hits = set_cross_entropy(logits, legal, best_set)
                 counts = _seat_mask(torch.from_numpy(seats[idx]).to(device))
                 v_loss = (((values - torch.from_numpy(targets[idx]).to(device)) ** 2) * counts).sum() / counts.sum()
                 loss = p_loss + c.value_weight * v_loss
@@ -190,6 +197,7 @@ class WarmStart:
         return {"teacher": c.teacher, "finished": True, "samples": self.samples,
                 "requested_samples": c.imitation_samples, "epochs": c.imitation_epochs,
                 "batch_size": c.imitation_batch_size, "lr": c.imitation_lr,
+                **({"temperature": c.imitation_temperature} if c.imitation_temperature > 0 else {}),
                 "random_share": RANDOM_SHARE, "gradient_steps": self.steps,
                 "train_policy_loss": round(self.losses[0], 4), "train_value_loss": round(self.losses[1], 4),
                 "held_out_positions": len(held_out[0]),
