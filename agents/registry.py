@@ -136,8 +136,8 @@ PARAMETERS: dict[str, dict[str, Converter]] = {
     "az": {"path": _network_file, "sims": _positive_int, "considered": _positive_int, "device": _device,
            "search": _search_kind, "seed": _seed, "outside_training": _boolean},
     "aznet": {"path": _network_file, "device": _device, "seed": _seed, "outside_training": _boolean},
-    "trained": {"model": _shipped, "sims": _positive_int, "search": _search_kind, "seed": _seed,
-                "outside_training": _boolean},
+    "trained": {"model": _shipped, "sims": _positive_int, "considered": _positive_int, "search": _search_kind,
+                "seed": _seed, "outside_training": _boolean},
     "human": {},
     "openspiel": {"bot": _openspiel_bot, "sims": _positive_int, "rollouts": _positive_int, "dets": _positive_int,
                   "c": _non_negative_float, "max_rollout": _positive_int, "seed": _seed},
@@ -242,7 +242,8 @@ def _load_network_agent(spec: str, kind: str, seed: int | None, params: dict):
         if kind == "trained":
             name = params.pop("model")
             return AZSearchAgent(shipped_model(name), sims=params.get("sims", DEFAULT_SIMS),
-                                 search=params.get("search", "python"), seed=seed,
+                                 considered=params.get("considered", 16), search=params.get("search", "python"),
+                                 seed=seed,
                                  outside_training=params.get("outside_training", False), card=shipped_card(name))
         return AZSearchAgent(seed=seed, **params)
     except ImportError:

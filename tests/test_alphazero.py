@@ -258,6 +258,9 @@ def test_agent_specs(random_model):
         parse_spec("aznet")
     agent = make_agent(f"az:path={random_model},sims=2", seed=0)
     assert agent.search.num_simulations == 2
+    shipped = make_agent("trained:2p,sims=64,considered=8,search=compiled", seed=0)
+    assert (shipped.search.num_simulations, shipped.search.max_considered) == (64, 8)
+    assert make_agent("trained:2p", seed=0).search.max_considered == 16  # the spec's default is unchanged
 
 
 @pytest.mark.parametrize("model,players,ruleset", [("2p", 2, {}), ("4p", 4, {}),

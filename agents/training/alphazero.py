@@ -277,8 +277,11 @@ def plot_curve(rows: list[dict], path: Path, start: str = "network from random w
         y = [r["win_share"] for r in sel]
         lo = [r["ci95"][0] for r in sel]
         hi = [r["ci95"][1] for r in sel]
-        name = f"{agent} + {sims} simulations" if agent == "az" else agent
-        line, = ax.plot(x, y, marker="o" if agent == "aznet" else "D", label=f"{name} vs {opponent}")
+        if agent == "az":  # the search agent: often one point (the final evaluation), its interval as a bar
+            ax.errorbar(x, y, yerr=[np.subtract(y, lo), np.subtract(hi, y)], fmt="D", capsize=4,
+                        label=f"az + {sims} simulations vs {opponent}")
+            continue
+        line, = ax.plot(x, y, marker="o", label=f"{agent} vs {opponent}")
         ax.fill_between(x, lo, hi, color=line.get_color(), alpha=0.15)
     players = rows[0]["players"] if rows else 2
     ax.axhline(1 / players, color="grey", linestyle="--", linewidth=1)
