@@ -27,6 +27,7 @@ from . import rulesets
 MODELS = Path(__file__).parent / "models"
 SHIPPED = {"2p": "trained_2p.pt", "4p": "trained_4p.pt", "nomads-2p": "trained_nomads_2p.pt"}
 DEFAULT_SIMS = 16
+DEFAULT_CONSIDERED = 16  # root candidates of the Gumbel search (considered=)
 
 
 def shipped_model(name: str) -> Path:
@@ -94,8 +95,8 @@ class AZSearchAgent(_NetworkAgent):
     """Network + Gumbel search (no Gumbel noise at play time: the best action by logits and q); `search`:
     `python` (agents.alphazero.search) or `compiled` (agents.alphazero.compiled_search, the same moves)."""
 
-    def __init__(self, path: str | Path, sims: int = DEFAULT_SIMS, considered: int = 16, device: str = "cpu",
-                 seed: int | None = None, search: str = "python", outside_training: bool = False,
+    def __init__(self, path: str | Path, sims: int = DEFAULT_SIMS, considered: int = DEFAULT_CONSIDERED,
+                 device: str = "cpu", seed: int | None = None, search: str = "python", outside_training: bool = False,
                  card: dict | None = None):
         from .alphazero.compiled_search import make_search
 

@@ -234,7 +234,7 @@ def _load_ppo(spec: str, seed: int | None, params: dict):
 
 def _load_network_agent(spec: str, kind: str, seed: int | None, params: dict):
     """az / aznet / trained agents; a file torch cannot read is reported as the spec's error."""
-    from .az import DEFAULT_SIMS, AZNetAgent, AZSearchAgent, shipped_card, shipped_model
+    from .az import DEFAULT_CONSIDERED, DEFAULT_SIMS, AZNetAgent, AZSearchAgent, shipped_card, shipped_model
 
     try:
         if kind == "aznet":
@@ -242,8 +242,8 @@ def _load_network_agent(spec: str, kind: str, seed: int | None, params: dict):
         if kind == "trained":
             name = params.pop("model")
             return AZSearchAgent(shipped_model(name), sims=params.get("sims", DEFAULT_SIMS),
-                                 considered=params.get("considered", 16), search=params.get("search", "python"),
-                                 seed=seed,
+                                 considered=params.get("considered", DEFAULT_CONSIDERED),
+                                 search=params.get("search", "python"), seed=seed,
                                  outside_training=params.get("outside_training", False), card=shipped_card(name))
         return AZSearchAgent(seed=seed, **params)
     except ImportError:

@@ -16,14 +16,13 @@ from agents.training.alphazero import Run, search_spec, seconds_per_decision
 from agents.training.az_config import AlphaZeroConfig
 from agents.training.imitation import soft_cross_entropy
 
+from .test_alphazero import _tiny_config
+
 
 def _tiny(tmp_path: Path, **over) -> AlphaZeroConfig:
-    data = dict(name="tiny", games=4, simulations=4, considered=4, channels=8, blocks=1, head_channels=2,
-                iterations=2, steps_per_iteration=30, train_batches=1, batch_size=16, buffer_positions=2000,
-                min_buffer=1, eval_every=1, eval_games=2, eval_opponents=["random"], checkpoint_every=0,
-                device="cpu", threads=1, seed=4, out_dir=str(tmp_path))
-    data.update(over)
-    return AlphaZeroConfig.from_dict(data)
+    """test_alphazero's tiny run, shorter, evaluated every round."""
+    fields = dict(iterations=2, steps_per_iteration=30, train_batches=1, eval_every=1, checkpoint_every=0, seed=4)
+    return _tiny_config(tmp_path, **{**fields, **over})
 
 
 def test_the_new_fields_default_to_the_old_evaluation(tmp_path):

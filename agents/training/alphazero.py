@@ -38,6 +38,7 @@ from pathlib import Path
 import numpy as np
 
 from agents.alphazero.search import relative_values, score_values
+from agents.az import DEFAULT_CONSIDERED
 from kbenv.engine import state as S
 from kbenv.game import Game
 from kbenv.view import PlayerView
@@ -207,7 +208,7 @@ def search_spec(model_path: Path, config: AlphaZeroConfig, simulations: int) -> 
     """The `az` spec of the search agent the evaluations play: `simulations`, the config's eval_considered and
     its search (compiled: the Python search's moves, faster)."""
     spec = f"az:path={model_path},sims={simulations}"
-    if config.eval_considered != 16:
+    if config.eval_considered != DEFAULT_CONSIDERED:
         spec += f",considered={config.eval_considered}"
     if config.search == "compiled":
         spec += ",search=compiled"

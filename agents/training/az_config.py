@@ -10,6 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, field_validator, model_validator
 
+from agents.az import DEFAULT_CONSIDERED
 from kbenv.board.island_files import SUBSTITUTE_SIDES
 from kbenv.policies import TEACHERS
 
@@ -66,8 +67,8 @@ class AlphaZeroConfig(ConfigModel):
     eval_opponents: list[Literal[EVAL_OPPONENTS]] = _field(
         ["random", "greedy"], f"a list of {', '.join(EVAL_OPPONENTS)} (empty: no evaluation)")
     eval_simulations: int = _field(0, "an integer >= 0", ge=0)  # 0: evaluate the raw network only
-    # the search agent's root candidates in evaluations (az's considered=, 16 by default)
-    eval_considered: Count = _field(16, "a positive integer")
+    # the search agent's root candidates in evaluations (az's considered=)
+    eval_considered: Count = _field(DEFAULT_CONSIDERED, "a positive integer")
     # the final evaluation's simulations (null: as eval_simulations): the agent as it plays, network + search,
     # measured once at the end while the curve's points stay cheap
     final_eval_simulations: int | None = _field(None, "null or an integer >= 0", ge=0)
