@@ -261,6 +261,10 @@ def test_agent_specs(random_model):
     shipped = make_agent("trained:2p,sims=64,considered=8,search=compiled", seed=0)
     assert (shipped.search.num_simulations, shipped.search.max_considered) == (64, 8)
     assert make_agent("trained:2p", seed=0).search.max_considered == 16  # the spec's default is unchanged
+    with pytest.raises(ValueError, match="considered must be at least 1, got 0"):
+        parse_spec("trained:2p,considered=0")
+    with pytest.raises(ValueError, match="considered must be an integer, got 'x'"):
+        parse_spec("trained:2p,considered=x")
 
 
 @pytest.mark.parametrize("model,players,ruleset", [("2p", 2, {}), ("4p", 4, {}),
