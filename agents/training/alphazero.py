@@ -438,12 +438,14 @@ class Run:
         return self.imitation
 
     def _new_warm_start(self):
+        from .az_pool import PoolWarmStart
         from .az_warm import WarmStart
 
         if self.config.teacher == "none":
             raise ValueError(f"{self.dir / CHECKPOINT}: the run stopped during its warm start; resume it with its "
                              f"teacher (field 'teacher' is none), or start a new run")
-        return WarmStart(self.net, self.config, self.device, log=self.log)
+        kind = PoolWarmStart if self.config.imitation_pool else WarmStart
+        return kind(self.net, self.config, self.device, log=self.log)
 
     def warm_start(self, deadline: float = math.inf) -> None:
         """Imitate the config's teacher (agents.training.az_warm) chunk by chunk until done or `deadline`
@@ -495,7 +497,7 @@ class Run:
                          f"its start; the warm start only comes before round 1)")
         if self.warm is not None:  # the time limit came during the warm start: no self-play in this call
             deadline = -math.inf
-        elif c.eval_every and c.eval_opponents and self.iteration == 0 and not self.curve:
+        elif c.eval_every and c.eval_opponents and self.iteration == 0 and not self.curve and c.iterations:
             self.evaluate(c.eval_games)  # the untrained or warm-started network: where the learning curve starts
         bar = _bar(progress, c.iterations, self.iteration)
         try:
@@ -532,7 +534,7 @@ class Run:
             if bar is not None:
                 bar.close()
         self.wall = wall_before + time.perf_counter() - started
-        finished = self.iteration >= c.iterations
+        finished = self.iteration >= c.iterations and self.warm is None  # (a warm start may be unfinished)
         if finished and c.eval_opponents and (not self.curve or self.curve[-1]["round"] != self.iteration):
             self.evaluate(c.final_eval_games or c.eval_games, final=True)
         self.save_checkpoint()

@@ -15,6 +15,7 @@ from kbenv.board.island_files import SUBSTITUTE_SIDES
 from kbenv.policies import TEACHERS
 
 from .config import (
+    MAX_COUNT,
     MAX_SEED,
     ConfigModel,
     Count,
@@ -53,7 +54,8 @@ class AlphaZeroConfig(ConfigModel):
     channels: Count = _field(16, "a positive integer")
     blocks: Count = _field(1, "a positive integer")
     head_channels: Count = _field(2, "a positive integer")
-    iterations: Count = _field(100, "a positive integer")  # rounds of self-play then training
+    # rounds of self-play then training; 0: the warm start only (needs a teacher), then the final evaluation
+    iterations: int = _field(100, f"an integer from 0 to {MAX_COUNT}", ge=0, le=MAX_COUNT)
     steps_per_iteration: Count = _field(32, "a positive integer")  # decisions per game per round
     train_batches: Count = _field(16, "a positive integer")  # gradient steps per round
     batch_size: Count = _field(256, "a positive integer")
@@ -102,6 +104,13 @@ class AlphaZeroConfig(ConfigModel):
     # 0: the policy learns the teacher's best set; > 0: softmax(teacher's values / temperature) over the legal
     # actions (the values in the teacher's units, gold for greedy and lookahead), which also ranks the other moves
     imitation_temperature: NonNegative = _field(0.0, "a finite number >= 0")
+    # the share of random moves in the teacher's games (every seat; for positions off the teacher's path)
+    imitation_random_share: float = _field(0.2, "a number in [0, 1)", ge=0, lt=1)
+    # false: each chunk of 64 games is trained on as it comes (imitation_epochs passes over it); true: all the
+    # teacher's games first (packed observations in memory, about 3 KB a decision), then imitation_epochs
+    # passes over all of them in shuffled batches, the rate on a one-cycle schedule peaking at imitation_lr
+    # (agents.training.az_pool)
+    imitation_pool: bool = _field(False, "true or false")
 
     _name = field_validator("name")(ConfigModel.check_name)
     _distinct = field_validator("expansions", "rules", "eval_opponents")(ConfigModel.check_distinct)
@@ -121,6 +130,9 @@ class AlphaZeroConfig(ConfigModel):
 
     def teacher_problems(self) -> list[str]:
         """The warm-start fields that do not fit together, each naming the field to change."""
+        if self.iterations == 0 and self.teacher == "none":
+            return ["field 'iterations' may be 0 only with a warm start (field 'teacher' is none: a run without "
+                    "rounds would not train)"]
         if self.teacher != "none" and self.imitation_samples == 0:
             return [f"field 'imitation_samples' must be positive with a teacher (field 'teacher' is "
                     f"{self.teacher!r}; set teacher: none for self-play from random weights)"]

@@ -41,7 +41,6 @@ from .imitation import imitation_batches, set_cross_entropy, soft_cross_entropy
 from .networks import hold_torch_threads
 
 CHUNK_GAMES = 64  # games per chunk of samples
-RANDOM_SHARE = 0.2  # share of random moves in the teacher's games (as the PPO warm start)
 EVAL_BATCH = 1024  # positions per forward pass when measuring agreement
 HELD_OUT_SEED = 10_000_000  # added to the imitation seed: the held-out games (far from the training games' seeds)
 
@@ -93,12 +92,13 @@ def _seat_mask(seats):
     return (torch.arange(S.MAX_PLAYERS, device=seats.device)[None, :] < seats[:, None]).float()
 
 
-def teacher_chunk(config: AlphaZeroConfig, seed: int) -> tuple:
+def teacher_chunk(config: AlphaZeroConfig, seed: int, packed: bool = False) -> tuple:
     """One chunk of CHUNK_GAMES complete teacher games with their positions
-    (agents.training.imitation.imitation_batches with positions=True)."""
+    (agents.training.imitation.imitation_batches with positions=True; `packed`: packed observation rows)."""
     c = config
-    return next(imitation_batches(CHUNK_GAMES, c.players, 1, RANDOM_SHARE, seed, teacher=c.teacher,
-                                  expansions=c.expansions or None, rules=c.rules or None, positions=True))
+    return next(imitation_batches(CHUNK_GAMES, c.players, 1, c.imitation_random_share, seed, teacher=c.teacher,
+                                  expansions=c.expansions or None, rules=c.rules or None, positions=True,
+                                  packed=packed))
 
 
 class WarmStart:
@@ -198,7 +198,7 @@ class WarmStart:
                 "requested_samples": c.imitation_samples, "epochs": c.imitation_epochs,
                 "batch_size": c.imitation_batch_size, "lr": c.imitation_lr,
                 **({"temperature": c.imitation_temperature} if c.imitation_temperature > 0 else {}),
-                "random_share": RANDOM_SHARE, "gradient_steps": self.steps,
+                "random_share": c.imitation_random_share, "gradient_steps": self.steps,
                 "train_policy_loss": round(self.losses[0], 4), "train_value_loss": round(self.losses[1], 4),
                 "held_out_positions": len(held_out[0]),
                 "agreement_untrained": round(before[0], 4), "agreement_held_out": round(after[0], 4),
@@ -214,6 +214,9 @@ class WarmStart:
                 "losses": self.losses, "seconds": dict(self.seconds)}
 
     def load(self, data: dict) -> None:
+        if data.get("pool") and type(self) is WarmStart:
+            raise ValueError("the run stopped during a pooled warm start: resume it with field 'imitation_pool' "
+                             "true, or start a new run")
         if data["teacher"] != self.config.teacher:
             raise ValueError(f"the run stopped while imitating {data['teacher']}: resume it with that teacher "
                              f"(field 'teacher' is {self.config.teacher!r}), or start a new run")

@@ -1,0 +1,170 @@
+"""The pooled warm start (`imitation_pool: true`): all the teacher's games first, then shuffled passes over them.
+
+The chunked warm start (agents.training.az_warm.WarmStart) trains each chunk of 64 games as it comes, so a
+batch holds positions of the same 64 games and the value head sees one chunk's outcomes at a time. Here the
+teacher's games are generated first, chunk by chunk (the same chunk seeds, labels and value targets), and
+kept as packed observation rows (kbenv.packed, about 2 KB a base-game position; with the legal and best
+masks about 3 KB a decision); then the network trains `imitation_epochs` passes over all of them in
+batches drawn across every game, AdamW with its learning rate on a one-cycle schedule peaking at
+`imitation_lr`. The losses are the chunked warm start's (the teacher's best set or soft targets for the
+policy, the squared error of the gold still to come per seat for the value).
+
+Each call of `chunk()` is one unit of work (one chunk of games, or up to STEPS_PER_CALL gradient steps), so
+a run's time limit stops it between units. A checkpoint keeps the progress but not the pool (hundreds of MB):
+a resumed warm start plays the same chunks again (the teacher's games are deterministic in their seeds)
+and goes on bit for bit.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+
+from .az_warm import WarmStart, _seat_mask, measure, teacher_chunk, value_targets
+from .imitation import set_cross_entropy, soft_cross_entropy
+from .networks import hold_torch_threads
+
+STEPS_PER_CALL = 200  # gradient steps between the time checks of a run
+PCT_START = 0.05  # the share of the steps in which the rate rises to imitation_lr
+
+
+class PoolWarmStart(WarmStart):
+    """WarmStart with every game generated before training; the same record, resume and interface."""
+
+    def __init__(self, net, config, device: str, log=print):
+        super().__init__(net, config, device, log)
+        self.pool: dict[str, list[np.ndarray]] = {k: [] for k in ("obs", "masks", "best", "values", "targets",
+                                                                  "seats")}
+        self.arrays: dict[str, np.ndarray] | None = None  # the pool once complete
+        self.generated = 0  # chunks of games played (all of them: `chunks` in the record once training)
+        self.total_steps = 0  # gradient steps of all epochs (known once the pool is complete)
+        self.scheduler = None
+        self.epoch_rng_state = None  # the order generator at the start of the current epoch
+        self.order: np.ndarray | None = None
+        self.sums = np.zeros(2)
+
+    @property
+    def complete(self) -> bool:
+        return self.arrays is not None and self.steps >= self.total_steps
+
+    def chunk(self) -> None:
+        """One unit of work: the next chunk of teacher games while the pool is short, else training steps."""
+        if self.arrays is None:
+            self._generate()
+        else:
+            self._train(STEPS_PER_CALL)
+
+    # ----- the pool --------------------------------------------------------------------------------------
+    def _generate(self) -> None:
+        c, net = self.config, self.net
+        t0 = time.perf_counter()
+        chunk = teacher_chunk(c, self.seed + self.generated, packed=True)
+        obs, masks, best, _outcomes, teacher_values, states, finals = chunk
+        if masks.shape[1] != net.action_size:
+            raise ValueError(f"imitation: the teacher's games give {masks.shape[1]} actions, the network takes "
+                             f"{net.action_size} (fields 'expansions', 'rules')")
+        targets, seats = value_targets(states, finals)
+        hold_torch_threads(c.threads)
+        if self.before is None:  # the untrained network on positions it has not seen
+            self.before = measure(net, chunk, self.device)
+        for key, part in (("obs", obs), ("masks", masks.astype(np.bool_)), ("best", best.astype(np.bool_)),
+                          ("targets", targets), ("seats", seats)):
+            self.pool[key].append(part)
+        if c.imitation_temperature > 0:  # the teacher's values only when the soft targets need them
+            self.pool["values"].append(teacher_values)
+        self.generated += 1
+        self.samples += len(obs)
+        self.seconds["label"] += time.perf_counter() - t0
+        if self.samples >= c.imitation_samples:
+            self._start_training()
+        self.log(f"  imitation of {c.teacher}: {self.samples:,} decisions played of {c.imitation_samples:,}")
+
+    def _start_training(self) -> None:
+        import torch
+
+        c = self.config
+        self.arrays = {k: np.concatenate(v) for k, v in self.pool.items() if v}
+        self.pool = {k: [] for k in self.pool}
+        self.chunks = self.generated
+        batches = max(1, -(-self.samples // c.imitation_batch_size))
+        self.total_steps = c.imitation_epochs * batches
+        self.scheduler = torch.optim.lr_scheduler.OneCycleLR(self.optimizer, max_lr=c.imitation_lr,
+                                                             total_steps=self.total_steps, pct_start=PCT_START)
+
+    # ----- training --------------------------------------------------------------------------------------
+    def _train(self, steps: int) -> None:
+        import torch
+
+        c, net, device, a = self.config, self.net, self.device, self.arrays
+        t0 = time.perf_counter()
+        hold_torch_threads(c.threads)
+        net.train()
+        batch = c.imitation_batch_size
+        batches = max(1, -(-self.samples // batch))
+        for _ in range(min(steps, self.total_steps - self.steps)):
+            position = self.steps % batches
+            if position == 0:  # a new epoch: a new order of all the samples
+                self.epoch_rng_state = self.order_rng.bit_generator.state
+                self.order = self.order_rng.permutation(self.samples)
+                self.sums = np.zeros(2)
+            idx = np.sort(self.order[position * batch : (position + 1) * batch])
+            logits, values = net(torch.from_numpy(a["obs"][idx]).to(device))
+            legal = torch.from_numpy(a["masks"][idx]).to(device)
+            if c.imitation_temperature > 0:
+                p_loss = soft_cross_entropy(logits, legal, torch.from_numpy(a["values"][idx]).to(device),
+                                            c.imitation_temperature)
+            else:
+                p_loss, _hits = set_cross_entropy(logits, legal, torch.from_numpy(a["best"][idx]).to(device))
+            counts = _seat_mask(torch.from_numpy(a["seats"][idx]).to(device))
+            v_loss = (((values - torch.from_numpy(a["targets"][idx]).to(device)) ** 2) * counts).sum() / counts.sum()
+            loss = p_loss + c.value_weight * v_loss
+            self.optimizer.zero_grad()
+            loss.backward()
+            self.optimizer.step()
+            self.scheduler.step()
+            self.sums += (p_loss.item(), v_loss.item())
+            self.steps += 1
+            self.losses = tuple(float(x) for x in self.sums / (self.steps - (self.steps - 1) // batches * batches))
+        self.seconds["train"] += time.perf_counter() - t0
+        epoch = math.ceil(self.steps / batches)
+        self.log(f"  imitation of {c.teacher}: step {self.steps:,} of {self.total_steps:,} (epoch {epoch} of "
+                 f"{c.imitation_epochs}), policy loss {self.losses[0]:.3f}, value loss {self.losses[1]:.4f}")
+
+    # ----- checkpoints -----------------------------------------------------------------------------------
+    def to_dict(self) -> dict:
+        data = super().to_dict()
+        data.update(pool=True, generated=self.generated, total_steps=self.total_steps,
+                    scheduler=None if self.scheduler is None else self.scheduler.state_dict(),
+                    epoch_rng_state=self.epoch_rng_state, sums=self.sums.tolist())
+        return data
+
+    def load(self, data: dict) -> None:
+        if not data.get("pool"):
+            raise ValueError("the run stopped during a chunked warm start: resume it with field 'imitation_pool' "
+                             "false, or start a new run")
+        super().load(data)
+        chunks, steps, seconds, before = data["chunks"], data["steps"], dict(data["seconds"]), data["before"]
+        generated = data["generated"]
+        self.samples, self.steps = 0, 0
+        while self.generated < generated:  # the pool again: the same chunk seeds give the same games
+            self._generate()
+        self.before, self.seconds, self.chunks = before, seconds, chunks
+        self.steps, self.total_steps = steps, data["total_steps"]
+        if data["scheduler"] is not None:
+            self.scheduler.load_state_dict(data["scheduler"])
+        self.optimizer.load_state_dict(data["optimizer"])  # after the scheduler's construction touched it
+        self.order_rng.bit_generator.state = data["order_rng"]
+        self.sums = np.array(data["sums"])
+        if data["epoch_rng_state"] is not None:  # the current epoch's order, drawn again
+            self.epoch_rng_state = data["epoch_rng_state"]
+            replay = np.random.default_rng()
+            replay.bit_generator.state = data["epoch_rng_state"]
+            self.order = replay.permutation(self.samples)
+
+    def finish(self) -> dict:
+        """The chunked warm start's record, marked as pooled; the pool's memory is given back."""
+        record = super().finish()
+        self.arrays = None
+        return {**record, "pool": True}
