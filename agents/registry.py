@@ -241,10 +241,12 @@ def _load_network_agent(spec: str, kind: str, seed: int | None, params: dict):
             return AZNetAgent(seed=seed, **params)
         if kind == "trained":
             name = params.pop("model")
-            return AZSearchAgent(shipped_model(name), sims=params.get("sims", DEFAULT_SIMS),
-                                 considered=params.get("considered", DEFAULT_CONSIDERED),
-                                 search=params.get("search", "python"), seed=seed,
-                                 outside_training=params.get("outside_training", False), card=shipped_card(name))
+            card = shipped_card(name)
+            play = card.get("play", {})  # the search the model was rated with (cards before it: the defaults)
+            return AZSearchAgent(shipped_model(name), sims=params.get("sims", play.get("sims", DEFAULT_SIMS)),
+                                 considered=params.get("considered", play.get("considered", DEFAULT_CONSIDERED)),
+                                 search=params.get("search", play.get("search", "python")), seed=seed,
+                                 outside_training=params.get("outside_training", False), card=card)
         return AZSearchAgent(seed=seed, **params)
     except ImportError:
         raise

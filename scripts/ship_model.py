@@ -2,7 +2,12 @@
 model card (JSON and markdown) from the run's card and the tournaments that rated it.
 
     python scripts/ship_model.py --run runs/selfplay_mixed --name 2p \\
-        --tournaments results/rate_2p_lookahead results/rate_2p_mcts
+        --tournaments results/rate_2p_lookahead results/rate_2p_mcts \\
+        [--play sims=64,considered=8,search=compiled] [--previous-as 2p-selfplay]
+
+`--play` stores the search the model was rated with in its card: `trained:<name>` plays with it unless the
+spec says otherwise (cards without it play with the az agent's defaults). `--previous-as` keeps the model
+shipped under `<name>` so far, renamed (its files and card), and the new card names it as `previous`.
 
 The card states the rulesets the model was trained for (`rulesets`, from the run's recorded ruleset;
 agents.rulesets). Each tournament folder is one written by `kbenv tournament` (its summary.json); the card lists, per
@@ -42,13 +47,32 @@ def rulesets_line(card: dict) -> str:
             f"ModelRulesetError unless the spec says outside_training=1")
 
 
+def warm_start_lines(run: dict) -> list[str]:
+    """What the network learned from: the teacher's games (a warm start) and self-play, in words."""
+    lines = []
+    warm = run.get("warm_start")
+    if warm:
+        pooled = ", all games first then shuffled passes" if warm.get("pool") else ""
+        lines.append(f"- warm start: imitated {warm['teacher']} on {warm['samples']:,} decisions of its games "
+                     f"({warm.get('random_share', 0.2):g} of the moves random{pooled}), {warm['epochs']} pass(es); "
+                     f"held out: agreement"
+                     f" {warm['agreement_held_out']:.3f}, value loss {warm['value_loss_held_out']:.4f}")
+    if run["self_play_positions"] or not warm:
+        lines.append(f"- trained on: {run['players']}-player games, {run['self_play_positions']:,} self-play "
+                     f"positions, {run['games_finished']:,} games, {run['simulations']} simulations per decision")
+    else:
+        lines.append("- no self-play rounds after the warm start")
+    return lines
+
+
 def markdown(card: dict) -> str:
     lines = [f"# trained:{card['shipped_as']}", "", card["summary"], "", rulesets_line(card),
+             *([f"- plays with: {', '.join(f'{k}={v}' for k, v in card['play'].items())} (the spec's defaults)"]
+               if card.get("play") else []),
+             *([f"- previous model: `{card['previous']}`"] if card.get("previous") else []),
              f"- method: {card['run']['method']}", f"- observation: {card['run']['observation']}",
              f"- network: {card['run']['network']}",
-             f"- trained on: {card['run']['players']}-player games, "
-             f"{card['run']['self_play_positions']:,} self-play positions, {card['run']['games_finished']:,} games, "
-             f"{card['run']['simulations']} simulations per decision",
+             *warm_start_lines(card['run']),
              f"- training wall time: {card['run']['wall_seconds']} s ({card['hardware']})", "", "## Ratings", ""]
     for t in card["tournaments"]:
         lines.append(f"`kbenv tournament --agents {' '.join(t['agents'])} --players "
@@ -65,6 +89,34 @@ def markdown(card: dict) -> str:
     return "\n".join(lines)
 
 
+def stem_of(name: str) -> str:
+    return f"trained_{name.replace('-', '_')}"
+
+
+def play_settings(text: str) -> dict:
+    """`sims=64,considered=8,search=compiled` -> the card's `play` (checked as the trained spec checks them)."""
+    from agents.registry import parse_spec
+
+    _kind, params = parse_spec(f"trained:2p,{text}")
+    params.pop("model")
+    unknown = set(params) - {"sims", "considered", "search"}
+    if unknown:
+        raise SystemExit(f"--play: only sims, considered and search (got {', '.join(sorted(unknown))})")
+    return params
+
+
+def keep_previous(name: str, new_name: str) -> str:
+    """Rename the files of the model shipped as `name` to `new_name`'s; its card says so. Returns the spec."""
+    old, new = stem_of(name), stem_of(new_name)
+    for suffix in (".pt", ".json", ".md"):
+        (MODELS / f"{old}{suffix}").replace(MODELS / f"{new}{suffix}")
+    card = json.loads((MODELS / f"{new}.json").read_text())
+    card["shipped_as"] = new_name
+    (MODELS / f"{new}.json").write_text(json.dumps(card, indent=2))
+    (MODELS / f"{new}.md").write_text(markdown(card))
+    return f"trained:{new_name}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--run", required=True, help="the run folder (holds model.pt and model_card.json)")
@@ -72,10 +124,14 @@ def main() -> None:
     parser.add_argument("--tournaments", nargs="*", default=[], help="tournament folders rating the model")
     parser.add_argument("--hardware", default="2 CPU cores", help="where it was trained, in words")
     parser.add_argument("--summary", default="", help="one paragraph: what the model is and how strong")
+    parser.add_argument("--play", default="",
+                        help="the search it plays with, e.g. sims=64,considered=8,search=compiled")
+    parser.add_argument("--previous-as", default="", help="keep the model shipped under --name so far as this name")
     args = parser.parse_args()
     run = Path(args.run)
     MODELS.mkdir(exist_ok=True)
-    stem = f"trained_{args.name.replace('-', '_')}"
+    stem = stem_of(args.name)
+    previous = keep_previous(args.name, args.previous_as) if args.previous_as else None
     shutil.copyfile(run / "model.pt", MODELS / f"{stem}.pt")
     run_card = json.loads((run / "model_card.json").read_text())
     ruleset = run_card.get("ruleset") or {}
@@ -85,6 +141,10 @@ def main() -> None:
             "run": run_card,
             "config": json.loads((run / "config.json").read_text()) if (run / "config.json").exists() else None,
             "tournaments": [tournament_rows(Path(t)) for t in args.tournaments]}
+    if args.play:
+        card["play"] = play_settings(args.play)
+    if previous:
+        card["previous"] = previous
     (MODELS / f"{stem}.json").write_text(json.dumps(card, indent=2))
     (MODELS / f"{stem}.md").write_text(markdown(card))
     print(f"shipped {run / 'model.pt'} as trained:{args.name} ({MODELS})")

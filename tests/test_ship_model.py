@@ -1,0 +1,81 @@
+"""scripts/ship_model.py and the cards it writes: the search a shipped model plays with (`play`, the trained
+spec's defaults), the previous model kept under a new name, and the warm start in the card's words."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+import agents.az as az
+from agents import make_agent
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _script():
+    spec = importlib.util.spec_from_file_location("ship_model", ROOT / "scripts" / "ship_model.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture
+def models(tmp_path, monkeypatch):
+    """A copy of the shipped models' folder, used by the script and by the trained spec."""
+    folder = tmp_path / "models"
+    shutil.copytree(az.MODELS, folder)
+    monkeypatch.setattr(az, "MODELS", folder)
+    return folder
+
+
+def _run_folder(tmp_path: Path, warm: bool) -> Path:
+    run = tmp_path / "run"
+    run.mkdir()
+    shutil.copyfile(az.MODELS / "trained_4p.pt", run / "model.pt")  # any search network of the base game
+    card = {"name": "x", "method": "m", "observation": "standard (v0), no hint planes", "players": [2],
+            "ruleset": {}, "network": {}, "self_play_positions": 0 if warm else 1000, "games_finished": 0,
+            "simulations": 8, "wall_seconds": 1.0,
+            "warm_start": {"teacher": "lookahead", "samples": 430_000, "random_share": 0.1, "pool": True,
+                           "epochs": 1, "agreement_held_out": 0.81, "value_loss_held_out": 0.15} if warm else None}
+    (run / "model_card.json").write_text(json.dumps(card))
+    return run
+
+
+def test_a_new_model_keeps_the_previous_one_and_plays_with_its_rated_search(tmp_path, models, monkeypatch):
+    script = _script()
+    monkeypatch.setattr(script, "MODELS", models)
+    old_bytes = (models / "trained_2p.pt").read_bytes()
+    monkeypatch.setattr(az, "SHIPPED", {**az.SHIPPED, "2p-old": "trained_2p_old.pt"})
+    monkeypatch.setattr(sys, "argv", ["ship_model.py", "--run", str(_run_folder(tmp_path, warm=True)), "--name", "2p",
+                                      "--play", "sims=64,considered=8,search=compiled", "--previous-as", "2p-old"])
+    script.main()
+    card = json.loads((models / "trained_2p.json").read_text())
+    assert card["play"] == {"sims": 64, "considered": 8, "search": "compiled"}
+    assert card["previous"] == "trained:2p-old" and card["shipped_as"] == "2p"
+    assert (models / "trained_2p_old.pt").read_bytes() == old_bytes
+    assert json.loads((models / "trained_2p_old.json").read_text())["shipped_as"] == "2p-old"
+    text = (models / "trained_2p.md").read_text()
+    assert "- plays with: sims=64, considered=8, search=compiled" in text
+    assert "- previous model: `trained:2p-old`" in text
+    assert "imitated lookahead on 430,000 decisions" in text and "no self-play rounds" in text
+    agent = make_agent("trained:2p", seed=0)  # the card's search unless the spec says otherwise
+    assert (agent.search.num_simulations, agent.search.max_considered) == (64, 8)
+    assert "search=compiled" in agent.name
+    other = make_agent("trained:2p,sims=4,considered=2,search=python", seed=0)
+    assert (other.search.num_simulations, other.search.max_considered) == (4, 2)
+    old = make_agent("trained:2p-old", seed=0)  # the previous card has no play: the az agent's defaults
+    assert (old.search.num_simulations, old.search.max_considered) == (az.DEFAULT_SIMS, az.DEFAULT_CONSIDERED)
+
+
+def test_play_settings_are_checked_and_named(tmp_path, models, monkeypatch):
+    script = _script()
+    with pytest.raises(ValueError, match="considered"):
+        script.play_settings("considered=0")
+    with pytest.raises(SystemExit, match="only sims, considered and search"):
+        script.play_settings("sims=8,seed=3")
+    assert script.play_settings("sims=8") == {"sims": 8}
