@@ -4,9 +4,10 @@
   for the agent's player (other hands and the deck re-dealt from what it can see); `search=compiled`
   runs the numba search (agents.alphazero.compiled_search: the same moves, faster);
 - `aznet:path=FILE`: the raw network, one forward pass per decision (the most likely legal action);
-- `trained:2p`, `trained:4p` (base game) and `trained:nomads-2p` (Nomads + Capitol + Caves): the
-  models shipped in agents/models (model cards beside them), as `az` agents with 16 simulations
-  (`trained:2p,sims=64` for more).
+- `trained:2p`, `trained:4p` (base game), `trained:nomads-2p` (Nomads + Capitol + Caves) and
+  `trained:2p-selfplay` (the trained:2p before session 16): the models shipped in agents/models (model
+  cards beside them), as `az` agents with the search their card's `play` names (trained:2p: 64 simulations
+  over 8 candidates, compiled), else 16 simulations (`trained:4p,sims=64` for more).
 
 Each agent knows the rulesets its network was trained for (`trained_for`, agents.rulesets: a shipped
 model's card, else the card saved in the file, else inferred from the network) and refuses any other
@@ -25,7 +26,8 @@ from kbenv.view import PlayerView
 from . import rulesets
 
 MODELS = Path(__file__).parent / "models"
-SHIPPED = {"2p": "trained_2p.pt", "4p": "trained_4p.pt", "nomads-2p": "trained_nomads_2p.pt"}
+SHIPPED = {"2p": "trained_2p.pt", "4p": "trained_4p.pt", "nomads-2p": "trained_nomads_2p.pt",
+           "2p-selfplay": "trained_2p_selfplay.pt"}  # the trained:2p of sessions 9-15 (self-play, 16 x 1)
 DEFAULT_SIMS = 16
 DEFAULT_CONSIDERED = 16  # root candidates of the Gumbel search (considered=)
 

@@ -260,14 +260,17 @@ def test_agent_specs(random_model):
     assert agent.search.num_simulations == 2
     shipped = make_agent("trained:2p,sims=64,considered=8,search=compiled", seed=0)
     assert (shipped.search.num_simulations, shipped.search.max_considered) == (64, 8)
-    assert make_agent("trained:2p", seed=0).search.max_considered == 16  # the spec's default is unchanged
+    rated = make_agent("trained:2p", seed=0)  # the search its card names (play), unless the spec says otherwise
+    assert (rated.search.num_simulations, rated.search.max_considered) == (64, 8) and "compiled" in rated.name
+    old = make_agent("trained:2p-selfplay", seed=0)  # a card without play: the az agent's defaults
+    assert (old.search.num_simulations, old.search.max_considered) == (16, 16)
     with pytest.raises(ValueError, match="considered must be at least 1, got 0"):
         parse_spec("trained:2p,considered=0")
     with pytest.raises(ValueError, match="considered must be an integer, got 'x'"):
         parse_spec("trained:2p,considered=x")
 
 
-@pytest.mark.parametrize("model,players,ruleset", [("2p", 2, {}), ("4p", 4, {}),
+@pytest.mark.parametrize("model,players,ruleset", [("2p", 2, {}), ("4p", 4, {}), ("2p-selfplay", 2, {}),
                                                    ("nomads-2p", 2, {"expansions": ["nomads", "capitol", "caves"]})])
 def test_shipped_models_play_legal_games(model, players, ruleset):
     agent = make_agent(f"trained:{model},sims=2", seed=0)

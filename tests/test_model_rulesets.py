@@ -24,6 +24,7 @@ from kbenv.game import Game
 NOMADS_CAPITOL_CAVES = ["nomads", "capitol", "caves"]
 # What the shipped models were trained on (docs/self-play.md): the base game, and Nomads + Capitol + Caves.
 TRAINED_ON = {"2p": {"expansions": [], "rules": []}, "4p": {"expansions": [], "rules": []},
+              "2p-selfplay": {"expansions": [], "rules": []},
               "nomads-2p": {"expansions": NOMADS_CAPITOL_CAVES, "rules": []}}
 
 
@@ -32,12 +33,13 @@ def test_every_shipped_card_states_its_rulesets(name):
     stem = SHIPPED[name].removesuffix(".pt")
     card = json.loads((MODELS / f"{stem}.json").read_text())
     assert card["rulesets"] == [TRAINED_ON[name]]
-    assert card["rulesets_source"].startswith("inferred")  # these cards were written before the field existed
+    # the cards written before the field existed say where it was inferred from; scripts/ship_model.py's since
+    assert card["rulesets_source"].startswith("recorded" if card.get("play") else "inferred")
     saved = torch.load(MODELS / SHIPPED[name], weights_only=False)["card"]["ruleset"]
     assert Ruleset.from_dict(saved) == Ruleset.from_dict(TRAINED_ON[name])  # the card agrees with the file
     text = (MODELS / f"{stem}.md").read_text()
     expected = "nomads+capitol+caves" if name == "nomads-2p" else "base game"
-    assert f"- trained for (rulesets): {expected} (inferred" in text
+    assert f"- trained for (rulesets): {expected} ({card['rulesets_source'][:8]}" in text
 
 
 def test_the_nomads_model_refuses_crossroads_naming_both_rulesets():
