@@ -22,8 +22,7 @@ import time
 
 import numpy as np
 
-from .az_warm import WarmStart, _seat_mask, measure, teacher_chunk, value_targets
-from .imitation import set_cross_entropy, soft_cross_entropy
+from .az_warm import WarmStart, imitation_losses, measure, teacher_chunk, value_targets
 from .networks import hold_torch_threads
 
 STEPS_PER_CALL = 200  # gradient steps between the time checks of a run
@@ -39,11 +38,20 @@ class PoolWarmStart(WarmStart):
                                                                   "seats")}
         self.arrays: dict[str, np.ndarray] | None = None  # the pool once complete
         self.generated = 0  # chunks of games played (all of them: `chunks` in the record once training)
-        self.total_steps = 0  # gradient steps of all epochs (known once the pool is complete)
         self.scheduler = None
         self.epoch_rng_state = None  # the order generator at the start of the current epoch
         self.order: np.ndarray | None = None
         self.sums = np.zeros(2)
+
+    @property
+    def batches(self) -> int:
+        """Gradient steps per pass over the pool."""
+        return max(1, -(-self.samples // self.config.imitation_batch_size))
+
+    @property
+    def total_steps(self) -> int:
+        """Gradient steps of all passes (0 until the pool is complete)."""
+        return self.config.imitation_epochs * self.batches if self.arrays is not None else 0
 
     @property
     def complete(self) -> bool:
@@ -60,11 +68,8 @@ class PoolWarmStart(WarmStart):
     def _generate(self) -> None:
         c, net = self.config, self.net
         t0 = time.perf_counter()
-        chunk = teacher_chunk(c, self.seed + self.generated, packed=True)
+        chunk = teacher_chunk(c, self.seed + self.generated, packed=True)  # (its layout: checked by WarmStart)
         obs, masks, best, _outcomes, teacher_values, states, finals = chunk
-        if masks.shape[1] != net.action_size:
-            raise ValueError(f"imitation: the teacher's games give {masks.shape[1]} actions, the network takes "
-                             f"{net.action_size} (fields 'expansions', 'rules')")
         targets, seats = value_targets(states, finals)
         hold_torch_threads(c.threads)
         if self.before is None:  # the untrained network on positions it has not seen
@@ -88,21 +93,17 @@ class PoolWarmStart(WarmStart):
         self.arrays = {k: np.concatenate(v) for k, v in self.pool.items() if v}
         self.pool = {k: [] for k in self.pool}
         self.chunks = self.generated
-        batches = max(1, -(-self.samples // c.imitation_batch_size))
-        self.total_steps = c.imitation_epochs * batches
         self.scheduler = torch.optim.lr_scheduler.OneCycleLR(self.optimizer, max_lr=c.imitation_lr,
                                                              total_steps=self.total_steps, pct_start=PCT_START)
 
     # ----- training --------------------------------------------------------------------------------------
     def _train(self, steps: int) -> None:
-        import torch
 
         c, net, device, a = self.config, self.net, self.device, self.arrays
         t0 = time.perf_counter()
         hold_torch_threads(c.threads)
         net.train()
-        batch = c.imitation_batch_size
-        batches = max(1, -(-self.samples // batch))
+        batch, batches = c.imitation_batch_size, self.batches
         for _ in range(min(steps, self.total_steps - self.steps)):
             position = self.steps % batches
             if position == 0:  # a new epoch: a new order of all the samples
@@ -110,15 +111,7 @@ class PoolWarmStart(WarmStart):
                 self.order = self.order_rng.permutation(self.samples)
                 self.sums = np.zeros(2)
             idx = np.sort(self.order[position * batch : (position + 1) * batch])
-            logits, values = net(torch.from_numpy(a["obs"][idx]).to(device))
-            legal = torch.from_numpy(a["masks"][idx]).to(device)
-            if c.imitation_temperature > 0:
-                p_loss = soft_cross_entropy(logits, legal, torch.from_numpy(a["values"][idx]).to(device),
-                                            c.imitation_temperature)
-            else:
-                p_loss, _hits = set_cross_entropy(logits, legal, torch.from_numpy(a["best"][idx]).to(device))
-            counts = _seat_mask(torch.from_numpy(a["seats"][idx]).to(device))
-            v_loss = (((values - torch.from_numpy(a["targets"][idx]).to(device)) ** 2) * counts).sum() / counts.sum()
+            p_loss, v_loss = imitation_losses(net, c, device, {k: v[idx] for k, v in a.items()})
             loss = p_loss + c.value_weight * v_loss
             self.optimizer.zero_grad()
             loss.backward()
@@ -126,7 +119,7 @@ class PoolWarmStart(WarmStart):
             self.scheduler.step()
             self.sums += (p_loss.item(), v_loss.item())
             self.steps += 1
-            self.losses = tuple(float(x) for x in self.sums / (self.steps - (self.steps - 1) // batches * batches))
+            self.losses = tuple(float(x) for x in self.sums / (position + 1))  # the means of this epoch so far
         self.seconds["train"] += time.perf_counter() - t0
         epoch = math.ceil(self.steps / batches)
         self.log(f"  imitation of {c.teacher}: step {self.steps:,} of {self.total_steps:,} (epoch {epoch} of "
@@ -135,7 +128,7 @@ class PoolWarmStart(WarmStart):
     # ----- checkpoints -----------------------------------------------------------------------------------
     def to_dict(self) -> dict:
         data = super().to_dict()
-        data.update(pool=True, generated=self.generated, total_steps=self.total_steps,
+        data.update(pool=True, generated=self.generated,
                     scheduler=None if self.scheduler is None else self.scheduler.state_dict(),
                     epoch_rng_state=self.epoch_rng_state, sums=self.sums.tolist())
         return data
@@ -145,13 +138,11 @@ class PoolWarmStart(WarmStart):
             raise ValueError("the run stopped during a chunked warm start: resume it with field 'imitation_pool' "
                              "false, or start a new run")
         super().load(data)
-        chunks, steps, seconds, before = data["chunks"], data["steps"], dict(data["seconds"]), data["before"]
-        generated = data["generated"]
-        self.samples, self.steps = 0, 0
-        while self.generated < generated:  # the pool again: the same chunk seeds give the same games
+        seconds = dict(data["seconds"])
+        self.samples = 0
+        while self.generated < data["generated"]:  # the pool again: the same chunk seeds give the same games
             self._generate()
-        self.before, self.seconds, self.chunks = before, seconds, chunks
-        self.steps, self.total_steps = steps, data["total_steps"]
+        self.seconds, self.steps = seconds, data["steps"]  # (the replay's own seconds not counted)
         if data["scheduler"] is not None:
             self.scheduler.load_state_dict(data["scheduler"])
         self.optimizer.load_state_dict(data["optimizer"])  # after the scheduler's construction touched it

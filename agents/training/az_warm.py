@@ -92,6 +92,25 @@ def _seat_mask(seats):
     return (torch.arange(S.MAX_PLAYERS, device=seats.device)[None, :] < seats[:, None]).float()
 
 
+def imitation_losses(net, config: AlphaZeroConfig, device: str, batch: dict) -> tuple:
+    """(policy loss, value loss) tensors of one batch of imitation samples (numpy arrays by name: obs, masks,
+    best, values (needed with imitation_temperature > 0), targets, seats): the policy's cross-entropy to the
+    teacher's best set (or to softmax(values / temperature)), the squared error of the seats' value targets."""
+    import torch
+
+    logits, values = net(torch.from_numpy(batch["obs"]).to(device))
+    legal = torch.from_numpy(batch["masks"].astype(bool)).to(device)
+    if config.imitation_temperature > 0:
+        p_loss = soft_cross_entropy(logits, legal, torch.from_numpy(batch["values"]).to(device),
+                                    config.imitation_temperature)
+    else:
+        best_set = torch.from_numpy(batch["best"].astype(bool)).to(device)
+        p_loss, _hits = set_cross_entropy(logits, legal, best_set)
+    counts = _seat_mask(torch.from_numpy(batch["seats"]).to(device))
+    v_loss = (((values - torch.from_numpy(batch["targets"]).to(device)) ** 2) * counts).sum() / counts.sum()
+    return p_loss, v_loss
+
+
 def teacher_chunk(config: AlphaZeroConfig, seed: int, packed: bool = False) -> tuple:
     """One chunk of CHUNK_GAMES complete teacher games with their positions
     (agents.training.imitation.imitation_batches with positions=True; `packed`: packed observation rows)."""
@@ -135,7 +154,6 @@ class WarmStart:
 
     def chunk(self) -> None:
         """Generate the next chunk of teacher games and train on it for `imitation_epochs` passes."""
-        import torch
 
         c, net, device = self.config, self.net, self.device
         t0 = time.perf_counter()
@@ -156,16 +174,9 @@ class WarmStart:
             parts = np.array_split(self.order_rng.permutation(len(obs)),
                                    max(1, -(-len(obs) // c.imitation_batch_size)))
             for idx in parts:
-                logits, values = net(torch.from_numpy(obs[idx]).to(device))
-                legal = torch.from_numpy(masks[idx].astype(bool)).to(device)
-                if c.imitation_temperature > 0:
-                    p_loss = soft_cross_entropy(logits, legal, torch.from_numpy(teacher_values[idx]).to(device),
-                                                c.imitation_temperature)
-                else:
-                    best_set = torch.from_numpy(best[idx].astype(bool)).to(device)
-                    p_loss, _hits = set_cross_entropy(logits, legal, best_set)
-                counts = _seat_mask(torch.from_numpy(seats[idx]).to(device))
-                v_loss = (((values - torch.from_numpy(targets[idx]).to(device)) ** 2) * counts).sum() / counts.sum()
+                p_loss, v_loss = imitation_losses(net, c, device, {
+                    "obs": obs[idx], "masks": masks[idx], "best": best[idx], "values": teacher_values[idx],
+                    "targets": targets[idx], "seats": seats[idx]})
                 loss = p_loss + c.value_weight * v_loss
                 self.optimizer.zero_grad()
                 loss.backward()
