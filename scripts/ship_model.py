@@ -108,6 +108,13 @@ def play_settings(text: str) -> dict:
 def keep_previous(name: str, new_name: str) -> str:
     """Rename the files of the model shipped as `name` to `new_name`'s; its card says so. Returns the spec."""
     old, new = stem_of(name), stem_of(new_name)
+    missing = [f"{old}{suffix}" for suffix in (".pt", ".json", ".md") if not (MODELS / f"{old}{suffix}").exists()]
+    if missing:
+        raise SystemExit(f"--previous-as: no model is shipped as trained:{name} "
+                         f"({', '.join(missing)} missing in {MODELS})")
+    taken = [f"{new}{suffix}" for suffix in (".pt", ".json", ".md") if (MODELS / f"{new}{suffix}").exists()]
+    if taken:
+        raise SystemExit(f"--previous-as: trained:{new_name} is already shipped ({', '.join(taken)} in {MODELS})")
     for suffix in (".pt", ".json", ".md"):
         (MODELS / f"{old}{suffix}").replace(MODELS / f"{new}{suffix}")
     card = json.loads((MODELS / f"{new}.json").read_text())
@@ -120,7 +127,7 @@ def keep_previous(name: str, new_name: str) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--run", required=True, help="the run folder (holds model.pt and model_card.json)")
-    parser.add_argument("--name", required=True, choices=["2p", "4p", "nomads-2p"])
+    parser.add_argument("--name", required=True, choices=["2p", "4p", "nomads-2p", "crossroads-2p"])
     parser.add_argument("--tournaments", nargs="*", default=[], help="tournament folders rating the model")
     parser.add_argument("--hardware", default="2 CPU cores", help="where it was trained, in words")
     parser.add_argument("--summary", default="", help="one paragraph: what the model is and how strong")

@@ -83,3 +83,15 @@ def test_play_settings_are_checked_and_named(tmp_path, models, monkeypatch):
     with pytest.raises(SystemExit, match="only sims, considered and search"):
         script.play_settings("sims=8,seed=3")
     assert script.play_settings("sims=8") == {"sims": 8}
+
+
+def test_keeping_the_previous_model_refuses_a_missing_model_or_a_taken_name(tmp_path, models, monkeypatch):
+    script = _script()
+    monkeypatch.setattr(script, "MODELS", models)
+    before = sorted(p.name for p in models.iterdir())
+    (models / "trained_4p.md").unlink()  # a shipped model without its card: nothing is renamed
+    with pytest.raises(SystemExit, match=r"no model is shipped as trained:4p \(trained_4p.md missing"):
+        script.keep_previous("4p", "4p-old")
+    with pytest.raises(SystemExit, match="trained:2p-selfplay is already shipped"):
+        script.keep_previous("2p", "2p-selfplay")
+    assert sorted(p.name for p in models.iterdir()) == [n for n in before if n != "trained_4p.md"]
