@@ -264,6 +264,10 @@ def test_agent_specs(random_model):
     assert (rated.search.num_simulations, rated.search.max_considered) == (64, 8) and "compiled" in rated.name
     old = make_agent("trained:2p-selfplay", seed=0)  # a card without play: the az agent's defaults
     assert (old.search.num_simulations, old.search.max_considered) == (16, 16)
+    four = make_agent("trained:4p", seed=0)
+    assert (four.search.num_simulations, four.search.max_considered) == (64, 8) and "compiled" in four.name
+    old_four = make_agent("trained:4p-selfplay", seed=0)
+    assert (old_four.search.num_simulations, old_four.search.max_considered) == (16, 16)
     with pytest.raises(ValueError, match="considered must be at least 1, got 0"):
         parse_spec("trained:2p,considered=0")
     with pytest.raises(ValueError, match="considered must be an integer, got 'x'"):
@@ -271,6 +275,7 @@ def test_agent_specs(random_model):
 
 
 @pytest.mark.parametrize("model,players,ruleset", [("2p", 2, {}), ("4p", 4, {}), ("2p-selfplay", 2, {}),
+                                                   ("4p-selfplay", 4, {}),
                                                    ("nomads-2p", 2, {"expansions": ["nomads", "capitol", "caves"]})])
 def test_shipped_models_play_legal_games(model, players, ruleset):
     agent = make_agent(f"trained:{model},sims=2", seed=0)

@@ -24,7 +24,7 @@ from kbenv.game import Game
 NOMADS_CAPITOL_CAVES = ["nomads", "capitol", "caves"]
 # What the shipped models were trained on (docs/self-play.md): the base game, and Nomads + Capitol + Caves.
 TRAINED_ON = {"2p": {"expansions": [], "rules": []}, "4p": {"expansions": [], "rules": []},
-              "2p-selfplay": {"expansions": [], "rules": []},
+              "2p-selfplay": {"expansions": [], "rules": []}, "4p-selfplay": {"expansions": [], "rules": []},
               "nomads-2p": {"expansions": NOMADS_CAPITOL_CAVES, "rules": []}}
 
 
