@@ -6,9 +6,10 @@
 - `aznet:path=FILE`: the raw network, one forward pass per decision (the most likely legal action);
 - `trained:2p`, `trained:4p` (base game), `trained:nomads-2p` (Nomads + Capitol + Caves),
   `trained:2p-selfplay` and `trained:4p-selfplay` (the trained:2p and trained:4p before sessions 16 and 17:
-  one self-play network): the models shipped in agents/models (model cards beside them), as `az` agents
-  with the search their card's `play` names (trained:2p and trained:4p: 64 simulations over 8 candidates,
-  compiled), else 16 simulations (`trained:nomads-2p,sims=64` for more).
+  one self-play network), `trained:2p-lookahead-430k` (the trained:2p of session 16): the models shipped in
+  agents/models (model cards beside them), as `az` agents with the search their card's `play` names
+  (trained:2p and trained:4p: 64 simulations over 8 candidates, compiled), else 16 simulations
+  (`trained:nomads-2p,sims=64` for more).
 
 Each agent knows the rulesets its network was trained for (`trained_for`, agents.rulesets: a shipped
 model's card, else the card saved in the file, else inferred from the network) and refuses any other
@@ -29,7 +30,8 @@ from . import rulesets
 MODELS = Path(__file__).parent / "models"
 SHIPPED = {"2p": "trained_2p.pt", "4p": "trained_4p.pt", "nomads-2p": "trained_nomads_2p.pt",
            "2p-selfplay": "trained_2p_selfplay.pt",  # the trained:2p of sessions 9-15 (self-play, 16 x 1)
-           "4p-selfplay": "trained_4p_selfplay.pt"}  # the trained:4p of sessions 9-16 (the same network)
+           "4p-selfplay": "trained_4p_selfplay.pt",  # the trained:4p of sessions 9-16 (the same network)
+           "2p-lookahead-430k": "trained_2p_lookahead_430k.pt"}  # the trained:2p of session 16
 DEFAULT_SIMS = 16
 DEFAULT_CONSIDERED = 16  # root candidates of the Gumbel search (considered=)
 

@@ -266,6 +266,8 @@ def test_agent_specs(random_model):
     assert (old.search.num_simulations, old.search.max_considered) == (16, 16)
     four = make_agent("trained:4p", seed=0)
     assert (four.search.num_simulations, four.search.max_considered) == (64, 8) and "compiled" in four.name
+    kept = make_agent("trained:2p-lookahead-430k", seed=0)  # the previous trained:2p keeps its card's search
+    assert (kept.search.num_simulations, kept.search.max_considered) == (64, 8)
     old_four = make_agent("trained:4p-selfplay", seed=0)
     assert (old_four.search.num_simulations, old_four.search.max_considered) == (16, 16)
     with pytest.raises(ValueError, match="considered must be at least 1, got 0"):
@@ -275,7 +277,7 @@ def test_agent_specs(random_model):
 
 
 @pytest.mark.parametrize("model,players,ruleset", [("2p", 2, {}), ("4p", 4, {}), ("2p-selfplay", 2, {}),
-                                                   ("4p-selfplay", 4, {}),
+                                                   ("4p-selfplay", 4, {}), ("2p-lookahead-430k", 2, {}),
                                                    ("nomads-2p", 2, {"expansions": ["nomads", "capitol", "caves"]})])
 def test_shipped_models_play_legal_games(model, players, ruleset):
     agent = make_agent(f"trained:{model},sims=2", seed=0)

@@ -25,6 +25,7 @@ NOMADS_CAPITOL_CAVES = ["nomads", "capitol", "caves"]
 # What the shipped models were trained on (docs/self-play.md): the base game, and Nomads + Capitol + Caves.
 TRAINED_ON = {"2p": {"expansions": [], "rules": []}, "4p": {"expansions": [], "rules": []},
               "2p-selfplay": {"expansions": [], "rules": []}, "4p-selfplay": {"expansions": [], "rules": []},
+              "2p-lookahead-430k": {"expansions": [], "rules": []},
               "nomads-2p": {"expansions": NOMADS_CAPITOL_CAVES, "rules": []}}
 
 
