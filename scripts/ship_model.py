@@ -105,17 +105,20 @@ def play_settings(text: str) -> dict:
     return params
 
 
+MODEL_FILES = (".pt", ".json", ".md")  # a shipped model: its network, its card and the card in words
+
+
 def keep_previous(name: str, new_name: str) -> str:
     """Rename the files of the model shipped as `name` to `new_name`'s; its card says so. Returns the spec."""
     old, new = stem_of(name), stem_of(new_name)
-    missing = [f"{old}{suffix}" for suffix in (".pt", ".json", ".md") if not (MODELS / f"{old}{suffix}").exists()]
+    missing = [f"{old}{suffix}" for suffix in MODEL_FILES if not (MODELS / f"{old}{suffix}").exists()]
     if missing:
         raise SystemExit(f"--previous-as: no model is shipped as trained:{name} "
                          f"({', '.join(missing)} missing in {MODELS})")
-    taken = [f"{new}{suffix}" for suffix in (".pt", ".json", ".md") if (MODELS / f"{new}{suffix}").exists()]
+    taken = [f"{new}{suffix}" for suffix in MODEL_FILES if (MODELS / f"{new}{suffix}").exists()]
     if taken:
         raise SystemExit(f"--previous-as: trained:{new_name} is already shipped ({', '.join(taken)} in {MODELS})")
-    for suffix in (".pt", ".json", ".md"):
+    for suffix in MODEL_FILES:
         (MODELS / f"{old}{suffix}").replace(MODELS / f"{new}{suffix}")
     card = json.loads((MODELS / f"{new}.json").read_text())
     card["shipped_as"] = new_name
