@@ -28,19 +28,31 @@ from kbenv.view import PlayerView
 from . import rulesets
 
 MODELS = Path(__file__).parent / "models"
-SHIPPED = {"2p": "trained_2p.pt", "4p": "trained_4p.pt", "nomads-2p": "trained_nomads_2p.pt",
-           "2p-selfplay": "trained_2p_selfplay.pt",  # the trained:2p of sessions 9-15 (self-play, 16 x 1)
-           "4p-selfplay": "trained_4p_selfplay.pt",  # the trained:4p of sessions 9-16 (the same network)
-           "2p-lookahead-430k": "trained_2p_lookahead_430k.pt"}  # the trained:2p of session 16
+# The names scripts/ship_model.py ships under; a model they replace keeps playing under the name it is given.
+PRIMARY_NAMES = ("2p", "4p", "nomads-2p", "crossroads-2p")
 DEFAULT_SIMS = 16
 DEFAULT_CONSIDERED = 16  # root candidates of the Gumbel search (considered=)
 
 
+def shipped_models() -> dict[str, str]:
+    """The models shipped in agents/models, `trained:<name>` -> file name: one per model card (`<stem>.json`
+    beside `<stem>.pt`), named by the card's `shipped_as` (scripts/ship_model.py writes and renames it);
+    the primary names first, in PRIMARY_NAMES order."""
+    models = {}
+    for card_path in sorted(MODELS.glob("trained_*.json")):
+        name = json.loads(card_path.read_text(encoding="utf-8")).get("shipped_as")
+        if name:
+            models[name] = card_path.with_suffix(".pt").name
+    primary = [name for name in PRIMARY_NAMES if name in models]
+    return {name: models[name] for name in primary + sorted(set(models) - set(primary))}
+
+
 def shipped_model(name: str) -> Path:
-    """The file of a shipped model (`2p`, `4p`); ValueError naming the choices if unknown or missing."""
-    if name not in SHIPPED:
-        raise ValueError(f"must be one of {', '.join(SHIPPED)}, got {name!r}")
-    path = MODELS / SHIPPED[name]
+    """The file of a shipped model (`2p`, `4p`, ...); ValueError naming the choices if unknown or missing."""
+    models = shipped_models()
+    if name not in models:
+        raise ValueError(f"must be one of {', '.join(models)}, got {name!r}")
+    path = MODELS / models[name]
     if not path.exists():
         raise ValueError(f"{name!r} is not shipped in this copy ({path} is missing)")
     return path

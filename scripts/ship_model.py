@@ -128,9 +128,11 @@ def keep_previous(name: str, new_name: str) -> str:
 
 
 def main() -> None:
+    from agents.az import PRIMARY_NAMES
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--run", required=True, help="the run folder (holds model.pt and model_card.json)")
-    parser.add_argument("--name", required=True, choices=["2p", "4p", "nomads-2p", "crossroads-2p"])
+    parser.add_argument("--name", required=True, choices=PRIMARY_NAMES)
     parser.add_argument("--tournaments", nargs="*", default=[], help="tournament folders rating the model")
     parser.add_argument("--hardware", default="2 CPU cores", help="where it was trained, in words")
     parser.add_argument("--summary", default="", help="one paragraph: what the model is and how strong")
@@ -141,6 +143,7 @@ def main() -> None:
     run = Path(args.run)
     MODELS.mkdir(exist_ok=True)
     stem = stem_of(args.name)
+    play = play_settings(args.play) if args.play else None  # checked before any file moves
     previous = keep_previous(args.name, args.previous_as) if args.previous_as else None
     shutil.copyfile(run / "model.pt", MODELS / f"{stem}.pt")
     run_card = json.loads((run / "model_card.json").read_text())
@@ -151,8 +154,8 @@ def main() -> None:
             "run": run_card,
             "config": json.loads((run / "config.json").read_text()) if (run / "config.json").exists() else None,
             "tournaments": [tournament_rows(Path(t)) for t in args.tournaments]}
-    if args.play:
-        card["play"] = play_settings(args.play)
+    if play:
+        card["play"] = play
     if previous:
         card["previous"] = previous
     (MODELS / f"{stem}.json").write_text(json.dumps(card, indent=2))

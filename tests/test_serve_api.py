@@ -69,6 +69,8 @@ def test_new_game_is_the_game_of_its_seed_and_the_page_gets_the_same_geometry_as
     assert meta["geometry"]["centres"][7][3] == pytest.approx(list(hex_centre(7, 3)), abs=1e-3)
     assert meta["colours"]["seats"][:2] == [list(SEAT_RGB[0]), list(SEAT_RGB[1])]
     assert meta["colours"]["terrain"]["W"] == list(TERRAIN_RGB["W"])
+    shipped = [e for e in meta["agent_examples"] if e.startswith("trained:")]
+    assert shipped[:3] == ["trained:2p", "trained:4p", "trained:nomads-2p"] and "trained:2p-selfplay" in shipped
 
 
 def test_legal_decisions_of_the_human_seat_are_the_engines(client, app):

@@ -54,7 +54,6 @@ def test_a_new_model_keeps_the_previous_one_and_plays_with_its_rated_search(tmp_
     script = _script()
     monkeypatch.setattr(script, "MODELS", models)
     old_bytes = (models / "trained_2p.pt").read_bytes()
-    monkeypatch.setattr(az, "SHIPPED", {**az.SHIPPED, "2p-old": "trained_2p_old.pt"})
     monkeypatch.setattr(sys, "argv", ["ship_model.py", "--run", str(_run_folder(tmp_path, warm=True)), "--name", "2p",
                                       "--play", "sims=64,considered=8,search=compiled", "--previous-as", "2p-old"])
     script.main()
@@ -95,3 +94,29 @@ def test_keeping_the_previous_model_refuses_a_missing_model_or_a_taken_name(tmp_
     with pytest.raises(SystemExit, match="trained:2p-selfplay is already shipped"):
         script.keep_previous("2p", "2p-selfplay")
     assert sorted(p.name for p in models.iterdir()) == [n for n in before if n != "trained_4p.md"]
+
+
+def test_a_bad_play_setting_moves_no_file(tmp_path, models, monkeypatch):
+    script = _script()
+    monkeypatch.setattr(script, "MODELS", models)
+    before = {p.name: p.read_bytes() for p in models.iterdir()}
+    monkeypatch.setattr(sys, "argv", ["ship_model.py", "--run", str(_run_folder(tmp_path, warm=True)), "--name", "2p",
+                                      "--play", "sims=64,seed=3", "--previous-as", "2p-old"])
+    with pytest.raises(SystemExit, match="only sims, considered and search"):
+        script.main()
+    assert {p.name: p.read_bytes() for p in models.iterdir()} == before
+
+
+def test_a_model_shipped_under_a_new_name_plays_by_that_name(tmp_path, models, monkeypatch):
+    script = _script()
+    monkeypatch.setattr(script, "MODELS", models)
+    assert "crossroads-2p" not in az.shipped_models()
+    with pytest.raises(ValueError, match="model must be one of 2p, 4p, nomads-2p, "):
+        make_agent("trained:crossroads-2p", seed=0)
+    monkeypatch.setattr(sys, "argv", ["ship_model.py", "--run", str(_run_folder(tmp_path, warm=True)),
+                                      "--name", "crossroads-2p", "--play", "sims=4"])
+    script.main()
+    assert az.shipped_models()["crossroads-2p"] == "trained_crossroads_2p.pt"
+    assert list(az.shipped_models())[:4] == ["2p", "4p", "nomads-2p", "crossroads-2p"]  # the primary names first
+    agent = make_agent("trained:crossroads-2p", seed=0)
+    assert agent.search.num_simulations == 4

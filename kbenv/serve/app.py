@@ -55,13 +55,13 @@ def create_app(records_dirs=(), max_games: int = 64) -> Starlette:
         return FileResponse(STATIC / "index.html")
 
     async def meta(request: Request) -> JSONResponse:
-        from agents.az import SHIPPED
+        from agents.az import shipped_models
         from agents.registry import KINDS
 
         kinds = [k for k in KINDS if k not in ("openspiel",)]
         return JSONResponse({**board_meta(), "agent_kinds": kinds,
                              "agent_examples": ["human", "greedy", "lookahead", "random", "mcts:sims=200",
-                                                *(f"trained:{name}" for name in SHIPPED)]})
+                                                *(f"trained:{name}" for name in shipped_models())]})
 
     def _created(session) -> dict:
         humans = session.humans
