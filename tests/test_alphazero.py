@@ -19,7 +19,7 @@ from agents.alphazero.search import (
     score_values,
     seat_values,
 )
-from agents.az import AZNetAgent, AZSearchAgent
+from agents.az import AZNetAgent, AZSearchAgent, shipped_card, shipped_models
 from agents.evaluation.play import agent_inputs, play_game
 from agents.registry import make_agent, parse_spec
 from agents.training.alphazero import Run
@@ -276,14 +276,27 @@ def test_agent_specs(random_model):
         parse_spec("trained:2p,considered=x")
 
 
-@pytest.mark.parametrize("model,players,ruleset", [("2p", 2, {}), ("4p", 4, {}), ("2p-selfplay", 2, {}),
-                                                   ("4p-selfplay", 4, {}), ("2p-lookahead-430k", 2, {}),
-                                                   ("nomads-2p", 2, {"expansions": ["nomads", "capitol", "caves"]})])
+def _shipped_games() -> list[tuple[str, int, dict]]:
+    """(model, players, ruleset) for each shipped model: the most players its card trained on, its ruleset."""
+    out = []
+    for name in shipped_models():
+        card = shipped_card(name)
+        ruleset = {key: value for key, value in card["rulesets"][0].items() if value}
+        out.append((name, max(card["run"]["players"]), ruleset))
+    return out
+
+
+@pytest.mark.parametrize("model,players,ruleset", _shipped_games())
 def test_shipped_models_play_legal_games(model, players, ruleset):
     agent = make_agent(f"trained:{model},sims=2", seed=0)
     others = [make_agent("random", seed=k) for k in range(1, players)]
     result = play_game(0, 9, [f"trained:{model}"] + ["random"] * (players - 1), [agent, *others], **ruleset)
     assert result.decisions > 50 and len(result.gold) == players  # play_game steps only legal actions
+
+
+def test_every_ruleset_the_shipped_models_claim_is_played():
+    claimed = {(name, players, tuple(ruleset.get("expansions", []))) for name, players, ruleset in _shipped_games()}
+    assert {("2p", 2, ()), ("4p", 4, ()), ("nomads-2p", 2, ("nomads", "capitol", "caves"))} <= claimed
 
 
 def test_a_base_network_refuses_expansion_games(random_model):

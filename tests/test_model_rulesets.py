@@ -22,11 +22,12 @@ from kbenv.cli import main
 from kbenv.game import Game
 
 NOMADS_CAPITOL_CAVES = ["nomads", "capitol", "caves"]
-# What the shipped models were trained on (docs/self-play.md): the base game, and Nomads + Capitol + Caves.
+# What the shipped models were trained on (docs/self-play.md): the base game, Nomads + Capitol + Caves, Crossroads.
 TRAINED_ON = {"2p": {"expansions": [], "rules": []}, "4p": {"expansions": [], "rules": []},
               "2p-selfplay": {"expansions": [], "rules": []}, "4p-selfplay": {"expansions": [], "rules": []},
               "2p-lookahead-430k": {"expansions": [], "rules": []},
-              "nomads-2p": {"expansions": NOMADS_CAPITOL_CAVES, "rules": []}}
+              "nomads-2p": {"expansions": NOMADS_CAPITOL_CAVES, "rules": []},
+              "crossroads-2p": {"expansions": ["crossroads"], "rules": []}}
 
 
 @pytest.mark.parametrize("name", sorted(shipped_models()))
@@ -39,7 +40,7 @@ def test_every_shipped_card_states_its_rulesets(name):
     saved = torch.load(MODELS / shipped_models()[name], weights_only=False)["card"]["ruleset"]
     assert Ruleset.from_dict(saved) == Ruleset.from_dict(TRAINED_ON[name])  # the card agrees with the file
     text = (MODELS / f"{stem}.md").read_text()
-    expected = "nomads+capitol+caves" if name == "nomads-2p" else "base game"
+    expected = "+".join(TRAINED_ON[name]["expansions"]) or "base game"
     assert f"- trained for (rulesets): {expected} ({card['rulesets_source'][:8]}" in text
 
 
