@@ -18,6 +18,7 @@ from kbenv import catalogue as CAT
 from kbenv.board.bitset import WORDS, hexes_of
 from kbenv.board.geometry import NUM_HEXES, hex_rc
 from kbenv.engine import state as S
+from tests.biased_play import biased_pick, biased_play_until
 
 HARVEST = ["harvest"]
 # All expansions built so far, with Harvest (the brief's nomads, crossroads, marshlands, harvest, and the
@@ -47,11 +48,7 @@ PREFERRED = {*POWER_ACTIONS, FARMLAND, OPTION_1, OPTION_2, CAT.ACTION_ID["canoe"
 def pick(game: Game, rng: np.random.Generator, bias: float) -> int:
     """A random legal action; with probability `bias` a Harvest power, the farm action or a take/return,
     build/move choice when one is legal."""
-    legal = game.legal_actions()
-    preferred = [a for a in legal if a in PREFERRED]
-    if preferred and rng.random() < bias:
-        return int(rng.choice(preferred))
-    return int(rng.choice(legal))
+    return biased_pick(game, rng, bias, PREFERRED)
 
 
 def harvest_game(players: int, seed: int, expansions=HARVEST, sections: str | None = "harvest", cards=None,
@@ -63,13 +60,7 @@ def harvest_game(players: int, seed: int, expansions=HARVEST, sections: str | No
 def play_until(game: Game, rng: np.random.Generator, wanted: Callable[[Game], bool], bias: float = 0.6,
                limit: int = 5000) -> bool:
     """Play biased random decisions until `wanted(game)` or the end; whether `wanted` holds."""
-    for _ in range(limit):
-        if wanted(game):
-            return True
-        if game.done:
-            return False
-        game.step(pick(game, rng, bias))
-    return wanted(game)
+    return biased_play_until(game, rng, wanted, PREFERRED, bias, limit)
 
 
 def popcount(words) -> int:

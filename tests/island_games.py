@@ -17,6 +17,7 @@ from kbenv import catalogue as CAT
 from kbenv.board.codes import CASTLE, LOCATION, MOUNTAIN, TERRAIN_LETTERS, WATER, decode_hex_code
 from kbenv.board.geometry import ISLAND_COLS, ISLAND_ROWS, ROWS, hex_rc
 from kbenv.engine import state as S
+from tests.biased_play import biased_pick, biased_play_until
 from tests.harvest_games import check_conservation as check_harvest_conservation
 
 ISLAND = ["island"]
@@ -45,23 +46,13 @@ def island_game(players: int, seed: int, expansions=ISLAND, side: str | None = N
 
 def pick(game: Game, rng: np.random.Generator, bias: float) -> int:
     """A random legal action; with probability `bias` an island hex or an island power when one is legal."""
-    legal = game.legal_actions()
-    preferred = [a for a in legal if a in PREFERRED]
-    if preferred and rng.random() < bias:
-        return int(rng.choice(preferred))
-    return int(rng.choice(legal))
+    return biased_pick(game, rng, bias, PREFERRED)
 
 
 def play_until(game: Game, rng: np.random.Generator, wanted: Callable[[Game], bool], bias: float = 0.6,
                limit: int = 5000) -> bool:
     """Play biased random decisions until `wanted(game)` or the end; whether `wanted` holds."""
-    for _ in range(limit):
-        if wanted(game):
-            return True
-        if game.done:
-            return False
-        game.step(pick(game, rng, bias))
-    return wanted(game)
+    return biased_play_until(game, rng, wanted, PREFERRED, bias, limit)
 
 
 def island_hexes(game: Game, p: int) -> set[tuple[int, int]]:

@@ -14,6 +14,7 @@ from kbenv import catalogue as CAT
 from kbenv.board.codes import SWAMP
 from kbenv.board.geometry import NUM_HEXES
 from kbenv.engine import state as S
+from tests.biased_play import biased_pick, biased_play_until
 
 ALL = ["nomads", "capitol", "caves", "crossroads", "marshlands"]
 MARSH = ["marshlands"]
@@ -34,11 +35,7 @@ NAMED = {CAT.ACTION_ID[name]: name for name in ("fountain", "temple", "refuge", 
 
 def pick(game: Game, rng: np.random.Generator, bias: float) -> int:
     """A random legal action; with probability `bias` one of the preferred powers when one is legal."""
-    legal = game.legal_actions()
-    preferred = [a for a in legal if a in PREFERRED]
-    if preferred and rng.random() < bias:
-        return int(rng.choice(preferred))
-    return int(rng.choice(legal))
+    return biased_pick(game, rng, bias, PREFERRED)
 
 
 def marsh_game(players: int, seed: int, expansions=MARSH, sections: str | None = "marsh", cards=None,
@@ -50,13 +47,7 @@ def marsh_game(players: int, seed: int, expansions=MARSH, sections: str | None =
 def play_until(game: Game, rng: np.random.Generator, wanted: Callable[[Game], bool], bias: float = 0.6,
                limit: int = 5000) -> bool:
     """Play biased random decisions until `wanted(game)` or the end; whether `wanted` holds."""
-    for _ in range(limit):
-        if wanted(game):
-            return True
-        if game.done:
-            return False
-        game.step(pick(game, rng, bias))
-    return wanted(game)
+    return biased_play_until(game, rng, wanted, PREFERRED, bias, limit)
 
 
 class Tally:
