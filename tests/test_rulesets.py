@@ -318,7 +318,7 @@ NOMADS_V1_PREFIX_DIGESTS = [
 
 
 def test_v1_observation_prefix_of_games_without_crossroads_is_unchanged():
-    """Networks made before Crossroads (35 channels, e.g. trained:nomads-2p) see exactly what they saw."""
+    """Networks made before Crossroads (35 channels, e.g. trained:nomads-2p-selfplay) see exactly what they saw."""
     import hashlib
 
     from kbenv.engine.observe_v1 import V1_BASE_CHANNELS
