@@ -40,7 +40,10 @@ def shipped_models() -> dict[str, str]:
     the primary names first, in PRIMARY_NAMES order."""
     models = {}
     for card_path in sorted(MODELS.glob("trained_*.json")):
-        name = json.loads(card_path.read_text(encoding="utf-8")).get("shipped_as")
+        try:
+            name = json.loads(card_path.read_text(encoding="utf-8")).get("shipped_as")
+        except (ValueError, AttributeError) as err:
+            raise ValueError(f"model card {card_path}: not a JSON object with a shipped_as field ({err})") from None
         if name:
             models[name] = card_path.with_suffix(".pt").name
     primary = [name for name in PRIMARY_NAMES if name in models]

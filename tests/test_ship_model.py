@@ -120,3 +120,9 @@ def test_a_model_shipped_under_a_new_name_plays_by_that_name(tmp_path, models, m
     assert list(az.shipped_models())[:4] == ["2p", "4p", "nomads-2p", "crossroads-2p"]  # the primary names first
     agent = make_agent("trained:crossroads-2p", seed=0)
     assert agent.search.num_simulations == 4
+
+
+def test_a_broken_card_is_named(models):
+    (models / "trained_4p.json").write_text("[1, 2")
+    with pytest.raises(ValueError, match=r"model card .*trained_4p.json: not a JSON object with a shipped_as field"):
+        make_agent("trained:2p", seed=0)
