@@ -33,12 +33,13 @@ TRAINED_ON = {"2p": {"expansions": [], "rules": []}, "4p": {"expansions": [], "r
 
 @pytest.mark.parametrize("name", sorted(shipped_models()))
 def test_every_shipped_card_states_its_rulesets(name):
-    stem = shipped_models()[name].removesuffix(".pt")
+    model_file = shipped_models()[name]
+    stem = model_file.removesuffix(".pt")
     card = json.loads((MODELS / f"{stem}.json").read_text())
     assert card["rulesets"] == [TRAINED_ON[name]]
     # the cards written before the field existed say where it was inferred from; scripts/ship_model.py's since
     assert card["rulesets_source"].startswith("recorded" if card.get("play") else "inferred")
-    saved = torch.load(MODELS / shipped_models()[name], weights_only=False)["card"]["ruleset"]
+    saved = torch.load(MODELS / model_file, weights_only=False)["card"]["ruleset"]
     assert Ruleset.from_dict(saved) == Ruleset.from_dict(TRAINED_ON[name])  # the card agrees with the file
     text = (MODELS / f"{stem}.md").read_text()
     expected = "+".join(TRAINED_ON[name]["expansions"]) or "base game"
