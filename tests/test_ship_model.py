@@ -110,6 +110,8 @@ def test_a_bad_play_setting_moves_no_file(tmp_path, models, monkeypatch):
 def test_a_model_shipped_under_a_new_name_plays_by_that_name(tmp_path, models, monkeypatch):
     script = _script()
     monkeypatch.setattr(script, "MODELS", models)
+    for shipped in models.glob("trained_crossroads_2p.*"):  # the test ships it afresh
+        shipped.unlink()
     assert "crossroads-2p" not in az.shipped_models()
     with pytest.raises(ValueError, match="model must be one of 2p, 4p, nomads-2p, "):
         make_agent("trained:crossroads-2p", seed=0)
