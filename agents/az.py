@@ -4,9 +4,10 @@
   for the agent's player (other hands and the deck re-dealt from what it can see); `search=compiled`
   runs the numba search (agents.alphazero.compiled_search: the same moves, faster);
 - `aznet:path=FILE`: the raw network, one forward pass per decision (the most likely legal action);
-- `trained:2p`, `trained:4p` (base game), `trained:nomads-2p` (Nomads + Capitol + Caves): the models shipped
-  in agents/models (model cards beside them; `shipped_models`), as `az` agents with the search their card's
-  `play` names (these three: 64 simulations over 8 candidates, compiled), else 16 simulations. The models
+- `trained:2p`, `trained:4p` (base game), `trained:nomads-2p` (Nomads + Capitol + Caves), `trained:crossroads-2p`
+  (Crossroads): the models shipped in agents/models (model cards beside them; `shipped_models`), as `az` agents
+  with the search their card's `play` names (these four: 64 simulations over 8 candidates, compiled), else 16
+  simulations. The models
   they replaced stay shipped under other names: `trained:2p-selfplay`, `trained:4p-selfplay` and
   `trained:nomads-2p-selfplay` (self-play networks, before sessions 16-18), `trained:2p-lookahead-430k`
   (the trained:2p of session 16).

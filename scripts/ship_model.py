@@ -29,13 +29,27 @@ def tournament_rows(folder: Path) -> dict:
     summary = json.loads((folder / "summary.json").read_text())
     config = summary["config"]
     out = {"agents": config["agents"], "players": config["players"], "games": summary["games"],
-           "seed": config["seed"], "field": config.get("field", False), "results": {}}
+           "seed": config["seed"], "field": config.get("field", False), "setup": config.get("setup", {}),
+           "results": {}}
+    setup_flags(out["setup"])  # a set-up the command line cannot ask for stops the script here
     for players, block in summary["by_players"].items():
         out["results"][players] = {agent: {"win_share": round(seat["win_share"], 3),
                                            "ci95": [round(x, 3) for x in seat["win_share_ci95"]],
                                            "fair_share": seat["fair_share"], "mean_gold": seat["mean_gold"]}
                                    for agent, seat in block["seats"].items()}
     return out
+
+
+SETUP_FLAGS = {"preset": "--preset", "expansions": "--expansions", "rules": "--rules", "island_side": "--island-side"}
+
+
+def setup_flags(setup: dict) -> str:
+    """A tournament's game set-up (summary.json's config.setup) as the `kbenv tournament` options that ask for it."""
+    unknown = set(setup) - set(SETUP_FLAGS)
+    if unknown:
+        raise SystemExit(f"tournament setup: no kbenv tournament option for {', '.join(sorted(unknown))}")
+    return "".join(f" {SETUP_FLAGS[key]} {','.join(value) if isinstance(value, list) else value}"
+                   for key, value in setup.items())
 
 
 def rulesets_line(card: dict) -> str:
@@ -77,7 +91,7 @@ def markdown(card: dict) -> str:
     for t in card["tournaments"]:
         lines.append(f"`kbenv tournament --agents {' '.join(t['agents'])} --players "
                      f"{','.join(map(str, t['players']))} --games {t['games']} --seed {t['seed']}"
-                     f"{' --field' if t['field'] else ''}`")
+                     f"{' --field' if t['field'] else ''}{setup_flags(t.get('setup', {}))}`")
         lines.append("")
         lines.append("| players | agent | win share [95% CI] | fair | mean gold |")
         lines.append("|---|---|---|---|---|")
@@ -144,6 +158,7 @@ def main() -> None:
     MODELS.mkdir(exist_ok=True)
     stem = stem_of(args.name)
     play = play_settings(args.play) if args.play else None  # checked before any file moves
+    tournaments = [tournament_rows(Path(t)) for t in args.tournaments]  # so are the tournaments
     previous = keep_previous(args.name, args.previous_as) if args.previous_as else None
     shutil.copyfile(run / "model.pt", MODELS / f"{stem}.pt")
     run_card = json.loads((run / "model_card.json").read_text())
@@ -153,7 +168,7 @@ def main() -> None:
             "rulesets_source": "recorded in the run's model card (run.ruleset)", "hardware": args.hardware,
             "run": run_card,
             "config": json.loads((run / "config.json").read_text()) if (run / "config.json").exists() else None,
-            "tournaments": [tournament_rows(Path(t)) for t in args.tournaments]}
+            "tournaments": tournaments}
     if play:
         card["play"] = play
     if previous:

@@ -128,3 +128,41 @@ def test_a_broken_card_is_named(models):
     (models / "trained_4p.json").write_text("[1, 2")
     with pytest.raises(ValueError, match=r"model card .*trained_4p.json: not a JSON object with a shipped_as field"):
         make_agent("trained:2p", seed=0)
+
+
+def _tournament_folder(tmp_path: Path, setup: dict) -> Path:
+    """A folder as `kbenv tournament` leaves it: summary.json with the config (set-up included) and the seats."""
+    folder = tmp_path / "rating"
+    folder.mkdir()
+    seat = {"seats": 40, "win_share": 0.6, "win_share_ci95": [0.45, 0.74], "fair_share": 0.5, "mean_gold": 60.0}
+    summary = {"games": 40, "config": {"agents": ["az:path=m.pt", "lookahead"], "players": [2], "seed": 9,
+                                       "setup": setup, "field": False},
+               "by_players": {"2": {"seats": {"az:path=m.pt": seat, "lookahead": dict(seat, win_share=0.4)}}}}
+    (folder / "summary.json").write_text(json.dumps(summary))
+    return folder
+
+
+def test_the_card_gives_the_rating_command_with_its_game_set_up(tmp_path, models, monkeypatch):
+    script = _script()
+    monkeypatch.setattr(script, "MODELS", models)
+    setup = {"expansions": ["nomads", "capitol", "caves"], "rules": ["caves_are_plain_mountain"]}
+    rating = _tournament_folder(tmp_path, setup)
+    monkeypatch.setattr(sys, "argv", ["ship_model.py", "--run", str(_run_folder(tmp_path, warm=True)), "--name", "4p",
+                                      "--tournaments", str(rating)])
+    script.main()
+    text = (models / "trained_4p.md").read_text()
+    assert ("`kbenv tournament --agents az:path=m.pt lookahead --players 2 --games 40 --seed 9 "
+            "--expansions nomads,capitol,caves --rules caves_are_plain_mountain`") in text
+    assert "| 2 | lookahead | 0.400 [0.450, 0.740] | 0.50 | 60.0 |" in text
+
+
+def test_a_set_up_no_option_asks_for_moves_no_file(tmp_path, models, monkeypatch):
+    script = _script()
+    monkeypatch.setattr(script, "MODELS", models)
+    before = {p.name: p.read_bytes() for p in models.iterdir()}
+    rating = _tournament_folder(tmp_path, {"sections": [1, 2, 3, 4]})
+    monkeypatch.setattr(sys, "argv", ["ship_model.py", "--run", str(_run_folder(tmp_path, warm=True)), "--name", "4p",
+                                      "--tournaments", str(rating), "--previous-as", "4p-old"])
+    with pytest.raises(SystemExit, match="no kbenv tournament option for sections"):
+        script.main()
+    assert {p.name: p.read_bytes() for p in models.iterdir()} == before
