@@ -88,11 +88,18 @@ def markdown(card: dict) -> str:
              f"- network: {card['run']['network']}",
              *warm_start_lines(card['run']),
              f"- training wall time: {card['run']['wall_seconds']} s ({card['hardware']})", "", "## Ratings", ""]
+    own = f"trained:{card['shipped_as']}"
     for t in card["tournaments"]:
         lines.append(f"`kbenv tournament --agents {' '.join(t['agents'])} --players "
                      f"{','.join(map(str, t['players']))} --games {t['games']} --seed {t['seed']}"
                      f"{' --field' if t['field'] else ''}{setup_flags(t.get('setup', {}))}`")
         lines.append("")
+        renamed = sorted({spec.split(",")[0] for spec in t["agents"]
+                          if spec.split(",")[0].startswith("trained:") and spec.split(",")[0] != own})
+        if renamed:
+            lines.append(f"({', '.join(f'`{name}`' for name in renamed)} in this command was this model when it was "
+                         f"rated; it is `{own}` now.)")
+            lines.append("")
         lines.append("| players | agent | win share [95% CI] | fair | mean gold |")
         lines.append("|---|---|---|---|---|")
         for players, seats in t["results"].items():

@@ -166,3 +166,18 @@ def test_a_set_up_no_option_asks_for_moves_no_file(tmp_path, models, monkeypatch
     with pytest.raises(SystemExit, match="no kbenv tournament option for sections"):
         script.main()
     assert {p.name: p.read_bytes() for p in models.iterdir()} == before
+
+
+def test_a_kept_model_card_says_which_name_its_rating_command_meant(tmp_path, models, monkeypatch):
+    script = _script()
+    monkeypatch.setattr(script, "MODELS", models)
+    card_path = models / "trained_4p.json"
+    card = json.loads(card_path.read_text())
+    card["tournaments"] = [{"agents": ["trained:4p", "lookahead"], "players": [4], "games": 8, "seed": 1,
+                            "field": True, "results": {}}]
+    card_path.write_text(json.dumps(card))
+    script.keep_previous("4p", "4p-old")
+    text = (models / "trained_4p_old.md").read_text()
+    assert "`kbenv tournament --agents trained:4p lookahead --players 4 --games 8 --seed 1 --field`" in text
+    assert "(`trained:4p` in this command was this model when it was rated; it is `trained:4p-old` now.)" in text
+    assert "in this command was" not in script.markdown(dict(card, shipped_as="4p"))
