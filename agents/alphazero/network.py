@@ -10,6 +10,8 @@ uint8 rows, unpacked on the network's device by agents.training.packed; the same
 
 from __future__ import annotations
 
+import pickle
+
 import numpy as np
 import torch
 from torch import nn
@@ -75,7 +77,7 @@ def load_network(path, device: str = "cpu") -> tuple[PolicyValueNet, dict]:
                 del config["action_size"]
         net = PolicyValueNet(**config)
         net.load_state_dict(saved["state_dict"])
-    except (OSError, KeyError, RuntimeError, TypeError, EOFError) as exc:
+    except (OSError, KeyError, RuntimeError, TypeError, EOFError, pickle.UnpicklingError) as exc:
         raise ValueError(f"model file {path}: not a kbenv search network ({exc})") from None
     net.to(device).eval()
     info = {k: v for k, v in saved.items() if k != "state_dict"}

@@ -334,12 +334,43 @@ class Run:
         self.imitation: dict | None = None  # the warm start's record once done (agents.training.az_warm)
         self.warm = None  # an unfinished warm start (az_warm.WarmStart: a run stopped during it)
         self.progress = False  # progress bars (set by run)
+        self.initial: dict | None = None  # the saved network the run started from (config.init_from), if any
         path = self.dir / CHECKPOINT
         if resume and path.exists():
             self._load(path)
             log(f"resumed {config.name} at round {self.iteration} ({self.selfplay.positions:,} positions)")
-        elif resume:
+            return
+        if resume:
             log(f"no {path} to resume from: starting {config.name} afresh")
+        if config.init_from is not None:
+            self._start_from(config.init_from)
+            log(f"starting from the network of {config.init_from}")
+
+    def _start_from(self, source: str) -> None:
+        """Copy the weights of a saved search network (a file, or trained:NAME); ValueError naming init_from."""
+        from agents.alphazero.network import load_network
+
+        if source.startswith("trained:"):
+            from agents.az import shipped_model
+
+            try:
+                path = shipped_model(source.removeprefix("trained:"))
+            except ValueError as err:
+                raise ValueError(f"field 'init_from': {source}: {err}") from None
+        else:
+            path = Path(source)
+            if not path.is_file():
+                raise ValueError(f"field 'init_from': no file {path}")
+        try:
+            net, info = load_network(path)
+        except ValueError as err:
+            raise ValueError(f"field 'init_from': {err}") from None
+        if net.config != self.net.config:
+            raise ValueError(f"field 'init_from': the network in {path} is {net.config}; the config's fields "
+                             f"(channels, blocks, head_channels, expansions) ask for {self.net.config}")
+        self.net.load_state_dict(net.state_dict())
+        card = info.get("card") or {}
+        self.initial = {"init_from": source, "file": str(path), "name": card.get("name")}
 
     def _make_selfplay(self):
         """Who plays the games: one SelfPlay here (agents.training.actors.ActorRun: Ray actors)."""
@@ -355,7 +386,7 @@ class Run:
                 "rng": self.rng.bit_generator.state, "torch_rng": torch.get_rng_state(),
                 "iteration": self.iteration, "curve": self.curve, "losses": self.losses,
                 "wall": self.wall, "search_seconds": self.search_seconds, "train_seconds": self.train_seconds,
-                "evaluations": self.evaluations, "imitation": self.imitation,
+                "evaluations": self.evaluations, "imitation": self.imitation, "initial": self.initial,
                 "warm_start": None if self.warm is None else self.warm.to_dict()}
 
     def save_checkpoint(self) -> None:
@@ -388,6 +419,7 @@ class Run:
         self.wall, self.search_seconds = data["wall"], data["search_seconds"]
         self.train_seconds, self.evaluations = data["train_seconds"], data["evaluations"]
         self.imitation = data.get("imitation")  # checkpoints before the warm start have none
+        self.initial = data.get("initial")  # nor before init_from
         if data.get("warm_start") is not None:  # stopped during the warm start: go on with it
             self.warm = self._new_warm_start()
             self.warm.load(data["warm_start"])
@@ -413,7 +445,7 @@ class Run:
                 "positions_per_second": round(self.selfplay.positions / max(self.search_seconds, 1e-9), 1),
                 "evaluations_per_second": round(self.evaluations / max(self.search_seconds, 1e-9), 1),
                 "device": self.device, "teacher": self.teacher(), "warm_start": self.warm_start_record(),
-                "evaluation": self.last_evaluation()}
+                "initial_network": self.initial, "evaluation": self.last_evaluation()}
 
     def last_evaluation(self) -> list[dict]:
         return [r for r in self.curve if r["round"] == self.curve[-1]["round"]] if self.curve else []
@@ -421,6 +453,8 @@ class Run:
     def start_description(self) -> str:
         """Where the network started: random weights, or the warm start (for the curve's title)."""
         if self.imitation is None:
+            if self.initial is not None:
+                return f"network of {self.initial['init_from']}"
             return "network from random weights"
         return f"warm start: {self.imitation['samples']:,} decisions of {self.imitation['teacher']} imitated"
 

@@ -111,6 +111,11 @@ class AlphaZeroConfig(ConfigModel):
     # passes over all of them in shuffled batches, the rate on a one-cycle schedule peaking at imitation_lr
     # (agents.training.az_pool)
     imitation_pool: bool = _field(False, "true or false")
+    # start from a saved search network instead of random weights or a warm start: a model.pt path or a shipped
+    # model as trained:NAME (agents/models); its network must be the one channels, blocks, head_channels and
+    # expansions describe. A resumed run takes its weights from the checkpoint instead.
+    init_from: str | None = _field(None, "null, or a search network file (model.pt) or trained:NAME",
+                                   min_length=1, pattern=r"^[^\x00]+$")
 
     _name = field_validator("name")(ConfigModel.check_name)
     _distinct = field_validator("expansions", "rules", "eval_opponents")(ConfigModel.check_distinct)
@@ -130,6 +135,9 @@ class AlphaZeroConfig(ConfigModel):
 
     def teacher_problems(self) -> list[str]:
         """The warm-start fields that do not fit together, each naming the field to change."""
+        if self.init_from is not None and self.teacher != "none":
+            return [f"field 'init_from': a run starts from a saved network or imitates a teacher, not both (field "
+                    f"'teacher' is {self.teacher!r}; set it to none)"]
         if self.iterations == 0 and self.teacher == "none":
             return ["field 'iterations' may be 0 only with a warm start (field 'teacher' is none: a run without "
                     "rounds would not train)"]
