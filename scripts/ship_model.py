@@ -94,8 +94,8 @@ def markdown(card: dict) -> str:
                      f"{','.join(map(str, t['players']))} --games {t['games']} --seed {t['seed']}"
                      f"{' --field' if t['field'] else ''}{setup_flags(t.get('setup', {}))}`")
         lines.append("")
-        renamed = sorted({spec.split(",")[0] for spec in t["agents"]
-                          if spec.split(",")[0].startswith("trained:") and spec.split(",")[0] != own})
+        named = {spec.split(",")[0] for spec in t["agents"]}  # trained:2p,sims=64 names trained:2p
+        renamed = sorted(name for name in named if name.startswith("trained:") and name != own)
         if renamed:
             lines.append(f"({', '.join(f'`{name}`' for name in renamed)} in this command was this model when it was "
                          f"rated; it is `{own}` now.)")

@@ -96,15 +96,21 @@ def test_keeping_the_previous_model_refuses_a_missing_model_or_a_taken_name(tmp_
     assert sorted(p.name for p in models.iterdir()) == [n for n in before if n != "trained_4p.md"]
 
 
-def test_a_bad_play_setting_moves_no_file(tmp_path, models, monkeypatch):
+def _refused_moving_no_file(models: Path, monkeypatch, args: list[str], match: str) -> None:
+    """scripts/ship_model.py with these arguments stops with `match` and leaves the models' folder as it was."""
     script = _script()
     monkeypatch.setattr(script, "MODELS", models)
     before = {p.name: p.read_bytes() for p in models.iterdir()}
-    monkeypatch.setattr(sys, "argv", ["ship_model.py", "--run", str(_run_folder(tmp_path, warm=True)), "--name", "2p",
-                                      "--play", "sims=64,seed=3", "--previous-as", "2p-old"])
-    with pytest.raises(SystemExit, match="only sims, considered and search"):
+    monkeypatch.setattr(sys, "argv", ["ship_model.py", *args])
+    with pytest.raises(SystemExit, match=match):
         script.main()
     assert {p.name: p.read_bytes() for p in models.iterdir()} == before
+
+
+def test_a_bad_play_setting_moves_no_file(tmp_path, models, monkeypatch):
+    _refused_moving_no_file(models, monkeypatch, ["--run", str(_run_folder(tmp_path, warm=True)), "--name", "2p",
+                                                  "--play", "sims=64,seed=3", "--previous-as", "2p-old"],
+                            "only sims, considered and search")
 
 
 def test_a_model_shipped_under_a_new_name_plays_by_that_name(tmp_path, models, monkeypatch):
@@ -157,15 +163,10 @@ def test_the_card_gives_the_rating_command_with_its_game_set_up(tmp_path, models
 
 
 def test_a_set_up_no_option_asks_for_moves_no_file(tmp_path, models, monkeypatch):
-    script = _script()
-    monkeypatch.setattr(script, "MODELS", models)
-    before = {p.name: p.read_bytes() for p in models.iterdir()}
     rating = _tournament_folder(tmp_path, {"sections": [1, 2, 3, 4]})
-    monkeypatch.setattr(sys, "argv", ["ship_model.py", "--run", str(_run_folder(tmp_path, warm=True)), "--name", "4p",
-                                      "--tournaments", str(rating), "--previous-as", "4p-old"])
-    with pytest.raises(SystemExit, match="no kbenv tournament option for sections"):
-        script.main()
-    assert {p.name: p.read_bytes() for p in models.iterdir()} == before
+    _refused_moving_no_file(models, monkeypatch, ["--run", str(_run_folder(tmp_path, warm=True)), "--name", "4p",
+                                                  "--tournaments", str(rating), "--previous-as", "4p-old"],
+                            "no kbenv tournament option for sections")
 
 
 def test_a_kept_model_card_says_which_name_its_rating_command_meant(tmp_path, models, monkeypatch):
