@@ -106,3 +106,9 @@ def test_bad_sources_name_the_field(tmp_path):
 def test_a_saved_start_and_a_teacher_do_not_go_together(tmp_path):
     with pytest.raises(ValueError, match="field 'init_from': a run starts from a saved network or imitates"):
         _config(tmp_path, init_from="trained:2p", teacher="greedy", imitation_samples=10)
+
+
+@pytest.mark.parametrize("value", ["", 3, ["trained:2p"], "a\x00b"])
+def test_a_malformed_init_from_names_the_field(value):
+    with pytest.raises(ValueError, match="field 'init_from'"):
+        AlphaZeroConfig.from_dict({"method": "alphazero", "init_from": value}, source="x.yaml")
