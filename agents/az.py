@@ -2,7 +2,8 @@
 
 - `az:path=FILE,sims=N`: the network plus N simulations of Gumbel search from a root determinized
   for the agent's player (other hands and the deck re-dealt from what it can see); `search=compiled`
-  runs the numba search (agents.alphazero.compiled_search: the same moves, faster);
+  runs the numba search (agents.alphazero.compiled_search: the same moves, faster); `dets=D` searches D
+  determinizations at once and plays the largest mean improved policy;
 - `aznet:path=FILE`: the raw network, one forward pass per decision (the most likely legal action);
 - `trained:2p`, `trained:4p` (base game), `trained:nomads-2p` (Nomads + Capitol + Caves), `trained:crossroads-2p`
   (Crossroads): the models shipped in agents/models (model cards beside them; `shipped_models`), as `az` agents
@@ -115,19 +116,39 @@ class AZNetAgent(_NetworkAgent):
 
 class AZSearchAgent(_NetworkAgent):
     """Network + Gumbel search (no Gumbel noise at play time: the best action by logits and q); `search`:
-    `python` (agents.alphazero.search) or `compiled` (agents.alphazero.compiled_search, the same moves)."""
+    `python` (agents.alphazero.search) or `compiled` (agents.alphazero.compiled_search, the same moves).
+
+    `dets` > 1 searches that many determinizations of the decider's view at once (other hands and the deck
+    re-dealt for each, one batch of roots, `sims` simulations each) and plays the action with the largest
+    mean improved policy: one sampled deck no longer lets the search "know" the cards to come. The roots
+    share the decider's observation, so their legal actions, priors and considered candidates are the same
+    and only the searched values differ. `dets=1` is the single search of before, move for move."""
 
     def __init__(self, path: str | Path, sims: int = DEFAULT_SIMS, considered: int = DEFAULT_CONSIDERED,
                  device: str = "cpu", seed: int | None = None, search: str = "python", outside_training: bool = False,
-                 card: dict | None = None):
+                 card: dict | None = None, dets: int = 1):
         from .alphazero.compiled_search import make_search
 
-        self.name = f"az:path={path},sims={sims}" + (f",search={search}" if search != "python" else "")
+        if int(dets) < 1:
+            raise ValueError(f"dets: expected at least 1 determinization, got {dets}")
+        self.dets = int(dets)
+        self.name = f"az:path={path},sims={sims}" + (f",search={search}" if search != "python" else "") + \
+            (f",dets={self.dets}" if self.dets > 1 else "")
         super().__init__(path, device, seed, outside_training, card)
         self.search = make_search(search, self.evaluator, num_simulations=sims, max_considered=considered,
                                   gumbel_scale=0.0)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, view: PlayerView) -> int:
         self._check(view)
-        root = view.determinize(self.rng).state
-        return self.search.run([root], [self.rng])[0].action
+        if self.dets == 1:
+            root = view.determinize(self.rng).state
+            return self.search.run([root], [self.rng])[0].action
+        results = self.search_determinizations(view)
+        if results[0].legal == 1:  # one legal action: nothing was searched
+            return results[0].action
+        return int(np.argmax(np.mean([result.policy for result in results], axis=0)))
+
+    def search_determinizations(self, view: PlayerView) -> list:
+        """The SearchResults of `dets` roots re-dealt from the view with the agent's generator, one batch."""
+        roots = [view.determinize(self.rng).state for _ in range(self.dets)]
+        return self.search.run(roots, [self.rng] * self.dets)

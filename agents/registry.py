@@ -133,11 +133,11 @@ PARAMETERS: dict[str, dict[str, Converter]] = {
     "mcts": {"sims": _positive_int, "rollout": _rollout, "c": _non_negative_float, "max_rollout": _positive_int,
              "seed": _seed},
     "ppo": {"path": _checkpoint, "deterministic": _boolean, "device": _device, "outside_training": _boolean},
-    "az": {"path": _network_file, "sims": _positive_int, "considered": _positive_int, "device": _device,
-           "search": _search_kind, "seed": _seed, "outside_training": _boolean},
+    "az": {"path": _network_file, "sims": _positive_int, "considered": _positive_int, "dets": _positive_int,
+           "device": _device, "search": _search_kind, "seed": _seed, "outside_training": _boolean},
     "aznet": {"path": _network_file, "device": _device, "seed": _seed, "outside_training": _boolean},
-    "trained": {"model": _shipped, "sims": _positive_int, "considered": _positive_int, "search": _search_kind,
-                "seed": _seed, "outside_training": _boolean},
+    "trained": {"model": _shipped, "sims": _positive_int, "considered": _positive_int, "dets": _positive_int,
+                "search": _search_kind, "seed": _seed, "outside_training": _boolean},
     "human": {},
     "openspiel": {"bot": _openspiel_bot, "sims": _positive_int, "rollouts": _positive_int, "dets": _positive_int,
                   "c": _non_negative_float, "max_rollout": _positive_int, "seed": _seed},
@@ -245,6 +245,7 @@ def _load_network_agent(spec: str, kind: str, seed: int | None, params: dict):
             play = card.get("play", {})  # the search the model was rated with (cards before it: the defaults)
             return AZSearchAgent(shipped_model(name), sims=params.get("sims", play.get("sims", DEFAULT_SIMS)),
                                  considered=params.get("considered", play.get("considered", DEFAULT_CONSIDERED)),
+                                 dets=params.get("dets", play.get("dets", 1)),
                                  search=params.get("search", play.get("search", "python")), seed=seed,
                                  outside_training=params.get("outside_training", False), card=card)
         return AZSearchAgent(seed=seed, **params)

@@ -115,14 +115,14 @@ def stem_of(name: str) -> str:
 
 
 def play_settings(text: str) -> dict:
-    """`sims=64,considered=8,search=compiled` -> the card's `play` (checked as the trained spec checks them)."""
+    """`sims=64,considered=8,search=compiled[,dets=4]` -> the card's `play` (checked as the trained spec does)."""
     from agents.registry import parse_spec
 
     _kind, params = parse_spec(f"trained:2p,{text}")
     params.pop("model")
-    unknown = set(params) - {"sims", "considered", "search"}
+    unknown = set(params) - {"sims", "considered", "dets", "search"}
     if unknown:
-        raise SystemExit(f"--play: only sims, considered and search (got {', '.join(sorted(unknown))})")
+        raise SystemExit(f"--play: only sims, considered, dets and search (got {', '.join(sorted(unknown))})")
     return params
 
 

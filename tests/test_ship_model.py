@@ -79,9 +79,12 @@ def test_play_settings_are_checked_and_named(tmp_path, models, monkeypatch):
     script = _script()
     with pytest.raises(ValueError, match="considered"):
         script.play_settings("considered=0")
-    with pytest.raises(SystemExit, match="only sims, considered and search"):
+    with pytest.raises(SystemExit, match="only sims, considered, dets and search"):
         script.play_settings("sims=8,seed=3")
     assert script.play_settings("sims=8") == {"sims": 8}
+    assert script.play_settings("sims=8,dets=4") == {"sims": 8, "dets": 4}
+    with pytest.raises(ValueError, match="dets"):
+        script.play_settings("dets=0")
 
 
 def test_keeping_the_previous_model_refuses_a_missing_model_or_a_taken_name(tmp_path, models, monkeypatch):
@@ -110,7 +113,7 @@ def _refused_moving_no_file(models: Path, monkeypatch, args: list[str], match: s
 def test_a_bad_play_setting_moves_no_file(tmp_path, models, monkeypatch):
     _refused_moving_no_file(models, monkeypatch, ["--run", str(_run_folder(tmp_path, warm=True)), "--name", "2p",
                                                   "--play", "sims=64,seed=3", "--previous-as", "2p-old"],
-                            "only sims, considered and search")
+                            "only sims, considered, dets and search")
 
 
 def test_a_model_shipped_under_a_new_name_plays_by_that_name(tmp_path, models, monkeypatch):

@@ -1,0 +1,116 @@
+"""The search agent over several determinizations (`az:...,dets=K`): one batch of re-dealt roots, the action
+with the largest mean improved policy, and still nothing the player cannot see."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from agents.alphazero.compiled_search import make_search
+from agents.alphazero.network import PolicyValueNet, save_network
+from agents.az import AZSearchAgent
+from agents.evaluation.play import agent_inputs
+from agents.registry import make_agent, parse_spec
+from kbenv.engine import state as S
+from kbenv.game import Game
+from kbenv.view import PlayerView
+
+
+@pytest.fixture(scope="module")
+def model(tmp_path_factory) -> Path:
+    torch.manual_seed(1)
+    path = tmp_path_factory.mktemp("dets") / "model.pt"
+    save_network(PolicyValueNet(channels=8, blocks=1, head_channels=2), path)
+    return path
+
+
+def _game(players: int, seed: int, moves: int) -> Game:
+    game = Game.new(players, seed=seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(moves):
+        game.step(int(rng.choice(game.legal_actions())))
+    return game
+
+
+def _swap_hidden_cards(game: Game, viewer: int) -> Game:
+    """A copy that differs only in what `viewer` cannot see: the other hands and the deck order."""
+    other = game.clone()
+    st = other.state
+    deck = st[S.DECK : S.DECK + st[S.DECK_COUNT]].copy()
+    for p in game.hidden_from(viewer):
+        k = int(np.flatnonzero(deck != st[S.HAND + p])[0])
+        st[S.HAND + p], deck[k] = deck[k], st[S.HAND + p]
+    st[S.DECK : S.DECK + len(deck)] = deck[::-1]
+    assert other.state_key() != game.state_key()
+    return other
+
+
+@pytest.mark.parametrize("search", ["compiled", "python"])
+def test_the_roots_are_searched_as_separate_searches_would_and_their_policies_averaged(model, search):
+    """dets=3 searches the three roots its generator re-deals as three single searches would (one batch
+    does not let the roots disturb each other) and plays the largest mean improved policy."""
+    differing = 0
+    for seed, moves in ((3, 10), (4, 23), (5, 31), (6, 40)):
+        game = _game(2, seed, moves)
+        p = game.decider
+        agent = AZSearchAgent(model, sims=8, considered=4, search=search, seed=7, dets=3)
+        results = agent.search_determinizations(PlayerView(game, p))
+
+        rng = np.random.default_rng(7)
+        view = PlayerView(game, p)
+        roots = [view.determinize(rng).state for _ in range(3)]
+        assert len({root.tobytes() for root in roots}) == 3  # three different deals
+        single = make_search(search, agent.evaluator, num_simulations=8, max_considered=4, gumbel_scale=0.0)
+        for root, result in zip(roots, results, strict=True):
+            alone = single.run([root], [np.random.default_rng(0)])[0]
+            assert result.visits == alone.visits
+            np.testing.assert_allclose(result.policy, alone.policy, atol=1e-5)  # batch-size float noise only
+        policies = np.array([result.policy for result in results])
+        differing += not np.allclose(policies, policies[0], atol=1e-3)
+
+        agent.reset(7)
+        chosen = agent.act(*agent_inputs(game, p))
+        assert chosen == int(np.argmax(policies.mean(axis=0)))
+        assert game.legal_mask()[chosen]
+    assert differing  # in some position the deals gave different policies: the mean is not one search's
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_hidden_cards_never_reach_the_determinized_search(model, players):
+    game = _game(players, 11, 14)
+    p = game.decider
+    twin = _swap_hidden_cards(game, p)
+    for search in ("compiled", "python"):
+        first = AZSearchAgent(model, sims=8, considered=4, search=search, seed=2, dets=4)
+        second = AZSearchAgent(model, sims=8, considered=4, search=search, seed=2, dets=4)
+        assert first.act(*agent_inputs(game, p)) == second.act(*agent_inputs(twin, p))
+
+
+def test_one_legal_action_is_played_without_a_search(model):
+    game = Game.new(2, seed=6)
+    while len(game.legal_actions()) != 1:
+        game.step(game.legal_actions()[0])
+    agent = AZSearchAgent(model, sims=8, search="compiled", seed=0, dets=3)
+    assert agent.act(*agent_inputs(game, game.decider)) == game.legal_actions()[0]
+
+
+def test_dets_in_an_agent_spec(model):
+    assert parse_spec(f"az:path={model},sims=8,dets=4")[1]["dets"] == 4
+    agent = make_agent(f"az:path={model},sims=8,search=compiled,dets=4", seed=0)
+    assert agent.dets == 4 and agent.name.endswith(",dets=4")
+    assert make_agent(f"az:path={model},sims=8", seed=0).dets == 1
+    for bad in ("0", "-2", "two", "1.5"):
+        with pytest.raises(ValueError, match="dets"):
+            parse_spec(f"az:path={model},dets={bad}")
+    with pytest.raises(ValueError, match="dets"):
+        AZSearchAgent(model, sims=8, dets=0)
+
+
+def test_a_shipped_model_takes_dets():
+    agent = make_agent("trained:2p,sims=4,dets=2", seed=0)
+    assert agent.dets == 2
+    game = _game(2, 9, 12)
+    assert game.legal_mask()[agent.act(*agent_inputs(game, game.decider))]
