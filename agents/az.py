@@ -140,11 +140,8 @@ class AZSearchAgent(_NetworkAgent):
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, view: PlayerView) -> int:
         self._check(view)
-        if self.dets == 1:
-            root = view.determinize(self.rng).state
-            return self.search.run([root], [self.rng])[0].action
         results = self.search_determinizations(view)
-        if results[0].legal == 1:  # one legal action: nothing was searched
+        if len(results) == 1 or results[0].legal == 1:  # one search, or one legal action (nothing searched)
             return results[0].action
         return int(np.argmax(np.mean([result.policy for result in results], axis=0)))
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -33,6 +34,19 @@ def _restore_denormals():
     torch = sys.modules.get("torch")
     if torch is not None:
         torch.set_flush_denormal(False)
+
+
+@pytest.fixture(scope="session")
+def random_model(tmp_path_factory) -> Path:
+    """A small search network (agents.alphazero.network) with seeded random weights, saved as model.pt."""
+    import torch
+
+    from agents.alphazero.network import PolicyValueNet, save_network
+
+    torch.manual_seed(0)
+    path = tmp_path_factory.mktemp("model") / "model.pt"
+    save_network(PolicyValueNet(channels=8, blocks=1, head_channels=2), path)
+    return path
 
 
 @pytest.fixture

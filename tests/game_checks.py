@@ -1,11 +1,13 @@
 """Checks on a finished `play_game` result shared by the agent and training tests: the record replays
-through the engine to the same final gold, and the winners are players with the most gold."""
+through the engine to the same final gold, and the winners are players with the most gold; and hidden-card
+twins of a game for the tests that no agent sees what its player cannot."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from kbenv import Game
+from kbenv.engine import state as S
 
 
 def assert_a_finished_game(result, expansions: list[str] | None = None) -> Game:
@@ -41,3 +43,16 @@ class Recording:
         assert len(self.choices) >= at_least, len(self.choices)
         for mask, action in self.choices:
             assert 0 <= action < len(mask) and mask[action], action
+
+
+def swap_hidden_cards(game: Game, viewer: int) -> Game:
+    """A copy that differs only in what `viewer` cannot see: the other hands and the deck order."""
+    other = game.clone()
+    st = other.state
+    deck = st[S.DECK : S.DECK + st[S.DECK_COUNT]].copy()
+    for p in game.hidden_from(viewer):
+        k = int(np.flatnonzero(deck != st[S.HAND + p])[0])
+        st[S.HAND + p], deck[k] = deck[k], st[S.HAND + p]
+    st[S.DECK : S.DECK + len(deck)] = deck[::-1]
+    assert other.state_key() != game.state_key()
+    return other

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import torch
 
-from agents.alphazero.network import PolicyValueNet, load_network, save_network
+from agents.alphazero.network import load_network
 from agents.alphazero.search import (
     GumbelSearch,
     considered_visits,
@@ -28,7 +28,7 @@ from kbenv.engine import state as S
 from kbenv.game import Game
 from kbenv.view import PlayerView
 
-from .game_checks import Recording, assert_a_finished_game
+from .game_checks import Recording, assert_a_finished_game, swap_hidden_cards
 
 
 def test_sequential_halving_schedule():
@@ -154,28 +154,6 @@ def test_forced_decisions_are_not_searched():
     assert result.legal == 1 and result.action == game.legal_actions()[0] and calls == [1]
 
 
-@pytest.fixture(scope="module")
-def random_model(tmp_path_factory) -> Path:
-    torch.manual_seed(0)
-    path = tmp_path_factory.mktemp("model") / "model.pt"
-    save_network(PolicyValueNet(channels=8, blocks=1, head_channels=2), path)
-    return path
-
-
-def _swap_hidden_cards(game: Game, viewer: int) -> Game:
-    """A copy that differs only in what `viewer` cannot see: another hand and the deck order."""
-    other = game.clone()
-    st = other.state
-    hidden = [p for p in game.hidden_from(viewer)]
-    deck = st[S.DECK : S.DECK + st[S.DECK_COUNT]].copy()
-    for p in hidden:
-        k = int(np.flatnonzero(deck != st[S.HAND + p])[0])
-        st[S.HAND + p], deck[k] = deck[k], st[S.HAND + p]
-    st[S.DECK : S.DECK + len(deck)] = deck[::-1]
-    assert other.state_key() != game.state_key()
-    return other
-
-
 @pytest.mark.parametrize("players", [2, 3])
 def test_hidden_cards_never_reach_the_search(random_model, players):
     game = Game.new(players, seed=5)
@@ -183,7 +161,7 @@ def test_hidden_cards_never_reach_the_search(random_model, players):
     for _ in range(12):  # into the game, with cards drawn and discarded
         game.step(int(rng.choice(game.legal_actions())))
     p = game.decider
-    twin = _swap_hidden_cards(game, p)
+    twin = swap_hidden_cards(game, p)
     a, b = agent_inputs(game, p), agent_inputs(twin, p)
     np.testing.assert_array_equal(a[0], b[0])
     for make in (lambda: AZSearchAgent(random_model, sims=8, seed=3), lambda: AZNetAgent(random_model, seed=3)):

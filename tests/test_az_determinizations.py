@@ -3,28 +3,17 @@ with the largest mean improved policy, and still nothing the player cannot see."
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
-import torch
 
 from agents.alphazero.compiled_search import make_search
-from agents.alphazero.network import PolicyValueNet, save_network
 from agents.az import AZSearchAgent
 from agents.evaluation.play import agent_inputs
 from agents.registry import make_agent, parse_spec
-from kbenv.engine import state as S
 from kbenv.game import Game
 from kbenv.view import PlayerView
 
-
-@pytest.fixture(scope="module")
-def model(tmp_path_factory) -> Path:
-    torch.manual_seed(1)
-    path = tmp_path_factory.mktemp("dets") / "model.pt"
-    save_network(PolicyValueNet(channels=8, blocks=1, head_channels=2), path)
-    return path
+from .game_checks import swap_hidden_cards
 
 
 def _game(players: int, seed: int, moves: int) -> Game:
@@ -35,28 +24,15 @@ def _game(players: int, seed: int, moves: int) -> Game:
     return game
 
 
-def _swap_hidden_cards(game: Game, viewer: int) -> Game:
-    """A copy that differs only in what `viewer` cannot see: the other hands and the deck order."""
-    other = game.clone()
-    st = other.state
-    deck = st[S.DECK : S.DECK + st[S.DECK_COUNT]].copy()
-    for p in game.hidden_from(viewer):
-        k = int(np.flatnonzero(deck != st[S.HAND + p])[0])
-        st[S.HAND + p], deck[k] = deck[k], st[S.HAND + p]
-    st[S.DECK : S.DECK + len(deck)] = deck[::-1]
-    assert other.state_key() != game.state_key()
-    return other
-
-
 @pytest.mark.parametrize("search", ["compiled", "python"])
-def test_the_roots_are_searched_as_separate_searches_would_and_their_policies_averaged(model, search):
+def test_the_roots_are_searched_as_separate_searches_would_and_their_policies_averaged(random_model, search):
     """dets=3 searches the three roots its generator re-deals as three single searches would (one batch
     does not let the roots disturb each other) and plays the largest mean improved policy."""
     differing = 0
     for seed, moves in ((3, 10), (4, 23), (5, 31), (6, 40)):
         game = _game(2, seed, moves)
         p = game.decider
-        agent = AZSearchAgent(model, sims=8, considered=4, search=search, seed=7, dets=3)
+        agent = AZSearchAgent(random_model, sims=8, considered=4, search=search, seed=7, dets=3)
         results = agent.search_determinizations(PlayerView(game, p))
 
         rng = np.random.default_rng(7)
@@ -79,34 +55,34 @@ def test_the_roots_are_searched_as_separate_searches_would_and_their_policies_av
 
 
 @pytest.mark.parametrize("players", [2, 4])
-def test_hidden_cards_never_reach_the_determinized_search(model, players):
+def test_hidden_cards_never_reach_the_determinized_search(random_model, players):
     game = _game(players, 11, 14)
     p = game.decider
-    twin = _swap_hidden_cards(game, p)
+    twin = swap_hidden_cards(game, p)
     for search in ("compiled", "python"):
-        first = AZSearchAgent(model, sims=8, considered=4, search=search, seed=2, dets=4)
-        second = AZSearchAgent(model, sims=8, considered=4, search=search, seed=2, dets=4)
+        first = AZSearchAgent(random_model, sims=8, considered=4, search=search, seed=2, dets=4)
+        second = AZSearchAgent(random_model, sims=8, considered=4, search=search, seed=2, dets=4)
         assert first.act(*agent_inputs(game, p)) == second.act(*agent_inputs(twin, p))
 
 
-def test_one_legal_action_is_played_without_a_search(model):
+def test_one_legal_action_is_played_without_a_search(random_model):
     game = Game.new(2, seed=6)
     while len(game.legal_actions()) != 1:
         game.step(game.legal_actions()[0])
-    agent = AZSearchAgent(model, sims=8, search="compiled", seed=0, dets=3)
+    agent = AZSearchAgent(random_model, sims=8, search="compiled", seed=0, dets=3)
     assert agent.act(*agent_inputs(game, game.decider)) == game.legal_actions()[0]
 
 
-def test_dets_in_an_agent_spec(model):
-    assert parse_spec(f"az:path={model},sims=8,dets=4")[1]["dets"] == 4
-    agent = make_agent(f"az:path={model},sims=8,search=compiled,dets=4", seed=0)
+def test_dets_in_an_agent_spec(random_model):
+    assert parse_spec(f"az:path={random_model},sims=8,dets=4")[1]["dets"] == 4
+    agent = make_agent(f"az:path={random_model},sims=8,search=compiled,dets=4", seed=0)
     assert agent.dets == 4 and agent.name.endswith(",dets=4")
-    assert make_agent(f"az:path={model},sims=8", seed=0).dets == 1
+    assert make_agent(f"az:path={random_model},sims=8", seed=0).dets == 1
     for bad in ("0", "-2", "two", "1.5"):
         with pytest.raises(ValueError, match="dets"):
-            parse_spec(f"az:path={model},dets={bad}")
+            parse_spec(f"az:path={random_model},dets={bad}")
     with pytest.raises(ValueError, match="dets"):
-        AZSearchAgent(model, sims=8, dets=0)
+        AZSearchAgent(random_model, sims=8, dets=0)
 
 
 def test_a_shipped_model_takes_dets():
