@@ -112,3 +112,23 @@ def test_a_saved_start_and_a_teacher_do_not_go_together(tmp_path):
 def test_a_malformed_init_from_names_the_field(value):
     with pytest.raises(ValueError, match="field 'init_from'"):
         AlphaZeroConfig.from_dict({"method": "alphazero", "init_from": value}, source="x.yaml")
+
+
+CONFIGS = MODELS.parents[1] / "configs"
+STARTS = sorted(p.name for p in CONFIGS.glob("*.yaml") if "init_from:" in p.read_text())
+
+
+@pytest.mark.parametrize("name", STARTS)
+def test_the_shipped_configs_that_start_from_a_network_describe_it(tmp_path, name):
+    """Each config with init_from (the second step of policy iteration) starts: its network fields are the saved
+    network's. Run with a small buffer and few games; the network fields and the start are the config's."""
+    config = AlphaZeroConfig.load(CONFIGS / name)
+    small = config.model_copy(update=dict(games=2, buffer_positions=200, min_buffer=1, actors=0, device="cpu",
+                                          out_dir=str(tmp_path)))
+    run = Run(small, log=_quiet)
+    assert run.initial["init_from"] == config.init_from
+    assert (run.net.config["channels"], run.net.config["blocks"]) == (config.channels, config.blocks)
+
+
+def test_there_are_configs_that_start_from_a_network():
+    assert {"selfplay_2p_from_trained_cpu.yaml", "selfplay_2p_from_trained_gpu.yaml"} <= set(STARTS)
