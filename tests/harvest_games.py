@@ -11,9 +11,8 @@ from collections import Counter
 from collections.abc import Callable
 
 import numpy as np
-import pytest
 
-from kbenv import Game, IllegalActionError
+from kbenv import Game
 from kbenv import catalogue as CAT
 from kbenv.board.bitset import WORDS, hexes_of
 from kbenv.board.geometry import NUM_HEXES, hex_rc
@@ -193,19 +192,3 @@ def canonical(game: Game | np.ndarray) -> np.ndarray:
         st[off + int(st[count]) : off + size] = 0  # cards already drawn or reshuffled away
     st[S.MANDATORY_HEXES + int(st[S.MANDATORY_BUILT]) : S.MANDATORY_HEXES + 3] = 0  # builds of earlier turns
     return np.concatenate([st[: S.SCRATCH], st[S.SCRATCH_END :]])
-
-
-def check_mask_and_refusal(game: Game, rng: np.random.Generator, check_illegal: bool = True) -> None:
-    """The legal mask equals legal_actions and offers a decision; with `check_illegal`, one random action outside
-    the mask is refused, named in the error, with the state unchanged (the property suites' per-decision check)."""
-    mask = game.legal_mask()
-    legal = np.flatnonzero(mask)
-    assert len(legal), f"a running game always offers a decision (phase {game.phase})"
-    assert sorted(legal.tolist()) == sorted(game.legal_actions())
-    if check_illegal:
-        bad = int(rng.choice(np.flatnonzero(mask == 0)))
-        before = game.state_key()
-        with pytest.raises(IllegalActionError) as err:
-            game.step(bad)
-        assert str(bad) in str(err.value) or CAT.ACTION_NAMES[bad] in str(err.value)
-        assert game.state_key() == before

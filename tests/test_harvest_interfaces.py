@@ -18,6 +18,7 @@ from kbenv.cli import main
 from kbenv.engine import state as S
 from kbenv.engine.observe_v1 import NUM_CHANNELS_V1
 from kbenv.position import decision_name
+from tests.property_checks import assert_self_play_env_and_vecenv
 
 HARVEST = ["harvest"]
 SHAPE = (NUM_CHANNELS_V1, 20, 20)
@@ -154,27 +155,7 @@ def test_env_agent_selection_follows_the_silo_player():
 
 
 def test_gymnasium_self_play_env_and_vecenv():
-    from kbenv.envs.vector_env import SelfPlayVecEnv
-    from kbenv.envs.wrappers import SelfPlayEnvV1
-
-    env = SelfPlayEnvV1(num_players=2, expansions=HARVEST)  # random opponents
-    obs, _ = env.reset(seed=3)
-    assert obs.shape == SHAPE
-    rng = np.random.default_rng(3)
-    done, steps = False, 0
-    while not done:
-        obs, _, term, trunc, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
-        done, steps = term or trunc, steps + 1
-    assert steps > 10
-    vec = SelfPlayVecEnv(3, num_players=2, expansions=HARVEST, seed=1)
-    obs = vec.reset()
-    assert obs.shape == (3, *SHAPE)
-    finished = 0
-    for _ in range(200):
-        masks = vec.action_masks()
-        obs, _, dones, _ = vec.step(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
-        finished += int(dones.sum())
-    assert obs.shape == (3, *SHAPE) and finished >= 1
+    assert_self_play_env_and_vecenv(HARVEST, SHAPE, vec_steps=200)
 
 
 def test_openspiel_harvest_hides_nothing_but_the_cards():

@@ -27,7 +27,7 @@ from kbenv import Game, IllegalActionError
 from kbenv import catalogue as CAT
 from kbenv.catalogue import ACTION_NAMES, ACTION_SIZE_V1
 from kbenv.engine import state as S
-from tests.harvest_games import check_mask_and_refusal
+from tests import property_checks
 from tests.island_games import (
     ALL,
     CARDS,
@@ -54,22 +54,16 @@ def cards_for(expansions, k: int):
     return choices[k % len(choices)]
 
 
+def island_only_targets(game: Game) -> None:
+    """The island's target checks, in games of the island alone."""
+    if game.expansions == ("island",):
+        check_targets(game)
+
+
 def play_checked(game: Game, seed: int, check_illegal: bool = True, bias: float = 0.6) -> Game:
     """Play a biased random game, checking the invariants after every decision; record it in TALLY."""
-    rng = np.random.default_rng(seed)
-    history: dict = {}
-    for _ in range(5000):
-        if game.done:
-            break
-        check_mask_and_refusal(game, rng, check_illegal)
-        if game.expansions == ("island",):
-            check_targets(game)
-        TALLY.step(game, pick(game, rng, bias))
-        check_conservation(game, history)
-    assert game.done, "every game ends"
-    assert game.legal_mask().sum() == 0
-    TALLY.finish(game)
-    return game
+    return property_checks.play_checked(game, seed, pick=pick, tally=TALLY, conservation=check_conservation,
+                                        check_illegal=check_illegal, bias=bias, extra=island_only_targets)
 
 
 @pytest.mark.parametrize("ruleset", list(RULESETS))

@@ -21,9 +21,9 @@ from hypothesis import strategies as st
 from kbenv import ACTION_SIZE, Game, IllegalActionError
 from kbenv.catalogue import ACTION_NAMES, BONUS_TILES_PER_TYPE
 from kbenv.engine import state as S
-from kbenv.vector import VectorGames
-from tests.harvest_games import check_mask_and_refusal
+from tests import property_checks
 from tests.marsh_games import ALL, MARSH, SIX, Tally, marsh_game, pick
+from tests.property_checks import assert_batch_engine_equals_single_games
 
 RULESETS = {"marshlands": MARSH, "all": ALL}
 SECTION_SETS = {"marshlands": ["marsh", None], "all": ["all", "all2", None]}
@@ -65,18 +65,8 @@ def check_conservation(game: Game, history: dict) -> None:
 
 def play_checked(game: Game, seed: int, check_illegal: bool = True, bias: float = 0.6) -> Game:
     """Play a biased random game, checking the invariants after every decision; record it in TALLY."""
-    rng = np.random.default_rng(seed)
-    history: dict = {}
-    for _ in range(5000):
-        if game.done:
-            break
-        check_mask_and_refusal(game, rng, check_illegal)
-        TALLY.step(game, pick(game, rng, bias))
-        check_conservation(game, history)
-    assert game.done, "every game ends"
-    assert game.legal_mask().sum() == 0
-    TALLY.finish(game)
-    return game
+    return property_checks.play_checked(game, seed, pick=pick, tally=TALLY, conservation=check_conservation,
+                                        check_illegal=check_illegal, bias=bias)
 
 
 @pytest.mark.parametrize("ruleset", list(RULESETS))
@@ -121,18 +111,7 @@ def test_mask_equals_accepted_for_every_action_id(ruleset):
 
 @pytest.mark.parametrize("ruleset", list(RULESETS))
 def test_batch_engine_equals_single_games(ruleset):
-    v = VectorGames(8, num_players=[2, 3, 4, 5] * 2, record=True, expansions=RULESETS[ruleset])
-    v.reset(70)
-    records = []
-    for _ in range(500):
-        records += v.step(v.random_actions()).records
-    assert len(records) >= 8
-    for record in records:
-        single = Game.new(record["setup"]["num_players"], seed=record["setup"]["seed"], expansions=RULESETS[ruleset])
-        for a in record["actions"]:
-            single.step(a)
-        assert single.done
-        assert single.state_key() == Game.from_record(json.loads(json.dumps(record))).state_key()
+    assert_batch_engine_equals_single_games(RULESETS[ruleset])
 
 
 SCRIPT = textwrap.dedent(
