@@ -1,7 +1,7 @@
 """Checks shared by the expansions' property and interface suites (tests/test_marshlands_properties.py,
 tests/test_harvest_properties.py, tests/test_island_properties.py and their interface files): the per-decision
-mask check, a biased random game checked at every decision, the batch engine against single games, and the
-Gymnasium self-play environment and VecEnv on a ruleset."""
+mask check, the sweep of every action id, a biased random game checked at every decision, the batch engine
+against single games, and the Gymnasium self-play environment and VecEnv on a ruleset."""
 
 from __future__ import annotations
 
@@ -29,6 +29,22 @@ def check_mask_and_refusal(game: Game, rng: np.random.Generator, check_illegal: 
             game.step(bad)
         assert str(bad) in str(err.value) or CAT.ACTION_NAMES[bad] in str(err.value)
         assert game.state_key() == before
+
+
+def assert_mask_is_accepted(game: Game) -> None:
+    """Each action id is accepted iff the mask has it; a refused one names the action and changes nothing."""
+    mask = game.legal_mask()
+    assert len(mask) == game.action_size
+    for a in range(game.action_size):
+        trial = game.clone()
+        try:
+            trial.step(a)
+            accepted = True
+        except IllegalActionError as err:
+            accepted = False
+            assert str(a) in str(err) or CAT.ACTION_NAMES[a] in str(err), (a, str(err))
+            assert trial.state_key() == game.state_key()
+        assert accepted == bool(mask[a]), (a, CAT.ACTION_NAMES[a], game.phase)
 
 
 def play_checked(game: Game, seed: int, *, pick: Callable, tally, conservation: Callable,

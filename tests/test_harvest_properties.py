@@ -25,9 +25,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kbenv import ACTION_SIZE, Game, IllegalActionError
+from kbenv import ACTION_SIZE, Game
 from kbenv import catalogue as CAT
-from kbenv.catalogue import ACTION_NAMES
 from tests import property_checks
 from tests.harvest_games import (
     ALL,
@@ -40,7 +39,7 @@ from tests.harvest_games import (
     harvest_game,
     pick,
 )
-from tests.property_checks import assert_batch_engine_equals_single_games
+from tests.property_checks import assert_batch_engine_equals_single_games, assert_mask_is_accepted
 
 RULESETS = {"harvest": HARVEST, "all": ALL}
 SECTION_SETS = {"harvest": ["harvest", "harvest2", None], "all": ["all", "all2", None]}
@@ -69,21 +68,6 @@ def test_random_games_keep_invariants_end_and_replay(ruleset, seed, players, sec
 
 
 HARVEST_PHASES = ("silo", "choose_power", "step", "reaction")
-
-
-def assert_mask_is_accepted(game: Game) -> None:
-    """Each action id is accepted iff the mask has it; a refused one names the action and changes nothing."""
-    mask = game.legal_mask()
-    for a in range(game.action_size):
-        trial = game.clone()
-        try:
-            trial.step(a)
-            accepted = True
-        except IllegalActionError as err:
-            accepted = False
-            assert str(a) in str(err) or ACTION_NAMES[a] in str(err), (a, str(err))
-            assert trial.state_key() == game.state_key()
-        assert accepted == bool(mask[a]), (a, ACTION_NAMES[a], game.phase)
 
 
 @pytest.mark.parametrize("ruleset", list(RULESETS))
