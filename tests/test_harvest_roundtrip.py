@@ -12,6 +12,7 @@ each met in biased random games and round-trip.
 from __future__ import annotations
 
 import json
+from functools import partial
 
 import numpy as np
 import pytest
@@ -23,7 +24,9 @@ from kbenv import catalogue as CAT
 from kbenv.board.bitset import WORDS
 from kbenv.engine import state as S
 from kbenv.position import game_from_position
+from tests import roundtrip_checks
 from tests.harvest_games import ALL, CARDS, HARVEST, canonical, harvest_game, pick, play_until, scouts
+from tests.roundtrip_checks import reread
 
 RULESETS = [
     {"num_players": 2, "expansions": HARVEST},
@@ -51,34 +54,13 @@ def new_game(ruleset: dict, seed: int) -> Game:
                         ruleset.get("cards"), ruleset.get("rules"))
 
 
-def reread(game: Game) -> Game:
-    """The game written as a position, through JSON text, and read back."""
-    return game_from_position(json.loads(json.dumps(game.to_position())))
+def biased(game: Game, rng: np.random.Generator) -> int:
+    """A random decision biased towards the expansion's own (pick, bias 0.5)."""
+    return pick(game, rng, 0.5)
 
 
-def play(game: Game, rng: np.random.Generator, decisions: int) -> Game:
-    for _ in range(decisions):
-        if game.done:
-            break
-        game.step(pick(game, rng, 0.5))
-    return game
-
-
-def assert_same_future(original: Game, rebuilt: Game, rng: np.random.Generator) -> None:
-    """Same state, scores, decider and phase now, the same masks at every step of the same random future, and
-    the same end."""
-    np.testing.assert_array_equal(canonical(rebuilt), canonical(original))
-    assert rebuilt.scores() == original.scores()
-    assert (rebuilt.decider, rebuilt.phase) == (original.decider, original.phase)
-    while not original.done:
-        mask = original.legal_mask()
-        np.testing.assert_array_equal(rebuilt.legal_mask(), mask)
-        action = int(rng.choice(np.flatnonzero(mask)))
-        original.step(action)
-        rebuilt.step(action)
-    assert rebuilt.done
-    assert rebuilt.scores() == original.scores()
-    np.testing.assert_array_equal(canonical(rebuilt), canonical(original))
+play = partial(roundtrip_checks.play, choose=biased)
+assert_same_future = partial(roundtrip_checks.assert_same_future, canonical=canonical)
 
 
 @settings(max_examples=26, deadline=None, derandomize=True)

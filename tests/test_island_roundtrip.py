@@ -12,6 +12,7 @@ reaction with Marshlands) are each met in biased random games and round-trip.
 from __future__ import annotations
 
 import json
+from functools import partial
 
 import numpy as np
 import pytest
@@ -23,7 +24,7 @@ from kbenv import catalogue as CAT
 from kbenv.board.geometry import NUM_HEXES, ROWS
 from kbenv.engine import state as S
 from kbenv.engine.island import ISLAND_TILE
-from kbenv.position import game_from_position
+from tests import roundtrip_checks
 from tests.harvest_games import canonical
 from tests.island_games import (
     ALL,
@@ -36,6 +37,7 @@ from tests.island_games import (
     pick,
     play_until,
 )
+from tests.roundtrip_checks import reread
 
 # A real side loaded from a file (kbenv.board.island_files format), named after the file: a layout of our own.
 SIDE_FILE = """# island: a side of our own for the round trip
@@ -79,35 +81,13 @@ def new_game(ruleset: dict, seed: int, side_file: str) -> Game:
                        ruleset.get("cards"), ruleset.get("rules"))
 
 
-def reread(game: Game) -> Game:
-    """The game written as a position, through JSON text, and read back."""
-    return game_from_position(json.loads(json.dumps(game.to_position())))
+def biased(game: Game, rng: np.random.Generator) -> int:
+    """A random decision biased towards the expansion's own (pick, bias 0.5)."""
+    return pick(game, rng, 0.5)
 
 
-def play(game: Game, rng: np.random.Generator, decisions: int) -> Game:
-    for _ in range(decisions):
-        if game.done:
-            break
-        game.step(pick(game, rng, 0.5))
-    return game
-
-
-def assert_same_future(original: Game, rebuilt: Game, rng: np.random.Generator) -> None:
-    """Same state, scores, island, decider and phase now, the same masks at every step of the same random future,
-    and the same end."""
-    np.testing.assert_array_equal(canonical(rebuilt), canonical(original))
-    assert rebuilt.scores() == original.scores()
-    assert rebuilt.location_hexes() == original.location_hexes()
-    assert (rebuilt.decider, rebuilt.phase) == (original.decider, original.phase)
-    while not original.done:
-        mask = original.legal_mask()
-        np.testing.assert_array_equal(rebuilt.legal_mask(), mask)
-        action = pick(original, rng, 0.5)
-        original.step(action)
-        rebuilt.step(action)
-    assert rebuilt.done
-    assert rebuilt.scores() == original.scores()
-    np.testing.assert_array_equal(canonical(rebuilt), canonical(original))
+play = partial(roundtrip_checks.play, choose=biased)
+assert_same_future = partial(roundtrip_checks.assert_same_future, canonical=canonical, choose=biased)
 
 
 def test_the_position_names_the_side_and_writes_island_hexes(side_file):

@@ -6,7 +6,7 @@ draw, discard and removed piles, the mandatory-build hexes beyond those built th
 
 from __future__ import annotations
 
-import json
+from functools import partial
 
 import numpy as np
 import pytest
@@ -17,8 +17,9 @@ from kbenv import Game
 from kbenv import catalogue as CAT
 from kbenv.engine import state as S
 from kbenv.engine.init import DRAW_RNG
-from kbenv.position import game_from_position
 from kbenv.setup import seed_draws
+from tests import roundtrip_checks
+from tests.roundtrip_checks import play, reread
 
 RULESETS = [
     {"num_players": 2}, {"num_players": 3}, {"num_players": 4}, {"num_players": 5},
@@ -49,31 +50,7 @@ def canonical(game: Game) -> np.ndarray:
     return st
 
 
-def reread(game: Game) -> Game:
-    """The game written as a position, through JSON text, and read back."""
-    return game_from_position(json.loads(json.dumps(game.to_position())))
-
-
-def assert_same_future(original: Game, rebuilt: Game, rng: np.random.Generator) -> None:
-    np.testing.assert_array_equal(canonical(rebuilt), canonical(original))
-    assert rebuilt.scores() == original.scores()
-    while not original.done:
-        mask = original.legal_mask()
-        np.testing.assert_array_equal(rebuilt.legal_mask(), mask)
-        action = int(rng.choice(np.flatnonzero(mask)))
-        original.step(action)
-        rebuilt.step(action)
-    assert rebuilt.done
-    assert rebuilt.scores() == original.scores()
-    np.testing.assert_array_equal(canonical(rebuilt), canonical(original))
-
-
-def play(game: Game, rng: np.random.Generator, decisions: int) -> Game:
-    for _ in range(decisions):
-        if game.done:
-            break
-        game.step(int(rng.choice(game.legal_actions())))
-    return game
+assert_same_future = partial(roundtrip_checks.assert_same_future, canonical=canonical)
 
 
 @settings(max_examples=26)

@@ -19,7 +19,8 @@ from kbenv.board.geometry import hex_id
 from kbenv.engine import state as S
 from kbenv.position import game_from_position
 from tests.marsh_games import ALL, MARSH, marsh_game, play_until
-from tests.test_position_roundtrip import assert_same_future, play, reread
+from tests.roundtrip_checks import play, reread
+from tests.test_position_roundtrip import assert_same_future
 
 RULESETS = [
     {"num_players": 2}, {"num_players": 5},
