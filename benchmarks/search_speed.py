@@ -1,7 +1,7 @@
 """Self-play throughput of the Python Gumbel search against the compiled one, side by side in one run.
 
 Run: `python -m benchmarks.search_speed [--config configs/quick.yaml] [--steps 8] [--rounds 3] [--threads 1]
-[--network zero]`. Both
+[--network zero] [--cache 16384]`. Both
 searches drive the same self-play (agents.training.alphazero.SelfPlay: the config's games, players,
 ruleset, simulations and considered actions) with the same network (the config's size, seeded random
 weights) for `steps` decisions per game, alternating kinds for `rounds` rounds after a warm-up step
@@ -10,7 +10,10 @@ it reports the seconds spent in the network's forward passes, so the search's ow
 shows apart from the network's; `--network zero` replaces the forward pass by constant outputs (zero
 logits and values, the same for both kinds), which measures the searches alone, as if the network ran
 elsewhere at no cost. It also checks that both kinds played the same games (the compiled
-search gives the Python search's actions and policy targets). Writes JSON (--out) and prints ratios.
+search gives the Python search's actions and policy targets). Two more kinds run beside them: the compiled
+search on packed observations, and the compiled search with the evaluator's cache of `--cache` rows (empty at
+the start of each timed round, as in a run's round; its games are compared with the others' apart, since a
+cached row's outputs may differ from a fresh batch's in float rounding). Writes JSON (--out) and prints ratios.
 """
 
 from __future__ import annotations
@@ -54,7 +57,8 @@ class TimedEvaluator:
         return legal_masks(states, self.inner.action_size), logits, seat_values(values, states)
 
 
-def measure(kind: str, config, net, steps: int, selfplay=None, zero: bool = False) -> tuple[dict, object]:
+def measure(kind: str, config, net, steps: int, selfplay=None, zero: bool = False,
+            cache: int = 0) -> tuple[dict, object]:
     """`steps` self-play decisions per game with one search kind; returns (rates, the SelfPlay)."""
     import torch
 
@@ -62,12 +66,13 @@ def measure(kind: str, config, net, steps: int, selfplay=None, zero: bool = Fals
     from agents.alphazero.network import NetworkEvaluator
     from agents.training.alphazero import ReplayBuffer, SelfPlay
 
-    evaluator = TimedEvaluator(NetworkEvaluator(net, threads=torch.get_num_threads()), zero)  # held (numba)
+    evaluator = TimedEvaluator(NetworkEvaluator(net, threads=torch.get_num_threads(),  # held (numba)
+                                                cache=cache if kind == "compiled-cached" else 0), zero)
     search = make_search(kind.split("-")[0], evaluator, num_simulations=config.simulations,
                          max_considered=config.considered, packed=kind == "compiled-packed")
     selfplay = selfplay or SelfPlay(config)
     buffer = ReplayBuffer(config.games * (steps + 1) * 4, net.action_size)
-    positions, evals = selfplay.positions, evaluator.positions
+    positions, evals, hits = selfplay.positions, evaluator.positions, evaluator.cache_hits
     t0 = time.perf_counter()
     for _ in range(steps):
         selfplay.step(search, buffer)
@@ -76,7 +81,8 @@ def measure(kind: str, config, net, steps: int, selfplay=None, zero: bool = Fals
     evals = evaluator.positions - evals
     return {"seconds": seconds, "positions": positions, "evaluations": evals,
             "positions_per_s": positions / seconds, "evaluations_per_s": evals / seconds,
-            "network_seconds": evaluator.seconds, "search_seconds": seconds - evaluator.seconds}, selfplay
+            "cached_evaluations": evaluator.cache_hits - hits, "network_seconds": evaluator.seconds,
+            "search_seconds": seconds - evaluator.seconds}, selfplay
 
 
 def main(argv: list[str] | None = None) -> dict:
@@ -88,6 +94,8 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: torch's default)")
     parser.add_argument("--network", choices=("real", "zero"), default="real",
                         help="zero: constant outputs instead of the forward pass (the searches alone)")
+    parser.add_argument("--cache", type=int, default=16384,
+                        help="rows in the evaluator's cache for the compiled-cached kind (0: no such kind)")
     parser.add_argument("--out", default="bench_results/search_speed.json")
     args = parser.parse_args(argv)
     import torch
@@ -107,7 +115,10 @@ def main(argv: list[str] | None = None) -> dict:
     net = PolicyValueNet(v1=bool(config.expansions), channels=config.channels, blocks=config.blocks,
                          head_channels=config.head_channels).eval()
     kinds = ("python", "compiled", "compiled-packed")  # packed: the network gets packed rows (kbenv.packed)
-    played = {kind: measure(kind, config, net, 1, zero=zero)[1] for kind in kinds}  # warm-up: compiles the kernels
+    if args.cache and not zero:
+        kinds += ("compiled-cached",)  # the evaluator's cache (agents.alphazero.network.NetworkEvaluator)
+    played = {kind: measure(kind, config, net, 1, zero=zero, cache=args.cache)[1]  # warm-up: compiles the kernels
+              for kind in kinds}
     def same_games() -> bool:
         return all(np.array_equal(a.state, b.state) and np.array_equal(a.state, c.state) for a, b, c in
                    zip(played["python"].games, played["compiled"].games, played["compiled-packed"].games, strict=True))
@@ -116,9 +127,12 @@ def main(argv: list[str] | None = None) -> dict:
     rounds: dict[str, list[dict]] = {kind: [] for kind in kinds}
     for _ in range(args.rounds):
         for kind in kinds:
-            rates, played[kind] = measure(kind, config, net, args.steps, played[kind], zero)
+            rates, played[kind] = measure(kind, config, net, args.steps, played[kind], zero, args.cache)
             rounds[kind].append(rates)
     same = same and same_games()
+    same_cached = "compiled-cached" in played and all(
+        np.array_equal(a.state, b.state) for a, b in zip(played["compiled"].games, played["compiled-cached"].games,
+                                                         strict=True))
     best = {kind: max(rounds[kind], key=lambda r: r["positions_per_s"]) for kind in kinds}
     ratio = best["compiled"]["positions_per_s"] / best["python"]["positions_per_s"]
     search_ratio = (best["python"]["search_seconds"] / best["python"]["positions"]) / \
@@ -131,12 +145,20 @@ def main(argv: list[str] | None = None) -> dict:
     packed_ratio = best["compiled-packed"]["positions_per_s"] / best["python"]["positions_per_s"]
     print(f"compiled / python: {ratio:.2f}x positions/s; {search_ratio:.2f}x outside the network; "
           f"compiled-packed / python: {packed_ratio:.2f}x; same games: {same}")
+    cached_ratio = None
+    if "compiled-cached" in best:
+        r = best["compiled-cached"]
+        cached_ratio = r["positions_per_s"] / best["compiled"]["positions_per_s"]
+        print(f"compiled-cached / compiled: {cached_ratio:.2f}x positions/s, "
+              f"{r['cached_evaluations'] / max(r['evaluations'], 1):.1%} of the evaluations from the cache; "
+              f"same games as compiled: {same_cached}")
     result = {"config": args.config, "network_outputs": args.network, "games": config.games,
               "simulations": config.simulations,
               "considered": config.considered, "network": net.config, "steps": args.steps,
               "torch_threads": torch.get_num_threads(), "cpus": os.cpu_count(), "best": best, "rounds": rounds,
               "ratio_positions_per_s": ratio,
-              "ratio_packed_positions_per_s": packed_ratio, "ratio_outside_network": search_ratio, "same_games": same}
+              "ratio_packed_positions_per_s": packed_ratio, "ratio_outside_network": search_ratio, "same_games": same,
+              "cache": args.cache, "ratio_cached_positions_per_s": cached_ratio, "same_games_cached": same_cached}
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(result, indent=2))
     return result

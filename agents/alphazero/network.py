@@ -10,7 +10,9 @@ uint8 rows, unpacked on the network's device by agents.training.packed; the same
 
 from __future__ import annotations
 
+import hashlib
 import pickle
+from collections import OrderedDict
 
 import numpy as np
 import torch
@@ -98,27 +100,75 @@ def legal_masks(states: list[np.ndarray], action_size: int) -> np.ndarray:
     return np.stack([action_mask(st, int(st[S.DECIDER]), action_size) for st in states]).astype(bool)
 
 
+def _row_key(prefix: bytes, row: np.ndarray) -> bytes:
+    """The cache key of one observation row (its type and shape in `prefix`)."""
+    key = hashlib.sha1(prefix, usedforsecurity=False)
+    key.update(row)
+    return key.digest()
+
+
 class NetworkEvaluator:
     """The Python search's evaluate(): observations, legal masks and one forward pass for a list of states;
-    `infer` is the forward pass alone, on observations (what the compiled search calls)."""
+    `infer` is the forward pass alone, on observations (what the compiled search calls).
 
-    def __init__(self, net: PolicyValueNet, device: str = "cpu", threads: int = 0):
+    `cache` > 0 keeps the network's outputs for that many recent observation rows (least recently used out),
+    keyed by a 160-bit hash (SHA-1) of each row: a search meets the same position again through transpositions (the same
+    settlements placed in another order) and in the next decision's search, and about 30% of self-play's leaf
+    evaluations are repeats (docs/self-play.md). A row met again is not passed through the network; the
+    outputs are the network's for that row (computed in the batch it first came in: the same numbers up to
+    float rounding, which a batch of one can change). `clear_cache()` when the weights change."""
+
+    def __init__(self, net: PolicyValueNet, device: str = "cpu", threads: int = 0, cache: int = 0):
+        if int(cache) < 0:
+            raise ValueError(f"cache: expected a number of rows >= 0, got {cache}")
         self.net = net
         self.device = device
         self.threads = threads  # torch threads held at every call (agents.training.networks.hold_torch_threads)
         self.v1 = bool(net.config["v1"])
         self.action_size = net.action_size
-        self.positions = 0  # states evaluated
+        self.positions = 0  # states evaluated (asked for, cached or not)
+        self.cache_size = int(cache)
+        self.cache_hits = 0  # of `positions`, those answered from the cache
+        self._cache: OrderedDict[bytes, tuple[np.ndarray, np.ndarray]] = OrderedDict()
+
+    def clear_cache(self) -> None:
+        """Forget the cached outputs (the network's weights changed)."""
+        self._cache.clear()
+
+    def infer(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The network's outputs on observations (float planes or packed rows): (logits (B, A), predicted gain
+        per seat, observer first (B, 5)); with a cache, rows met before are not passed through it again."""
+        obs = np.ascontiguousarray(obs)
+        self.positions += len(obs)
+        if not self.cache_size:
+            return self._forward(obs)
+        prefix = f"{obs.dtype.str}{obs.shape[1:]}".encode()
+        keys = [_row_key(prefix, row) for row in obs]
+        new: dict[bytes, int] = {}  # rows to pass through the network, by key (a row twice in a call: once)
+        for i, key in enumerate(keys):
+            if key in self._cache:
+                self._cache.move_to_end(key)
+            elif key not in new:
+                new[key] = i
+        if new:
+            logits, values = self._forward(obs[list(new.values())])
+            for j, key in enumerate(new):
+                self._cache[key] = (logits[j].copy(), values[j].copy())  # a row, not a view of the batch
+        self.cache_hits += len(obs) - len(new)
+        out = [self._cache[key] for key in keys]
+        while len(self._cache) > self.cache_size:
+            self._cache.popitem(last=False)
+        return np.stack([o[0] for o in out]), np.stack([o[1] for o in out])
 
     @torch.no_grad()
-    def infer(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """One forward pass on observations (float planes or packed rows): (logits (B, A), predicted gain per
-        seat, observer first (B, 5))."""
+    def _forward(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """One forward pass on a batch of observations."""
         hold_torch_threads(self.threads)
         if self.net.training:  # eval() walks every module: a fifth of a small network's forward pass at batch 1
             self.net.eval()
-        logits, values = self.net(torch.from_numpy(np.ascontiguousarray(obs)).to(self.device))
-        self.positions += len(obs)
+        if not obs.flags.writeable:  # (an array that came through Ray): torch wants to own writable memory
+            obs = obs.copy()
+        logits, values = self.net(torch.from_numpy(obs).to(self.device))
         return logits.float().cpu().numpy(), values.float().cpu().numpy()
 
     def __call__(self, states: list[np.ndarray]):

@@ -109,16 +109,14 @@ class ActorSelfPlay(SelfPlay):
 class ServerEvaluator(NetworkEvaluator):
     """A NetworkEvaluator whose forward passes run in an InferenceServer actor (`net`: the layout only)."""
 
-    def __init__(self, net, server):
-        super().__init__(net, "cpu")
+    def __init__(self, net, server, cache: int = 0):
+        super().__init__(net, "cpu", cache=cache)
         self.server = server
 
-    def infer(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _forward(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         import ray
 
-        logits, values = ray.get(self.server.infer.remote(np.ascontiguousarray(obs)))
-        self.positions += len(obs)
-        return logits, values
+        return ray.get(self.server.infer.remote(obs))
 
 
 def _load_weights(net, weights: dict[str, np.ndarray]) -> None:
@@ -146,9 +144,9 @@ class SelfPlayWorker:
         self.config = AlphaZeroConfig.from_dict(config)
         self.actor = actor
         self.net = PolicyValueNet(**net_config).eval()
-        self.evaluator = (ServerEvaluator(self.net, server) if server is not None
-                          else NetworkEvaluator(self.net, threads=threads))
         c = self.config
+        self.evaluator = (ServerEvaluator(self.net, server, cache=c.evaluation_cache) if server is not None
+                          else NetworkEvaluator(self.net, threads=threads, cache=c.evaluation_cache))
         self.search = make_search(c.search, self.evaluator, num_simulations=c.simulations,
                                   max_considered=c.considered, packed=packed)
         self.selfplay: ActorSelfPlay | None = None
@@ -170,14 +168,17 @@ class SelfPlayWorker:
         that ended and the round's counts."""
         if weights is not None:
             self.set_weights(weights)
+        self.evaluator.clear_cache()  # a round's cache starts empty (new weights; a resumed round the same)
         sp = self.selfplay
         batch = PositionBatch(self.net.action_size)
         positions, finished, evaluations = sp.positions, sp.finished, self.evaluator.positions
+        hits = self.evaluator.cache_hits
         t0 = time.perf_counter()
         for _ in range(steps):
             sp.step(self.search, batch)
         return {"positions": sp.positions - positions, "finished": sp.finished - finished,
-                "evaluations": self.evaluator.positions - evaluations, "seconds": time.perf_counter() - t0,
+                "evaluations": self.evaluator.positions - evaluations, "cached": self.evaluator.cache_hits - hits,
+                "seconds": time.perf_counter() - t0,
                 "batch": batch.arrays()}
 
     def state(self) -> dict:
@@ -357,7 +358,7 @@ class ActorPool:
         self.positions += sum(r["positions"] for r in results)
         self.finished += finished
         self.started += finished  # every finished game is replaced at once
-        self.last = {"evaluations": sum(r["evaluations"] for r in results),
+        self.last = {"evaluations": sum(r["evaluations"] for r in results), "cached": sum(r["cached"] for r in results),
                      "actor_seconds": max(r["seconds"] for r in results)}
         return self.last
 
@@ -401,6 +402,7 @@ class ActorRun(Run):
         before = self.selfplay.positions
         done = self.selfplay.play(self.net, self.buffer, self.config.steps_per_iteration)
         self.evaluations += done["evaluations"]
+        self.cached_evaluations += done["cached"]
         self._round_positions = self.selfplay.positions - before
 
     def _round_stats(self, selfplay_seconds: float, train_seconds: float) -> dict:

@@ -331,6 +331,7 @@ class Run:
         self.search_seconds = 0.0
         self.train_seconds = 0.0
         self.evaluations = 0  # network positions evaluated in self-play
+        self.cached_evaluations = 0  # of those, answered from the evaluation cache (config.evaluation_cache)
         self.imitation: dict | None = None  # the warm start's record once done (agents.training.az_warm)
         self.warm = None  # an unfinished warm start (az_warm.WarmStart: a run stopped during it)
         self.progress = False  # progress bars (set by run)
@@ -386,7 +387,8 @@ class Run:
                 "rng": self.rng.bit_generator.state, "torch_rng": torch.get_rng_state(),
                 "iteration": self.iteration, "curve": self.curve, "losses": self.losses,
                 "wall": self.wall, "search_seconds": self.search_seconds, "train_seconds": self.train_seconds,
-                "evaluations": self.evaluations, "imitation": self.imitation, "initial": self.initial,
+                "evaluations": self.evaluations, "cached_evaluations": self.cached_evaluations,
+                "imitation": self.imitation, "initial": self.initial,
                 "warm_start": None if self.warm is None else self.warm.to_dict()}
 
     def save_checkpoint(self) -> None:
@@ -418,6 +420,7 @@ class Run:
         self.curve, self.losses = data["curve"], data["losses"]
         self.wall, self.search_seconds = data["wall"], data["search_seconds"]
         self.train_seconds, self.evaluations = data["train_seconds"], data["evaluations"]
+        self.cached_evaluations = data.get("cached_evaluations", 0)  # checkpoints before the cache have none
         self.imitation = data.get("imitation")  # checkpoints before the warm start have none
         self.initial = data.get("initial")  # nor before init_from
         if data.get("warm_start") is not None:  # stopped during the warm start: go on with it
@@ -444,6 +447,7 @@ class Run:
                 "train_seconds": round(self.train_seconds, 1),
                 "positions_per_second": round(self.selfplay.positions / max(self.search_seconds, 1e-9), 1),
                 "evaluations_per_second": round(self.evaluations / max(self.search_seconds, 1e-9), 1),
+                "evaluation_cache": c.evaluation_cache, "cached_evaluations": self.cached_evaluations,
                 "device": self.device, "teacher": self.teacher(), "warm_start": self.warm_start_record(),
                 "initial_network": self.initial, "evaluation": self.last_evaluation()}
 
@@ -500,15 +504,17 @@ class Run:
         from agents.alphazero.network import NetworkEvaluator
 
         c = self.config
-        evaluator = NetworkEvaluator(self.net, self.device, threads=c.threads)
+        evaluator = NetworkEvaluator(self.net, self.device, threads=c.threads, cache=c.evaluation_cache)
         return evaluator, make_search(c.search, evaluator, num_simulations=c.simulations, max_considered=c.considered)
 
     def _play_round(self, evaluator, search) -> None:
         """`steps_per_iteration` decisions in every game; finished games' positions join the buffer."""
-        calls = evaluator.positions
+        calls, hits = evaluator.positions, evaluator.cache_hits
+        evaluator.clear_cache()  # a round's cache starts empty (the weights changed; a resumed round the same)
         for _ in range(self.config.steps_per_iteration):
             self.selfplay.step(search, self.buffer)
         self.evaluations += evaluator.positions - calls
+        self.cached_evaluations += evaluator.cache_hits - hits
 
     def _round_stats(self, selfplay_seconds: float, train_seconds: float) -> dict:
         """Extra columns of a round's row in losses.csv (none here; ActorRun adds throughput)."""

@@ -51,6 +51,9 @@ class AlphaZeroConfig(ConfigModel):
     considered: Count = _field(8, "a positive integer")  # root actions sampled by Gumbel-top-k
     # the search's implementation: python (agents.alphazero.search) or compiled (numba kernels, same results)
     search: Literal["python", "compiled"] = _field("python", "one of python, compiled")
+    # network outputs kept for positions met again within a round of self-play (transpositions, the next decision's
+    # search): that many observation rows, least recently used out; 0 = none (agents.alphazero.network)
+    evaluation_cache: int = _field(0, "an integer >= 0", ge=0)
     channels: Count = _field(16, "a positive integer")
     blocks: Count = _field(1, "a positive integer")
     head_channels: Count = _field(2, "a positive integer")
