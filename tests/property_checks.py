@@ -1,7 +1,8 @@
 """Checks shared by the expansions' property and interface suites (tests/test_marshlands_properties.py,
 tests/test_harvest_properties.py, tests/test_island_properties.py and their interface files): the per-decision
 mask check, the sweep of every action id, a biased random game checked at every decision, the batch engine
-against single games, and the Gymnasium self-play environment and VecEnv on a ruleset."""
+against single games, the Gymnasium self-play environment and VecEnv on a ruleset, and `kbenv legal --json` of
+a position written mid-game."""
 
 from __future__ import annotations
 
@@ -111,3 +112,24 @@ def assert_self_play_env_and_vecenv(expansions: list[str], shape: tuple, vec_ste
         obs, _, dones, _ = vec.step(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
         finished += int(dones.sum())
     assert obs.shape == (3, *shape) and finished >= 1
+
+
+def assert_cli_legal_matches_the_game(record, at: int, tmp_path, capsys) -> None:
+    """`kbenv position RECORD --at N` writes a position file mid-game, and `kbenv legal --json` of it names the
+    game's own decider, phase and decisions there."""
+    from kbenv.cli import main
+    from kbenv.position import decision_name
+
+    data = json.loads(record.read_text())
+    middle = tmp_path / "middle.json"
+    assert main(["position", str(record), "--at", str(at), "--out", str(middle)]) == 0
+    capsys.readouterr()
+    setup = data["setup"]
+    g = Game.new(setup["num_players"], seed=setup["seed"], expansions=setup.get("expansions"), cards=setup["cards"])
+    for a in data["actions"][:at]:
+        g.step(a)
+    assert main(["legal", str(middle), "--json"]) == 0
+    legal = json.loads(capsys.readouterr().out)
+    assert legal["player"] == g.decider and legal["phase"] == g.phase
+    names = [decision_name(a, g.phase) for a in g.legal_actions()]
+    assert legal["legal"] == [list(n) if isinstance(n, tuple) else n for n in names]

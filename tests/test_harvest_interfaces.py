@@ -18,7 +18,7 @@ from kbenv.cli import main
 from kbenv.engine import state as S
 from kbenv.engine.observe_v1 import NUM_CHANNELS_V1
 from kbenv.position import decision_name
-from tests.property_checks import assert_self_play_env_and_vecenv
+from tests.property_checks import assert_cli_legal_matches_the_game, assert_self_play_env_and_vecenv
 
 HARVEST = ["harvest"]
 SHAPE = (NUM_CHANNELS_V1, 20, 20)
@@ -58,18 +58,7 @@ def test_play_record_position_legal_and_score(tmp_path, capsys):
         again.step(a)
     assert np.array_equal(again.state[: S.SCRATCH], replay.state[: S.SCRATCH])
     assert np.array_equal(again.state[S.SCRATCH_END:], replay.state[S.SCRATCH_END:])
-    # legal --json of a position file written mid-game = the game's own decisions there
-    middle = tmp_path / "middle.json"
-    assert main(["position", str(record), "--at", "30", "--out", str(middle)]) == 0
-    capsys.readouterr()
-    g = Game.new(3, seed=data["setup"]["seed"], expansions=HARVEST, cards=data["setup"]["cards"])
-    for a in data["actions"][:30]:
-        g.step(a)
-    assert main(["legal", str(middle), "--json"]) == 0
-    legal = json.loads(capsys.readouterr().out)
-    assert legal["player"] == g.decider and legal["phase"] == g.phase
-    names = [decision_name(a, g.phase) for a in g.legal_actions()]
-    assert legal["legal"] == [list(n) if isinstance(n, tuple) else n for n in names]
+    assert_cli_legal_matches_the_game(record, 30, tmp_path, capsys)  # legal --json mid-game
     # score --json of the final position: the totals of the replayed game, Mayors at 4 gold per marked row
     final = tmp_path / "final.json"
     assert main(["position", str(record), "--out", str(final)]) == 0

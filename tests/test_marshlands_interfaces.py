@@ -18,7 +18,7 @@ from kbenv.cli import main
 from kbenv.engine import state as S
 from kbenv.engine.observe_v1 import NUM_CHANNELS_V1
 from kbenv.position import decision_name
-from tests.property_checks import assert_self_play_env_and_vecenv
+from tests.property_checks import assert_cli_legal_matches_the_game, assert_self_play_env_and_vecenv
 
 MARSH = ["marshlands"]
 SHAPE = (NUM_CHANNELS_V1, 20, 20)
@@ -70,18 +70,7 @@ def test_play_record_position_legal_and_score(tmp_path, capsys):
     assert data["setup"]["expansions"] == MARSH
     replay = Game.from_record(data)  # records replay
     assert replay.done and replay.expansions == ("marshlands",)
-    # legal --json of a position file written mid-game = the game's own decisions there
-    middle = tmp_path / "middle.json"
-    assert main(["position", str(record), "--at", "25", "--out", str(middle)]) == 0
-    capsys.readouterr()
-    g = Game.new(3, seed=data["setup"]["seed"], expansions=MARSH, cards=data["setup"]["cards"])
-    for a in data["actions"][:25]:
-        g.step(a)
-    assert main(["legal", str(middle), "--json"]) == 0
-    legal = json.loads(capsys.readouterr().out)
-    assert legal["player"] == g.decider and legal["phase"] == g.phase
-    names = [decision_name(a, g.phase) for a in g.legal_actions()]
-    assert legal["legal"] == [list(n) if isinstance(n, tuple) else n for n in names]
+    assert_cli_legal_matches_the_game(record, 25, tmp_path, capsys)  # legal --json mid-game
     # score --json of the final position: a palaces column, M-6's gold
     final = tmp_path / "final.json"
     assert main(["position", str(record), "--out", str(final)]) == 0
