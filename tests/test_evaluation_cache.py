@@ -88,6 +88,11 @@ def test_the_cache_keeps_the_most_recent_rows_and_can_be_cleared(net):
     assert net.rows == 1
 
 
+def test_an_empty_call_gives_empty_outputs(net):
+    logits, values = NetworkEvaluator(net, cache=10).infer(observations(net, 0, 1))
+    assert logits.shape == (0, net.action_size) and values.shape == (0, 5)
+
+
 def test_a_negative_cache_is_refused(net):
     with pytest.raises(ValueError, match="cache: expected a number of rows >= 0, got -1"):
         NetworkEvaluator(net, cache=-1)

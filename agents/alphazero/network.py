@@ -140,7 +140,7 @@ class NetworkEvaluator:
         per seat, observer first (B, 5)); with a cache, rows met before are not passed through it again."""
         obs = np.ascontiguousarray(obs)
         self.positions += len(obs)
-        if not self.cache_size:
+        if not self.cache_size or not len(obs):
             return self._forward(obs)
         prefix = f"{obs.dtype.str}{obs.shape[1:]}".encode()
         keys = [_row_key(prefix, row) for row in obs]
