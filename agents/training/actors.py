@@ -162,6 +162,7 @@ class SelfPlayWorker:
 
     def set_weights(self, weights: dict[str, np.ndarray]) -> None:
         _load_weights(self.net, weights)
+        self.evaluator.clear_cache()  # outputs of the old weights
 
     def play(self, weights: dict[str, np.ndarray] | None, steps: int) -> dict:
         """Load `weights` (None: keep), play `steps` decisions in every game; the positions of the games
