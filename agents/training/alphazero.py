@@ -6,7 +6,8 @@ One round (an "iteration"):
    with `search: compiled`: the same results) from a root determinized for the deciding player, with
    all games' leaves evaluated in one forward pass. The position (its state), the improved policy, the
    decider and the score margins the position would score now are kept until the game ends; then each
-   gets, per seat, the final margin minus that score as its value target (the gain still to come) and
+   gets, per seat, the final margin minus that score as its value target (the gain still to come; with
+   `value_search_weight` w, mixed as (1 - w) x that + w x the root's searched value minus that score) and
    joins the replay buffer. A finished game is replaced by a new one at once.
 2. Training: `train_batches` gradient steps on batches drawn from the buffer: cross-entropy of the
    network's masked policy against the improved policy, plus `value_weight` x mean squared error of the
@@ -104,6 +105,15 @@ def _array(stored, dtype) -> np.ndarray:
     return np.frombuffer(zlib.decompress(stored), dtype=dtype) if isinstance(stored, bytes) else np.asarray(stored)
 
 
+def value_target(final: np.ndarray, score: np.ndarray, searched: np.ndarray | None, weight: float) -> np.ndarray:
+    """A position's value target per seat, the gain still to come: the final margins minus the margins it
+    would score now, mixed with weight `weight` with the root's searched value minus that score (`weight` 0,
+    or a position saved without its searched value: the outcome alone, the same numbers as before)."""
+    if weight == 0.0 or searched is None:
+        return final - score
+    return (1.0 - weight) * (final - score) + weight * (np.asarray(searched, dtype=np.float64) - score)
+
+
 class SelfPlay:
     """The live games of a run, their random generators and their positions awaiting an outcome."""
 
@@ -144,13 +154,15 @@ class SelfPlay:
         for slot, (game, result) in enumerate(zip(list(self.games), results, strict=True)):
             if result.legal > 1:  # a forced decision teaches nothing
                 self.pending[slot].append((game.state.copy(), result.policy, game.decider,
-                                           score_values(game.state)))
+                                           score_values(game.state), result.value))
             game.step(result.action)
             self.positions += 1
             if game.done:
                 final = score_values(game.state)
-                for state, policy, observer, score in self.pending[slot]:
-                    buffer.add(state, policy, relative_values(final - score, observer), game.num_players)
+                for state, policy, observer, score, *searched in self.pending[slot]:
+                    target = value_target(final, score, searched[0] if searched else None,
+                                          self.config.value_search_weight)
+                    buffer.add(state, policy, relative_values(target, observer), game.num_players)
                 self.finished += 1
                 ended += 1
                 self._new_game(slot)
@@ -448,6 +460,7 @@ class Run:
                 "positions_per_second": round(self.selfplay.positions / max(self.search_seconds, 1e-9), 1),
                 "evaluations_per_second": round(self.evaluations / max(self.search_seconds, 1e-9), 1),
                 "evaluation_cache": c.evaluation_cache, "cached_evaluations": self.cached_evaluations,
+                "value_search_weight": c.value_search_weight,
                 "device": self.device, "teacher": self.teacher(), "warm_start": self.warm_start_record(),
                 "initial_network": self.initial, "evaluation": self.last_evaluation()}
 

@@ -65,6 +65,9 @@ class AlphaZeroConfig(ConfigModel):
     learning_rate: float = _field(1e-3, "a number in (0, 1]", gt=0, le=1)
     weight_decay: NonNegative = _field(1e-4, "a finite number >= 0")
     value_weight: NonNegative = _field(1.0, "a finite number >= 0")
+    # the value target: (1 - w) x the game's outcome + w x the root's searched value, each as the gain still to come
+    # (w = 0: the outcome alone, as before; the searched value bootstraps from the network: less noise, some bias)
+    value_search_weight: float = _field(0.0, "a number from 0 to 1", ge=0, le=1)
     buffer_positions: Count = _field(40_000, "a positive integer")  # replay buffer (most recent positions)
     min_buffer: int = _field(1_000, "an integer >= 0", ge=0)  # positions before training starts
     eval_every: int = _field(10, "an integer >= 0", ge=0)  # rounds between evaluations (0 = only the final)
