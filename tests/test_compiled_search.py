@@ -262,8 +262,9 @@ def test_self_play_plays_the_same_games_with_either_search(tmp_path):
     assert all(len(g.actions) >= 10 for g in compiled.games)
     for a, b in zip(python.pending, compiled.pending, strict=True):
         assert len(a) == len(b)
-        for (_, pa, _, _), (_, pb, _, _) in zip(a, b, strict=True):
+        for (_, pa, _, _, va), (_, pb, _, _, vb) in zip(a, b, strict=True):  # policy targets, searched values
             np.testing.assert_allclose(pb, pa, rtol=0, atol=1e-7)
+            np.testing.assert_allclose(vb, va, rtol=0, atol=1e-6)
 
 
 def test_a_config_chooses_the_search(tmp_path):
