@@ -72,8 +72,11 @@ def warm_start_lines(run: dict) -> list[str]:
                      f"held out: agreement"
                      f" {warm['agreement_held_out']:.3f}, value loss {warm['value_loss_held_out']:.4f}")
     if run["self_play_positions"] or not warm:
-        lines.append(f"- trained on: {run['players']}-player games, {run['self_play_positions']:,} self-play "
-                     f"positions, {run['games_finished']:,} games, {run['simulations']} simulations per decision")
+        opponent = run.get("opponent", "self")
+        against = "" if opponent == "self" else f" (the search in one seat, {opponent} in all the others)"
+        lines.append(f"- trained on: {run['players']}-player games{against}, {run['self_play_positions']:,} "
+                     f"self-play positions, {run['games_finished']:,} games, {run['simulations']} simulations "
+                     f"per decision")
     else:
         lines.append("- no self-play rounds after the warm start")
     return lines

@@ -8,7 +8,9 @@ One round (an "iteration"):
    decider and the score margins the position would score now are kept until the game ends; then each
    gets, per seat, the final margin minus that score as its value target (the gain still to come; with
    `value_search_weight` w, mixed as (1 - w) x that + w x the root's searched value minus that score) and
-   joins the replay buffer. A finished game is replaced by a new one at once.
+   joins the replay buffer. A finished game is replaced by a new one at once. With `opponent` greedy or
+   lookahead, the search plays one seat of each game and that built-in policy all the others (their moves
+   are the kernel's, on the decider's determinized view); only the search's decisions are kept.
 2. Training: `train_batches` gradient steps on batches drawn from the buffer: cross-entropy of the
    network's masked policy against the improved policy, plus `value_weight` x mean squared error of the
    seat values.
@@ -41,6 +43,7 @@ import numpy as np
 from agents.alphazero.search import relative_values, score_values
 from agents.az import DEFAULT_CONSIDERED
 from kbenv.engine import state as S
+from kbenv.engine.rng import seed_u32
 from kbenv.game import Game
 from kbenv.view import PlayerView
 
@@ -105,6 +108,17 @@ def _array(stored, dtype) -> np.ndarray:
     return np.frombuffer(zlib.decompress(stored), dtype=dtype) if isinstance(stored, bytes) else np.asarray(stored)
 
 
+def opponent_kernel(name: str):
+    """The numba policy kernel(state, rng_state, rng_index) of a built-in opponent (greedy or lookahead)."""
+    if name == "greedy":
+        from kbenv.policies.greedy import greedy_action
+
+        return greedy_action
+    from kbenv.policies.lookahead import lookahead_action
+
+    return lookahead_action
+
+
 def value_target(final: np.ndarray, score: np.ndarray, searched: np.ndarray | None, weight: float) -> np.ndarray:
     """A position's value target per seat, the gain still to come: the final margins minus the margins it
     would score now, mixed with weight `weight` with the root's searched value minus that score (`weight` 0,
@@ -146,11 +160,19 @@ class SelfPlay:
         else:
             self.games[slot], self.rngs[slot], self.pending[slot] = game, rng, []
 
+    def learner_seat(self, game: Game) -> int | None:
+        """The seat the search plays against built-in opponents (config `opponent`), from the game's set-up
+        seed so that seats rotate over the games; None in self-play (the search plays every seat)."""
+        if self.config.opponent == "self":
+            return None
+        return game.setup.seed % game.num_players
+
     def step(self, search, buffer: ReplayBuffer) -> int:
-        """One decision in every game; returns the number of games that ended."""
+        """One searched decision in every game (after the built-in opponents' moves that come first, when the
+        config names an `opponent`); returns the number of games that ended."""
+        ended = self._play_opponents(buffer)
         roots = [PlayerView(g, g.decider).determinize(rng).state for g, rng in zip(self.games, self.rngs, strict=True)]
         results = search.run(roots, self.rngs)
-        ended = 0
         for slot, (game, result) in enumerate(zip(list(self.games), results, strict=True)):
             if result.legal > 1:  # a forced decision teaches nothing
                 self.pending[slot].append((game.state.copy(), result.policy, game.decider,
@@ -158,15 +180,39 @@ class SelfPlay:
             game.step(result.action)
             self.positions += 1
             if game.done:
-                final = score_values(game.state)
-                for state, policy, observer, score, *searched in self.pending[slot]:
-                    target = value_target(final, score, searched[0] if searched else None,
-                                          self.config.value_search_weight)
-                    buffer.add(state, policy, relative_values(target, observer), game.num_players)
-                self.finished += 1
+                self._finish(slot, buffer)
                 ended += 1
-                self._new_game(slot)
         return ended
+
+    def _play_opponents(self, buffer: ReplayBuffer) -> int:
+        """Play the built-in opponent's moves in every game until the learner's seat decides (a game that ends
+        meanwhile is finished and replaced, and the new one played to its learner's turn); the games ended."""
+        if self.config.opponent == "self":
+            return 0
+        kernel = opponent_kernel(self.config.opponent)
+        ended = 0
+        for slot in range(len(self.games)):
+            while True:
+                game, rng = self.games[slot], self.rngs[slot]
+                if game.done:
+                    self._finish(slot, buffer)
+                    ended += 1
+                    continue
+                if game.decider == self.learner_seat(game):
+                    break
+                world = PlayerView(game, game.decider).determinize(rng).state  # hidden cards re-dealt
+                game.step(int(kernel(world, np.array([seed_u32(int(rng.integers(2**32)))], dtype=np.int64), 0)))
+        return ended
+
+    def _finish(self, slot: int, buffer: ReplayBuffer) -> None:
+        """A finished game's positions join the buffer with their value targets; a new game takes its slot."""
+        game = self.games[slot]
+        final = score_values(game.state)
+        for state, policy, observer, score, *searched in self.pending[slot]:
+            target = value_target(final, score, searched[0] if searched else None, self.config.value_search_weight)
+            buffer.add(state, policy, relative_values(target, observer), game.num_players)
+        self.finished += 1
+        self._new_game(slot)
 
     def to_dict(self) -> dict:
         return {"games": [g.state.copy() for g in self.games], "setups": [g.setup for g in self.games],
@@ -460,7 +506,7 @@ class Run:
                 "positions_per_second": round(self.selfplay.positions / max(self.search_seconds, 1e-9), 1),
                 "evaluations_per_second": round(self.evaluations / max(self.search_seconds, 1e-9), 1),
                 "evaluation_cache": c.evaluation_cache, "cached_evaluations": self.cached_evaluations,
-                "value_search_weight": c.value_search_weight,
+                "value_search_weight": c.value_search_weight, "opponent": c.opponent,
                 "device": self.device, "teacher": self.teacher(), "warm_start": self.warm_start_record(),
                 "initial_network": self.initial, "evaluation": self.last_evaluation()}
 

@@ -68,6 +68,10 @@ class AlphaZeroConfig(ConfigModel):
     # the value target: (1 - w) x the game's outcome + w x the root's searched value, each as the gain still to come
     # (w = 0: the outcome alone, as before; the searched value bootstraps from the network: less noise, some bias)
     value_search_weight: float = _field(0.0, "a number from 0 to 1", ge=0, le=1)
+    # who plays the other seats: self = the search in every seat (self-play); greedy or lookahead = the search plays
+    # one seat of each game (rotating with the games' seeds) against that built-in policy in all the others, and only
+    # its decisions are trained on (their value targets are outcomes against that field: a best response to it)
+    opponent: Literal["self", "greedy", "lookahead"] = _field("self", "one of self, greedy, lookahead")
     buffer_positions: Count = _field(40_000, "a positive integer")  # replay buffer (most recent positions)
     min_buffer: int = _field(1_000, "an integer >= 0", ge=0)  # positions before training starts
     eval_every: int = _field(10, "an integer >= 0", ge=0)  # rounds between evaluations (0 = only the final)
