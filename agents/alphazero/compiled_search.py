@@ -29,7 +29,7 @@ from kbenv.layout import layout_by_flag
 from kbenv.packed import PackedLayout, layout_of, split
 
 from . import tree_kernels as K
-from .search import GumbelSearch, SearchResult, considered_visits
+from .search import GumbelSearch, SearchResult, check_min_spread, considered_visits
 
 # infer(observations (B, C, 20, 20) float32, or packed (B, nbytes) uint8)
 #   -> (logits (B, A), predicted gain per seat relative to the observer (B, 5))
@@ -80,7 +80,7 @@ class CompiledGumbelSearch:
 
     def __init__(self, infer: Infer, action_size: int, num_simulations: int = 16, max_considered: int = 16,
                  c_visit: float = 50.0, c_scale: float = 0.1, gumbel_scale: float = 1.0, v1: bool = False,
-                 channels: int | None = None, packed: bool = False):
+                 channels: int | None = None, packed: bool = False, min_spread: float = 0.0):
         if num_simulations < 1:
             raise ValueError(f"sims: expected at least 1, got {num_simulations}")
         if max_considered < 1:
@@ -91,6 +91,7 @@ class CompiledGumbelSearch:
         self.max_considered = max_considered
         self.c_visit = float(c_visit)
         self.c_scale = float(c_scale)
+        self.min_spread = check_min_spread(min_spread)
         self.gumbel_scale = gumbel_scale
         self.v1 = bool(v1)
         shape = layout_by_flag(self.v1).observation_shape  # kbenv.layout
@@ -139,14 +140,15 @@ class CompiledGumbelSearch:
             fresh = K.select_leaves(sim, searching, schedule, t.gumbel, t.states, t.n_nodes, t.n_actions, t.actions,
                                     t.logits, t.child, t.visits, t.value_sum, t.value, t.score, t.expanded,
                                     t.terminal, t.path, t.path_len, t.rows, t.obs, t.bits, t.values, t.masks,
-                                    self.v1, self.packed, self.c_visit, self.c_scale)
+                                    self.v1, self.packed, self.c_visit, self.c_scale, self.min_spread)
             if fresh:
                 logits, values = self._network(t, fresh)
             K.expand_and_backup(fresh, t.rows, t.masks, logits, values, searching, t.states, t.path, t.path_len,
                                 t.n_actions, t.actions, t.logits, t.child, t.visits, t.value_sum, t.value, t.score,
                                 t.expanded)
         K.root_results(games, t.gumbel, t.states, t.n_actions, t.actions, t.logits, t.child, t.visits, t.value_sum,
-                       t.value, self.c_visit, self.c_scale, t.policy, t.chosen, t.root_value, t.root_visits)
+                       t.value, self.c_visit, self.c_scale, self.min_spread, t.policy, t.chosen, t.root_value,
+                       t.root_visits)
         out = []
         for g in range(games):
             n = int(legal[g])
@@ -159,17 +161,18 @@ class CompiledGumbelSearch:
 
 
 def make_search(kind: str, evaluator, num_simulations: int = 16, max_considered: int = 16,
-                gumbel_scale: float = 1.0, packed: bool | None = None):
+                gumbel_scale: float = 1.0, packed: bool | None = None, min_spread: float = 0.0):
     """The `python` (agents.alphazero.search) or `compiled` search over a NetworkEvaluator's network;
     ValueError naming `search` for any other kind. `packed` (compiled only; default: when the network is
     not on the CPU) hands the network packed rows: less memory moved to a GPU, but on the CPU torch's
     unpacking cost more than the float planes save (benchmarks/search_speed.py, docs/self-play.md)."""
     if kind == "python":
         return GumbelSearch(evaluator, evaluator.action_size, num_simulations=num_simulations,
-                            max_considered=max_considered, gumbel_scale=gumbel_scale)
+                            max_considered=max_considered, gumbel_scale=gumbel_scale, min_spread=min_spread)
     if kind == "compiled":
         return CompiledGumbelSearch(evaluator.infer, evaluator.action_size, num_simulations=num_simulations,
                                     max_considered=max_considered, gumbel_scale=gumbel_scale, v1=evaluator.v1,
                                     channels=evaluator.net.config["input_channels"],
-                                    packed=str(evaluator.device) != "cpu" if packed is None else bool(packed))
+                                    packed=str(evaluator.device) != "cpu" if packed is None else bool(packed),
+                                    min_spread=min_spread)
     raise ValueError(f"search: expected one of {', '.join(SEARCH_KINDS)}, got {kind!r}")

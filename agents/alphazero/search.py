@@ -151,6 +151,14 @@ class Node:
         return q
 
 
+def check_min_spread(value) -> float:
+    """`min_spread` as a float; ValueError naming it unless it is a finite number >= 0."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
+            or not math.isfinite(value) or value < 0:
+        raise ValueError(f"min_spread: expected a finite number >= 0, got {value!r}")
+    return float(value)
+
+
 def softmax(x: np.ndarray) -> np.ndarray:
     z = np.exp(x - x.max())
     return z / z.sum()
@@ -169,7 +177,7 @@ class GumbelSearch:
     """Batched Gumbel MCTS. `evaluate` maps a list of states to (masks, logits, seat values)."""
 
     def __init__(self, evaluate: Evaluator, action_size: int, num_simulations: int = 16, max_considered: int = 16,
-                 c_visit: float = 50.0, c_scale: float = 0.1, gumbel_scale: float = 1.0):
+                 c_visit: float = 50.0, c_scale: float = 0.1, gumbel_scale: float = 1.0, min_spread: float = 0.0):
         if num_simulations < 1:
             raise ValueError(f"sims: expected at least 1, got {num_simulations}")
         if max_considered < 1:
@@ -180,12 +188,16 @@ class GumbelSearch:
         self.max_considered = max_considered
         self.c_visit = c_visit
         self.c_scale = c_scale
+        self.min_spread = check_min_spread(min_spread)
         self.gumbel_scale = gumbel_scale
 
     def sigma(self, node: Node, q: np.ndarray) -> np.ndarray:
-        """The monotone transform of q: min-max rescaled, times (c_visit + max visits) * c_scale."""
+        """The monotone transform of q: min-max rescaled, times (c_visit + max visits) * c_scale. With
+        `min_spread` > 0 the range divided by is at least that (in value units, margins / 30): candidates whose
+        values differ by less are not stretched apart to the full scale (0: the paper's, and mctx's, min-max)."""
         lo, hi = q.min(), q.max()
-        scaled = (q - lo) / (hi - lo) if hi > lo else np.zeros_like(q)
+        span = max(hi - lo, self.min_spread)
+        scaled = (q - lo) / span if span > 0 else np.zeros_like(q)
         return (self.c_visit + node.visits.max()) * self.c_scale * scaled
 
     def boosted_logits(self, node: Node) -> np.ndarray:

@@ -156,7 +156,7 @@ def edge_visits(g: int, node: int, k: int, child, visits) -> int:
 
 @njit(cache=True)
 def boosted_into(g: int, node: int, states, n_actions, logits, child, visits, value_sum, value,
-                 c_visit: float, c_scale: float, q, prior, prod, pri, out) -> None:
+                 c_visit: float, c_scale: float, min_spread: float, q, prior, prod, pri, out) -> None:
     """out[:n] = logits + sigma(completed q) of a node (GumbelSearch.boosted_logits)."""
     n = n_actions[g, node]
     player = states[g, node, DECIDER]
@@ -192,8 +192,9 @@ def boosted_into(g: int, node: int, states, n_actions, logits, child, visits, va
         lo = min(lo, q[k])
         hi = max(hi, q[k])
     scale = (c_visit + most) * c_scale
+    span = max(hi - lo, min_spread)
     for k in range(n):
-        scaled = (q[k] - lo) / (hi - lo) if hi > lo else 0.0
+        scaled = (q[k] - lo) / span if span > 0 else 0.0
         out[k] = logits[g, node, k] + scale * scaled
 
 
@@ -241,7 +242,7 @@ def new_child(g: int, node: int, k: int, states, n_nodes, n_actions, actions, ch
 @njit(cache=True)
 def select_leaves(sim: int, searching, schedule, gumbel, states, n_nodes, n_actions, actions, logits, child, visits,
                   value_sum, value, score, expanded, terminal, path, path_len, rows, obs, bits, values, masks, v1: bool,
-                  packed: bool, c_visit: float, c_scale: float) -> int:
+                  packed: bool, c_visit: float, c_scale: float, min_spread: float) -> int:
     """One leaf per searching game; the new non-terminal leaves' observations (packed or not) and masks go to
     rows 0..n-1 of obs (or bits and values) and masks (rows[j] = their game). Returns n."""
     width = logits.shape[2]
@@ -256,7 +257,7 @@ def select_leaves(sim: int, searching, schedule, gumbel, states, n_nodes, n_acti
     for g in range(len(searching)):
         if not searching[g]:
             continue
-        boosted_into(g, 0, states, n_actions, logits, child, visits, value_sum, value, c_visit, c_scale,
+        boosted_into(g, 0, states, n_actions, logits, child, visits, value_sum, value, c_visit, c_scale, min_spread,
                      q, prior, prod, pri, boosted)
         considered = schedule[g, sim]
         best = -np.inf
@@ -274,7 +275,7 @@ def select_leaves(sim: int, searching, schedule, gumbel, states, n_nodes, n_acti
         depth += 1
         while expanded[g, node] and not terminal[g, node]:
             boosted_into(g, node, states, n_actions, logits, child, visits, value_sum, value, c_visit, c_scale,
-                         q, prior, prod, pri, boosted)
+                         min_spread, q, prior, prod, pri, boosted)
             n = n_actions[g, node]
             softmax_into(boosted, n, pi)
             total = 0
@@ -349,7 +350,7 @@ def expand_and_backup(n: int, rows, masks, net_logits, net_values, searching, st
 
 @njit(cache=True)
 def root_results(games: int, gumbel, states, n_actions, actions, logits, child, visits, value_sum, value,
-                 c_visit: float, c_scale: float, policy, chosen, root_value, root_visits) -> None:
+                 c_visit: float, c_scale: float, min_spread: float, policy, chosen, root_value, root_visits) -> None:
     """Per game: the improved policy pi' over the action space, the chosen action (the most visited
     actions' best gumbel + boosted logit), the searched root value and the root edges' visits."""
     width = logits.shape[2]
@@ -369,7 +370,7 @@ def root_results(games: int, gumbel, states, n_actions, actions, logits, child, 
             chosen[g] = actions[g, 0, 0]
             root_value[g] = value[g, 0]
             continue
-        boosted_into(g, 0, states, n_actions, logits, child, visits, value_sum, value, c_visit, c_scale,
+        boosted_into(g, 0, states, n_actions, logits, child, visits, value_sum, value, c_visit, c_scale, min_spread,
                      q, prior, prod, pri, boosted)
         softmax_into(boosted, n, pi)
         most = 0

@@ -148,7 +148,7 @@ class SelfPlayWorker:
         self.evaluator = (ServerEvaluator(self.net, server, cache=c.evaluation_cache) if server is not None
                           else NetworkEvaluator(self.net, threads=threads, cache=c.evaluation_cache))
         self.search = make_search(c.search, self.evaluator, num_simulations=c.simulations,
-                                  max_considered=c.considered, packed=packed)
+                                  max_considered=c.considered, packed=packed, min_spread=c.min_q_spread)
         self.selfplay: ActorSelfPlay | None = None
 
     def start(self, games: int | dict, next_game: int = 0) -> int:

@@ -506,7 +506,7 @@ class Run:
                 "positions_per_second": round(self.selfplay.positions / max(self.search_seconds, 1e-9), 1),
                 "evaluations_per_second": round(self.evaluations / max(self.search_seconds, 1e-9), 1),
                 "evaluation_cache": c.evaluation_cache, "cached_evaluations": self.cached_evaluations,
-                "value_search_weight": c.value_search_weight, "opponent": c.opponent,
+                "value_search_weight": c.value_search_weight, "opponent": c.opponent, "min_q_spread": c.min_q_spread,
                 "device": self.device, "teacher": self.teacher(), "warm_start": self.warm_start_record(),
                 "initial_network": self.initial, "evaluation": self.last_evaluation()}
 
@@ -564,7 +564,8 @@ class Run:
 
         c = self.config
         evaluator = NetworkEvaluator(self.net, self.device, threads=c.threads, cache=c.evaluation_cache)
-        return evaluator, make_search(c.search, evaluator, num_simulations=c.simulations, max_considered=c.considered)
+        return evaluator, make_search(c.search, evaluator, num_simulations=c.simulations, max_considered=c.considered,
+                                      min_spread=c.min_q_spread)
 
     def _play_round(self, evaluator, search) -> None:
         """`steps_per_iteration` decisions in every game; finished games' positions join the buffer."""

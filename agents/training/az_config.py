@@ -68,6 +68,10 @@ class AlphaZeroConfig(ConfigModel):
     # the value target: (1 - w) x the game's outcome + w x the root's searched value, each as the gain still to come
     # (w = 0: the outcome alone, as before; the searched value bootstraps from the network: less noise, some bias)
     value_search_weight: float = _field(0.0, "a number from 0 to 1", ge=0, le=1)
+    # the search's sigma(q) divides the candidates' value range by at least this (value units: gold margins / 30) before
+    # scaling it to (50 + visits) x 0.1 logits: 0 = min-max per node, as in the paper and mctx (differences of any
+    # size, noise too, become the full scale); e.g. 0.1 = differences under 3 gold count in proportion
+    min_q_spread: NonNegative = _field(0.0, "a finite number >= 0")
     # who plays the other seats: self = the search in every seat (self-play); greedy or lookahead = the search plays
     # one seat of each game (rotating with the games' seeds) against that built-in policy in all the others, and only
     # its decisions are trained on (their value targets are outcomes against that field: a best response to it)
