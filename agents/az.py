@@ -11,7 +11,7 @@
   simulations. The models
   they replaced stay shipped under other names: `trained:2p-selfplay`, `trained:4p-selfplay` and
   `trained:nomads-2p-selfplay` (self-play networks, before sessions 16-18), `trained:2p-lookahead-430k`
-  (the trained:2p of session 16).
+  (the trained:2p of session 16) and `trained:2p-lookahead-860k` (the trained:2p of sessions 17-22).
 
 Each agent knows the rulesets its network was trained for (`trained_for`, agents.rulesets: a shipped
 model's card, else the card saved in the file, else inferred from the network) and refuses any other

@@ -26,6 +26,7 @@ NOMADS_CAPITOL_CAVES = ["nomads", "capitol", "caves"]
 TRAINED_ON = {"2p": {"expansions": [], "rules": []}, "4p": {"expansions": [], "rules": []},
               "2p-selfplay": {"expansions": [], "rules": []}, "4p-selfplay": {"expansions": [], "rules": []},
               "2p-lookahead-430k": {"expansions": [], "rules": []},
+              "2p-lookahead-860k": {"expansions": [], "rules": []},
               "nomads-2p": {"expansions": NOMADS_CAPITOL_CAVES, "rules": []},
               "nomads-2p-selfplay": {"expansions": NOMADS_CAPITOL_CAVES, "rules": []},
               "crossroads-2p": {"expansions": ["crossroads"], "rules": []}}
