@@ -172,6 +172,11 @@ def main() -> None:
     previous = keep_previous(args.name, args.previous_as) if args.previous_as else None
     shutil.copyfile(run / "model.pt", MODELS / f"{stem}.pt")
     run_card = json.loads((run / "model_card.json").read_text())
+    start = run_card.get("initial_network") or {}
+    if previous and start.get("init_from") == f"trained:{args.name}":  # a second step from the model it replaces:
+        # the start is now shipped under the previous name (the run's trained:NAME and file name the new model)
+        run_card["initial_network"] = {**start, "init_from": previous,
+                                       "file": f"agents/models/{stem_of(args.previous_as)}.pt"}
     ruleset = run_card.get("ruleset") or {}
     card = {"shipped_as": args.name, "summary": args.summary,
             "rulesets": [{"expansions": list(ruleset.get("expansions", [])), "rules": list(ruleset.get("rules", []))}],

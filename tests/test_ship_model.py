@@ -87,6 +87,19 @@ def test_play_settings_are_checked_and_named(tmp_path, models, monkeypatch):
         script.play_settings("dets=0")
 
 
+def test_a_second_step_from_the_replaced_model_names_its_start_by_the_previous_name(tmp_path, models, monkeypatch):
+    script = _script()
+    monkeypatch.setattr(script, "MODELS", models)
+    run = _run_folder(tmp_path, warm=False)
+    card = json.loads((run / "model_card.json").read_text())
+    card["initial_network"] = {"init_from": "trained:2p", "file": "/elsewhere/agents/models/trained_2p.pt", "name": "r"}
+    (run / "model_card.json").write_text(json.dumps(card))
+    monkeypatch.setattr(sys, "argv", ["ship_model.py", "--run", str(run), "--name", "2p", "--previous-as", "2p-old"])
+    script.main()
+    start = json.loads((models / "trained_2p.json").read_text())["run"]["initial_network"]
+    assert start == {"init_from": "trained:2p-old", "file": "agents/models/trained_2p_old.pt", "name": "r"}
+
+
 def test_keeping_the_previous_model_refuses_a_missing_model_or_a_taken_name(tmp_path, models, monkeypatch):
     script = _script()
     monkeypatch.setattr(script, "MODELS", models)
