@@ -61,6 +61,17 @@ def rulesets_line(card: dict) -> str:
             f"ModelRulesetError unless the spec says outside_training=1")
 
 
+def policy_target_words(run: dict) -> str:
+    """How the policy was trained, when not the plain improved policy (run cards before these fields: plain)."""
+    if run.get("policy_weight", 1.0) == 0:
+        return "; the policy loss weighted 0 (the value head alone learned)"
+    weight = run.get("policy_teacher_weight", 0.0)
+    if weight:
+        return (f"; policy targets {1 - weight:g} the search's improved policy, {weight:g} "
+                f"{run['policy_teacher']}'s best set")
+    return ""
+
+
 def warm_start_lines(run: dict) -> list[str]:
     """What the network learned from: the teacher's games (a warm start) and self-play, in words."""
     lines = []
@@ -76,7 +87,7 @@ def warm_start_lines(run: dict) -> list[str]:
         against = "" if opponent == "self" else f" (the search in one seat, {opponent} in all the others)"
         lines.append(f"- trained on: {run['players']}-player games{against}, {run['self_play_positions']:,} "
                      f"self-play positions, {run['games_finished']:,} games, {run['simulations']} simulations "
-                     f"per decision")
+                     f"per decision{policy_target_words(run)}")
     else:
         lines.append("- no self-play rounds after the warm start")
     return lines

@@ -119,6 +119,19 @@ def opponent_kernel(name: str):
     return lookahead_action
 
 
+def teacher_best_set(name: str, state: np.ndarray, action_size: int) -> np.ndarray:
+    """A built-in policy's (greedy or lookahead) best actions in a state as a 0/1 float64 vector, ties included."""
+    from kbenv.vector import best_sets
+
+    if name == "greedy":
+        from kbenv.policies.greedy import greedy_values as values_kernel
+    else:
+        from kbenv.policies.lookahead import lookahead_values as values_kernel
+    values = np.empty(action_size, dtype=np.float64)
+    values_kernel(state, values)
+    return best_sets(values[None, :])[0].astype(np.float64)
+
+
 def value_target(final: np.ndarray, score: np.ndarray, searched: np.ndarray | None, weight: float) -> np.ndarray:
     """A position's value target per seat, the gain still to come: the final margins minus the margins it
     would score now, mixed with weight `weight` with the root's searched value minus that score (`weight` 0,
@@ -175,7 +188,8 @@ class SelfPlay:
         results = search.run(roots, self.rngs)
         for slot, (game, result) in enumerate(zip(list(self.games), results, strict=True)):
             if result.legal > 1:  # a forced decision teaches nothing
-                self.pending[slot].append((game.state.copy(), result.policy, game.decider,
+                self.pending[slot].append((game.state.copy(), self.policy_target(roots[slot], result.policy),
+                                           game.decider,
                                            score_values(game.state), result.value))
             game.step(result.action)
             self.positions += 1
@@ -183,6 +197,15 @@ class SelfPlay:
                 self._finish(slot, buffer)
                 ended += 1
         return ended
+
+    def policy_target(self, root: np.ndarray, improved: np.ndarray) -> np.ndarray:
+        """The policy a position is trained towards: the search's improved policy, mixed with weight
+        `policy_teacher_weight` with the best set of `policy_teacher` (uniform over its ties) at the searched root."""
+        weight = self.config.policy_teacher_weight
+        if weight == 0.0:
+            return improved
+        best = teacher_best_set(self.config.policy_teacher, root, len(improved))
+        return ((1.0 - weight) * improved + weight * best / best.sum()).astype(improved.dtype)
 
     def _play_opponents(self, buffer: ReplayBuffer) -> int:
         """Play the built-in opponent's moves in every game until the learner's seat decides (a game that ends
@@ -255,7 +278,8 @@ def train_step(net, optimizer, buffer: ReplayBuffer, rng: np.random.Generator, c
     policy_loss = -(target_pi * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
     counts = (torch.arange(S.MAX_PLAYERS, device=device)[None, :] < seats[:, None]).float()
     value_loss = (((values - target_v) ** 2) * counts).sum() / counts.sum()
-    loss = policy_loss + config.value_weight * value_loss
+    policy_term = policy_loss if config.policy_weight == 1.0 else config.policy_weight * policy_loss
+    loss = policy_term + config.value_weight * value_loss
     optimizer.zero_grad()
     loss.backward()
     optimizer.step()
@@ -507,6 +531,8 @@ class Run:
                 "evaluations_per_second": round(self.evaluations / max(self.search_seconds, 1e-9), 1),
                 "evaluation_cache": c.evaluation_cache, "cached_evaluations": self.cached_evaluations,
                 "value_search_weight": c.value_search_weight, "opponent": c.opponent, "min_q_spread": c.min_q_spread,
+                "policy_weight": c.policy_weight, "policy_teacher": c.policy_teacher,
+                "policy_teacher_weight": c.policy_teacher_weight,
                 "device": self.device, "teacher": self.teacher(), "warm_start": self.warm_start_record(),
                 "initial_network": self.initial, "evaluation": self.last_evaluation()}
 

@@ -65,6 +65,12 @@ class AlphaZeroConfig(ConfigModel):
     learning_rate: float = _field(1e-3, "a number in (0, 1]", gt=0, le=1)
     weight_decay: NonNegative = _field(1e-4, "a finite number >= 0")
     value_weight: NonNegative = _field(1.0, "a finite number >= 0")
+    # the policy cross-entropy's weight in the loss (0: the value head alone learns; the policy stays as it started)
+    policy_weight: NonNegative = _field(1.0, "a finite number >= 0")
+    # the policy target: (1 - w) x the search's improved policy + w x a built-in policy's best set (uniform over its
+    # ties), that policy judging the searched root (policy_teacher); w = 0 and none: the improved policy alone
+    policy_teacher: Literal["none", "greedy", "lookahead"] = _field("none", "one of none, greedy, lookahead")
+    policy_teacher_weight: float = _field(0.0, "a number from 0 to 1", ge=0, le=1)
     # the value target: (1 - w) x the game's outcome + w x the root's searched value, each as the gain still to come
     # (w = 0: the outcome alone, as before; the searched value bootstraps from the network: less noise, some bias)
     value_search_weight: float = _field(0.0, "a number from 0 to 1", ge=0, le=1)
@@ -148,7 +154,11 @@ class AlphaZeroConfig(ConfigModel):
         return {**self.ruleset(), **({"island_side": self.island_side} if self.island_side is not None else {})}
 
     def teacher_problems(self) -> list[str]:
-        """The warm-start fields that do not fit together, each naming the field to change."""
+        """The warm-start and policy-target fields that do not fit together, each naming the field to change."""
+        if (self.policy_teacher == "none") != (self.policy_teacher_weight == 0.0):
+            return [f"field 'policy_teacher_weight': must be above 0 exactly when field 'policy_teacher' names a "
+                    f"policy (policy_teacher is {self.policy_teacher!r}, policy_teacher_weight "
+                    f"{self.policy_teacher_weight})"]
         if self.init_from is not None and self.teacher != "none":
             return [f"field 'init_from': a run starts from a saved network or imitates a teacher, not both (field "
                     f"'teacher' is {self.teacher!r}; set it to none)"]
