@@ -278,8 +278,7 @@ def train_step(net, optimizer, buffer: ReplayBuffer, rng: np.random.Generator, c
     policy_loss = -(target_pi * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
     counts = (torch.arange(S.MAX_PLAYERS, device=device)[None, :] < seats[:, None]).float()
     value_loss = (((values - target_v) ** 2) * counts).sum() / counts.sum()
-    policy_term = policy_loss if config.policy_weight == 1.0 else config.policy_weight * policy_loss
-    loss = policy_term + config.value_weight * value_loss
+    loss = config.policy_weight * policy_loss + config.value_weight * value_loss
     optimizer.zero_grad()
     loss.backward()
     optimizer.step()

@@ -69,7 +69,7 @@ class AlphaZeroConfig(ConfigModel):
     policy_weight: NonNegative = _field(1.0, "a finite number >= 0")
     # the policy target: (1 - w) x the search's improved policy + w x a built-in policy's best set (uniform over its
     # ties), that policy judging the searched root (policy_teacher); w = 0 and none: the improved policy alone
-    policy_teacher: Literal["none", "greedy", "lookahead"] = _field("none", "one of none, greedy, lookahead")
+    policy_teacher: Literal[AZ_TEACHERS] = _field("none", f"one of {', '.join(AZ_TEACHERS)}")
     policy_teacher_weight: float = _field(0.0, "a number from 0 to 1", ge=0, le=1)
     # the value target: (1 - w) x the game's outcome + w x the root's searched value, each as the gain still to come
     # (w = 0: the outcome alone, as before; the searched value bootstraps from the network: less noise, some bias)
