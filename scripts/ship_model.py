@@ -5,6 +5,11 @@ model card (JSON and markdown) from the run's card and the tournaments that rate
         --tournaments results/rate_2p_lookahead results/rate_2p_mcts \\
         [--play sims=64,considered=8,search=compiled] [--previous-as 2p-selfplay]
 
+    python scripts/ship_model.py --rate nomads-2p --tournaments results/rate_nomads_128_lookahead \\
+        --play sims=128,considered=16,search=compiled [--summary "..."]
+
+`--rate NAME` rates a model already shipped (its network stays as it is): the tournaments go first in its card,
+before the ratings it had, and `--play` / `--summary` replace the card's when given.
 `--play` stores the search the model was rated with in its card: `trained:<name>` plays with it unless the
 spec says otherwise (cards without it play with the az agent's defaults). `--previous-as` keeps the model
 shipped under `<name>` so far, renamed (its files and card), and the new card names it as `previous`.
@@ -162,12 +167,30 @@ def keep_previous(name: str, new_name: str) -> str:
     return f"trained:{new_name}"
 
 
+def rate_shipped(name: str, tournaments: list[dict], play: dict | None, summary: str) -> Path:
+    """Add ratings (first) to the card of the model shipped as `name`; `play` and `summary` replace the card's."""
+    path = MODELS / f"{stem_of(name)}.json"
+    if not path.exists():
+        raise SystemExit(f"--rate: no model is shipped as trained:{name} ({path.name} missing in {MODELS})")
+    card = json.loads(path.read_text())
+    card["tournaments"] = tournaments + card.get("tournaments", [])
+    if play:
+        card["play"] = play
+    if summary:
+        card["summary"] = summary
+    path.write_text(json.dumps(card, indent=2))
+    (MODELS / f"{stem_of(name)}.md").write_text(markdown(card))
+    return path
+
+
 def main() -> None:
     from agents.az import PRIMARY_NAMES
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--run", required=True, help="the run folder (holds model.pt and model_card.json)")
-    parser.add_argument("--name", required=True, choices=PRIMARY_NAMES)
+    mode = parser.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--run", help="the run folder (holds model.pt and model_card.json); ships it with --name")
+    mode.add_argument("--rate", metavar="NAME", help="a model already shipped: add ratings (and --play) to its card")
+    parser.add_argument("--name", choices=PRIMARY_NAMES)
     parser.add_argument("--tournaments", nargs="*", default=[], help="tournament folders rating the model")
     parser.add_argument("--hardware", default="2 CPU cores", help="where it was trained, in words")
     parser.add_argument("--summary", default="", help="one paragraph: what the model is and how strong")
@@ -175,11 +198,20 @@ def main() -> None:
                         help="the search it plays with, e.g. sims=64,considered=8,search=compiled")
     parser.add_argument("--previous-as", default="", help="keep the model shipped under --name so far as this name")
     args = parser.parse_args()
+    play = play_settings(args.play) if args.play else None  # checked before any file moves
+    tournaments = [tournament_rows(Path(t)) for t in args.tournaments]  # so are the tournaments
+    if args.rate:
+        if args.name or args.previous_as:
+            parser.error("--rate takes no --name or --previous-as (the model keeps its name and files)")
+        if not tournaments and not play and not args.summary:
+            parser.error("--rate: give --tournaments, --play or --summary (nothing to change)")
+        print(f"rated trained:{args.rate}: {rate_shipped(args.rate, tournaments, play, args.summary)}")
+        return
+    if not args.name:
+        parser.error("--run needs --name")
     run = Path(args.run)
     MODELS.mkdir(exist_ok=True)
     stem = stem_of(args.name)
-    play = play_settings(args.play) if args.play else None  # checked before any file moves
-    tournaments = [tournament_rows(Path(t)) for t in args.tournaments]  # so are the tournaments
     previous = keep_previous(args.name, args.previous_as) if args.previous_as else None
     shutil.copyfile(run / "model.pt", MODELS / f"{stem}.pt")
     run_card = json.loads((run / "model_card.json").read_text())

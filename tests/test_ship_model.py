@@ -198,3 +198,39 @@ def test_a_kept_model_card_says_which_name_its_rating_command_meant(tmp_path, mo
     assert "`kbenv tournament --agents trained:4p lookahead --players 4 --games 8 --seed 1 --field`" in text
     assert "(`trained:4p` in this command was this model when it was rated; it is `trained:4p-old` now.)" in text
     assert "in this command was" not in script.markdown(dict(card, shipped_as="4p"))
+
+
+def test_rating_a_shipped_model_puts_the_new_ratings_first_and_keeps_its_network(tmp_path, models, monkeypatch):
+    script = _script()
+    monkeypatch.setattr(script, "MODELS", models)
+    before = json.loads((models / "trained_4p.json").read_text())
+    network = (models / "trained_4p.pt").read_bytes()
+    rating = _tournament_folder(tmp_path, {"expansions": ["crossroads"]})
+    monkeypatch.setattr(sys, "argv", ["ship_model.py", "--rate", "4p", "--tournaments", str(rating),
+                                      "--play", "sims=128,considered=16,search=compiled"])
+    script.main()
+    card = json.loads((models / "trained_4p.json").read_text())
+    assert card["play"] == {"sims": 128, "considered": 16, "search": "compiled"}
+    assert card["tournaments"][0]["seed"] == 9 and card["tournaments"][1:] == before["tournaments"]
+    assert {k: v for k, v in card.items() if k not in ("play", "tournaments")} == \
+        {k: v for k, v in before.items() if k not in ("play", "tournaments")}
+    assert (models / "trained_4p.pt").read_bytes() == network
+    text = (models / "trained_4p.md").read_text()
+    assert "- plays with: sims=128, considered=16, search=compiled" in text
+    assert text.index("--seed 9 --expansions crossroads") < text.index(f"--seed {before['tournaments'][0]['seed']}")
+
+
+def test_rating_refuses_a_model_not_shipped_or_nothing_to_change(tmp_path, models, monkeypatch):
+    script = _script()
+    monkeypatch.setattr(script, "MODELS", models)
+    rating = _tournament_folder(tmp_path, {})
+    monkeypatch.setattr(sys, "argv", ["ship_model.py", "--rate", "9p", "--tournaments", str(rating)])
+    with pytest.raises(SystemExit, match="no model is shipped as trained:9p"):
+        script.main()
+    for args in (["--rate", "4p"], ["--rate", "4p", "--name", "4p", "--play", "sims=8"],
+                 ["--rate", "4p", "--run", str(tmp_path)]):
+        monkeypatch.setattr(sys, "argv", ["ship_model.py", *args])
+        with pytest.raises(SystemExit) as stopped:
+            script.main()
+        assert stopped.value.code == 2  # argparse's usage error, before any file is read or written
+    assert not (models / "trained_9p.json").exists()
