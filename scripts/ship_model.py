@@ -89,7 +89,8 @@ def warm_start_lines(run: dict) -> list[str]:
                      f" {warm['agreement_held_out']:.3f}, value loss {warm['value_loss_held_out']:.4f}")
     if run["self_play_positions"] or not warm:
         opponent = run.get("opponent", "self")
-        against = "" if opponent == "self" else f" (the search in one seat, {opponent} in all the others)"
+        against = "" if opponent == "self" else f" (the search in one seat, {opponent} in all the others" + (
+            f"; {opponent}'s decisions trained the value head too)" if run.get("opponent_positions") else ")")
         lines.append(f"- trained on: {run['players']}-player games{against}, {run['self_play_positions']:,} "
                      f"self-play positions, {run['games_finished']:,} games, {run['simulations']} simulations "
                      f"per decision{policy_target_words(run)}")

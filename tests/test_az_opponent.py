@@ -131,3 +131,62 @@ def _deciders(game: Game) -> list[int]:
         seats.append(replay.decider)
         replay.step(action)
     return seats
+
+
+def test_the_fields_decisions_can_train_the_value_head_too(tmp_path):
+    """opponent_positions: every built-in player's decision is kept with its outcome and an empty policy row."""
+    run = Run(_config(tmp_path, players=[2], games=2, steps_per_iteration=200, iterations=1, opponent_positions=True),
+              log=lambda *_: None)
+    run.run(progress=False)
+    assert run.selfplay.finished >= 3 and run.card()["opponent_positions"] is True
+    for game, pending in zip(run.selfplay.games, run.selfplay.pending, strict=True):
+        learner, deciders = run.selfplay.learner_seat(game), _deciders(game)
+        theirs = [entry for entry in pending if entry[2] != learner]
+        assert len(theirs) == sum(1 for seat in deciders if seat != learner) > 0  # every one of their decisions
+        assert all(policy is None and searched is None for _, policy, _, _, searched in theirs)
+        assert all(policy is not None for _, policy, observer, *_ in pending if observer == learner)
+    rows = run.buffer.policies[: run.buffer.size].sum(axis=1)
+    empty = np.isclose(rows, 0.0)
+    assert empty.sum() > run.selfplay.positions // 2  # a lookahead decision for about every searched one
+    np.testing.assert_allclose(rows[~empty], 1.0, atol=1e-4)  # the learner's rows: the improved policy
+
+
+def test_rows_without_a_policy_count_in_no_policy_loss(tmp_path):
+    import copy
+
+    from agents.alphazero.network import legal_masks, observations
+    from agents.training.alphazero import train_step
+
+    run = Run(_config(tmp_path, players=[2], games=2, steps_per_iteration=200, iterations=1, opponent_positions=True,
+                      batch_size=64), log=lambda *_: None)
+    run.run(progress=False)
+    before, rng = copy.deepcopy(run.net), np.random.default_rng(5)
+    idx = np.random.default_rng(5).integers(0, run.buffer.size, size=64)
+    policy_loss, _ = train_step(run.net, run.optimizer, run.buffer, rng, run.config, "cpu")
+    kept = idx[run.buffer.policies[idx].sum(axis=1) > 0]
+    assert 0 < len(kept) < len(idx)
+    states = [run.buffer.states[k] for k in kept]
+    before.train()
+    logits, _ = before(torch.from_numpy(observations(states, before.config["v1"])))
+    logits = logits.masked_fill(~torch.from_numpy(legal_masks(states, before.action_size)), -1e9)
+    expected = -(torch.from_numpy(run.buffer.policies[kept]) * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
+    assert policy_loss == pytest.approx(expected.item(), rel=1e-5)
+
+
+def test_a_run_keeping_the_fields_decisions_resumes_bit_for_bit(tmp_path):
+    over = dict(players=[2], games=2, steps_per_iteration=120, opponent_positions=True)
+    straight = Run(_config(tmp_path / "a", **over), log=lambda *_: None)
+    straight.run(progress=False)
+    Run(_config(tmp_path / "b", **{**over, "iterations": 1}), log=lambda *_: None).run(progress=False)
+    resumed = Run(_config(tmp_path / "b", **over), resume=True, log=lambda *_: None)
+    resumed.run(progress=False)
+    for (name, x), y in zip(straight.net.state_dict().items(), resumed.net.state_dict().values(), strict=True):
+        assert torch.equal(x, y), name
+    np.testing.assert_array_equal(straight.buffer.values, resumed.buffer.values)
+    np.testing.assert_array_equal(straight.buffer.policies, resumed.buffer.policies)
+
+
+def test_keeping_the_fields_decisions_needs_a_field():
+    with pytest.raises(ValueError, match="field 'opponent_positions': needs a built-in opponent"):
+        AlphaZeroConfig.from_dict({"opponent_positions": True})
+    assert AlphaZeroConfig.from_dict({"opponent": "greedy", "opponent_positions": True}).opponent_positions

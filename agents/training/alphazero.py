@@ -10,10 +10,11 @@ One round (an "iteration"):
    `value_search_weight` w, mixed as (1 - w) x that + w x the root's searched value minus that score) and
    joins the replay buffer. A finished game is replaced by a new one at once. With `opponent` greedy or
    lookahead, the search plays one seat of each game and that built-in policy all the others (their moves
-   are the kernel's, on the decider's determinized view); only the search's decisions are kept.
+   are the kernel's, on the decider's determinized view); only the search's decisions are kept, unless
+   `opponent_positions` keeps theirs too, for the value head alone (outcome targets, an empty policy row).
 2. Training: `train_batches` gradient steps on batches drawn from the buffer: cross-entropy of the
-   network's masked policy against the improved policy, plus `value_weight` x mean squared error of the
-   seat values.
+   network's masked policy against the improved policy (averaged over the rows that have one), plus
+   `value_weight` x mean squared error of the seat values.
 
 With `actors` in the config, Ray actors play the games and this process learns (agents.training.actors:
 ActorRun, the same loop through this module's hooks `_make_selfplay`, `_searcher`, `_play_round`).
@@ -132,6 +133,9 @@ def teacher_best_set(name: str, state: np.ndarray, action_size: int) -> np.ndarr
     return best_sets(values[None, :])[0].astype(np.float64)
 
 
+NO_POLICY = 0.0  # the policy row of a position kept for the value head alone (broadcast: all zeros)
+
+
 def value_target(final: np.ndarray, score: np.ndarray, searched: np.ndarray | None, weight: float) -> np.ndarray:
     """A position's value target per seat, the gain still to come: the final margins minus the margins it
     would score now, mixed with weight `weight` with the root's searched value minus that score (`weight` 0,
@@ -223,6 +227,8 @@ class SelfPlay:
                     continue
                 if game.decider == self.learner_seat(game):
                     break
+                if self.config.opponent_positions:  # for the value head: no policy row, the outcome as target
+                    self.pending[slot].append((game.state.copy(), None, game.decider, score_values(game.state), None))
                 world = PlayerView(game, game.decider).determinize(rng).state  # hidden cards re-dealt
                 game.step(int(kernel(world, np.array([seed_u32(int(rng.integers(2**32)))], dtype=np.int64), 0)))
         return ended
@@ -233,7 +239,8 @@ class SelfPlay:
         final = score_values(game.state)
         for state, policy, observer, score, *searched in self.pending[slot]:
             target = value_target(final, score, searched[0] if searched else None, self.config.value_search_weight)
-            buffer.add(state, policy, relative_values(target, observer), game.num_players)
+            buffer.add(state, NO_POLICY if policy is None else policy, relative_values(target, observer),
+                       game.num_players)
         self.finished += 1
         self._new_game(slot)
 
@@ -275,7 +282,12 @@ def train_step(net, optimizer, buffer: ReplayBuffer, rng: np.random.Generator, c
     net.train()
     logits, values = net(obs)
     logits = logits.masked_fill(~masks, -1e9)
-    policy_loss = -(target_pi * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
+    per_row = -(target_pi * torch.log_softmax(logits, dim=1)).sum(dim=1)
+    if config.opponent_positions:  # the built-in players' rows have no policy target: the mean over the others
+        has_target = (target_pi.sum(dim=1) > 0).float()
+        policy_loss = (per_row * has_target).sum() / has_target.sum().clamp(min=1.0)
+    else:
+        policy_loss = per_row.mean()
     counts = (torch.arange(S.MAX_PLAYERS, device=device)[None, :] < seats[:, None]).float()
     value_loss = (((values - target_v) ** 2) * counts).sum() / counts.sum()
     loss = config.policy_weight * policy_loss + config.value_weight * value_loss
@@ -529,7 +541,8 @@ class Run:
                 "positions_per_second": round(self.selfplay.positions / max(self.search_seconds, 1e-9), 1),
                 "evaluations_per_second": round(self.evaluations / max(self.search_seconds, 1e-9), 1),
                 "evaluation_cache": c.evaluation_cache, "cached_evaluations": self.cached_evaluations,
-                "value_search_weight": c.value_search_weight, "opponent": c.opponent, "min_q_spread": c.min_q_spread,
+                "value_search_weight": c.value_search_weight, "opponent": c.opponent,
+                "opponent_positions": c.opponent_positions, "min_q_spread": c.min_q_spread,
                 "policy_weight": c.policy_weight, "policy_teacher": c.policy_teacher,
                 "policy_teacher_weight": c.policy_teacher_weight,
                 "device": self.device, "teacher": self.teacher(), "warm_start": self.warm_start_record(),

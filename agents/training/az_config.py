@@ -82,6 +82,10 @@ class AlphaZeroConfig(ConfigModel):
     # one seat of each game (rotating with the games' seeds) against that built-in policy in all the others, and only
     # its decisions are trained on (their value targets are outcomes against that field: a best response to it)
     opponent: Literal["self", "greedy", "lookahead"] = _field("self", "one of self, greedy, lookahead")
+    # with an opponent: also keep the built-in players' decisions, for the value head only (their policy rows are
+    # empty and count in no policy loss), so that it learns positions where any seat decides, as the search asks
+    # of it at every node past the learner's turn; false: only the learner's decisions (as before)
+    opponent_positions: bool = _field(False, "true or false")
     buffer_positions: Count = _field(40_000, "a positive integer")  # replay buffer (most recent positions)
     min_buffer: int = _field(1_000, "an integer >= 0", ge=0)  # positions before training starts
     eval_every: int = _field(10, "an integer >= 0", ge=0)  # rounds between evaluations (0 = only the final)
@@ -143,6 +147,9 @@ class AlphaZeroConfig(ConfigModel):
     @model_validator(mode="after")
     def _consistent(self) -> AlphaZeroConfig:
         problems = ruleset_problems(self.expansions, self.rules) + self.actor_problems() + self.teacher_problems()
+        if self.opponent_positions and self.opponent == "self":
+            problems.append("field 'opponent_positions': needs a built-in opponent in field 'opponent' (greedy or "
+                            "lookahead; with self every decision is searched and kept already)")
         if self.island_side is not None and "island" not in self.expansions:
             problems.append("field 'island_side': needs the 'island' expansion in field 'expansions'")
         if problems:
