@@ -95,3 +95,11 @@ def test_soft_targets_follow_the_teachers_values():
     assert float(soft_cross_entropy(exact, legal, values, 0.5)) == pytest.approx(entropy, rel=1e-5)
     flat = torch.zeros((1, 3))
     assert float(soft_cross_entropy(flat, legal, values, 0.5)) == pytest.approx(math.log(2), rel=1e-5)
+
+
+@pytest.mark.parametrize("same, seeds", [(False, [4, 5, 6]), (True, [4, 4, 4])])
+def test_the_curve_plays_the_same_games_at_every_round_when_asked(tmp_path, same, seeds):
+    card = Run(_tiny(tmp_path, eval_same_games=same), log=lambda *_: None).run(progress=False)
+    played = [json.loads((tmp_path / "tiny" / "eval" / f"round_{r}" / "aznet_vs_random" / "summary.json")
+                         .read_text())["config"]["seed"] for r in range(3)]
+    assert played == seeds and card["eval_same_games"] is same

@@ -541,7 +541,8 @@ class Run:
                 "positions_per_second": round(self.selfplay.positions / max(self.search_seconds, 1e-9), 1),
                 "evaluations_per_second": round(self.evaluations / max(self.search_seconds, 1e-9), 1),
                 "evaluation_cache": c.evaluation_cache, "cached_evaluations": self.cached_evaluations,
-                "value_search_weight": c.value_search_weight, "opponent": c.opponent,
+                "eval_same_games": c.eval_same_games, "value_search_weight": c.value_search_weight,
+                "opponent": c.opponent,
                 "opponent_positions": c.opponent_positions, "min_q_spread": c.min_q_spread,
                 "policy_weight": c.policy_weight, "policy_teacher": c.policy_teacher,
                 "policy_teacher_weight": c.policy_teacher_weight,
@@ -688,7 +689,8 @@ class Run:
         sims = c.final_eval_simulations if final and c.final_eval_simulations is not None else c.eval_simulations
         model = self.save_model()
         rows = evaluate(model, c, self.dir / "eval" / f"round_{self.iteration}",
-                        seed=c.seed + self.iteration, games=games, progress=self.progress, simulations=sims)
+                        seed=c.seed + (0 if c.eval_same_games else self.iteration), games=games,
+                        progress=self.progress, simulations=sims)
         for r in rows:
             r.update(round=self.iteration, positions=self.selfplay.positions)
             self.curve.append(r)

@@ -90,6 +90,9 @@ class AlphaZeroConfig(ConfigModel):
     min_buffer: int = _field(1_000, "an integer >= 0", ge=0)  # positions before training starts
     eval_every: int = _field(10, "an integer >= 0", ge=0)  # rounds between evaluations (0 = only the final)
     eval_games: Count = _field(40, "a positive integer")
+    # true: every evaluation plays the same games (the config seed), so that the curve's points are paired and a
+    # change between rounds is the network's, not the games'; false: round r plays seed + r (as before)
+    eval_same_games: bool = _field(False, "true or false")
     eval_opponents: list[Literal[EVAL_OPPONENTS]] = _field(
         ["random", "greedy"], f"a list of {', '.join(EVAL_OPPONENTS)} (empty: no evaluation)")
     eval_simulations: int = _field(0, "an integer >= 0", ge=0)  # 0: evaluate the raw network only
