@@ -190,3 +190,19 @@ def test_keeping_the_fields_decisions_needs_a_field():
     with pytest.raises(ValueError, match="field 'opponent_positions': needs a built-in opponent"):
         AlphaZeroConfig.from_dict({"opponent_positions": True})
     assert AlphaZeroConfig.from_dict({"opponent": "greedy", "opponent_positions": True}).opponent_positions
+
+
+def test_an_actors_batch_carries_the_fields_decisions_as_empty_policy_rows(tmp_path):
+    """The positions an actor sends the learner (PositionBatch) hold the field's decisions as all-zero rows."""
+    from agents.training.actors import ActorSelfPlay, PositionBatch
+
+    run = Run(_config(tmp_path, players=[2], opponent_positions=True), log=lambda *_: None)
+    _, search = run._searcher()
+    games = ActorSelfPlay(run.config, actor=0, games=1)
+    batch = PositionBatch(run.buffer.policies.shape[1])
+    while games.finished == 0:
+        games.step(search, batch)
+    rows = batch.arrays()["policies"].sum(axis=1)
+    empty = np.isclose(rows, 0.0)
+    assert 0 < empty.sum() < len(rows)
+    np.testing.assert_allclose(rows[~empty], 1.0, atol=1e-4)
