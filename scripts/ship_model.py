@@ -146,6 +146,12 @@ def play_settings(text: str) -> dict:
     return params
 
 
+def write_card(stem: str, card: dict) -> None:
+    """A model's card in agents/models: the JSON and the markdown written from it."""
+    (MODELS / f"{stem}.json").write_text(json.dumps(card, indent=2))
+    (MODELS / f"{stem}.md").write_text(markdown(card))
+
+
 MODEL_FILES = (".pt", ".json", ".md")  # a shipped model: its network, its card and the card in words
 
 
@@ -163,8 +169,7 @@ def keep_previous(name: str, new_name: str) -> str:
         (MODELS / f"{old}{suffix}").replace(MODELS / f"{new}{suffix}")
     card = json.loads((MODELS / f"{new}.json").read_text())
     card["shipped_as"] = new_name
-    (MODELS / f"{new}.json").write_text(json.dumps(card, indent=2))
-    (MODELS / f"{new}.md").write_text(markdown(card))
+    write_card(new, card)
     return f"trained:{new_name}"
 
 
@@ -179,8 +184,7 @@ def rate_shipped(name: str, tournaments: list[dict], play: dict | None, summary:
         card["play"] = play
     if summary:
         card["summary"] = summary
-    path.write_text(json.dumps(card, indent=2))
-    (MODELS / f"{stem_of(name)}.md").write_text(markdown(card))
+    write_card(stem_of(name), card)
     return path
 
 
@@ -232,8 +236,7 @@ def main() -> None:
         card["play"] = play
     if previous:
         card["previous"] = previous
-    (MODELS / f"{stem}.json").write_text(json.dumps(card, indent=2))
-    (MODELS / f"{stem}.md").write_text(markdown(card))
+    write_card(stem, card)
     print(f"shipped {run / 'model.pt'} as trained:{args.name} ({MODELS})")
 
 
