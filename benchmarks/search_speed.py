@@ -13,7 +13,9 @@ elsewhere at no cost. It also checks that both kinds played the same games (the 
 search gives the Python search's actions and policy targets). Two more kinds run beside them: the compiled
 search on packed observations, and the compiled search with the evaluator's cache of `--cache` rows (empty at
 the start of each timed round, as in a run's round; its games are compared with the others' apart, since a
-cached row's outputs may differ from a fresh batch's in float rounding). Writes JSON (--out) and prints ratios.
+cached row's outputs may differ from a fresh batch's in float rounding). The Python kind is the reference as the
+issue found it: it also determinizes the roots as self-play did then (kbenv.view.PlayerView, the same states and
+draws as today's kernels in kbenv.engine.hidden). Writes JSON (--out) and prints ratios.
 """
 
 from __future__ import annotations
@@ -57,6 +59,13 @@ class TimedEvaluator:
         return legal_masks(states, self.inner.action_size), logits, seat_values(values, states)
 
 
+def view_determinization(game, seat: int, rng) -> np.ndarray:
+    """Self-play's determinization of a root until session 27: through the seat's PlayerView."""
+    from kbenv.view import PlayerView
+
+    return PlayerView(game, seat).determinize(rng).state
+
+
 def measure(kind: str, config, net, steps: int, selfplay=None, zero: bool = False,
             cache: int = 0) -> tuple[dict, object]:
     """`steps` self-play decisions per game with one search kind; returns (rates, the SelfPlay)."""
@@ -70,7 +79,10 @@ def measure(kind: str, config, net, steps: int, selfplay=None, zero: bool = Fals
                                                 cache=cache if kind == "compiled-cached" else 0), zero)
     search = make_search(kind.split("-")[0], evaluator, num_simulations=config.simulations,
                          max_considered=config.considered, packed=kind == "compiled-packed")
-    selfplay = selfplay or SelfPlay(config)
+    if selfplay is None:
+        selfplay = SelfPlay(config)
+        if kind == "python":  # the reference: self-play's determinization before the kernels
+            selfplay.determinize = view_determinization
     buffer = ReplayBuffer(config.games * (steps + 1) * 4, net.action_size)
     positions, evals, hits = selfplay.positions, evaluator.positions, evaluator.cache_hits
     t0 = time.perf_counter()

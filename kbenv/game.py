@@ -12,6 +12,7 @@ from .engine import piece_table as PT
 from .engine import state as S
 from .engine.actions import apply_action
 from .engine.deck import deck_off, discard_off, removed_off
+from .engine.hidden import hidden_extra_seats_into, hidden_seats_into
 from .engine.legal import END_TURN, TILE_ACTION_BASE, legal_mask_into
 from .engine.pieces import pieces_into
 from .engine.scoring import COL_PALACES, SCORE_COLUMNS, score_table
@@ -505,18 +506,15 @@ class Game:
     # ----- hidden information --------------------------------------------------------------
     def hidden_from(self, player: int) -> list[int]:
         """Seats whose hand card `player` cannot see (the player to move has played theirs; with a
-        Crossroads hand, once the turn's terrain is chosen). Extra Crossroads cards: `hidden_extra_from`."""
-        if self.done:
-            return []
-        mover = self.current_player
-        open_hand = mover != player and self.state[S.EXTRA_COUNT + mover] > 0 and not self.state[S.TERRAIN_FIXED]
-        return [p for p in range(self.num_players) if p != player and (p != mover or open_hand)]
+        Crossroads hand, once the turn's terrain is chosen). Extra Crossroads cards: `hidden_extra_from`.
+        The rule is kbenv.engine.hidden's, which the search's determinizations use too."""
+        seats = np.empty(S.MAX_PLAYERS, dtype=np.int64)
+        return [int(p) for p in seats[: hidden_seats_into(self.state, int(player), seats)]]
 
     def hidden_extra_from(self, player: int) -> list[int]:
         """Seats whose extra Crossroads cards `player` cannot see (every other seat holding some)."""
-        if self.done:
-            return []
-        return [p for p in range(self.num_players) if p != player and self.state[S.EXTRA_COUNT + p] > 0]
+        seats = np.empty(S.MAX_PLAYERS, dtype=np.int64)
+        return [int(p) for p in seats[: hidden_extra_seats_into(self.state, int(player), seats)]]
 
     def determinize(self, player: int, rng: np.random.Generator) -> Game:
         """A copy where everything `player` cannot see (other hands, deck order) is dealt anew.

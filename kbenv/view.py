@@ -15,7 +15,7 @@ from dataclasses import replace
 import numpy as np
 
 from .engine import state as S
-from .engine.deck import deck_off, pile_size
+from .engine.hidden import MAX_HIDDEN_SLOTS, MAX_UNSEEN, deal, redact
 from .engine.rng import seed_u32
 from .game import Game
 from .harvest_view import HarvestFacts, harvest_facts
@@ -29,6 +29,31 @@ def public_setup(setup):
     return replace(setup, seed=0, hands=None, deck=None)
 
 
+def redacted(game: Game, player: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`player`'s copy of the game state with what they cannot see taken out (kbenv.engine.hidden.redact):
+    (state, the slots emptied: hidden hands then hidden extra Crossroads cards, the unseen cards sorted)."""
+    st = game.state.copy()
+    slots = np.empty(MAX_HIDDEN_SLOTS, dtype=np.int64)
+    unseen = np.empty(MAX_UNSEEN, dtype=np.int64)
+    n_slots, n_cards = redact(st, player, slots, unseen)
+    return st, slots[:n_slots], unseen[:n_cards]
+
+
+def deal_unseen(st: np.ndarray, slots: np.ndarray, unseen: np.ndarray, rng: np.random.Generator) -> None:
+    """Deal the unseen cards at random into a redacted state (the emptied slots, then the draw pile) and give
+    it a new in-game generator: two draws from `rng` (a permutation, then a seed)."""
+    order = rng.permutation(len(unseen))
+    deal(st, slots, len(slots), unseen, len(unseen), order, seed_u32(int(rng.integers(1, 2**32))))
+
+
+def determinized_state(game: Game, player: int, rng: np.random.Generator) -> np.ndarray:
+    """The state of `PlayerView(game, player).determinize(rng)`, bit for bit and with the same draws from `rng`,
+    without building the view and its game (for a search's roots)."""
+    st, slots, unseen = redacted(game, player)
+    deal_unseen(st, slots, unseen, rng)
+    return st
+
+
 class PlayerView:
     """Public information plus the player's own hand; hidden cards are never exposed.
 
@@ -36,31 +61,16 @@ class PlayerView:
     cards anew.
     """
 
-    __slots__ = ("_public", "_unseen", "_hidden", "_hidden_extra", "player")
+    __slots__ = ("_public", "_unseen", "_slots", "_hidden", "player")
 
     def __init__(self, game: Game, player: int):
         if isinstance(player, (bool, np.bool_)) or not isinstance(player, (int, np.integer)) \
                 or not 0 <= player < game.num_players:
             raise ValueError(f"player: expected a seat 0..{game.num_players - 1}, got {player!r}")
         self.player = int(player)
-        st = game.state.copy()
-        self._hidden = tuple(p for p in game.hidden_from(self.player) if st[S.HAND + p] != S.NO_CARD)
-        # Extra Crossroads cards: their number is public, their terrains are not.
-        self._hidden_extra = tuple(S.EXTRA_CARDS + p * S.MAX_EXTRA_CARDS + k
-                                   for p in game.hidden_extra_from(self.player)
-                                   for k in range(int(st[S.EXTRA_COUNT + p])))
-        # the draw pile: DECK, or the 30-card pile of a Marshlands game (kbenv.engine.deck)
-        deck_at, size = deck_off(st), pile_size(int(st[S.EXPANSIONS]))
-        deck = [int(c) for c in st[deck_at : deck_at + int(st[S.DECK_COUNT])]]
-        self._unseen = tuple(sorted(deck + [int(st[S.HAND + p]) for p in self._hidden]
-                                    + [int(st[slot]) for slot in self._hidden_extra]))
-        for p in self._hidden:
-            st[S.HAND + p] = S.NO_CARD
-        for slot in self._hidden_extra:
-            st[slot] = S.NO_CARD
-        st[deck_at : deck_at + size] = 0
-        st[S.RNG] = 0
-        st[S.SCRATCH : S.SCRATCH_END] = 0
+        st, slots, unseen = redacted(game, self.player)
+        self._slots, self._unseen = tuple(int(x) for x in slots), tuple(int(c) for c in unseen)  # immutable
+        self._hidden = frozenset(int(slot) - S.HAND for slot in self._slots if S.HAND <= slot < S.HAND + S.MAX_PLAYERS)
         self._public = Game(public_setup(game.setup), st)
         self._public._replayable = False
 
@@ -226,14 +236,5 @@ class PlayerView:
         The game carries no seed, no history and no record: nothing in it comes from the hidden cards.
         """
         g = self._public.clone()
-        st = g.state
-        unseen = list(self._unseen)
-        unseen = [unseen[i] for i in rng.permutation(len(unseen))]
-        for p in self._hidden:
-            st[S.HAND + p] = unseen.pop()
-        for slot in self._hidden_extra:
-            st[slot] = unseen.pop()
-        deck_at = deck_off(st)
-        st[deck_at : deck_at + len(unseen)] = unseen
-        st[S.RNG] = seed_u32(int(rng.integers(1, 2**32)))
+        deal_unseen(g.state, np.array(self._slots, dtype=np.int64), np.array(self._unseen, dtype=np.int64), rng)
         return g

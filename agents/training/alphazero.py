@@ -46,7 +46,7 @@ from agents.az import DEFAULT_CONSIDERED
 from kbenv.engine import state as S
 from kbenv.engine.rng import seed_u32
 from kbenv.game import Game
-from kbenv.view import PlayerView
+from kbenv.view import determinized_state
 
 from .az_config import AlphaZeroConfig
 from .networks import flush_denormals, hold_torch_threads
@@ -148,6 +148,10 @@ def value_target(final: np.ndarray, score: np.ndarray, searched: np.ndarray | No
 class SelfPlay:
     """The live games of a run, their random generators and their positions awaiting an outcome."""
 
+    # (game, seat, generator) -> the state of a world consistent with the seat's view (hidden cards re-dealt);
+    # benchmarks.search_speed gives its reference the view's slower determinization (the same states and draws)
+    determinize = staticmethod(determinized_state)
+
     def __init__(self, config: AlphaZeroConfig):
         self.config = config
         self.games: list[Game] = []
@@ -188,7 +192,7 @@ class SelfPlay:
         """One searched decision in every game (after the built-in opponents' moves that come first, when the
         config names an `opponent`); returns the number of games that ended."""
         ended = self._play_opponents(buffer)
-        roots = [PlayerView(g, g.decider).determinize(rng).state for g, rng in zip(self.games, self.rngs, strict=True)]
+        roots = [self.determinize(g, g.decider, rng) for g, rng in zip(self.games, self.rngs, strict=True)]
         results = search.run(roots, self.rngs)
         for slot, (game, result) in enumerate(zip(list(self.games), results, strict=True)):
             if result.legal > 1:  # a forced decision teaches nothing
@@ -229,7 +233,7 @@ class SelfPlay:
                     break
                 if self.config.opponent_positions:  # for the value head: no policy row, the outcome as target
                     self.pending[slot].append((game.state.copy(), None, game.decider, score_values(game.state), None))
-                world = PlayerView(game, game.decider).determinize(rng).state  # hidden cards re-dealt
+                world = self.determinize(game, game.decider, rng)  # hidden cards re-dealt
                 game.step(int(kernel(world, np.array([seed_u32(int(rng.integers(2**32)))], dtype=np.int64), 0)))
         return ended
 
