@@ -15,7 +15,8 @@ search on packed observations, and the compiled search with the evaluator's cach
 the start of each timed round, as in a run's round; its games are compared with the others' apart, since a
 cached row's outputs may differ from a fresh batch's in float rounding). The Python kind is the reference as the
 issue found it: it also determinizes the roots as self-play did then (kbenv.view.PlayerView, the same states and
-draws as today's kernels in kbenv.engine.hidden). Writes JSON (--out) and prints ratios.
+draws as today's kernels in kbenv.engine.hidden), and so does a "compiled-view" kind, whose ratio to the compiled
+kind is what the kernels' determinization gains. Writes JSON (--out) and prints ratios.
 """
 
 from __future__ import annotations
@@ -81,7 +82,7 @@ def measure(kind: str, config, net, steps: int, selfplay=None, zero: bool = Fals
                          max_considered=config.considered, packed=kind == "compiled-packed")
     if selfplay is None:
         selfplay = SelfPlay(config)
-        if kind == "python":  # the reference: self-play's determinization before the kernels
+        if kind in ("python", "compiled-view"):  # self-play's determinization before the kernels
             selfplay.determinize = view_determinization
     buffer = ReplayBuffer(config.games * (steps + 1) * 4, net.action_size)
     positions, evals, hits = selfplay.positions, evaluator.positions, evaluator.cache_hits
@@ -127,13 +128,15 @@ def main(argv: list[str] | None = None) -> dict:
     net = PolicyValueNet(v1=bool(config.expansions), channels=config.channels, blocks=config.blocks,
                          head_channels=config.head_channels).eval()
     kinds = ("python", "compiled", "compiled-packed")  # packed: the network gets packed rows (kbenv.packed)
+    kinds += ("compiled-view",)  # the compiled search with the view's determinization (the kernels' gain)
     if args.cache and not zero:
         kinds += ("compiled-cached",)  # the evaluator's cache (agents.alphazero.network.NetworkEvaluator)
     played = {kind: measure(kind, config, net, 1, zero=zero, cache=args.cache)[1]  # warm-up: compiles the kernels
               for kind in kinds}
     def same_games() -> bool:
-        return all(np.array_equal(a.state, b.state) and np.array_equal(a.state, c.state) for a, b, c in
-                   zip(played["python"].games, played["compiled"].games, played["compiled-packed"].games, strict=True))
+        others = ("compiled", "compiled-packed", "compiled-view")
+        return all(np.array_equal(game.state, played[kind].games[i].state)
+                   for i, game in enumerate(played["python"].games) for kind in others)
 
     same = same_games()
     rounds: dict[str, list[dict]] = {kind: [] for kind in kinds}
@@ -157,6 +160,8 @@ def main(argv: list[str] | None = None) -> dict:
     packed_ratio = best["compiled-packed"]["positions_per_s"] / best["python"]["positions_per_s"]
     print(f"compiled / python: {ratio:.2f}x positions/s; {search_ratio:.2f}x outside the network; "
           f"compiled-packed / python: {packed_ratio:.2f}x; same games: {same}")
+    view_ratio = best["compiled"]["positions_per_s"] / best["compiled-view"]["positions_per_s"]
+    print(f"compiled / compiled-view: {view_ratio:.2f}x positions/s (determinization in kernels against the view's)")
     cached_ratio = None
     if "compiled-cached" in best:
         r = best["compiled-cached"]
@@ -169,7 +174,8 @@ def main(argv: list[str] | None = None) -> dict:
               "considered": config.considered, "network": net.config, "steps": args.steps,
               "torch_threads": torch.get_num_threads(), "cpus": os.cpu_count(), "best": best, "rounds": rounds,
               "ratio_positions_per_s": ratio,
-              "ratio_packed_positions_per_s": packed_ratio, "ratio_outside_network": search_ratio, "same_games": same,
+              "ratio_packed_positions_per_s": packed_ratio,
+              "ratio_kernel_determinization": view_ratio, "ratio_outside_network": search_ratio, "same_games": same,
               "cache": args.cache, "ratio_cached_positions_per_s": cached_ratio, "same_games_cached": same_cached}
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(result, indent=2))
