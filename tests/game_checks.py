@@ -1,6 +1,6 @@
 """Checks on a finished `play_game` result shared by the agent and training tests: the record replays
 through the engine to the same final gold, and the winners are players with the most gold; and hidden-card
-twins of a game for the tests that no agent sees what its player cannot."""
+twins of a game for the tests that no agent sees what its player cannot, and random positions to check them in."""
 
 from __future__ import annotations
 
@@ -56,3 +56,14 @@ def swap_hidden_cards(game: Game, viewer: int) -> Game:
     st[S.DECK : S.DECK + len(deck)] = deck[::-1]
     assert other.state_key() != game.state_key()
     return other
+
+
+def played_game(seed: int, steps: int, num_players: int = 3, expansions: list[str] | None = None) -> Game:
+    """A game after `steps` uniformly random legal decisions (fewer if it ends), seeded."""
+    game = Game.new(num_players, seed=seed, expansions=expansions)
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        if game.done:
+            break
+        game.step(int(rng.choice(game.legal_actions())))
+    return game

@@ -19,6 +19,8 @@ from kbenv.engine.deck import deck_off, pile_size
 from kbenv.engine.rng import seed_u32
 from kbenv.view import PlayerView, determinized_state
 
+from .game_checks import played_game
+
 RULESETS = {
     "base": None,
     "nomads": ["nomads", "capitol", "caves"],
@@ -67,23 +69,13 @@ def reference_determinized(game: Game, player: int, rng: np.random.Generator) ->
     return st
 
 
-def random_position(ruleset: str, players: int, seed: int, steps: int) -> Game:
-    game = Game.new(players, seed=seed, expansions=RULESETS[ruleset])
-    rng = np.random.default_rng(seed)
-    for _ in range(steps):
-        if game.done:
-            break
-        game.step(int(rng.choice(game.legal_actions())))
-    return game
-
-
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(ruleset=st.sampled_from(sorted(RULESETS)), players=st.integers(2, 5), seed=st.integers(0, 10_000),
        steps=st.integers(0, 200))
 def test_fast_determinization_equals_the_reference_for_every_seat(ruleset, players, seed, steps):
     if ruleset == "island" and players == 5:
         players = 4
-    game = random_position(ruleset, players, seed, steps)
+    game = played_game(seed, steps, players, RULESETS[ruleset])
     before = game.state.copy()
     for seat in range(players):
         assert game.hidden_from(seat) == reference_hidden_seats(game.state, seat)
@@ -100,7 +92,7 @@ def test_fast_determinization_equals_the_reference_for_every_seat(ruleset, playe
 def test_crossroads_hands_of_several_cards_are_redealt():
     """A position where another seat holds extra Crossroads cards: they are among the cards dealt anew."""
     for seed in range(200):
-        game = random_position("crossroads", 3, seed, 60)
+        game = played_game(seed, 60, 3, RULESETS["crossroads"])
         holders = [p for p in range(3) if p != game.decider and game.state[S.EXTRA_COUNT + p] > 0]
         if holders:
             break
@@ -113,7 +105,7 @@ def test_crossroads_hands_of_several_cards_are_redealt():
 
 
 def test_the_seat_to_move_keeps_its_own_hand_and_the_public_state():
-    game = random_position("base", 4, 3, 25)
+    game = played_game(3, 25, 4)
     seat = game.decider
     for k in range(10):
         world = determinized_state(game, seat, np.random.default_rng(k))

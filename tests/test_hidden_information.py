@@ -22,6 +22,8 @@ from kbenv.policies.greedy import greedy_values
 from kbenv.policies.lookahead import lookahead_values
 from kbenv.view import PlayerView
 
+from .game_checks import played_game
+
 POLICIES = ("greedy", "lookahead", "mcts:sims=12,rollout=greedy")
 RULESETS = {
     "base": None,
@@ -31,16 +33,6 @@ RULESETS = {
     "crossroads": ["crossroads"],
     "all": ["nomads", "capitol", "caves", "crossroads"],
 }
-
-
-def played_game(seed: int, steps: int, num_players: int = 3, expansions: list[str] | None = None) -> Game:
-    game = Game.new(num_players, seed=seed, expansions=expansions)
-    rng = np.random.default_rng(seed)
-    for _ in range(steps):
-        if game.done:
-            break
-        game.step(int(rng.choice(game.legal_actions())))
-    return game
 
 
 def variant(game: Game, player: int, seed: int) -> Game:
