@@ -29,6 +29,13 @@ def public_setup(setup):
     return replace(setup, seed=0, hands=None, deck=None)
 
 
+def check_seat(game: Game, player) -> None:
+    """Refuse anything but a seat of the game (an int, not a bool), naming the argument."""
+    if isinstance(player, (bool, np.bool_)) or not isinstance(player, (int, np.integer)) \
+            or not 0 <= player < game.num_players:
+        raise ValueError(f"player: expected a seat 0..{game.num_players - 1}, got {player!r}")
+
+
 def redacted(game: Game, player: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """`player`'s copy of the game state with what they cannot see taken out (kbenv.engine.hidden.redact):
     (state, the slots emptied: hidden hands then hidden extra Crossroads cards, the unseen cards sorted)."""
@@ -49,6 +56,7 @@ def deal_unseen(st: np.ndarray, slots: np.ndarray, unseen: np.ndarray, rng: np.r
 def determinized_state(game: Game, player: int, rng: np.random.Generator) -> np.ndarray:
     """The state of `PlayerView(game, player).determinize(rng)`, bit for bit and with the same draws from `rng`,
     without building the view and its game (for a search's roots)."""
+    check_seat(game, player)
     st, slots, unseen = redacted(game, player)
     deal_unseen(st, slots, unseen, rng)
     return st
@@ -64,9 +72,7 @@ class PlayerView:
     __slots__ = ("_public", "_unseen", "_slots", "_hidden", "player")
 
     def __init__(self, game: Game, player: int):
-        if isinstance(player, (bool, np.bool_)) or not isinstance(player, (int, np.integer)) \
-                or not 0 <= player < game.num_players:
-            raise ValueError(f"player: expected a seat 0..{game.num_players - 1}, got {player!r}")
+        check_seat(game, player)
         self.player = int(player)
         st, slots, unseen = redacted(game, self.player)
         self._slots, self._unseen = tuple(int(x) for x in slots), tuple(int(c) for c in unseen)  # immutable

@@ -113,3 +113,14 @@ def test_the_seat_to_move_keeps_its_own_hand_and_the_public_state():
         np.testing.assert_array_equal(world[: S.RNG], game.state[: S.RNG])  # the board and what precedes it
         np.testing.assert_array_equal(world[S.RNG + 1 : S.HAND], game.state[S.RNG + 1 : S.HAND])
         assert world[S.RNG] != 0
+
+
+@pytest.mark.parametrize("bad", [4, -1, True, "0", 1.0])
+def test_a_seat_that_does_not_exist_is_refused_and_nothing_changes(bad):
+    game = played_game(1, 10, 4)
+    before, rng = game.state.copy(), np.random.default_rng(0)
+    draw_state = rng.bit_generator.state
+    with pytest.raises(ValueError, match="player"):
+        determinized_state(game, bad, rng)
+    np.testing.assert_array_equal(game.state, before)
+    assert rng.bit_generator.state == draw_state  # nothing drawn
