@@ -31,6 +31,8 @@ from kbenv.render_text import board_text, legend
 from kbenv.serve.views import board_meta, seat_view, spectator_view
 from kbenv.view import PlayerView
 
+from .game_checks import played_game
+
 SIDE_1 = ("GFGT", "G\u00f1WD", "CWDM", "FTMC", "DFTC")  # the rope bridge's letter is ñ (catalogue)
 
 
@@ -144,20 +146,10 @@ BEFORE = {
 }
 
 
-def _played(n: int, seed: int, steps: int, **kw) -> Game:
-    g = Game.new(n, seed=seed, **kw)
-    rng = np.random.default_rng(seed)
-    for _ in range(steps):
-        if g.done:
-            break
-        g.step(int(rng.choice(g.legal_actions())))
-    return g
-
-
 @pytest.mark.parametrize("name, game", [
-    ("base2", lambda: _played(2, 3, 40)), ("base5", lambda: _played(5, 11, 120)),
-    ("harvest", lambda: _played(3, 4, 50, expansions=["harvest"])),
-    ("crossroads", lambda: _played(4, 7, 60, expansions=["crossroads", "nomads"]))])
+    ("base2", lambda: played_game(3, 40, 2)), ("base5", lambda: played_game(11, 120, 5)),
+    ("harvest", lambda: played_game(4, 50, 3, ["harvest"])),
+    ("crossroads", lambda: played_game(7, 60, 4, ["crossroads", "nomads"]))])
 def test_pictures_and_text_without_the_island_are_unchanged(name, game):
     g = game()
     image, text = board_image(g), board_text(g, colour=True)
