@@ -6,7 +6,9 @@ environment adapters: PettingZoo, gymnasium, stable-baselines3 VecEnv, OpenSpiel
 """
 
 from . import parallel  # noqa: F401,I001  (first: threading settings before numba loads OpenMP)
-from . import numba_cache  # noqa: F401,I001  (second: a numba cache folder per version of the engine sources)
+from . import numba_cache  # noqa: F401,I001  (second: numba's cache stamps each module by its import closure)
+from . import kernel_signatures  # noqa: F401,I001  (third: one specialisation per argument type, not per constant)
+from . import compile_progress  # noqa: F401,I001  (a progress bar while kernels compile for longer than 2 s)
 from .envs import old_paths  # noqa: F401,I001  (installs kbenv.openspiel, kbenv.wrappers, ...: old paths of kbenv.envs.*)
 from .envs import kingdom_builder_v0, kingdom_builder_v1, registration  # noqa: F401,I001  (registration: gymnasium ids)
 from .board.codes import CARD_NAMES, LOCATION_NAMES

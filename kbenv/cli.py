@@ -525,6 +525,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_warmup(args: argparse.Namespace) -> int:
+    """Compile kbenv's kernels ahead (kbenv.warmup); prints what it compiled, or the report as JSON."""
+    from .warmup import warmup
+
+    report = warmup(args.targets, progress=not args.quiet)
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print(f"kbenv warmup: {report['compiled']} compilations in {report['seconds']:.0f} s "
+              f"({'all loaded from the cache' if report['compiled'] == 0 else 'now cached'} in {report['cache']})")
+    return 0
+
+
 def cmd_sections(args: argparse.Namespace) -> int:
     """The board sections: name, expansion, locations, former names and where the grid comes from.
 
@@ -585,10 +598,11 @@ def build_parser() -> argparse.ArgumentParser:
                                      epilog="exit codes: 0 ok (also a human's end of input), 2 user error, "
                                             "130 interrupted, 141 stdout closed")
     sub = parser.add_subparsers(dest="command", required=True, metavar="command",
-                                help="play, score, legal, position, tournament, train, bench, sections or serve "
+                                help="play, score, legal, position, tournament, train, bench, sections, serve or "
+                                     "warmup "
                                      "(kbenv <command> -h for its options)")
     for add in (_add_play, _add_score, _add_legal, _add_position, _add_train, _add_tournament, _add_bench,
-                _add_sections, _add_serve):
+                _add_sections, _add_serve, _add_warmup):
         add(sub)
     return parser
 
@@ -614,6 +628,7 @@ EXAMPLES = {
     "bench": ("kbenv bench --seconds 2 --batch-sizes 1,16,256,1024,4096",),
     "sections": ("kbenv sections --json",),
     "serve": ("kbenv serve", "kbenv serve --port 8080 --records results/ games/"),
+    "warmup": ("kbenv warmup", "kbenv warmup --targets env,games --json"),
 }
 
 
@@ -766,6 +781,31 @@ def _add_serve(sub) -> None:
     serve.add_argument("--records", nargs="+", metavar="DIR",
                        help="folders whose record files (kbenv play --record) and tournament folders (kbenv "
                             "tournament --out) may be replayed; no file outside them is read")
+
+
+def warmup_targets(text: str) -> list[str]:
+    """A comma-separated list of kbenv.warmup targets."""
+    from .warmup import TARGETS, check_targets
+
+    names = [t.strip() for t in text.split(",") if t.strip()]
+    if not names:
+        raise argparse.ArgumentTypeError(f"expected some of {', '.join(TARGETS)}")
+    try:
+        return check_targets(names)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def _add_warmup(sub) -> None:
+    from .warmup import DEFAULT_TARGETS, TARGETS
+
+    warm = _command(sub, "warmup", "compile kbenv's numba kernels ahead, with a progress bar (the set-up runs it; "
+                    "later runs load them from the cache)", cmd_warmup)
+    warm.add_argument("--targets", type=warmup_targets, default=list(DEFAULT_TARGETS), metavar="LIST",
+                      help=f"comma-separated, from {', '.join(TARGETS)} (default {','.join(DEFAULT_TARGETS)}; "
+                           "search needs torch)")
+    warm.add_argument("--json", action="store_true", help="print the report (compilations per target) as JSON")
+    warm.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
 def _add_bench(sub) -> None:

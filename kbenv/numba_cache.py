@@ -1,84 +1,259 @@
-"""Numba's on-disk cache, in a folder named after a digest of the engine's sources.
+"""Numba's on-disk cache for kbenv's kernels: one stamp per module, over everything its kernels can reach.
 
-Numba checks a cached kernel only against the timestamp of the file that defines it. A kernel that
-calls a function of another module, or reads a module-level table (neighbour masks, section grids
-from kbenv/data), keeps its old machine code when only that other file changes: after an edit or an
-update of kbenv, `hints_into` could go on running an old `lookahead_values`, a silently wrong result.
-kbenv therefore points numba's cache at `kbenv/__pycache__/numba-<digest>`, where the digest covers
-every file whose code or data can end up inside a compiled kernel; a change to any of them starts a
-fresh cache (the rules in engine/, the built-in policies in policies/, the board tables, the
-catalogue's ids). Folders of other digests older than a day are removed. A user's own NUMBA_CACHE_DIR is
-left alone (the folder chosen here is also put into NUMBA_CACHE_DIR, so that worker processes and
-numba's own re-reading of the environment agree). Where the package folder cannot be written (a
-read-only install), the cache goes to `$XDG_CACHE_HOME/kbenv` (default `~/.cache/kbenv`).
+Numba checks a cached kernel only against the source of the file that defines it. A kernel that calls a
+function of another module, or reads a module-level table (neighbour masks, section grids from
+kbenv/data), has that code and those values compiled into it: after an edit or an update of kbenv, a
+check of the defining file alone would let `hints_into` go on running an old `lookahead_values`.
+
+kbenv therefore puts a cache locator of its own ahead of numba's for the files of the kbenv package. The
+stamp it gives a kernel is a digest of the kernel's module's import closure inside kbenv (the module and
+every kbenv module it imports, directly or through others, found by reading their import statements),
+of the data files the board tables are read from (kbenv/data, and the folder of KBENV_SECTIONS when it
+is set) and of numpy's version (numba's own is checked by numba). A cached kernel whose stamp differs is
+compiled again; every other one loads. So an edit recompiles the kernels whose module can reach the
+edited file and nothing else, and an update of kbenv keeps what it did not change.
+
+The cache goes to the folder in NUMBA_CACHE_DIR when the user set one, else to `kbenv/__pycache__/numba`,
+else (a read-only install) to `$XDG_CACHE_HOME/kbenv/numba` (default `~/.cache/kbenv/numba`). Kernels
+outside kbenv keep numba's own locators. The folders of earlier kbenv versions (`numba-<digest>`, one
+digest over all sources) are removed.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
+import re
 import shutil
-import time
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
-SOURCES = ("engine/*.py", "policies/*.py", "board/*.py", "data/sections/*.txt", "catalogue.py", "rewards.py",
-           "parallel.py", "numba_cache.py")
-PREFIX = "numba-"
-STALE_SECONDS = 24 * 3600
+PACKAGE_NAME = PACKAGE.name
+STAMP_VERSION = "kbenv-closure-1"  # a change of the stamp's definition starts every kernel afresh
+LEGACY_PREFIX = "numba-"  # the cache folders of the one-digest scheme
+
+_IMPORT = re.compile(
+    r"^[ \t]*(?:from[ \t]+(?P<source>[.\w]+)[ \t]+import[ \t]+(?P<names>\([^)]*\)|[^\n]*)"
+    r"|import[ \t]+(?P<modules>[^\n]*))",
+    re.MULTILINE,
+)
 
 
-def source_digest(package: Path = PACKAGE) -> str:
-    """A digest of every file that can end up inside a compiled kernel (code or data)."""
-    digest = hashlib.sha256()
-    for pattern in SOURCES:
-        for path in sorted(package.glob(pattern)):
-            digest.update(path.relative_to(package).as_posix().encode())
-            digest.update(b"\0")
-            digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
+def module_file(module: str, root: Path = PACKAGE) -> Path | None:
+    """The file of a module of the package at `root` ('kbenv.engine.state' -> .../engine/state.py)."""
+    parts = module.split(".")
+    if parts[0] != root.name:
+        return None
+    base = root.joinpath(*parts[1:])
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
 
 
-def _writable_base(environ) -> Path:
-    base = PACKAGE / "__pycache__"
-    try:
-        base.mkdir(exist_ok=True)
-        if os.access(base, os.W_OK):
-            return base
-    except OSError:
-        pass
-    return Path(environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "kbenv"
+def module_name(path: Path, root: Path = PACKAGE) -> str:
+    """The dotted name of a file of the package at `root`."""
+    parts = list(path.resolve().relative_to(root).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join([root.name, *parts])
 
 
-def prune(base: Path, keep: Path, stale_seconds: float = STALE_SECONDS) -> None:
-    """Remove cache folders of other digests that nothing has touched for `stale_seconds`."""
-    now = time.time()
-    for folder in base.glob(f"{PREFIX}*"):
-        try:
-            if folder != keep and now - folder.stat().st_mtime > stale_seconds:
-                shutil.rmtree(folder, ignore_errors=True)
-        except OSError:
+def _absolute(source: str, module: str, is_package: bool) -> str:
+    """The absolute name of an import's source ('..board' seen from kbenv.engine.legal -> kbenv.board)."""
+    dots = len(source) - len(source.lstrip("."))
+    if not dots:
+        return source
+    base = module.split(".")
+    base = base if is_package else base[:-1]
+    base = base[: len(base) - (dots - 1)]
+    rest = source[dots:]
+    return ".".join(base + ([rest] if rest else []))
+
+
+def _names(text: str) -> list[str]:
+    """The imported names of `a, b as c` or `(a,\n b,  # note\n)`."""
+    text = re.sub(r"#[^\n]*", "", text).strip().strip("()")
+    return [part.split()[0] for part in text.replace("\n", " ").split(",") if part.strip()]
+
+
+def direct_imports(path: Path, root: Path = PACKAGE) -> frozenset[Path]:
+    """The files of the package that the module at `path` imports (anywhere in it, functions included)."""
+    stat = path.stat()
+    return _direct_imports(path, root, stat.st_mtime_ns, stat.st_size)
+
+
+@functools.cache
+def _direct_imports(path: Path, root: Path, mtime_ns: int, size: int) -> frozenset[Path]:
+    module = module_name(path, root)
+    is_package = path.name == "__init__.py"
+    found: set[Path] = set()
+    for match in _IMPORT.finditer(path.read_text(encoding="utf-8")):
+        if match["modules"] is not None:
+            for name in _names(match["modules"]):
+                target = module_file(name, root)
+                if target:
+                    found.add(target)
             continue
+        source = _absolute(match["source"], module, is_package)
+        if not source.split(".")[0] == root.name:
+            continue
+        for name in _names(match["names"]):
+            target = module_file(f"{source}.{name}", root)  # `from pkg import module`
+            if target is None:
+                target = module_file(source, root)  # `from module import name`
+            if target:
+                found.add(target)
+    found.discard(path)
+    return frozenset(found)
 
 
-def configure(environ=None) -> str | None:
-    """Point numba's cache at the folder of the current sources; returns it (None: the user's own)."""
+def import_closure(path: Path, root: Path = PACKAGE) -> list[Path]:
+    """`path` and every file of the package it reaches through imports, sorted."""
+    seen = {path}
+    todo = [path]
+    while todo:
+        for target in direct_imports(todo.pop(), root):
+            if target not in seen:
+                seen.add(target)
+                todo.append(target)
+    return sorted(seen)
+
+
+def data_files(root: Path = PACKAGE, user: str | None = None) -> list[Path]:
+    """The data files that module-level tables are read from: kbenv/data and a user's KBENV_SECTIONS folder."""
+    files = sorted(p for p in (root / "data").rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+    if user and Path(user).expanduser().is_dir():
+        files += sorted(p for p in Path(user).expanduser().glob("*.txt") if p.is_file())
+    return files
+
+
+@functools.cache
+def _file_digest(path: Path, mtime_ns: int, size: int) -> bytes:
+    return hashlib.sha256(path.read_bytes()).digest()
+
+
+def _digest_of(path: Path) -> bytes:
+    stat = path.stat()
+    return _file_digest(path, stat.st_mtime_ns, stat.st_size)
+
+
+def module_stamp(path: Path, root: Path = PACKAGE, environ=None) -> str:
+    """The cache stamp of the kernels defined in `path`: a digest of its import closure and the data files."""
+    environ = os.environ if environ is None else environ
+    return _stamp(Path(path).resolve(), root, environ.get("KBENV_SECTIONS"))
+
+
+@functools.cache
+def _stamp(path: Path, root: Path, user: str | None) -> str:
+    """module_stamp, once per process (files edited while it runs are seen by the next process)."""
+    import numpy
+
+    digest = hashlib.sha256(f"{STAMP_VERSION}\0numpy {numpy.__version__}\0".encode())
+    for item in (*import_closure(path, root), *data_files(root, user)):
+        name = item.relative_to(root).as_posix() if item.is_relative_to(root) else item.name
+        digest.update(name.encode() + b"\0" + _digest_of(item))
+    return digest.hexdigest()
+
+
+def _writable(folder: Path) -> bool:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        return os.access(folder, os.W_OK)
+    except OSError:
+        return False
+
+
+def cache_base(environ=None) -> Path:
+    """The folder of kbenv's cached kernels (see the module docstring)."""
     environ = os.environ if environ is None else environ
     if environ.get("NUMBA_CACHE_DIR"):
-        return None
-    import numba
+        return Path(environ["NUMBA_CACHE_DIR"])
+    in_tree = PACKAGE / "__pycache__"
+    if _writable(in_tree):
+        return in_tree / "numba"
+    return Path(environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "kbenv" / "numba"
 
-    base = _writable_base(environ)
-    target = base / f"{PREFIX}{source_digest()}"
+
+ROOTS: list[Path] = [PACKAGE]  # the packages whose kernels this locator stamps
+
+
+def add_root(package: str | os.PathLike) -> None:
+    """Stamp the kernels of another package (a folder with __init__.py) this way too, before it is imported."""
+    path = Path(package).resolve()
+    if not (path / "__init__.py").is_file():
+        raise ValueError(f"add_root: {path} is not a package folder (no __init__.py)")
+    if path not in ROOTS:
+        ROOTS.append(path)
+
+
+def root_of(py_file: str | os.PathLike) -> Path | None:
+    """The package of ROOTS that holds `py_file`, if any."""
     try:
-        target.mkdir(parents=True, exist_ok=True)
-        os.utime(target)
-    except OSError:
-        return None  # numba falls back to its own locations
-    prune(base, target)
-    environ["NUMBA_CACHE_DIR"] = str(target)  # numba re-reads its settings from the environment at times
-    numba.config.CACHE_DIR = str(target)
-    return str(target)
+        path = Path(py_file).resolve()
+    except (OSError, ValueError):
+        return None
+    return next((root for root in ROOTS if path.is_relative_to(root)), None)
 
 
-CACHE_DIR = configure()  # on import, before any kernel module (kbenv/__init__.py imports this early)
+def remove_legacy_folders(base: Path = PACKAGE / "__pycache__") -> None:
+    """Remove the cache folders of the one-digest scheme (`numba-<digest>`)."""
+    for folder in base.glob(f"{LEGACY_PREFIX}*"):
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _make_locator_class():
+    from numba.core.caching import _CacheLocator
+
+    class KbenvCacheLocator(_CacheLocator):
+        """Numba's cache locator for kbenv's files: stamps by import closure (see kbenv.numba_cache)."""
+
+        def __init__(self, py_func, py_file: str, root: Path):
+            self._py_file = Path(py_file).resolve()
+            self._root = root
+            self._lineno = py_func.__code__.co_firstlineno
+            sub = self.get_suitable_cache_subpath(py_file)
+            self._cache_path = str(cache_base() / sub)
+
+        def get_cache_path(self) -> str:
+            return self._cache_path
+
+        def get_source_stamp(self) -> str:
+            return module_stamp(self._py_file, self._root)
+
+        def get_disambiguator(self) -> str:
+            return str(self._lineno)
+
+        @classmethod
+        def from_function(cls, py_func, py_file: str):
+            root = root_of(py_file)
+            if root is None or not Path(py_file).is_file():
+                return None
+            self = cls(py_func, py_file, root)
+            try:
+                self.ensure_cache_path()
+            except OSError:
+                return None  # numba's own locators take over
+            return self
+
+    return KbenvCacheLocator
+
+
+def install() -> type:
+    """Put kbenv's locator first in numba's list (once); returns its class."""
+    from numba.core import caching
+
+    impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl  # (named _CacheImpl before numba 0.61)
+    for cls in impl._locator_classes:
+        if cls.__name__ == "KbenvCacheLocator":
+            return cls
+    cls = _make_locator_class()
+    impl._locator_classes.insert(0, cls)
+    if "NUMBA_CACHE_DIR" not in os.environ:
+        remove_legacy_folders()
+    return cls
+
+
+LOCATOR = install()  # on import, before any kernel module (kbenv/__init__.py imports this early)
+CACHE_DIR = str(cache_base())

@@ -50,7 +50,8 @@ def observation_planes(state: np.ndarray, player: int, hints: str = "none") -> n
     code = hint_code(hints)
     out = np.empty(observation_shape(hints), dtype=np.float32)
     observe_into(state, player, out)
-    hints_into(state, player, out, code)
+    if code:  # a Python-level branch: without hints the hint kernels are never compiled
+        hints_into(state, player, out, code)
     return out
 
 

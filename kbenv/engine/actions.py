@@ -138,7 +138,7 @@ def hex_of(action: int) -> int:
     return action - ISLAND_ACTION_BASE + NUM_HEXES if action >= ISLAND_ACTION_BASE else action
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_marshlands(st, action: int) -> None:
     """A decision of a Marshlands game: a reaction's own, or any other; a last tile taken opens a frame of
     reactions (kbenv.engine.marsh_hooks)."""
@@ -174,7 +174,7 @@ def apply_decision(st, action: int) -> None:
         activate(st, p, ACTION_POWER[action - NUM_HEXES])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def fix_terrain_by_hex(st, p: int, phase: int, h: int) -> None:
     """A Crossroads hand: the first hex chosen for the card's terrain fixes this turn's terrain (A-C8): the
     mandatory action's, or a power's with the `fixes_terrain` trait (Oracle, Barn, Quarry)."""
@@ -182,7 +182,7 @@ def fix_terrain_by_hex(st, p: int, phase: int, h: int) -> None:
         fix_terrain(st, p, card_at(st, h))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_hex(st, p: int, phase: int, action: int) -> None:
     """A hex chosen: a mandatory build, a source to move, or a power's target."""
     if phase == PHASE_IDLE or phase == PHASE_MANDATORY:
@@ -266,7 +266,7 @@ def activate(st, p: int, power: int) -> None:
         special_activation(st, p, power)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def special_activation(st, p: int, power: int) -> None:
     """What a power does as it is activated, beyond its phase: the Sword picks its first victim (A-N5); a
     power that builds on a drawn card draws it, and ends at once if it has no free hex (Fort, C-6)."""
@@ -299,7 +299,7 @@ def power_target(st, p: int, power: int, h: int) -> None:
         special_target(st, p, power, target, h)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def build_target(st, p: int, power: int, h: int) -> None:
     """Build a settlement on h; a power of several steps goes on while it has steps, supply and a target."""
     build_settlement(st, p, h)
@@ -318,7 +318,7 @@ def build_target(st, p: int, power: int, h: int) -> None:
     finish_power(st, p)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def move_target(st, p: int, power: int, h: int) -> None:
     """Move the source settlement to h; a power of several steps (Resettlement) chooses its next source."""
     move_settlement(st, p, st[SOURCE], h)
@@ -333,7 +333,7 @@ def move_target(st, p: int, power: int, h: int) -> None:
     finish_power(st, p)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def special_target(st, p: int, power: int, target: int, h: int) -> None:
     """Walls, pieces and removals: the registration spot of their rules' effects."""
     if target == TARGET_WALLS:
@@ -369,7 +369,7 @@ def special_target(st, p: int, power: int, target: int, h: int) -> None:
     finish_power(st, p)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mandatory_build_rules(st, p: int, h: int) -> None:
     """Remember the mandatory hexes (Families): the first 3, then, in a Marshlands turn of more than 3 builds,
     the last 3, as the settlements owed on top are built first (A-M6) and Families ignores them (A-N10)."""

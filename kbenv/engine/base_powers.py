@@ -58,7 +58,7 @@ def tavern_targets(st, p: int, out) -> None:
                     add(out, s3)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def paddock_targets(st, src: int, out) -> None:
     """Free buildable hexes exactly two steps from src in a straight line."""
     clear(out)
@@ -68,7 +68,7 @@ def paddock_targets(st, src: int, out) -> None:
             add(out, t)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def paddock_has_target(st, src: int) -> bool:
     for d in range(6):
         if free_buildable(st, STEP2[src, d]):
@@ -76,7 +76,7 @@ def paddock_has_target(st, src: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def move_targets(st, p: int, src: int, terrain: int, out) -> None:
     """Barn/Harbor destinations: free hexes of `terrain`, adjacent if possible once src is lifted."""
     free_of(st, terrain_view(st, terrain), out)

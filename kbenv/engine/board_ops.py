@@ -54,7 +54,7 @@ def settlements_word(st, p: int, i: int) -> int:
     return st[OWN + p * WORDS + i] & ~st[MEEPLES + p * WORDS + i]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def location_neighbours_view(st, i: int):
     return st[LOC_NEIGHBOURS + i * WORDS : LOC_NEIGHBOURS + (i + 1) * WORDS]
 
@@ -171,7 +171,7 @@ def move_settlement(st, p: int, src: int, dst: int) -> None:
         harvest_after_placing(st, p, dst)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def remove_settlement(st, p: int, h: int) -> None:
     """Take p's settlement off h back into p's supply; p loses the tiles it no longer touches (N-11/12).
 

@@ -89,7 +89,7 @@ def ready_canoe(st, p: int) -> int:
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def may_react(st, p: int) -> bool:
     """A ready canoe tile, a settlement in supply and a free swamp or water hex (A-M5)."""
     if st[SUPPLY + p] == 0 or ready_canoe(st, p) < 0:
@@ -113,7 +113,7 @@ def tiles_on_board(st) -> int:
     return bits
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def reacting(st) -> bool:
     """A canoe reaction is being decided (its "canoe"/"pass", or its hex)."""
     if st[FRAME_DEPTH] == 0:
@@ -122,7 +122,7 @@ def reacting(st) -> bool:
                                            and POWER_TIMING[st[POWER]] == TIMING_REACTION)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_reaction(st, action: int, done: int) -> None:
     """A reactor's decision (legal): "canoe" (spend a tile, choose a hex), DONE ("pass") or the hex."""
     p = st[DECIDER]
@@ -146,7 +146,7 @@ def apply_reaction(st, action: int, done: int) -> None:
     st[DECIDER] = ADVANCE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def after_decision(st, before: int, taker: int) -> None:
     """After a decision of `taker` in a Marshlands game: open a frame if it took a last tile, and ask the
     next reactor where one is owed (`before`: tiles_on_board before the decision)."""
@@ -162,7 +162,7 @@ def after_decision(st, before: int, taker: int) -> None:
         next_reactor(st)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def next_reactor(st) -> None:
     """Ask the next seat of the innermost frame that may react; pop exhausted frames (the interrupted
     decision goes on, or its own frame asks its next seat)."""
@@ -188,7 +188,7 @@ def next_reactor(st) -> None:
         resumed(st)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def resumed(st) -> None:
     """Back in the turn owner's decision: a mandatory action with nothing left to build (supply and the
     reserve owed, A-M6) counts as done."""

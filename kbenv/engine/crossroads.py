@@ -124,7 +124,7 @@ def lift_piece(st, p: int, h: int) -> None:
     take_off(st, p, h)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def step_piece(st, p: int, src: int, dst: int) -> None:
     """Move a wagon or ship one space, as a settlement moves: tiles are seized and lost on the way (A-N2),
     nomad tiles claimed; moving is not building, so no red card scores (A-N9)."""
@@ -148,7 +148,7 @@ def update_zone(st) -> None:
     reblock_zone(st)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def place_city_hall(st, p: int, centre: int) -> None:
     """The city hall covers centre and its 6 neighbours; each cell counts as a settlement (C-8, A-C7).
 
@@ -175,7 +175,7 @@ def warrior_slot(st, p: int, h: int) -> int:
 
 
 # ----- where pieces may go -----------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def closed_to_pieces(st, out) -> None:
     """Hexes a warrior, wagon, ship or city hall may not enter: OCCUPIED, or only the hexes holding a
     piece under the reading that zones block settlements only (A-C1 b)."""
@@ -194,7 +194,7 @@ def open_hexes(st, allowed, out) -> None:
         out[i] = allowed[i] & ~out[i] & ~st[CAVES + i]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def wagon_ground(st, out) -> None:
     """Eligible-for-building or mountain hexes (C-13)."""
     for i in range(WORDS):
@@ -217,7 +217,7 @@ def vehicle_ground(st, power: int, out) -> None:
             out[i] = st[TERRAIN_MASKS + t * WORDS + i]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def vehicle_steps(st, power: int, src: int, out) -> None:
     """The spaces next to src that the wagon or ship may enter."""
     vehicle_ground(st, power, out)
@@ -227,7 +227,7 @@ def vehicle_steps(st, power: int, src: int, out) -> None:
         out[i] &= NEIGHBOUR_MASK[src, i]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def vehicle_targets(st, p: int, power: int, stepping: bool, out) -> None:
     """Wagon or Lighthouse: placement hexes (adjacent if possible) when the piece is in the supply;
     else the first step's hexes plus its own hex (= take it back); while stepping, the next steps."""
@@ -243,7 +243,7 @@ def vehicle_targets(st, p: int, power: int, stepping: bool, out) -> None:
         add(out, h)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def barracks_targets(st, p: int, out) -> None:
     """Placement hexes (eligible, adjacent if possible) while a warrior is in the supply, plus p's
     warriors on the board (= take one back) (C-10)."""
@@ -257,7 +257,7 @@ def barracks_targets(st, p: int, out) -> None:
             add(out, at - 1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def city_hall_targets(st, p: int, out) -> None:
     """Centres of a city hall: all 7 cells on the board and eligible, one cell next to p's pieces (C-8,
     no fallback); none once p's city hall is placed."""
@@ -282,7 +282,7 @@ def city_hall_targets(st, p: int, out) -> None:
             add(out, h)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def fort_draw(st) -> None:
     """The Fort draws its card (a chance event inside the turn, C-6)."""
     st[FORT_CARD] = draw_card(st)
@@ -294,7 +294,7 @@ def fort_discard(st) -> None:
     st[FORT_CARD] = NO_CARD
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def barracks_target(st, p: int, h: int) -> None:
     """Barracks: take back p's warrior on h, or place one from the supply there (C-10)."""
     k = warrior_slot(st, p, h)
@@ -307,7 +307,7 @@ def barracks_target(st, p: int, h: int) -> None:
     update_zone(st)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def vehicle_target(st, p: int, power: int, h: int) -> bool:
     """Wagon or Lighthouse: place the piece, take it back, or step it to h; True if it stepped (the power
     goes on with another step)."""
@@ -386,7 +386,7 @@ def pair_card(st, p: int) -> int:
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def hand_build_targets(st, p: int, waive_adjacency: bool, out) -> None:
     """Union over the hand's options of terrain_build_targets (each with its own adjacency rule); with
     `waive_adjacency` (a Marshlands bonus, M-13) of their free hexes."""
@@ -403,7 +403,7 @@ def hand_build_targets(st, p: int, waive_adjacency: bool, out) -> None:
                 out[i] |= one[i]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def hand_has_free_hex(st, p: int) -> bool:
     """Some option of p's hand has a free hex of its terrain."""
     for k in range(hand_options(st, p)):
@@ -416,7 +416,7 @@ def hand_has_free_hex(st, p: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def card_at(st, h: int) -> int:
     """The terrain a card may name at hex h (its terrain code: a card terrain, or swamp with Marshlands), or
     NO_CARD."""
@@ -428,7 +428,7 @@ def card_at(st, h: int) -> int:
     return NO_CARD
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def fix_terrain(st, p: int, terrain: int) -> None:
     """This turn's terrain is `terrain`: the card offering it becomes HAND[p] (a plain card before a swamp
     card); the other cards wait for the discard. A swamp card sets the mandatory action's count (M-5)."""
@@ -455,7 +455,7 @@ def fix_terrain(st, p: int, terrain: int) -> None:
         st[MANDATORY_TARGET] += mandatory_builds(st[HAND + p], terrain) - PLAIN_BUILDS
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def discard_extra_cards(st, p: int) -> None:
     for k in range(st[EXTRA_COUNT + p]):
         slot = EXTRA_CARDS + p * MAX_EXTRA_CARDS + k
@@ -475,7 +475,7 @@ def crossroads_tiles(st, p: int) -> int:
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def draw_extra_cards(st, p: int) -> None:
     """At the end of p's turn: one more card per Crossroads tile held (C-7), and with Harvest one more per
     repeat of that extra action in this turn (REPEAT_CARDS, A-H3, A-C8; kbenv.engine.legal.repeat_card_open)."""

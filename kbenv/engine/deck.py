@@ -49,7 +49,7 @@ def pile_size(expansions: int) -> int:
     return MARSH_PILE_SIZE if expansions & MARSHLANDS else DECK_SIZE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def reshuffle_discard(st) -> None:
     """Shuffle the discard pile and make it the new draw pile (Fisher-Yates on the state's RNG)."""
     deck = deck_off(st)
@@ -84,7 +84,7 @@ def discard_card(st, card: int) -> None:
         st[DISCARD_COUNT] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def remove_card(st, card: int) -> None:
     """Take a card out of the game (the no-eligible-hex exception)."""
     if card != NO_CARD:

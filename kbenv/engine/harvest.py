@@ -39,7 +39,7 @@ def _free_suitable_adjacent_if_possible(st, p: int, out) -> None:
         restrict_adjacent_if_possible(out, adjacent_view(st, p))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def next_to_terrain_targets(st, p: int, terrain: int, out) -> None:
     """Water mill (terrain water, EN 1317), Mountain station (mountain, EN 1323)."""
     clear(out)
@@ -49,7 +49,7 @@ def next_to_terrain_targets(st, p: int, terrain: int, out) -> None:
     _free_suitable_adjacent_if_possible(st, p, out)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def next_to_other_player_targets(st, p: int, out) -> None:
     """Watchtower (EN 1349): next to another player's settlement (their pieces that count as settlements too)."""
     clear(out)
@@ -59,7 +59,7 @@ def next_to_other_player_targets(st, p: int, out) -> None:
     _free_suitable_adjacent_if_possible(st, p, out)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def next_to_special_targets(st, p: int, out) -> None:
     """University (EN 1355): next to a location "including castles, nomads spaces, palaces and silos"."""
     clear(out)
@@ -68,7 +68,7 @@ def next_to_special_targets(st, p: int, out) -> None:
     _free_suitable_adjacent_if_possible(st, p, out)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def farmland_targets(st, p: int, out) -> None:
     """The farm action (EN 1269, A-H1): a free farmland hex next to p's own settlements, no fallback."""
     farmland = terrain_view(st, FARMLAND)

@@ -102,13 +102,13 @@ def rule_targets(st, p: int, rule: int, t: int, src: int, out) -> None:
 
 
 # ----- the farm action's once-a-turn flag (kbenv.engine.legal, actions, turns) ---------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def farm_action_open(st, p: int) -> bool:
     """p has not taken the farm action in this turn (A-H1: once per own turn)."""
     return st[FARMLAND_USED + p] == 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def take_farm_action(st, p: int) -> None:
     st[FARMLAND_USED + p] = 1
 
@@ -145,13 +145,13 @@ def game_end(st) -> None:
     begin_silo_phase(st)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def phase_hexes(st, out) -> None:
     """The legal hexes of a Harvest-only phase (PHASE_SILO)."""
     silo_hexes(st, out)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def options_legal(st) -> int:
     """Bit 0: OPTION_1 legal, bit 1: OPTION_2 legal (in PHASE_SILO: "build", "move")."""
     if st[PHASE] == PHASE_SILO:
@@ -159,20 +159,20 @@ def options_legal(st) -> int:
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def phase_done_legal(st) -> bool:
     """DONE in a Harvest-only phase (PHASE_SILO: pass a silo, or stop it after a step)."""
     return silo_done_legal(st)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_phase_decision(st, action: int) -> None:
     """A legal decision of a Harvest-only phase (PHASE_SILO)."""
     apply_silo_decision(st, OPTION_1, OPTION_2, DONE, action)
 
 
 # ----- Harvest powers: Palisade, Cathedral, Scout cabin, Bazaar -----------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def special_completion(st, p: int, rule: int) -> int:
     """powers.special_completion of a Harvest rule (1: usable, 0: not, -1: its targets decide): the Cathedral is
     usable when a number tile is left to take, else when p holds value to return and a build target exists."""
@@ -185,7 +185,7 @@ def special_completion(st, p: int, rule: int) -> int:
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def enters_choice(st, p: int, power: int) -> bool:
     """Activating a power that names another power (the Bazaar): the phase choose_power opens (HA9)."""
     if POWER_RULE[power] == RULE_BAZAAR:
@@ -209,19 +209,19 @@ def option_pending(st) -> bool:
             and not returning(st))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def take_open(st, p: int) -> bool:
     """Option-1 of the open choice: "take" needs a number tile left (A-H5 pool limits)."""
     return number_tile_left(st)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def return_open(st, p: int) -> bool:
     """Option-2 of the open choice, before its targets: "return" needs value held (A-H5)."""
     return st[NUMBER_TILES + p] > 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_option(st, p: int, k: int) -> bool:
     """Apply option k (0, 1) of the open choice; True when the power is carried out by it. In the phase
     choose_power, option-1 is the Crossroads tile's extra action run once more (A-H3, A-C8): one more terrain
@@ -232,7 +232,7 @@ def choose_option(st, p: int, k: int) -> bool:
     return choose_number_tiles(st, p, k)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def build_goes_on(st, p: int, power: int) -> bool:
     """After a build of a Harvest power: whether the power may build again (the Cathedral while value is
     left; the dispatcher checks the supply and the targets)."""
@@ -250,7 +250,7 @@ def place_piece(st, p: int, power: int, h: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def power_finished(st) -> None:
     """A power is carried out: the number tiles' choice is closed."""
     st[NUMBER_TILE_MODE] = 0

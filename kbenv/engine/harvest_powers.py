@@ -55,13 +55,13 @@ SCOUT_TILES = 2  # EN 1245: 2 scout tiles, shared
 
 
 # ----- Palisade (H-13, A-H6) ---------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _free_suitable(st, h: int) -> bool:
     buildable = st[BUILDABLE_MASK : BUILDABLE_MASK + WORDS]
     return h >= 0 and has(buildable, h) and not has(st[OCCUPIED : OCCUPIED + WORDS], h)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def palisade_targets(st, p: int, src: int, out) -> None:
     """Where the settlement on src may go (EN 1361, DE 1562 "angrenzend an das gleiche Siedlungsgebiet"): a free
     suitable hex next to the rest of src's settlement area (its area in OWN[p], src lifted). A lone settlement
@@ -110,7 +110,7 @@ def take_number_tile(st, p: int) -> None:
         st[NUMBER_TILES + p] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def seized_tile(st, p: int, i: int) -> None:
     """p seized the tile of location i: a cathedral tile brings a number tile of value 1 at once (EN 1343,
     DE 1600, A-H5)."""
@@ -118,13 +118,13 @@ def seized_tile(st, p: int, i: int) -> None:
         take_number_tile(st, p)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def returning(st) -> bool:
     """The Cathedral's "return" was chosen: its builds are being made (else its take/return choice is open)."""
     return st[NUMBER_TILE_MODE] == 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_number_tiles(st, p: int, k: int) -> bool:
     """The Cathedral's choice: k = 0 "take" (one more tile; the power is carried out: True), k = 1 "return"
     (its builds follow, one value each: False)."""
@@ -135,7 +135,7 @@ def choose_number_tiles(st, p: int, k: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def returned_one(st, p: int) -> bool:
     """A Cathedral build spent one value; whether value is left to build with (DONE keeps the rest, A-H5 R)."""
     st[NUMBER_TILES + p] -= 1
@@ -143,7 +143,7 @@ def returned_one(st, p: int) -> bool:
 
 
 # ----- Scout cabin: scouts (H-9, A-H4) -----------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def scout_targets(st, p: int, out) -> None:
     """Where p may place a scout (EN 1329, A-H4): a free hex of suitable terrain, water or mountain (not a cave,
     not a warrior zone: OCCUPIED) next to p's own settlements or scouts; none once both scout tiles are out."""
@@ -157,7 +157,7 @@ def scout_targets(st, p: int, out) -> None:
         out[i] = ground & st[ADJACENT + p * WORDS + i] & ~st[OCCUPIED + i]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def place_scout(st, p: int, h: int) -> None:
     """A scout on h: it closes the hex and counts for p's adjacency this turn; it seizes no tile (EN 1331)."""
     add(st[SCOUTS : SCOUTS + WORDS], h)
@@ -186,7 +186,7 @@ def add_scout_neighbours(st, p: int, mask) -> None:
                 mask[j] |= NEIGHBOUR_MASK[h, j]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def with_scouts(st, p: int, own, out):
     """out = own | p's scouts when p owns the turn and has any (the Tavern's lines, A-H4 TG); else own itself."""
     if p != st[CURRENT] or is_empty(st[SCOUTS : SCOUTS + WORDS]):
@@ -196,7 +196,7 @@ def with_scouts(st, p: int, own, out):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def remove_scouts(st, p: int) -> None:
     """The end of p's turn: the scouts leave the board (EN 1331); p's adjacency is its settlements' again."""
     if is_empty(st[SCOUTS : SCOUTS + WORDS]):

@@ -66,13 +66,13 @@ MAYORS_CONTIGUOUS = RULE_BIT["mayors_contiguous"]
 
 
 # ----- end scoring: plain kernels over one player's OWN mask -------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def travellers_gold(own) -> int:
     """TRAVELLERS_GOLD per own cell on the edge of the board (a corner once)."""
     return TRAVELLERS_GOLD * count_and(own, EDGE_MASK)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def homesteaders_gold(own) -> int:
     """HOMESTEADERS_GOLD per own cell of the section where p has the most (ties: the same count)."""
     best = 0
@@ -81,7 +81,7 @@ def homesteaders_gold(own) -> int:
     return HOMESTEADERS_GOLD * best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rangers_gold(own) -> int:
     """RANGERS_GOLD per row with exactly one own cell."""
     rows = 0
@@ -94,7 +94,7 @@ def rangers_gold(own) -> int:
     return RANGERS_GOLD * rows
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def chainers_gold(own) -> int:
     """CHAINERS_GOLD per own cell next to exactly 2 own cells."""
     hexes = np.empty(NUM_CELLS, dtype=np.int64)
@@ -106,7 +106,7 @@ def chainers_gold(own) -> int:
     return CHAINERS_GOLD * total
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mayors_gold(st, p: int) -> int:
     """MAYORS_GOLD per row marked for p."""
     marks = 0
@@ -120,7 +120,7 @@ def mayors_gold(st, p: int) -> int:
     return MAYORS_GOLD * marks
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def score_harvest_card(st, p: int, card: int) -> int:
     """End gold of one of the six Harvest cards (Rovers: 0, paid during play)."""
     own = st[OWN + p * WORDS : OWN + (p + 1) * WORDS]
@@ -138,7 +138,7 @@ def score_harvest_card(st, p: int, card: int) -> int:
 
 
 # ----- Mayors during play ---------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def row_has_line(own, r: int, contiguous: bool) -> bool:
     """Row r holds MAYORS_LINE own cells: anywhere in the row (A-H7 a) or next to each other (A-H7 b)."""
     if not contiguous:
@@ -154,7 +154,7 @@ def row_has_line(own, r: int, contiguous: bool) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mark_mayor_row(st, p: int, h: int) -> bool:
     """After p placed or moved a piece onto h: mark h's row for p when it qualifies (H-15, A-H7), taking a
     settlement from p's supply. Returns True when that mark emptied the supply (the caller ends the game as
@@ -178,7 +178,7 @@ def rovers_in_play(st) -> bool:
     return card_in_play(st, ROVERS)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rovers_built(st, p: int, h: int) -> None:
     """p built a new settlement on h in the turn's flow: the section counts for Rovers (the turn owner only); the
     island is in no section (A-QI4, A-H8), so an island build records nothing."""
@@ -186,7 +186,7 @@ def rovers_built(st, p: int, h: int) -> None:
         st[ROVER_SECTIONS] |= 1 << SECTOR_OF[h]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def bank_rovers(st, p: int) -> None:
     """End of p's turn: GOLD[p] += the sections built in (EN 1395); the record starts afresh."""
     bits = st[ROVER_SECTIONS]

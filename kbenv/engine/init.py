@@ -225,7 +225,7 @@ def setup_draws(seed: int, num_players: int, out, expansions: int = 0) -> None:
     out[DRAW_RNG] = seed_u32(next_u32(rng[0]) ^ 0x5BD1E995)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def assemble_board(section_ids, turned, codes, locations) -> None:
     """Write the 400 terrain codes and location types of four built-in sections (TL, TR, BL, BR)."""
     for q in range(4):
@@ -237,7 +237,7 @@ def assemble_board(section_ids, turned, codes, locations) -> None:
             locations[h] = SECTION_LOCATIONS[section_ids[q], turned[q], cell]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def write_board(st, codes, locations) -> None:
     """Fill the board part of a zeroed state: codes, terrain masks, specials, location hexes."""
     n_loc = 0
@@ -359,7 +359,7 @@ def init_ruleset(st, expansions: int, rules: int) -> None:
         deal_marsh_deck(st)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def deal_marsh_deck(st) -> None:
     """The 30-card terrain deck of Marshlands (M-4: 25 plain cards and the 5 swamp cards), shuffled by a
     generator of its own seeded from the in-game one, dealt into the hands and MARSH_DECK (top = last).
@@ -385,7 +385,7 @@ def deal_marsh_deck(st) -> None:
     st[DECK_COUNT] = rest
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def distance_at_least_3_from(mask, h: int) -> bool:
     """No hex of mask within two steps of h."""
     return not intersects(BALL2_MASK[h], mask)
@@ -441,7 +441,7 @@ def deal_expansions(st, seed: int) -> None:
         scouts_setup(st, rng)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def scouts_in_play(st) -> bool:
     for k in range(3):
         if st[CARDS + k] == SCOUTS_CARD:
@@ -449,7 +449,7 @@ def scouts_in_play(st) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def scouts_setup(st, rng) -> None:
     """The Scouts set-up (M-16, A-M10): reveal the top card of the pile; its terrain (a swamp card's other
     terrain) leaves the game with its 5 cards and its swamp card; the pile is shuffled again. Default (a):
@@ -488,7 +488,7 @@ def scouts_setup(st, rng) -> None:
             st[MARSH_DECK + st[DECK_COUNT]] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def deal_tasks(st, rng) -> None:
     """One task card per Crossroads section in play, drawn at random (C-2)."""
     sections = 0
@@ -507,7 +507,7 @@ def deal_tasks(st, rng) -> None:
     st[NUM_TASKS] = sections
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def quadrant_has_location(st, q: int, type_a: int, type_b: int) -> bool:
     for i in range(st[NUM_LOCATIONS]):
         t = st[LOC_TYPE + i]

@@ -50,7 +50,7 @@ def island_location(st) -> int:
 
 
 # ----- the location tile (X-6 as for every location: taken at once, usable next turn, lost when left) ----------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def seize_island_tile(st, p: int, h: int) -> None:
     """p built or moved onto h: take a tile of the island's location when h touches it and p has none yet."""
     loc = st[ISLAND_LOC_AT] - 1
@@ -61,7 +61,7 @@ def seize_island_tile(st, p: int, h: int) -> None:
         st[TILES_FRESH + p] |= ISLAND_TILE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def drop_island_tile(st, p: int, h: int) -> None:
     """A settlement of p left h: p loses the island tile when no own settlement touches its location any more."""
     loc = st[ISLAND_LOC_AT] - 1
@@ -73,7 +73,7 @@ def drop_island_tile(st, p: int, h: int) -> None:
         st[TILES_USED + p] &= ~ISLAND_TILE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def island_tile_types(st, tiles: int) -> int:
     """Bit t set = the island tile is among `tiles` and its location type is t."""
     if tiles & ISLAND_TILE and st[ISLAND_LOC_AT] > 0:
@@ -81,7 +81,7 @@ def island_tile_types(st, tiles: int) -> int:
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def usable_island_tile(st, ready: int, power: int) -> int:
     """ISLAND_TILE_BIT when the island tile is among `ready` and is of `power`'s type, else -1."""
     if ready & ISLAND_TILE and st[ISLAND_LOC_AT] > 0 and st[ISLAND_LOC_TYPE] == power:
@@ -90,7 +90,7 @@ def usable_island_tile(st, ready: int, power: int) -> int:
 
 
 # ----- scoring (QI-2, A-QI1, A-QI2, A-QI4) ---------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def island_lines(st, p: int) -> int:
     """Discoverers: the island lines holding a settlement of p (at most 5 more gold, QI-2)."""
     own = st[OWN + p * WORDS : OWN + (p + 1) * WORDS]
@@ -101,7 +101,7 @@ def island_lines(st, p: int) -> int:
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def island_best_line(st, p: int) -> int:
     """Knights: p's most settlements in one island line (0 with no_island_knights, A-QI1)."""
     if st[RULE_FLAGS] & NO_ISLAND_KNIGHTS:
@@ -113,14 +113,14 @@ def island_best_line(st, p: int) -> int:
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def touches_island_water(st, h: int) -> bool:
     """A-QI2 (TG default): an island coast hex is next to the water around the island, unless
     island_coast_not_water."""
     return (st[RULE_FLAGS] & COAST_NOT_WATER) == 0 and has(COAST_MASK, h)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def coast_water_into(st, out) -> None:
     """out |= the island's coast hexes when they count as next to water (A-QI2): a power's rule "next to water"
     then takes them as targets (its neighbour rule reads the water's neighbours)."""
@@ -130,7 +130,7 @@ def coast_water_into(st, out) -> None:
 
 
 # ----- Harvest Mayors on the island (A-QI4, IA14) --------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mark_island_row(st, p: int, h: int, line: int, contiguous: bool) -> bool:
     """Mayors: p's piece came onto island hex h; mark its island line when p holds `line` settlements in it
     (all 4 hexes of a line are next to each other, so A-H7 b reads the same). Returns True when the mark emptied

@@ -40,7 +40,7 @@ MT_N, MT_M = 624, 397
 MASK32 = 0xFFFFFFFF
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _init_by_array(mt, key, key_length: int) -> None:
     """CPython's init_by_array (Modules/_randommodule.c)."""
     mt[0] = 19650218
@@ -76,7 +76,7 @@ def _twist(mt) -> None:
         mt[k] = v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _temper(y: int) -> int:
     y ^= y >> 11
     y ^= (y << 7) & 0x9D2C5680
@@ -108,7 +108,7 @@ def side_of_seed(seed: int) -> int:
             k = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def deal_island(st, side: int) -> None:
     """Write shipped side `side` (index in SUBSTITUTE_SIDES) into a state, as kbenv.setup_island.apply_island."""
     for k in range(NUM_ISLAND_HEXES):

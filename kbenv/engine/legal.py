@@ -136,7 +136,7 @@ def usable_tile(st, p: int, power: int) -> int:
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def ready_types(st, p: int) -> int:
     """Bit t set = p holds a tile of location type t usable now (held before this turn, unused)."""
     return tile_types(st, st[TILES_HELD + p] & ~st[TILES_FRESH + p] & ~st[TILES_USED + p])
@@ -204,7 +204,7 @@ def _expansion_code_masks() -> tuple[np.ndarray, np.ndarray]:
 EXPANSION_TILE_CODES, EXPANSION_OTHER_CODES = _expansion_code_masks()
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def expansion_powers(st, p: int, tmp, ready: int) -> int:
     """The power codes from NUM_POWERS on that p may activate now (idle phase), by their timing trait;
     `ready`: ready_types(st, p). Only the codes of the game's expansions that may be usable are checked
@@ -260,7 +260,7 @@ def repeat_choices(st, p: int, tmp) -> int:
     return bits
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def usable_now(st, p: int, power: int, ready: int) -> bool:
     """The timing trait: a location tile held before this turn and unused; a nomad tile claimed in the
     previous round (N-6; an Outpost not armed yet); the once-a-turn cave move not taken yet."""
@@ -277,7 +277,7 @@ def usable_now(st, p: int, power: int, ready: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def outpost_bit(st) -> int:
     """The Outpost may also be armed between mandatory builds and inside a building power (N-10)."""
     phase = st[PHASE]
@@ -341,7 +341,7 @@ def legal_hexes(st, out) -> None:
         clear(out)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def expansion_mandatory_hexes(st, p: int, out) -> None:
     """The mandatory action's hexes with expansions: an open hand (several Crossroads cards, a swamp card,
     A-C8, A-M2) offers each option's hexes; a Marshlands bonus may let the first build ignore adjacency (M-13, A-M7)."""
@@ -383,7 +383,7 @@ def end_turn_legal(st) -> bool:
     return st[PHASE] == PHASE_IDLE and st[MANDATORY_DONE] == 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def only_end_turn_legal(st) -> bool:
     """True when END_TURN is the one legal decision (the engine then takes it by itself)."""
     return end_turn_legal(st) and legal_powers(st) == 0

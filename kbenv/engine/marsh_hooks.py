@@ -75,19 +75,19 @@ def end_turn(st, p: int) -> None:
     return_unbuilt_reserve(st, p)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def before_mandatory_build(st, p: int) -> None:
     """A mandatory build takes the Temple's reserve owed first (A-M6)."""
     reserve_to_build(st, p)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def took_source_off(st, p: int) -> None:
     """A power that takes its chosen source off the board (the Temple) put it in p's reserve (A-M6)."""
     set_aside(st, p)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def waives_adjacency(st, p: int) -> bool:
     """The mandatory action's next build may ignore adjacency (the Temple bonus on the first build, M-13)."""
     return temple_waiver(st, p)

@@ -187,7 +187,7 @@ def owns_of(st):
     return owns
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def score_palaces(st, p: int) -> int:
     """The `palaces` column: PALACE_GOLD per palace p wins (M-6, A-M1)."""
     out = np.zeros(st[NUM_PLAYERS], dtype=np.int64)
@@ -196,7 +196,7 @@ def score_palaces(st, p: int) -> int:
     return out[p]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def score_marsh_card(st, p: int, card: int) -> int:
     """Gold of one of the six Marshlands cards (M-19..M-24; unverified amounts, catalogue.CARD_GOLD)."""
     own = st[OWN + p * WORDS : OWN + (p + 1) * WORDS]

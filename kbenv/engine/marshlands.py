@@ -53,7 +53,7 @@ def bonus_ready(st, p: int, loc_type: int) -> bool:
     return (st[BONUS_HELD + p] & ~st[BONUS_FRESH + p] & bit) != 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def tiles_of_type(st, p: int, loc_type: int) -> int:
     """How many location tiles of loc_type p holds."""
     held = st[TILES_HELD + p]
@@ -104,14 +104,14 @@ def lose_bonus_tiles(st, p: int) -> None:
             st[BONUS_USED + p] &= ~bit
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def bonus_usable(st, p: int, loc_type: int) -> bool:
     """A bonus tile that is a decision (catalogue.BONUS_POWERS): ready and not used this turn."""
     return bonus_ready(st, p, loc_type) and (st[BONUS_USED + p] >> loc_type) & 1 == 0
 
 
 # ----- Fountain (M-10, M-11, A-M8) ------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def fountain_targets(st, p: int, out) -> None:
     """Free hexes suitable to be built upon next to exactly one of p's settlements and to none of another
     player's; with p's fountain bonus also free mountains (not caves).
@@ -141,7 +141,7 @@ def fountain_targets(st, p: int, out) -> None:
 
 
 # ----- Refuge bonus (M-15, A-M9) --------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def ray_targets(st, src: int, out) -> None:
     """Along each of the 6 lines from src: the first free hex suitable to be built upon (none before the
     edge: no target in that direction)."""
@@ -156,25 +156,25 @@ def ray_targets(st, src: int, out) -> None:
 
 
 # ----- Temple (M-12, M-13, A-M6, A-M7) --------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def temple_waiver(st, p: int) -> bool:
     """The temple bonus: the first settlement of the mandatory action may ignore adjacency (M-13)."""
     return st[MANDATORY_BUILT] == 0 and bonus_ready(st, p, TEMPLE)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def set_aside(st, p: int) -> None:
     """The settlement the Temple took off goes to p's reserve, not to the supply (A-M6)."""
     st[TEMPLE_RESERVE + p] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def owe_reserve(st, p: int) -> None:
     """At the start of p's turn: the reserve is owed in this turn's mandatory action, on top of its count."""
     st[TEMPLE_OWED] = st[TEMPLE_RESERVE + p]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def reserve_to_build(st, p: int) -> None:
     """A mandatory build while the reserve is owed comes from the reserve (A-M6 R): it is moved to the
     supply just before build_settlement takes it from there."""
@@ -190,7 +190,7 @@ def reserve_owed(st) -> int:
     return st[TEMPLE_OWED]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def supply_emptied(st, p: int) -> None:
     """p's supply is empty (board_ops.last_from_supply, Marshlands): the game ends after this round once the
     reserve is empty too, and nothing is left to build this turn once the reserve owed is built (A-M6)."""
@@ -200,7 +200,7 @@ def supply_emptied(st, p: int) -> None:
         st[MANDATORY_DONE] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def return_unbuilt_reserve(st, p: int) -> None:
     """At the end of p's turn: an owed reserve that could not be built goes back to the supply (A-M6 R)."""
     k = min(st[TEMPLE_OWED], st[TEMPLE_RESERVE + p])

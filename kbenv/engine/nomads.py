@@ -70,7 +70,7 @@ def usable_nomad(st, p: int, kind: int) -> int:
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def end_of_round(st) -> None:
     """At the end of a round, tiles claimed in the round before leave the game, used or not (N-6)."""
     r = current_round(st)
@@ -87,7 +87,7 @@ def place_wall(st, h: int) -> None:
     st[WALLS_LEFT] -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def quarry_targets(st, p: int, terrain: int, out) -> None:
     """Free hexes of the played card's terrain next to p's settlements (no fallback); none without walls.
 
@@ -115,7 +115,7 @@ def passable(st, h: int) -> bool:
         st[OCCUPIED : OCCUPIED + WORDS], h)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def caravan_targets(st, src: int, out) -> None:
     """For each direction: the last free buildable hex before the first obstacle or the board edge."""
     clear(out)
@@ -130,14 +130,14 @@ def caravan_targets(st, src: int, out) -> None:
             add(out, h)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def slides_through_zone(st, h: int) -> bool:
     """A free buildable hex of a warrior zone: the caravan slides through it but may not stop there (A-N8)."""
     return has(st[ZONE : ZONE + WORDS], h) and has(st[BUILDABLE_MASK : BUILDABLE_MASK + WORDS], h) \
         and not piece_on(st, h)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def village_targets(st, p: int, out) -> None:
     """Free buildable hexes next to at least 3 of p's settlements."""
     own = own_view(st, p)
@@ -154,7 +154,7 @@ def village_targets(st, p: int, out) -> None:
 
 
 # ----- Resettlement and Sword (N-9, N-11) --------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def step_targets(st, src: int, out) -> None:
     """Resettlement: the free buildable neighbours of src (one space per step)."""
     clear(out)
@@ -164,7 +164,7 @@ def step_targets(st, src: int, out) -> None:
             add(out, n)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def has_step(st, src: int) -> bool:
     for d in range(6):
         if passable(st, STEP1[src, d]):
@@ -186,7 +186,7 @@ def next_victim(st, p: int, after: int) -> int:
 
 
 # ----- red Kingdom Builder cards (N-14..17) --------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def families_after_mandatory(st, p: int, built: int) -> None:
     """Families: 2 gold when the 3 mandatory settlements lie next to each other in one straight line.
 

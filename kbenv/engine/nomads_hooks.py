@@ -67,7 +67,7 @@ def card_in_play(st, card: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def terrain_code_at(st, h: int) -> int:
     for t in SETTLEMENT_TERRAINS:
         if has(st[TERRAIN_MASKS + t * WORDS : TERRAIN_MASKS + (t + 1) * WORDS], h):

@@ -155,7 +155,7 @@ def island_codes(st, player: int, codes) -> None:
                     codes[1, k, P_CITY] = 6 if q == player else 3
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def island_planes(st, player: int, out, channel: int) -> None:
     """out[channel], out[channel + 1] := the island_hexes and island_pieces channels of `player`."""
     codes = np.empty((2, 20, 20), dtype=np.int64)
@@ -168,7 +168,7 @@ def island_planes(st, player: int, out, channel: int) -> None:
                 out[channel + 1, r, c] = codes[1, r, c] / PIECE_DENOMINATOR
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def island_features(st, player: int, f, first: int) -> None:
     """The island features (ISLAND_V1_FEATURES, from index `first` of f)."""
     n = st[NUM_PLAYERS]

@@ -414,7 +414,7 @@ def features_v1_into(st, player: int, f) -> None:
         island_features(st, player, f, F_ISLAND)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def crossroads_planes(st, player: int, out) -> None:
     """The Crossroads planes of the v1 observation."""
     n = st[NUM_PLAYERS]
@@ -437,7 +437,7 @@ def crossroads_planes(st, player: int, out) -> None:
     mark_location_types(st, out, CH_CROSSROADS_LOCATION, FIRST_CROSSROADS_LOCATION, NUM_CROSSROADS_LOCATIONS)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def crossroads_features(st, player: int, f) -> None:
     """The Crossroads features (nothing hidden from the player: others' extra cards are counted, not named)."""
     n = st[NUM_PLAYERS]
@@ -483,7 +483,7 @@ def mark_location_types(st, out, channel: int, first: int, count: int) -> None:
             out[channel, h // 20, h % 20] = (t + 1) / count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def marsh_planes(st, out) -> None:
     """The Marshlands planes of the v1 observation: swamp, palaces, Marshlands location hexes."""
     mark_hexes(out, CH_SWAMP, st[TERRAIN_MASKS + SWAMP * WORDS : TERRAIN_MASKS + (SWAMP + 1) * WORDS])
@@ -491,7 +491,7 @@ def marsh_planes(st, out) -> None:
     mark_location_types(st, out, CH_MARSH_LOCATION, FIRST_MARSH_LOCATION, NUM_MARSH_LOCATIONS)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def marsh_features(st, player: int, f) -> None:
     """The Marshlands features. Public facts, the observer's own hand and the turn owner's played card only:
     other players' hands and the draw pile are never read."""
@@ -555,7 +555,7 @@ def marsh_features(st, player: int, f) -> None:
         f[F_OWN_TURN] = 1.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def harvest_planes(st, player: int, out) -> None:
     """The Harvest planes of the v1 observation: farmland, silos, Harvest location hexes, scouts, Mayors rows."""
     mark_hexes(out, CH_FARMLAND, st[TERRAIN_MASKS + FARMLAND * WORDS : TERRAIN_MASKS + (FARMLAND + 1) * WORDS])
@@ -577,7 +577,7 @@ def harvest_planes(st, player: int, out) -> None:
             out[CH_MAYOR_ROWS, r, :] = 1.0 if marker == player else 0.5
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def harvest_features(st, player: int, f) -> None:
     """The Harvest features: public facts only (number tiles, Mayors rows and scouts are public, decision 8)."""
     n = st[NUM_PLAYERS]

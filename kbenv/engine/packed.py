@@ -179,7 +179,7 @@ def or_words(bits, plane: int, st, at: int) -> None:
         bits[plane * WORDS + i] |= st[at + i]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pack_planes_v0(st, player: int, bits) -> None:
     """The v0 bit planes (PACKED_V0) of `player`'s observation, into a zeroed packed row."""
     n = st[NUM_PLAYERS]
@@ -212,7 +212,7 @@ def pack_v0_into(st, player: int, bits, values) -> None:
     features_into(st, player, values)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pack_hints_into(st, player: int, bits, values, kind: int) -> None:
     """The packed v0 observation with the hint planes of `kind` (PACKED_HINTS)."""
     pack_v0_into(st, player, bits, values)
@@ -231,7 +231,7 @@ def pack_hints_into(st, player: int, bits, values, kind: int) -> None:
             values[F_HINT_BEST + a - NUM_HEXES] = best[a]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pack_v1_into(st, player: int, bits, values) -> None:
     """The packed v1 observation of `player` (PACKED_V1): a packed row and the float32 view of its tail."""
     pack_v0_into(st, player, bits, values)
@@ -265,7 +265,7 @@ def pack_v1_into(st, player: int, bits, values) -> None:
         pack_island(st, player, bits)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pack_island(st, player: int, bits) -> None:
     """The island's two table channels (observe_island.island_codes), cell (r, c) at bit r * 20 + c."""
     codes = np.empty((2, 20, 20), dtype=np.int64)
@@ -278,7 +278,7 @@ def pack_island(st, player: int, bits) -> None:
                 set_code(bits, P_ISLAND_PIECES, 3, r * COLS + c, codes[1, r, c])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pack_harvest(st, player: int, bits) -> None:
     """The Harvest bit planes (observe_v1.harvest_planes)."""
     or_words(bits, P_FARMLAND, st, TERRAIN_MASKS + FARMLAND * WORDS)
@@ -297,7 +297,7 @@ def pack_harvest(st, player: int, bits) -> None:
                 set_code(bits, P_MAYOR_ROWS, 2, r * COLS + c, 2 if marker == player else 1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pack_crossroads(st, player: int, bits) -> None:
     """The Crossroads bit planes (the order of writes is observe_v1.crossroads_planes', so that a later piece
     on the same hex wins as it does there)."""

@@ -91,7 +91,7 @@ from .traits import (  # noqa: F401  (BUILD_POWER re-exported)
 SCRATCH_CARD_TARGETS = scratch_off("hand")  # one card's targets inside a union over the hand
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def builds_settlement(power: int) -> bool:
     """Powers that build settlements from the supply (the ones an Outpost can serve)."""
     return BUILD_POWER[power]
@@ -137,7 +137,7 @@ def terrain_targets(st, p: int, power: int, t: int, src: int, out) -> None:
         special_targets(st, p, power, rule, t, src, out)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def special_targets(st, p: int, power: int, rule: int, t: int, src: int, out) -> None:
     """The registration spot of the rules with a kernel of their own (kbenv.catalogue.POWER_RULES)."""
     if rule == RULE_TOWER:
@@ -188,7 +188,7 @@ def hand_targets(st, p: int, power: int, src: int, out) -> None:
                 out[i] |= one[i]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def drawn_swamp_targets(st, p: int, power: int, src: int, out) -> None:
     """A swamp card drawn by the Fort: its holder chooses swamp or the other terrain, each with its own
     adjacency (A-C9 (R): one build either way)."""
@@ -254,7 +254,7 @@ def base_has_completion(st, p: int, power: int, tmp) -> bool:
     return not is_empty(tmp)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def special_completion(st, p: int, power: int, rule: int) -> int:
     """Rules whose completion is not "some target exists now" (1: usable, 0: not, -1: the targets decide):
     the Outpost arms; the Sword needs another player with a settlement (A-N5); a wagon or ship on the
@@ -295,7 +295,7 @@ def has_settlement(st, p: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def has_source(st, p: int, power: int, tmp) -> bool:
     """A move power: one of p's plain settlements can be moved by it."""
     if POWER_ANY_SOURCE[power]:

@@ -25,12 +25,12 @@ def score_capitols(st, p: int) -> int:
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def next_to_cave(st, h: int) -> bool:
     return has(st[CAVE_NEAR : CAVE_NEAR + WORDS], h)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def cave_targets(st, src: int, out) -> None:
     """Free buildable hexes next to any cave, other than the settlement's own hex."""
     for i in range(WORDS):

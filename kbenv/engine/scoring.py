@@ -90,7 +90,7 @@ def settlements_touching(st, p: int, terrain_mask, exclude_standing_on) -> int:
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def island_fishermen(st, p: int) -> int:
     """Fishermen with the island: a settlement next to water, or on an island coast hex (A-QI2); one standing on
     water scores nothing, as without the island (EN 318)."""
@@ -117,7 +117,7 @@ def areas(st, p: int, label) -> int:
     return label_areas(own_view(st, p), label)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def score_merchants(st, p: int) -> int:
     """4 gold per castle/location hex linked by a chain of p's settlements to another one."""
     label = np.empty(NUM_CELLS, dtype=np.int64)
@@ -151,13 +151,13 @@ def score_merchants(st, p: int) -> int:
     return 4 * scored
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def score_hermits(st, p: int) -> int:
     label = np.empty(NUM_CELLS, dtype=np.int64)
     return areas(st, p, label)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def score_citizens(st, p: int) -> int:
     label = np.empty(NUM_CELLS, dtype=np.int64)
     n_areas = areas(st, p, label)
@@ -168,7 +168,7 @@ def score_citizens(st, p: int) -> int:
     return sizes.max() // 2
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def score_discoverers(st, p: int) -> int:
     own = own_view(st, p)
     total = 0
@@ -180,7 +180,7 @@ def score_discoverers(st, p: int) -> int:
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def score_knights(st, p: int) -> int:
     own = own_view(st, p)
     best = 0
@@ -191,7 +191,7 @@ def score_knights(st, p: int) -> int:
     return 2 * best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def score_farmers(st, p: int) -> int:
     own = own_view(st, p)
     weakest = 1 << 30
@@ -200,7 +200,7 @@ def score_farmers(st, p: int) -> int:
     return 3 * weakest
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def score_lords(st, p: int) -> int:
     """Per sector: 12 gold to the most settlements, 6 to the second-most distinct count (ties share)."""
     n = st[NUM_PLAYERS]
@@ -247,7 +247,7 @@ def score_castles(st, p: int) -> int:
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def holds_capitol(st, h: int) -> bool:
     for k in range(st[NUM_CAPITOLS]):
         if st[CAPITOL_HEX + k] == h:

@@ -113,7 +113,7 @@ def silo_move_sources(st, p: int, out) -> None:
                 out[i] &= ~bit
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def has_plain_settlement(st, p: int) -> bool:
     for i in range(WORDS):
         if settlements_word(st, p, i) != 0:
@@ -122,7 +122,7 @@ def has_plain_settlement(st, p: int) -> bool:
 
 
 # ----- legal decisions (kbenv.engine.legal through harvest_hooks) --------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def silo_hexes(st, out) -> None:
     """The hexes legal now: build targets, move sources, or the chosen source's targets."""
     p = st[DECIDER]
@@ -137,7 +137,7 @@ def silo_hexes(st, out) -> None:
         clear(out)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def silo_options(st) -> int:
     """OPTION_BUILD | OPTION_MOVE bits legal now: only at the mode choice; "build" needs the supply (A-H2),
     "move" a plain settlement."""
@@ -152,7 +152,7 @@ def silo_options(st) -> int:
     return bits
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def silo_done_legal(st) -> bool:
     """DONE passes a silo at the mode choice, and stops it after its first build or move (not between a
     move's source and target)."""
@@ -160,7 +160,7 @@ def silo_done_legal(st) -> bool:
 
 
 # ----- the flow ----------------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def begin_silo_phase(st) -> None:
     """At the end of the game (PHASE_OVER just set): open the silo phase at its first silo, if any."""
     silos = terrain_view(st, SILO)
@@ -258,7 +258,7 @@ def game_over(st) -> None:
     clear(st[SILO_LEFT : SILO_LEFT + WORDS])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def silo_build(st, p: int, h: int) -> None:
     """A settlement from the supply on h: tiles and nomad tiles are seized, Mayors may mark its row (H-15: "a
     player builds"), but red cards do not score it (A-X3) and no Outpost is spent."""
@@ -268,7 +268,7 @@ def silo_build(st, p: int, h: int) -> None:
     harvest_after_placing(st, p, h)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_silo_decision(st, option_1: int, option_2: int, done: int, action: int) -> None:
     """Apply a legal decision of the silo phase (action ids of OPTION_1, OPTION_2 and DONE given)."""
     st[DECISIONS] += 1

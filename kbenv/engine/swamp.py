@@ -48,7 +48,7 @@ def hand_terrain(st, p: int) -> int:
     return card
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def card_offers(card: int, terrain: int) -> bool:
     """Whether the card may build on terrain."""
     return card_side(card, 0) == terrain or card_side(card, 1) == terrain

@@ -72,7 +72,7 @@ def _build_edge_sides() -> np.ndarray:
 EDGE_SIDE = _build_edge_sides()
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def home_country_met(st, p: int) -> bool:
     """C-15: some terrain area lies wholly in p's OWN mask."""
     own = own_view(st, p)
@@ -119,14 +119,14 @@ def _some_hex_surrounded(centres, own) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def fortress_met(st, p: int) -> bool:
     """C-16: an own hex with 6 own neighbours."""
     own = own_view(st, p)
     return _some_hex_surrounded(own, own)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def road_met(st, p: int) -> bool:
     """C-17: 7 own hexes in a contiguous line along one of the two diagonal axes."""
     own = own_view(st, p)
@@ -149,7 +149,7 @@ def road_met(st, p: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def place_of_refuge_met(st, p: int) -> bool:
     """C-18: a castle, location or nomad-space hex with 6 own neighbours."""
     own = own_view(st, p)
@@ -160,7 +160,7 @@ def place_of_refuge_met(st, p: int) -> bool:
     return _some_hex_surrounded(sites, own)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def advance_met(st, p: int) -> bool:
     """C-19: at least 7 own hexes on one of the 4 board edges."""
     own = own_view(st, p)
@@ -170,7 +170,7 @@ def advance_met(st, p: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def compass_points_met(st, p: int) -> bool:
     """C-20: at least one own hex on each of the 4 board edges."""
     own = own_view(st, p)

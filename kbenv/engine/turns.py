@@ -55,7 +55,7 @@ from .swamp import PLAIN_BUILDS, SWAMP_BUILDS, hand_terrain
 MANDATORY_BUILDS = 3  # settlements of the base game's mandatory action
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def card_has_free_hex(st, card: int) -> bool:
     """Some hex of the card's terrain is free (read by offsets, not views: this runs after every build)."""
     terrain_at = TERRAIN_MASKS + card * WORDS

@@ -34,7 +34,7 @@ POWER_BONUS = 0.5
 TIE = 1e-9
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def own_gold(st, p: int) -> int:
     """p's gold now: the cards in play and castles, plus capitols, gold banked during play and tasks."""
     total = score_castles(st, p)
@@ -47,7 +47,7 @@ def own_gold(st, p: int) -> int:
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def tiles_held(st, p: int) -> int:
     held = st[TILES_HELD + p]
     count = 0

@@ -25,7 +25,7 @@ from .greedy import greedy_choice, pick_best, position_value
 MAX_TURN_DECISIONS = 64  # a safety bound; a turn has far fewer decisions
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def turn_value(st, p: int, action: int, work, scratch, actions, values, no_rng) -> float:
     """p's position value after `action` and a greedy finish of p's turn (work, scratch: state buffers;
     no_rng: a generator that first-best ties never draw from)."""
@@ -57,7 +57,7 @@ def lookahead_table(st, actions, values) -> int:
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def lookahead_action(st, rng_state, rng_index: int) -> int:
     """The lookahead decision for the player to move, ties at random (-1 if there is none)."""
     actions = np.empty(ACTION_SIZE_V1, dtype=np.int64)
