@@ -1,5 +1,6 @@
 """Agents that play kbenv: every agent follows `agents.base.Agent`; build them from spec strings."""
 
+from . import kernel_cache  # noqa: F401,I001  (first: agents' kernels are stamped by import closure)
 from .base import Agent
 from .greedy import GreedyAgent
 from .mcts import MCTSAgent

@@ -1,18 +1,20 @@
 """What a cold start costs: numba's compile time for the things a user runs first, from an empty cache.
 
-Run: `python -m benchmarks.compile_time [--baseline DIR] [--cases readme,base,...] [--out FILE.json]`
+Run: `python -m benchmarks.compile_time [--baseline DIR [--paired]] [--cases readme,base,...] [--out FILE.json]`
 (make the baseline with `git worktree add /tmp/kb-3ef0c60 3ef0c60`). Each case runs in a fresh subprocess
 with PYTHONPATH set to the tree, NUMBA_CACHE_DIR pointing at a new empty folder and one numba thread; it
 records numba's compile events (`numba:compile`, the compiles that the cache could not serve) and reports:
 
 - `compile_cpu_s`: the CPU seconds spent inside the outermost compiles (what an empty cache costs);
 - `wall_s`: the wall seconds of the whole case, import included; `compiles`: how many compilations ran;
-- `top`: the largest compiles, each with its inclusive seconds (everything it reached) and its own seconds.
+- `top`: the largest compiles, each with its inclusive seconds (everything it reached) and its own seconds;
+  `outermost`: the compiles started from Python (of 1 s or more), in order, with their CPU seconds.
 
 Cases: `readme` (the README's PettingZoo loop: 3 players, random legal actions), `base` (`Game.new(2)` and
 one random game), one case per expansion (`Game.new(2, expansions=[name])`), `all` (every expansion),
 `tournament` (greedy against lookahead, one game), `trained` (the shipped `trained:2p` against random, one
-game). `--readme-table` prints the Markdown table of the README.
+game). `--paired` runs each case in both trees at the same time, one core each; `--readme-table` prints the
+Markdown table of the README.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ PROBE = textwrap.dedent(
     class Recorder(event.Listener):
         def __init__(self):
             self.depth, self.stack, self.records, self.outer_cpu, self.count = 0, [], [], 0.0, 0
+            self.outermost = []
 
         def on_start(self, ev):
             self.stack.append([time.process_time(), 0.0])
@@ -47,12 +50,13 @@ PROBE = textwrap.dedent(
         def on_end(self, ev):
             start, children = self.stack.pop()
             spent = time.process_time() - start
+            d = ev.data["dispatcher"]
+            name = f"{d.py_func.__module__}.{d.py_func.__qualname__}"
             if self.stack:
                 self.stack[-1][1] += spent
             else:
                 self.outer_cpu += spent
-            d = ev.data["dispatcher"]
-            name = f"{d.py_func.__module__}.{d.py_func.__qualname__}"
+                self.outermost.append((name, round(spent, 2)))
             self.records.append((name, spent, spent - children))
 
     recorder = Recorder()
@@ -107,22 +111,45 @@ PROBE = textwrap.dedent(
         "functions": len(totals),
         "top": [{"name": n, "inclusive_s": round(v[0], 2), "own_s": round(v[1], 2), "times": v[2]}
                 for n, v in top],
+        "outermost": [o for o in recorder.outermost if o[1] >= 1.0],
         "top_own": [{"name": n, "own_s": round(v[1], 2), "times": v[2]} for n, v in by_own],
     }))
     """
 )
 
 
+def start_case(tree: Path, case: str, cache: str, core: int | None = None) -> subprocess.Popen:
+    """One case in a fresh subprocess of `tree` (pinned to `core` if given), from the empty folder `cache`."""
+    env = dict(os.environ, PYTHONPATH=str(tree), NUMBA_CACHE_DIR=cache, NUMBA_NUM_THREADS="1",
+               KBENV_COMPILE_NOTICE="off")
+    env.pop("NUMBA_DISABLE_JIT", None)
+    pin = None if core is None else (lambda: os.sched_setaffinity(0, {core}))
+    return subprocess.Popen([sys.executable, "-c", PROBE, case], cwd=tree, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, preexec_fn=pin)
+
+
+def finish_case(proc: subprocess.Popen, tree: Path, case: str) -> dict:
+    out, err = proc.communicate()
+    if proc.returncode != 0:
+        raise RuntimeError(f"case {case} in {tree} failed:\n{err[-3000:]}")
+    return json.loads(out.strip().splitlines()[-1])
+
+
 def run_case(tree: Path, case: str) -> dict:
     """One case in a fresh subprocess of `tree`, from an empty numba cache."""
     with tempfile.TemporaryDirectory(prefix="kb-compile-") as cache:
-        env = dict(os.environ, PYTHONPATH=str(tree), NUMBA_CACHE_DIR=cache, NUMBA_NUM_THREADS="1")
-        env.pop("NUMBA_DISABLE_JIT", None)
-        done = subprocess.run([sys.executable, "-c", PROBE, case], cwd=tree, env=env, capture_output=True,
-                              text=True, check=False)
-    if done.returncode != 0:
-        raise RuntimeError(f"case {case} in {tree} failed:\n{done.stderr[-3000:]}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
+        return finish_case(start_case(tree, case, cache), tree, case)
+
+
+def run_pair(trees: dict[str, Path], case: str) -> dict[str, dict]:
+    """The case in each tree at the same time, one core each (a shared machine's load falls on both alike)."""
+    with tempfile.TemporaryDirectory(prefix="kb-compile-") as root:
+        procs = {}
+        for core, (name, tree) in enumerate(trees.items()):
+            cache = Path(root) / name
+            cache.mkdir()
+            procs[name] = start_case(tree, case, str(cache), core % (os.cpu_count() or 1))
+        return {name: finish_case(proc, trees[name], case) for name, proc in procs.items()}
 
 
 def readme_table(results: dict) -> str:
@@ -144,6 +171,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--baseline", type=Path, help="a tree to measure beside this one (a git worktree)")
     parser.add_argument("--cases", default=",".join(CASES), help=f"comma-separated, of: {', '.join(CASES)}")
     parser.add_argument("--out", type=Path, help="write the results as JSON here")
+    parser.add_argument("--paired", action="store_true",
+                        help="run each case in both trees at the same time, one core each (needs 2 free cores)")
     parser.add_argument("--readme-table", action="store_true", help="print the README's Markdown table")
     args = parser.parse_args(argv)
     cases = [c for c in args.cases.split(",") if c]
@@ -160,13 +189,19 @@ def main(argv: list[str] | None = None) -> None:
 
     with tqdm(total=len(cases) * len(trees), desc="compile_time", unit="case") as bar:
         for case in cases:
-            for name, tree in trees.items():
-                bar.set_postfix_str(f"{name}: {case}")
-                results[name][case] = run_case(tree, case)
-                bar.update()
-                if args.out:
-                    args.out.parent.mkdir(parents=True, exist_ok=True)
-                    args.out.write_text(json.dumps(results, indent=1) + "\n")
+            if args.paired and len(trees) > 1:
+                bar.set_postfix_str(f"both: {case}")
+                for name, result in run_pair(trees, case).items():
+                    results[name][case] = result
+                bar.update(len(trees))
+            else:
+                for name, tree in trees.items():
+                    bar.set_postfix_str(f"{name}: {case}")
+                    results[name][case] = run_case(tree, case)
+                    bar.update()
+            if args.out:
+                args.out.parent.mkdir(parents=True, exist_ok=True)
+                args.out.write_text(json.dumps(results, indent=1) + "\n")
     for name in trees:
         for case, r in results[name].items():
             print(f"{name:8s} {case:12s} compile {r['compile_cpu_s']:7.1f} s CPU, wall {r['wall_s']:7.1f} s, "

@@ -10,8 +10,9 @@ the load of a shared machine falls on both alike; each round's ratio is then a l
 
 Measured: (1) the single-game engine, one numba call per whole random game (`random_playout`), base
 games, 2 and 4 players; (2) the batch engine, `VectorGames(1024).step_random()` without observations;
-(3) for this tree only, the same two with Nomads + Capitol + Caves, with Crossroads alone, with the four
-together, with Marshlands alone, and with every implemented expansion together (`--cases` picks some).
+(3) for this tree only (both trees with `--compare-expansions`), the same two with Nomads + Capitol + Caves,
+with Crossroads alone, with the four together, with Marshlands alone, and with every implemented expansion
+together (`--cases` picks some).
 """
 
 from __future__ import annotations
@@ -94,12 +95,12 @@ def probe(tree: Path, kind: str, players: int, seconds: float, expansions: str |
 
 
 def probe_pair(trees: tuple[Path, Path], kind: str, players: int, seconds: float, clock: str,
-               cores: tuple[int, int]) -> tuple[float, float]:
+               cores: tuple[int, int], expansions: str | None = None) -> tuple[float, float]:
     """Decisions per second of both trees measured at the same time, each process pinned to its own core: a
     shared machine's slow and fast moments then fall on both (the cores swap from round to round)."""
     procs = []
     for tree, core in zip(trees, cores, strict=True):
-        argv, env = _command(tree, kind, players, seconds, None, clock)
+        argv, env = _command(tree, kind, players, seconds, expansions, clock)
         procs.append(subprocess.Popen(argv, cwd=tree, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                       text=True, preexec_fn=lambda core=core: os.sched_setaffinity(0, {core})))
     results = []
@@ -123,6 +124,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--paired", action="store_true",
                         help="run the two trees at the same time, one core each (swapped every round), instead of "
                              "one after the other: needs 2 free cores")
+    parser.add_argument("--compare-expansions", action="store_true",
+                        help="measure the expansion rulesets on the baseline tree too (it must know them)")
     parser.add_argument("--cases", default=",".join(c.replace(",", "+") for c in EXPANSION_CASES),
                         help="expansion rulesets measured for this tree, comma-separated, expansions joined by '+' "
                              "(default: all of them)")
@@ -133,32 +136,36 @@ def main(argv: list[str] | None = None) -> int:
         unknown = sorted(set(ruleset.split(",")) - known)
         if unknown:
             parser.error(f"--cases: unknown expansion {', '.join(unknown)} (known: {', '.join(sorted(known))})")
-    cases = [("engine", 2), ("engine", 4), ("batch", 2)]
-    rows = []
-    for kind, players in cases:
+    def compare(kind: str, players: int, expansions: str | None) -> dict:
+        """This tree against the baseline, `args.rounds` times, paired or alternating."""
+        name = "base game" if expansions is None else expansions.replace(",", "+")
         ours, theirs = [], []
         for r in range(args.rounds):
             if args.paired:
                 a, b = probe_pair((HERE, args.baseline), kind, players, args.seconds, args.clock,
-                                  (0, 1) if r % 2 == 0 else (1, 0))
+                                  (0, 1) if r % 2 == 0 else (1, 0), expansions)
                 ours.append(a)
                 theirs.append(b)
-                print(f"[platform] {kind} {players}p round {r + 1}: this {ours[-1]:,.0f}  baseline {theirs[-1]:,.0f}"
-                      f"  ratio {ours[-1] / theirs[-1]:.3f}", file=sys.stderr, flush=True)
-                continue
-            for tree, store in ((HERE, ours), (args.baseline, theirs)) if r % 2 == 0 else \
-                    ((args.baseline, theirs), (HERE, ours)):
-                store.append(probe(tree, kind, players, args.seconds, clock=args.clock))
-            print(f"[platform] {kind} {players}p round {r + 1}: this {ours[-1]:,.0f}  baseline {theirs[-1]:,.0f}"
-                  f"  ratio {ours[-1] / theirs[-1]:.3f}", file=sys.stderr, flush=True)
+            else:
+                for tree, store in ((HERE, ours), (args.baseline, theirs)) if r % 2 == 0 else \
+                        ((args.baseline, theirs), (HERE, ours)):
+                    store.append(probe(tree, kind, players, args.seconds, expansions, clock=args.clock))
+            print(f"[platform] {kind} {players}p {name} round {r + 1}: this {ours[-1]:,.0f}  baseline "
+                  f"{theirs[-1]:,.0f}  ratio {ours[-1] / theirs[-1]:.3f}", file=sys.stderr, flush=True)
         ratios = [a / b for a, b in zip(ours, theirs, strict=True)]
-        rows.append({"case": f"{kind}, base game, {players} players", "this": statistics.median(ours),
-                     "baseline": statistics.median(theirs), "ratio": statistics.median(ratios),
-                     "ratio_min": min(ratios), "ratio_max": max(ratios),
-                     "ratio_of_medians": statistics.median(ours) / statistics.median(theirs),
-                     "runs_this": ours, "runs_baseline": theirs})
+        return {"case": f"{kind}, {name}, {players} players", "this": statistics.median(ours),
+                "baseline": statistics.median(theirs), "ratio": statistics.median(ratios),
+                "ratio_min": min(ratios), "ratio_max": max(ratios),
+                "ratio_of_medians": statistics.median(ours) / statistics.median(theirs),
+                "runs_this": ours, "runs_baseline": theirs}
+
+    cases = [("engine", 2), ("engine", 4), ("batch", 2)]
+    rows = [compare(kind, players, None) for kind, players in cases]
     for expansions in () if args.base_only else rulesets:
-        for kind, players in (("engine", 2), ("engine", 4), ("batch", 2)):
+        for kind, players in cases:
+            if args.compare_expansions:
+                rows.append(compare(kind, players, expansions))
+                continue
             runs = [probe(HERE, kind, players, args.seconds, expansions, args.clock) for _ in range(args.rounds)]
             name = expansions.replace(",", "+")
             print(f"[platform] {kind} {players}p {name}: {statistics.median(runs):,.0f}", file=sys.stderr, flush=True)

@@ -82,9 +82,10 @@ class CompileWatcher(numba_event.Listener):
             self.stack.append(name)
             self.compiled += 1
             outermost = len(self.stack) == 1
-        if self.on_change is not None:
+        ours = _is_ours(event.data["dispatcher"])
+        if self.on_change is not None and ours:
             self.on_change(name)
-        if outermost and self.delay is not None and _is_ours(event.data["dispatcher"]):
+        if outermost and self.delay is not None and ours:
             self._done = threading.Event()
             self._thread = threading.Thread(target=self._show, args=(name, self._done), daemon=True)
             self._thread.start()
@@ -118,7 +119,7 @@ class CompileWatcher(numba_event.Listener):
         try:
             while not done.wait(0.5):
                 with self._lock:
-                    current = self.stack[-1] if self.stack else name
+                    current = next((n for n in reversed(self.stack) if not n.startswith("numba.")), name)
                     count = self.compiled - first
                 elapsed = time.perf_counter() - start
                 bar.n = min(elapsed, expected) if expected else elapsed

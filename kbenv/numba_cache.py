@@ -29,7 +29,7 @@ import shutil
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
-PACKAGE_NAME = PACKAGE.name
+ROOTS: list[Path] = [PACKAGE]  # the packages whose kernels the locator stamps (add_root adds more)
 STAMP_VERSION = "kbenv-closure-1"  # a change of the stamp's definition starts every kernel afresh
 LEGACY_PREFIX = "numba-"  # the cache folders of the one-digest scheme
 
@@ -40,21 +40,41 @@ _IMPORT = re.compile(
 )
 
 
-def module_file(module: str, root: Path = PACKAGE) -> Path | None:
-    """The file of a module of the package at `root` ('kbenv.engine.state' -> .../engine/state.py)."""
+Roots = tuple[Path, ...]
+
+
+def _roots(roots) -> Roots:
+    """`roots` as a tuple of package folders (default: ROOTS, kbenv and the packages added to it)."""
+    if roots is None:
+        return tuple(ROOTS)
+    return (Path(roots),) if isinstance(roots, (str, os.PathLike)) else tuple(Path(r) for r in roots)
+
+
+def module_file(module: str, roots=None) -> Path | None:
+    """The file of a module of one of the packages ('kbenv.engine.state' -> .../engine/state.py)."""
     parts = module.split(".")
-    if parts[0] != root.name:
-        return None
-    base = root.joinpath(*parts[1:])
-    for path in (base.with_suffix(".py"), base / "__init__.py"):
-        if path.is_file():
-            return path
+    for root in _roots(roots):
+        if parts[0] != root.name:
+            continue
+        base = root.joinpath(*parts[1:])
+        for path in (base.with_suffix(".py"), base / "__init__.py"):
+            if path.is_file():
+                return path
     return None
 
 
-def module_name(path: Path, root: Path = PACKAGE) -> str:
-    """The dotted name of a file of the package at `root`."""
-    parts = list(path.resolve().relative_to(root).with_suffix("").parts)
+def _root_of(path: Path, roots: Roots) -> Path:
+    for root in roots:
+        if path.is_relative_to(root):
+            return root
+    raise ValueError(f"{path} is in none of the packages {', '.join(map(str, roots))}")
+
+
+def module_name(path: Path, roots=None) -> str:
+    """The dotted name of a file of one of the packages."""
+    path = Path(path).resolve()
+    root = _root_of(path, _roots(roots))
+    parts = list(path.relative_to(root).with_suffix("").parts)
     if parts[-1] == "__init__":
         parts.pop()
     return ".".join([root.name, *parts])
@@ -78,52 +98,50 @@ def _names(text: str) -> list[str]:
     return [part.split()[0] for part in text.replace("\n", " ").split(",") if part.strip()]
 
 
-def direct_imports(path: Path, root: Path = PACKAGE) -> frozenset[Path]:
-    """The files of the package that the module at `path` imports (anywhere in it, functions included)."""
+def direct_imports(path: Path, roots=None) -> frozenset[Path]:
+    """The files of the packages that the module at `path` imports (anywhere in it, functions included)."""
     stat = path.stat()
-    return _direct_imports(path, root, stat.st_mtime_ns, stat.st_size)
+    return _direct_imports(Path(path).resolve(), _roots(roots), stat.st_mtime_ns, stat.st_size)
 
 
 @functools.cache
-def _direct_imports(path: Path, root: Path, mtime_ns: int, size: int) -> frozenset[Path]:
-    module = module_name(path, root)
+def _direct_imports(path: Path, roots: Roots, mtime_ns: int, size: int) -> frozenset[Path]:
+    module = module_name(path, roots)
     is_package = path.name == "__init__.py"
     found: set[Path] = set()
     for match in _IMPORT.finditer(path.read_text(encoding="utf-8")):
         if match["modules"] is not None:
-            for name in _names(match["modules"]):
-                target = module_file(name, root)
-                if target:
-                    found.add(target)
-            continue
-        source = _absolute(match["source"], module, is_package)
-        if not source.split(".")[0] == root.name:
-            continue
-        for name in _names(match["names"]):
-            target = module_file(f"{source}.{name}", root)  # `from pkg import module`
-            if target is None:
-                target = module_file(source, root)  # `from module import name`
-            if target:
-                found.add(target)
+            targets = [module_file(name, roots) for name in _names(match["modules"])]
+        else:
+            source = _absolute(match["source"], module, is_package)
+            # `from pkg import module` names the module; `from module import name` the module itself
+            targets = [module_file(f"{source}.{name}", roots) or module_file(source, roots)
+                       for name in _names(match["names"])]
+        found.update(t for t in targets if t is not None)
     found.discard(path)
     return frozenset(found)
 
 
-def import_closure(path: Path, root: Path = PACKAGE) -> list[Path]:
-    """`path` and every file of the package it reaches through imports, sorted."""
+def import_closure(path: Path, roots=None) -> list[Path]:
+    """`path` and every file of the packages it reaches through imports, sorted."""
+    roots = _roots(roots)
+    path = Path(path).resolve()
     seen = {path}
     todo = [path]
     while todo:
-        for target in direct_imports(todo.pop(), root):
+        for target in direct_imports(todo.pop(), roots):
             if target not in seen:
                 seen.add(target)
                 todo.append(target)
     return sorted(seen)
 
 
-def data_files(root: Path = PACKAGE, user: str | None = None) -> list[Path]:
-    """The data files that module-level tables are read from: kbenv/data and a user's KBENV_SECTIONS folder."""
-    files = sorted(p for p in (root / "data").rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+def data_files(roots=None, user: str | None = None) -> list[Path]:
+    """The data files that module-level tables are read from: each package's data/ folder (kbenv/data) and a
+    user's KBENV_SECTIONS folder."""
+    files = []
+    for root in _roots(roots):
+        files += sorted(p for p in (root / "data").rglob("*") if p.is_file() and "__pycache__" not in p.parts)
     if user and Path(user).expanduser().is_dir():
         files += sorted(p for p in Path(user).expanduser().glob("*.txt") if p.is_file())
     return files
@@ -139,20 +157,21 @@ def _digest_of(path: Path) -> bytes:
     return _file_digest(path, stat.st_mtime_ns, stat.st_size)
 
 
-def module_stamp(path: Path, root: Path = PACKAGE, environ=None) -> str:
+def module_stamp(path: Path, roots=None, environ=None) -> str:
     """The cache stamp of the kernels defined in `path`: a digest of its import closure and the data files."""
     environ = os.environ if environ is None else environ
-    return _stamp(Path(path).resolve(), root, environ.get("KBENV_SECTIONS"))
+    return _stamp(Path(path).resolve(), _roots(roots), environ.get("KBENV_SECTIONS"))
 
 
 @functools.cache
-def _stamp(path: Path, root: Path, user: str | None) -> str:
+def _stamp(path: Path, roots: Roots, user: str | None) -> str:
     """module_stamp, once per process (files edited while it runs are seen by the next process)."""
     import numpy
 
     digest = hashlib.sha256(f"{STAMP_VERSION}\0numpy {numpy.__version__}\0".encode())
-    for item in (*import_closure(path, root), *data_files(root, user)):
-        name = item.relative_to(root).as_posix() if item.is_relative_to(root) else item.name
+    for item in (*import_closure(path, roots), *data_files(roots, user)):
+        root = next((r for r in roots if item.is_relative_to(r)), None)
+        name = f"{root.name}/{item.relative_to(root).as_posix()}" if root else item.name
         digest.update(name.encode() + b"\0" + _digest_of(item))
     return digest.hexdigest()
 
@@ -174,9 +193,6 @@ def cache_base(environ=None) -> Path:
     if _writable(in_tree):
         return in_tree / "numba"
     return Path(environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "kbenv" / "numba"
-
-
-ROOTS: list[Path] = [PACKAGE]  # the packages whose kernels this locator stamps
 
 
 def add_root(package: str | os.PathLike) -> None:
@@ -209,9 +225,8 @@ def _make_locator_class():
     class KbenvCacheLocator(_CacheLocator):
         """Numba's cache locator for kbenv's files: stamps by import closure (see kbenv.numba_cache)."""
 
-        def __init__(self, py_func, py_file: str, root: Path):
+        def __init__(self, py_func, py_file: str):
             self._py_file = Path(py_file).resolve()
-            self._root = root
             self._lineno = py_func.__code__.co_firstlineno
             sub = self.get_suitable_cache_subpath(py_file)
             self._cache_path = str(cache_base() / sub)
@@ -220,17 +235,16 @@ def _make_locator_class():
             return self._cache_path
 
         def get_source_stamp(self) -> str:
-            return module_stamp(self._py_file, self._root)
+            return module_stamp(self._py_file)
 
         def get_disambiguator(self) -> str:
             return str(self._lineno)
 
         @classmethod
         def from_function(cls, py_func, py_file: str):
-            root = root_of(py_file)
-            if root is None or not Path(py_file).is_file():
+            if root_of(py_file) is None or not Path(py_file).is_file():
                 return None
-            self = cls(py_func, py_file, root)
+            self = cls(py_func, py_file)
             try:
                 self.ensure_cache_path()
             except OSError:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -15,6 +16,20 @@ from kbenv import Game
 # seconds), and CI machines are shared. Examples stay few; the suite's time is watched as a whole.
 settings.register_profile("kbenv", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("kbenv")
+
+
+def pytest_configure(config) -> None:
+    """With pytest-xdist workers, compile the kernels once in this controller first (`kbenv warmup`), so that the
+    workers load them from the cache instead of each compiling the same ones. One process compiles as it goes."""
+    workers = getattr(config.option, "numprocesses", None)
+    if hasattr(config, "workerinput") or not workers or os.environ.get("NUMBA_DISABLE_JIT") == "1":
+        return
+    from kbenv.warmup import DEFAULT_TARGETS, warmup
+
+    capture = config.pluginmanager.getplugin("capturemanager")
+    with capture.global_and_fixture_disabled():
+        report = warmup((*DEFAULT_TARGETS, "search"))
+        print(f"kbenv warmup: {report['compiled']} compilations in {report['seconds']:.0f} s", file=sys.stderr)
 
 
 def play_random(game: Game, rng: np.random.Generator, max_decisions: int = 5000) -> Game:

@@ -167,6 +167,16 @@ def test_kbenv_kernels_use_the_closure_locator():
     assert str(numba_cache.cache_base()) in seed_u32._cache._cache_path
 
 
+def test_the_agents_kernels_are_stamped_by_their_closure_through_kbenv():
+    from agents.alphazero import tree_kernels
+
+    path = Path(tree_kernels.__file__).resolve()
+    closure = numba_cache.import_closure(path)
+    assert numba_cache.PACKAGE / "engine" / "actions.py" in closure  # the search applies kbenv's rules
+    kernel = next(v for v in vars(tree_kernels).values() if hasattr(v, "_cache") and hasattr(v, "py_func"))
+    assert type(kernel._cache._impl.locator).__name__ == "KbenvCacheLocator"
+
+
 def test_a_users_cache_folder_is_used_and_a_bad_root_is_refused(tmp_path):
     assert numba_cache.cache_base({"NUMBA_CACHE_DIR": str(tmp_path)}) == tmp_path
     with pytest.raises(ValueError, match="not a package folder"):
