@@ -529,7 +529,7 @@ def cmd_warmup(args: argparse.Namespace) -> int:
     """Compile kbenv's kernels ahead (kbenv.warmup); prints what it compiled, or the report as JSON."""
     from .warmup import warmup
 
-    report = warmup(args.targets, progress=not args.quiet)
+    report = warmup(args.targets, progress=not args.quiet, workers=args.workers)
     if args.json:
         print(json.dumps(report, indent=2))
     else:
@@ -628,7 +628,7 @@ EXAMPLES = {
     "bench": ("kbenv bench --seconds 2 --batch-sizes 1,16,256,1024,4096",),
     "sections": ("kbenv sections --json",),
     "serve": ("kbenv serve", "kbenv serve --port 8080 --records results/ games/"),
-    "warmup": ("kbenv warmup", "kbenv warmup --targets env,games --json"),
+    "warmup": ("kbenv warmup", "kbenv warmup --workers 2", "kbenv warmup --targets env,games --json"),
 }
 
 
@@ -804,6 +804,8 @@ def _add_warmup(sub) -> None:
     warm.add_argument("--targets", type=warmup_targets, default=list(DEFAULT_TARGETS), metavar="LIST",
                       help=f"comma-separated, from {', '.join(TARGETS)} (default {','.join(DEFAULT_TARGETS)}; "
                            "search needs torch)")
+    warm.add_argument("--workers", type=positive_int, default=1,
+                      help="processes compiling at once after the engine's core (default 1: this one)")
     warm.add_argument("--json", action="store_true", help="print the report (compilations per target) as JSON")
     warm.add_argument("--quiet", action="store_true", help="no progress bar")
 

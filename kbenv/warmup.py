@@ -133,12 +133,53 @@ def check_targets(names) -> list[str]:
     return names
 
 
-def warmup(targets=DEFAULT_TARGETS, progress: bool = True, stream=None) -> dict:
-    """Run the targets; returns {"compiled": compilations that ran, "seconds": wall time, "targets": {...}}."""
+FIRST = ("env",)  # the engine's core, which every other target loads: compiled before the others start
+SECONDS = {"env": 110, "games": 10, "v1": 30, "policies": 50, "vector": 60, "search": 60}  # cold, 2-core VM
+
+
+def groups_of(names: list[str], workers: int) -> list[list[str]]:
+    """`names` split into at most `workers` groups of about equal expected time (largest first)."""
+    groups: list[list[str]] = [[] for _ in range(max(1, min(workers, len(names))))]
+    load = [0.0] * len(groups)
+    for name in sorted(names, key=lambda n: -SECONDS.get(n, 30)):
+        i = load.index(min(load))
+        groups[i].append(name)
+        load[i] += SECONDS.get(name, 30)
+    return [g for g in groups if g]
+
+
+def _run_groups(groups: list[list[str]], report: dict, bar) -> None:
+    """Each group in a `kbenv warmup` subprocess at the same time; their reports merged into `report`."""
+    import json
+    import subprocess
+
+    procs = [(group, subprocess.Popen([sys.executable, "-m", "kbenv.cli", "warmup", "--targets", ",".join(group),
+                                       "--json", "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                      text=True)) for group in groups]
+    if bar is not None:
+        bar.set_postfix_str(" | ".join(",".join(g) for g in groups) + " (in parallel)")
+    for group, proc in procs:
+        out, err = proc.communicate()
+        if proc.returncode != 0:
+            raise RuntimeError(f"kbenv warmup --targets {','.join(group)} failed:\n{err[-3000:]}")
+        part = json.loads(out)
+        report["targets"].update(part["targets"])
+        report["compiled"] += part["compiled"]
+        if bar is not None:
+            bar.update(len(group))
+
+
+def warmup(targets=DEFAULT_TARGETS, progress: bool = True, stream=None, workers: int = 1) -> dict:
+    """Run the targets; returns {"compiled": compilations that ran, "seconds": wall time, "targets": {...}}.
+
+    With `workers` > 1 the engine's core (FIRST) compiles here first, then the other targets in that many
+    processes at once (numba's compiler is single-threaded; the cache is shared and written atomically)."""
     from . import compile_progress
     from .numba_cache import CACHE_DIR
 
     names = check_targets(targets)
+    here = names if workers <= 1 else [n for n in names if n in FIRST] or names[:1]
+    later = [] if workers <= 1 else [n for n in names if n not in here]
     stream = stream if stream is not None else sys.stderr
     watcher = compile_progress.install()
     saved_delay = watcher.delay
@@ -149,11 +190,11 @@ def warmup(targets=DEFAULT_TARGETS, progress: bool = True, stream=None) -> dict:
 
         bar = tqdm(total=len(names), desc="kbenv warmup", unit="target", file=stream, dynamic_ncols=True)
         watcher.on_change = lambda name: bar.set_postfix_str(f"{current}: compiling {name}")
-    report: dict = {"cache": CACHE_DIR, "targets": {}}
+    report: dict = {"cache": CACHE_DIR, "targets": {}, "compiled": 0}
     start = time.perf_counter()
     first = watcher.compiled
     try:
-        for current in names:
+        for current in here:
             t0, c0 = time.perf_counter(), watcher.compiled
             if bar is not None:
                 bar.set_postfix_str(current)
@@ -162,11 +203,13 @@ def warmup(targets=DEFAULT_TARGETS, progress: bool = True, stream=None) -> dict:
                                           "compiled": watcher.compiled - c0}
             if bar is not None:
                 bar.update()
+        report["compiled"] = watcher.compiled - first
+        if later:
+            _run_groups(groups_of(later, workers), report, bar)
     finally:
         watcher.on_change = None
         watcher.delay = saved_delay
         if bar is not None:
             bar.close()
-    report["compiled"] = watcher.compiled - first
     report["seconds"] = round(time.perf_counter() - start, 2)
     return report

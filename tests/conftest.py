@@ -28,7 +28,7 @@ def pytest_configure(config) -> None:
 
     capture = config.pluginmanager.getplugin("capturemanager")
     with capture.global_and_fixture_disabled():
-        report = warmup((*DEFAULT_TARGETS, "search"))
+        report = warmup((*DEFAULT_TARGETS, "search"), workers=2)
         print(f"kbenv warmup: {report['compiled']} compilations in {report['seconds']:.0f} s", file=sys.stderr)
 
 

@@ -37,6 +37,15 @@ def test_warmup_fills_the_cache_and_a_second_process_compiles_nothing():
     assert {"actions.apply_action", "legal.legal_mask_into", "observe.observe_into"} <= indexes
 
 
+def test_targets_split_into_groups_of_about_equal_time():
+    from kbenv.warmup import groups_of
+
+    groups = groups_of(["games", "v1", "policies", "vector", "search"], 2)
+    assert sorted(sum(groups, [])) == ["games", "policies", "search", "v1", "vector"]
+    assert len(groups) == 2 and {"vector", "search"} not in [set(g) for g in groups]
+    assert groups_of(["v1"], 4) == [["v1"]]
+
+
 def test_targets_are_checked_by_name():
     assert check_targets(["env", "games"]) == ["env", "games"]
     assert set(DEFAULT_TARGETS) <= set(TARGETS)
