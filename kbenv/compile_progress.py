@@ -114,7 +114,8 @@ class CompileWatcher(numba_event.Listener):
         print(f"kbenv: compiling numba kernels for {name}{about}; once: later runs load them from {CACHE_DIR}",
               file=self.stream, flush=True)
         bar = tqdm(total=None if expected is None else int(expected), unit="s", file=self.stream, leave=False,
-                   dynamic_ncols=True, bar_format="{desc} {elapsed}{postfix}" if expected is None else None, desc="compiling")
+                   dynamic_ncols=True, desc="compiling",
+                   bar_format="{desc} {elapsed}{postfix}" if expected is None else None)
         try:
             while not done.wait(0.5):
                 with self._lock:
