@@ -30,6 +30,8 @@ EXPECTED_S = {
     "legal_mask_into": 8.0,
     "begin_turn": 3.0,
     "setup_draws": 3.0,
+    "init_roots": 120.0,  # agents.alphazero.tree_kernels: the compiled search of the network agents
+    "select_leaves": 35.0,
 }
 
 
