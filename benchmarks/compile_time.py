@@ -153,16 +153,18 @@ def run_pair(trees: dict[str, Path], case: str) -> dict[str, dict]:
 
 
 def readme_table(results: dict) -> str:
-    """The Markdown table of compile CPU seconds per case, this tree beside the baseline when there is one."""
+    """The Markdown table of compile CPU seconds (and compilations) per case, beside the baseline's if measured."""
     trees = list(results)
-    head = "| case | " + " | ".join(f"{t}: compile CPU s (wall s)" for t in trees) + " |"
-    lines = [head, "|---|" + "---|" * len(trees)]
-    for case in results[trees[0]]:
-        cells = []
-        for t in trees:
-            r = results[t].get(case)
-            cells.append("-" if r is None else f"{r['compile_cpu_s']:.0f} ({r['wall_s']:.0f})")
-        lines.append(f"| {case} | " + " | ".join(cells) + " |")
+    paired = len(trees) > 1
+    head = "| case | compile CPU s (compilations) |" + (" baseline | baseline / this |" if paired else "")
+    lines = [head, "|---|---|" + ("---|---|" if paired else "")]
+    for case, r in results[trees[0]].items():
+        row = f"| {case} | {r['compile_cpu_s']:.0f} ({r['compiles']}) |"
+        b = results[trees[1]].get(case) if paired else None
+        if paired:
+            row += " - | - |" if b is None else \
+                f" {b['compile_cpu_s']:.0f} ({b['compiles']}) | {b['compile_cpu_s'] / r['compile_cpu_s']:.2f} |"
+        lines.append(row)
     return "\n".join(lines)
 
 
