@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q torch==2.13.0  # CPU build; a plain torch requirement would pull CUDA
 	$(BIN)/pip install -q -e ".[dev,train,openspiel,rllib,interop,serve]"
-	$(BIN)/kbenv warmup --workers 2 --targets env,games,v1,policies,vector,search  # compile once; later runs load
+	$(BIN)/kbenv warmup --workers 2  # compile the kernels once, with a progress bar; every later run loads them
 	touch $(STAMP)
 
 demo: $(STAMP)
