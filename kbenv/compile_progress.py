@@ -75,7 +75,6 @@ class CompileWatcher(numba_event.Listener):
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
         self._done = threading.Event()
-        self._bar = None
 
     def on_start(self, event) -> None:
         name = _short_name(event.data["dispatcher"])

@@ -63,17 +63,12 @@ def module_file(module: str, roots=None) -> Path | None:
     return None
 
 
-def _root_of(path: Path, roots: Roots) -> Path:
-    for root in roots:
-        if path.is_relative_to(root):
-            return root
-    raise ValueError(f"{path} is in none of the packages {', '.join(map(str, roots))}")
-
-
 def module_name(path: Path, roots=None) -> str:
     """The dotted name of a file of one of the packages."""
     path = Path(path).resolve()
-    root = _root_of(path, _roots(roots))
+    root = root_of(path, roots)
+    if root is None:
+        raise ValueError(f"{path} is in none of the packages {', '.join(map(str, _roots(roots)))}")
     parts = list(path.relative_to(root).with_suffix("").parts)
     if parts[-1] == "__init__":
         parts.pop()
@@ -204,13 +199,13 @@ def add_root(package: str | os.PathLike) -> None:
         ROOTS.append(path)
 
 
-def root_of(py_file: str | os.PathLike) -> Path | None:
-    """The package of ROOTS that holds `py_file`, if any."""
+def root_of(py_file: str | os.PathLike, roots=None) -> Path | None:
+    """The package (of ROOTS by default) that holds `py_file`, if any."""
     try:
         path = Path(py_file).resolve()
     except (OSError, ValueError):
         return None
-    return next((root for root in ROOTS if path.is_relative_to(root)), None)
+    return next((root for root in _roots(roots) if path.is_relative_to(root)), None)
 
 
 def remove_legacy_folders(base: Path = PACKAGE / "__pycache__") -> None:
@@ -229,7 +224,7 @@ def _make_locator_class():
             self._py_file = Path(py_file).resolve()
             self._lineno = py_func.__code__.co_firstlineno
             sub = self.get_suitable_cache_subpath(py_file)
-            self._cache_path = str(cache_base() / sub)
+            self._cache_path = str(Path(CACHE_DIR) / sub)  # the folder chosen once, when kbenv was imported
 
         def get_cache_path(self) -> str:
             return self._cache_path

@@ -101,14 +101,13 @@ def warm_vector() -> None:
 
 def warm_search() -> None:
     """The compiled tree search of the network agents (agents.alphazero), one short search."""
+    from agents.evaluation.play import agent_inputs
     from agents.registry import make_agent
 
     from .game import Game
 
     agent = make_agent("trained:2p", seed=0)
     game = Game.new(2, seed=7)
-    from agents.evaluation.play import agent_inputs
-
     for _ in range(3):
         game.step(int(agent.act(*agent_inputs(game, game.decider))))
 
