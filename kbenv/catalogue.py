@@ -614,6 +614,22 @@ RULE_FLAGS = (
              "beruecksichtigt')"),
     RuleFlag("island_coast_not_water", 16, "island",
              "the island's coast hexes are not next to water for Fishermen and the Water mill (A-QI2)"),
+    # Marshlands: when a location tile is ready (A-M5, EN 213 "from their next turn on", the default)
+    RuleFlag("tiles_ready_next_round", 17, "marshlands",
+             "a location tile is usable from the next round on, for canoe reactions too (A-M5 DE, DE 206 "
+             "'erst ab der naechsten Runde')"),
+    # Harvest: the Bazaar and the pieces of the Scout cabin and the City hall (A-H3, EN 1305-1307)
+    RuleFlag("bazaar_keeps_pieces_in_place", 18, "harvest",
+             "the Bazaar cannot repeat the Scout cabin or the City hall: their pieces are not relocated (the old "
+             "reading of A-H3, from EN 1331 'cannot be relocated' and EN 859 'remains in place')"),
+    # Marshlands: the game end with a Temple reserve set aside (A-M6; EN 298 "built the last settlement from their
+    # personal supply", the default)
+    RuleFlag("temple_reserve_delays_end", 19, "marshlands",
+             "the game end waits until the Temple reserve set aside is built too (A-M6, a secondary source)"),
+    # Nomads with Marshlands: red cards and a Canoe reaction (EN 604 "The active player must check", the default)
+    RuleFlag("red_cards_score_reactions", 20, "marshlands",
+             "Ambassadors and Shepherds also pay a Canoe reactor for its build in another player's turn (the old "
+             "reading of A-N9)"),
 )
 RULE_BIT = {f.name: 1 << f.bit for f in RULE_FLAGS}
 

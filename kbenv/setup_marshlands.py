@@ -92,10 +92,13 @@ def check_marsh_position(board, n: int, pieces: dict, tiles, settlements, supply
             continue
         for p, k in enumerate(counts):
             on_board = len(settlements[p]) if settlements else 0
-            in_supply = supply[p] if supply else S.SETTLEMENTS_PER_PLAYER - on_board
-            if on_board + in_supply + k > S.SETTLEMENTS_PER_PLAYER:
-                raise MarshSetupError(f"{c.name}[{p}]: {k} set aside, {on_board} on the board and {in_supply} "
-                                      f"in the supply make more than {S.SETTLEMENTS_PER_PLAYER} (give supply)")
+            if supply:  # without it the supply is what is left: 40 - on the board - set aside
+                if on_board + supply[p] + k > S.SETTLEMENTS_PER_PLAYER:
+                    raise MarshSetupError(f"{c.name}[{p}]: {k} set aside, {on_board} on the board and {supply[p]} "
+                                          f"in the supply make more than {S.SETTLEMENTS_PER_PLAYER}")
+            elif on_board + k > S.SETTLEMENTS_PER_PLAYER:
+                raise MarshSetupError(f"{c.name}[{p}]: {k} set aside and {on_board} on the board make more than "
+                                      f"{S.SETTLEMENTS_PER_PLAYER}")
 
 
 def type_bits(kinds) -> int:

@@ -103,7 +103,7 @@ def test_the_bazaar_names_the_power_to_use_once_more():
     text, legal = words_of(g)
     assert g.phase == "choose_power" and "Bazaar: choose the power to use once more" in text
     assert "use the Water mill power once more (water_mill)" in text
-    assert "scout_cabin" not in text and "(bazaar)" not in text  # never repeated (A-H3)
+    assert "scout_cabin" not in text and "(bazaar)" not in text  # no scout to relocate, the Bazaar never (A-H3)
     # with the Crossroads tile held, its extra action is the option named crossroads (A-H3, A-C8)
     g = game_from_position(position(then=["bazaar"], crossroads=True))
     text, legal = words_of(g)

@@ -21,15 +21,18 @@ from .crossroads import (
     fort_discard,
     fort_draw,
     place_city_hall,
+    relocate_city_hall,
     vehicle_target,
 )
 from .harvest_hooks import (
     RULE_FARMLAND,
     apply_phase_decision,
+    begin_relocation,
     build_goes_on,
     choose_option,
     enters_choice,
     place_piece,
+    places_own_piece,
     power_finished,
     settlement_built,
     take_farm_action,
@@ -59,9 +62,12 @@ from .state import (
     BONUS_USED,
     BUILT_THIS_TURN,
     CAVE_USED,
+    CITY_HALL_AT,
+    CURRENT,
     DECIDER,
     DECISIONS,
     EXPANSIONS,
+    FRAME_DEPTH,
     MANDATORY_BUILT,
     MANDATORY_DONE,
     MANDATORY_HEXES,
@@ -87,6 +93,7 @@ from .state import (
 )
 from .traits import (
     BONUS_TYPE,
+    BUILD_POWER,
     POWER_ACTIVATION_RULE,
     POWER_COUNTS_FROM_START,
     POWER_FIXES_TERRAIN,
@@ -150,6 +157,19 @@ def apply_marshlands(st, action: int) -> None:
     else:
         apply_decision(st, action)
     after_decision(st, before, taker)
+    if st[FRAME_DEPTH] == 0 and build_left_without_supply(st):
+        finish_power(st, st[CURRENT])  # a reaction spent the turn owner's last settlement (EN 1107)
+        if reserve_owed(st) == 0:
+            st[MANDATORY_DONE] = 1  # and nothing is left for the mandatory action either
+
+
+@njit(cache=True, inline="always")
+def build_left_without_supply(st) -> bool:
+    """The turn owner's power is waiting for a build (its next or optional step) while the owner's supply is
+    empty: a canoe reaction of the owner (canoe_taker_reacts) built the last settlement between two builds."""
+    power = st[POWER]
+    return (power >= 0 and BUILD_POWER[power] and (st[PHASE] == PHASE_STEP or st[PHASE] == PHASE_TARGET)
+            and st[SUPPLY + st[CURRENT]] == 0)
 
 
 @njit(cache=True)
@@ -234,7 +254,8 @@ def finish_power(st, p: int) -> None:
 def activate(st, p: int, power: int) -> None:
     """Activate a location tile, a nomad tile or the cave move."""
     timing = POWER_TIMING[power]
-    if st[EXPANSIONS] & EXP_HARVEST and st[PHASE] == PHASE_CHOOSE_POWER:
+    repeating = (st[EXPANSIONS] & EXP_HARVEST) != 0 and st[PHASE] == PHASE_CHOOSE_POWER
+    if repeating:
         pass  # named by a repeat (Harvest, A-H3): it runs once more without using its own tile
     elif timing == TIMING_TILE:
         st[TILES_USED + p] |= 1 << usable_tile(st, p, power)
@@ -262,6 +283,8 @@ def activate(st, p: int, power: int) -> None:
         st[PHASE] = PHASE_STEP
     else:
         st[PHASE] = PHASE_TARGET
+    if repeating and places_own_piece(power):
+        begin_relocation(st, p, power)  # the repeat relocates the scouts or the city hall (EN 1305-1307)
     if POWER_ACTIVATION_RULE[power]:
         special_activation(st, p, power)
 
@@ -343,7 +366,9 @@ def special_target(st, p: int, power: int, target: int, h: int) -> None:
             return
     elif target == TARGET_PIECE:
         rule = POWER_RULE[power]
-        if rule == RULE_CITY_HALL:
+        if rule == RULE_CITY_HALL and st[CITY_HALL_AT + p] != 0:
+            relocate_city_hall(st, p, h)  # a repeat moves it (EN 1305-1307)
+        elif rule == RULE_CITY_HALL:
             place_city_hall(st, p, h)
         elif rule == RULE_BARRACKS:
             barracks_target(st, p, h)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from numba import njit
 
-from ..board.bitset import HEX_BIT, HEX_WORD, WORDS, add, dilate_into, has, intersects, remove
+from ..board.bitset import HEX_BIT, HEX_WORD, WORDS, add, dilate_into, has, intersects, is_empty, remove
 from ..board.geometry import STEP1
 from ..catalogue import CROSSROADS as EXP_CROSSROADS
-from ..catalogue import EXPANSION_BIT
+from ..catalogue import EXPANSION_BIT, RULE_BIT
 from ..catalogue import HARVEST as EXP_HARVEST
 from ..catalogue import NOMADS as EXP_NOMADS
 from .harvest_powers import scout_adjacency, seized_tile
@@ -17,6 +17,7 @@ from .marshlands import lose_bonus_tiles, supply_emptied, take_bonus_tiles
 from .nomads_hooks import claim_nomads, red_cards_after_build
 from .state import (
     ADJACENT,
+    CURRENT,
     ENDING,
     EXPANSIONS,
     LOC_NEIGHBOURS,
@@ -27,6 +28,8 @@ from .state import (
     OCCUPIED,
     OUTPOST_ARMED,
     OWN,
+    RULE_FLAGS,
+    SCOUTS,
     SUPPLY,
     TERRAIN_MASKS,
     TILES_FRESH,
@@ -36,11 +39,22 @@ from .state import (
 )
 
 EXP_MARSHLANDS = EXPANSION_BIT["marshlands"]
+RED_CARDS_REACTIONS = RULE_BIT["red_cards_score_reactions"]  # the old reading of EN 604 for a Canoe reactor
 
 
 @njit(cache=True)
 def own_view(st, p: int):
     return st[OWN + p * WORDS : OWN + (p + 1) * WORDS]
+
+
+@njit(cache=True, inline="always")
+def own_this_turn(st, p: int):
+    """What counts as p's settlements for the rules of the turn: OWN[p] and, in p's turn, p's scouts (Harvest,
+    EN 1331 "They count as settlements during the player's turn"; no card counts them: they leave at its end)."""
+    own = own_view(st, p)
+    if p != st[CURRENT] or is_empty(st[SCOUTS : SCOUTS + WORDS]):
+        return own
+    return own | st[SCOUTS : SCOUTS + WORDS]
 
 
 @njit(cache=True)
@@ -100,7 +114,8 @@ def build_settlement(st, p: int, h: int) -> None:
     if st[EXPANSIONS] & EXP_NOMADS:
         st[OUTPOST_ARMED] = 0  # an armed Outpost serves this one settlement (N-10)
         claim_nomads(st, p, h)
-        red_cards_after_build(st, p, h)
+        if p == st[CURRENT] or st[RULE_FLAGS] & RED_CARDS_REACTIONS:
+            red_cards_after_build(st, p, h)  # "The active player must check" (EN 604): not a Canoe reactor
     if st[EXPANSIONS] & EXP_HARVEST:
         harvest_after_placing(st, p, h)
 

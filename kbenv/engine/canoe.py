@@ -1,16 +1,16 @@
 """Marshlands' Canoe (M-8, A-M5): reactions in other players' turns, on the interrupt stack.
 
-When a build, move or placement of player X takes the last tile of a location hex (or, with Nomads, the
-tile of a nomad space), the decision in progress is interrupted: a frame is pushed (kbenv.engine.frames)
-with a queue of the seats to ask, in seat order from the left of the active player (the active player
-last), without X (unless the rule flag `canoe_taker_reacts`, A-M5 b, DE 1181). A seat is asked when its
-turn in the queue comes, if it then holds a ready canoe tile (held since the end of the turn it was taken
-in, not used since its own last turn ended: TILES_FRESH / TILES_USED, cleared at the end of its own
-turn), a settlement in supply and a free swamp or water hex. It decides in PHASE_REACTION ("canoe" or
-DONE = "pass"); "canoe" spends one tile and asks for a hex: the union of the free swamp hexes and the free
-water hexes, each adjacent to the reactor's settlements if possible on its own (EN 1111, decision 8). A
-canoe build that empties another location pushes a nested frame (LIFO, each frame with its own queue).
-When a frame's queue is done the frame is popped and the interrupted decision goes on exactly.
+When a build, move or placement of player X takes the last tile of a location hex (or, with Nomads, the tile of
+a nomad space), the decision in progress is interrupted: a frame is pushed (kbenv.engine.frames) with a queue of
+the seats to ask, in seat order from the left of the active player (the active player last), without X (unless
+the rule flag `canoe_taker_reacts`, A-M5 b, DE 1181). A seat is asked when its turn in the queue comes, if it
+then holds a ready canoe tile (not fresh: taken before its own turn began, or under the flag
+tiles_ready_next_round before this round began, kbenv.engine.marshlands; and not used since its own last turn
+ended: TILES_FRESH / TILES_USED), a settlement in supply and a free swamp or water hex. It decides in
+PHASE_REACTION ("canoe" or DONE = "pass"); "canoe" spends one tile and asks for a hex: the union of the free
+swamp hexes and the free water hexes, each adjacent to the reactor's settlements if possible on its own (EN
+1111, decision 8). A canoe build that empties another location pushes a nested frame (LIFO, each frame with its
+own queue). When a frame's queue is done the frame is popped and the interrupted decision goes on exactly.
 
 DECIDER is the reactor during a reaction; CURRENT stays the turn owner. Every path here runs only with
 st[EXPANSIONS] & MARSHLANDS (kbenv.engine.actions calls it behind that bit).

@@ -16,7 +16,18 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..board.bitset import HEX_BIT, HEX_WORD, NEIGHBOUR_MASK, WORDS, add, clear, has, remove
+from ..board.bitset import (
+    BITS_PER_WORD,
+    HEX_BIT,
+    HEX_WORD,
+    NEIGHBOUR_MASK,
+    WORDS,
+    add,
+    clear,
+    has,
+    remove,
+    word_lowest_bit,
+)
 from ..board.codes import MOUNTAIN, NUM_BUILDABLE, SWAMP
 from ..board.geometry import STEP1
 from ..catalogue import CROSSROADS as EXP_CROSSROADS
@@ -37,6 +48,7 @@ from .board_ops import (
     terrain_view,
 )
 from .deck import discard_card, draw_card
+from .harvest_powers import add_scout_neighbours
 from .nomads_hooks import claim_nomads, red_cards_after_build
 from .pieces import pieces_into
 from .state import (
@@ -62,6 +74,7 @@ from .state import (
     REPEAT_CARDS,
     RULE_FLAGS,
     SHIP_AT,
+    STEPS_LEFT,
     TERRAIN_FIXED,
     TERRAIN_MASKS,
     TILES_HELD,
@@ -88,6 +101,7 @@ VEHICLE_AT[WAGON_POWER] = WAGON_AT
 VEHICLE_AT[LIGHTHOUSE_POWER] = SHIP_AT
 ZONE_SETTLEMENTS_ONLY = RULE_BIT["zone_blocks_settlements_only"]
 SCRATCH_HAND = scratch_off("hand")
+SCRATCH_LIFTED = scratch_off("lifted")
 
 
 # ----- pieces that count as settlements -------------------------------------------------------------
@@ -260,15 +274,22 @@ def barracks_targets(st, p: int, out) -> None:
 @njit(cache=True, inline="always")
 def city_hall_targets(st, p: int, out) -> None:
     """Centres of a city hall: all 7 cells on the board and eligible, one cell next to p's pieces (C-8,
-    no fallback); none once p's city hall is placed."""
+    no fallback); once p's city hall is placed none, unless a repeat relocates it (STEPS_LEFT > 0, EN 1307)."""
     clear(out)
     if st[CITY_HALL_AT + p] != 0:
+        if st[STEPS_LEFT] > 0:
+            city_hall_relocation_targets(st, p, out)
         return
     free = st[SCRATCH_HAND : SCRATCH_HAND + WORDS]
     open_hexes(st, st[BUILDABLE_MASK : BUILDABLE_MASK + WORDS], free)
-    adjacent = adjacent_view(st, p)
+    hall_centres(free, adjacent_view(st, p), -1, out)
+
+
+@njit(cache=True, inline="always")
+def hall_centres(free, adjacent, old_centre: int, out) -> None:
+    """out |= the centres h != old_centre whose 7 cells are all in free, one of them in adjacent."""
     for h in range(400):
-        if not has(free, h):
+        if h == old_centre or not has(free, h):
             continue
         ok = True
         touches = has(adjacent, h)
@@ -280,6 +301,61 @@ def city_hall_targets(st, p: int, out) -> None:
             touches = touches or has(adjacent, n)
         if ok and touches:
             add(out, h)
+
+
+@njit(cache=True)
+def city_hall_relocation_targets(st, p: int, out) -> None:
+    """Where a repeat may move p's city hall (EN 1305-1307): a new centre whose 7 cells are eligible and free once
+    the hall is lifted (a warrior zone that reaches its old cells closes them, C-12), one cell next to p's other
+    pieces or the turn's scouts, as if the hall were placed now (C-8)."""
+    centre = st[CITY_HALL_AT + p] - 1
+    free = st[SCRATCH_HAND : SCRATCH_HAND + WORDS]
+    open_hexes(st, st[BUILDABLE_MASK : BUILDABLE_MASK + WORDS], free)
+    adjacent = st[SCRATCH_LIFTED : SCRATCH_LIFTED + WORDS]
+    clear(adjacent)
+    for i in range(WORDS):
+        w = st[OWN + p * WORDS + i]
+        while w != 0:
+            h = i * BITS_PER_WORD + word_lowest_bit(w)
+            w &= w - 1
+            if not is_hall_cell(centre, h):
+                for j in range(WORDS):
+                    adjacent[j] |= NEIGHBOUR_MASK[h, j]
+    for d in range(-1, 6):
+        cell = centre if d < 0 else STEP1[centre, d]
+        if st[RULE_FLAGS] & ZONE_SETTLEMENTS_ONLY or not has(st[ZONE : ZONE + WORDS], cell):
+            add(free, cell)
+    if st[EXPANSIONS] & EXP_HARVEST:
+        add_scout_neighbours(st, p, adjacent)
+    hall_centres(free, adjacent, centre, out)
+
+
+@njit(cache=True)
+def relocate_city_hall(st, p: int, centre: int) -> None:
+    """A repeat moves p's city hall to centre (EN 1307): the new cells stand first (they seize tiles), then the old
+    ones not covered again are lifted (tiles they alone held are lost). Moving is not building: no red card
+    scores (A-N9)."""
+    old = st[CITY_HALL_AT + p] - 1
+    for d in range(-1, 6):
+        cell = centre if d < 0 else STEP1[centre, d]
+        if not is_hall_cell(old, cell):
+            put_piece(st, p, cell)
+    for d in range(-1, 6):
+        cell = old if d < 0 else STEP1[old, d]
+        if not is_hall_cell(centre, cell):
+            lift_piece(st, p, cell)
+    st[CITY_HALL_AT + p] = centre + 1
+
+
+@njit(cache=True, inline="always")
+def is_hall_cell(centre: int, h: int) -> bool:
+    """h is one of the 7 cells of a city hall on centre."""
+    if h == centre:
+        return True
+    for d in range(6):
+        if STEP1[centre, d] == h:
+            return True
+    return False
 
 
 @njit(cache=True, inline="always")

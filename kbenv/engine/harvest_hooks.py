@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from .. import catalogue as CAT
-from ..board.bitset import clear
+from ..board.bitset import WORDS, clear, is_empty, popcount
 from .board_ops import terrain_build_targets
 from .harvest import (
     farmland_targets,
@@ -40,6 +40,8 @@ from .harvest_powers import (
 from .harvest_scoring import bank_rovers, rovers_built
 from .silo import apply_silo_decision, begin_silo_phase, silo_done_legal, silo_hexes, silo_options
 from .state import (
+    CITY_HALL_AT,
+    CURRENT,
     FARMLAND_USED,
     NUMBER_TILE_MODE,
     NUMBER_TILES,
@@ -50,6 +52,8 @@ from .state import (
     POWER,
     REPEAT_CARDS,
     RULE_FLAGS,
+    SCOUTS,
+    STEPS_LEFT,
 )
 from .traits import POWER_RULE, POWER_TARGET, POWER_TIMING, RULE_CODE, TARGET_PASSIVE, TIMING_TILE
 
@@ -64,12 +68,16 @@ RULE_SCOUT = RULE_CODE["scout"]
 RULE_BAZAAR = RULE_CODE["bazaar"]
 USED_POWER_ONLY = CAT.RULE_BIT["bazaar_repeats_used_power_only"]  # A-H3 (b)
 # The powers a Bazaar may run once more (A-H3): location powers of tiles, not the Bazaar itself, not passive
-# ones, not the City hall (its hall "remains in place": no second one, no relocation) and not the Scout cabin
-# (no new scouts, EN 1305; scouts "cannot be relocated", EN 1331); never the farm action, nomad or bonus tiles.
+# ones; never the farm action, nomad or bonus tiles. A repeat gives no new scouts, warriors, wagons, ships or city
+# halls, "however, these may be relocated during the turn by repeating that extra action" (EN 1305-1307, DE 1487):
+# the Scout cabin and the City hall are repeated only to relocate (RELOCATES; kbenv.engine.legal.repeat_choices),
+# or not at all with the flag bazaar_keeps_pieces_in_place (the old reading, A-H3).
 REPEATABLE = np.array([k < len(CAT.LOCATION_TYPES) and POWER_TIMING[k] == TIMING_TILE
                        and POWER_TARGET[k] != TARGET_PASSIVE
-                       and CAT.POWER_RULES[POWER_RULE[k]] not in ("bazaar", "city hall", "scout")
+                       and CAT.POWER_RULES[POWER_RULE[k]] != "bazaar"
                        for k in range(CAT.NUM_POWER_CODES)], dtype=np.bool_)
+RULE_CITY_HALL = RULE_CODE["city hall"]
+KEEPS_PIECES = CAT.RULE_BIT["bazaar_keeps_pieces_in_place"]
 REPEATER_BITS = sum(1 << k for k in range(CAT.NUM_POWER_CODES) if POWER_RULE[k] == RULE_BAZAAR)
 # The rule codes only Harvest powers use: kbenv.engine.powers hands their targets to `rule_targets`.
 OWN_RULE = np.array([{e for t, e in zip(CAT.POWER_TRAITS, CAT.POWER_EXPANSION, strict=True) if t.rule == r}
@@ -193,6 +201,37 @@ def enters_choice(st, p: int, power: int) -> bool:
         st[PHASE] = PHASE_CHOOSE_POWER
         return True
     return False
+
+
+@njit(cache=True, inline="always")
+def places_own_piece(power: int) -> bool:
+    """The Scout cabin or the City hall: a repeat of it only relocates their pieces (EN 1305-1307)."""
+    rule = POWER_RULE[power]
+    return rule == RULE_SCOUT or rule == RULE_CITY_HALL
+
+
+@njit(cache=True)
+def relocation_open(st, p: int, power: int) -> bool:
+    """A repeat may run the Scout cabin or the City hall (places_own_piece): the turn owner's scouts or p's city
+    hall stand on the board to be relocated, and the flag bazaar_keeps_pieces_in_place is off."""
+    if st[RULE_FLAGS] & KEEPS_PIECES:
+        return False
+    if POWER_RULE[power] == RULE_SCOUT:
+        return p == st[CURRENT] and not is_empty(st[SCOUTS : SCOUTS + WORDS])
+    return st[CITY_HALL_AT + p] != 0
+
+
+@njit(cache=True)
+def begin_relocation(st, p: int, power: int) -> None:
+    """A repeat runs the Scout cabin or the City hall (relocation_open): the scouts are lifted and as many placed
+    again (STEPS_LEFT = their number, kbenv.engine.harvest_powers.scouts_allowed); the city hall stays until its
+    new place is chosen (STEPS_LEFT = 1, kbenv.engine.crossroads.city_hall_targets)."""
+    if POWER_RULE[power] == RULE_SCOUT:
+        lifted = popcount(st[SCOUTS : SCOUTS + WORDS])
+        remove_scouts(st, p)
+        st[STEPS_LEFT] = lifted
+    else:
+        st[STEPS_LEFT] = 1
 
 
 @njit(cache=True)

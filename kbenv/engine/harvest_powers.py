@@ -41,17 +41,21 @@ from .state import (
     NUMBER_TILES,
     OCCUPIED,
     OWN,
+    POWER,
     RULE_FLAGS,
     SCOUTS,
+    STEPS_LEFT,
     TERRAIN_MASKS,
     scratch_off,
 )
+from .traits import POWER_RULE, RULE_CODE
 
 LONE_SETTLEMENT_MOVES = CAT.RULE_BIT["palisade_moves_lone_settlement"]  # A-H6 (b)
 SCRATCH_AREA = scratch_off("lifted")  # the settlement area being measured
 NUMBER_TILE_POOL = CAT.NUMBER_TILE_POOL  # 8 ones + 2 fives (DE 1407): 18 in value
 CATHEDRAL_TYPE = CAT.LOCATION_NAMES.index("cathedral")
 SCOUT_TILES = 2  # EN 1245: 2 scout tiles, shared
+RULE_SCOUT = RULE_CODE["scout"]
 
 
 # ----- Palisade (H-13, A-H6) ---------------------------------------------------------------------------------
@@ -64,7 +68,8 @@ def _free_suitable(st, h: int) -> bool:
 @njit(cache=True, inline="always")
 def palisade_targets(st, p: int, src: int, out) -> None:
     """Where the settlement on src may go (EN 1361, DE 1562 "angrenzend an das gleiche Siedlungsgebiet"): a free
-    suitable hex next to the rest of src's settlement area (its area in OWN[p], src lifted). A lone settlement
+    suitable hex next to the rest of src's settlement area (its area in OWN[p] and, in p's turn, p's scouts (EN 1331),
+    src lifted). A lone settlement
     has no rest (A-H6 a); with the flag palisade_moves_lone_settlement it may step to a free neighbour (A-H6 b)."""
     area = st[SCRATCH_AREA : SCRATCH_AREA + WORDS]
     own = st[OWN + p * WORDS : OWN + (p + 1) * WORDS]
@@ -75,7 +80,10 @@ def palisade_targets(st, p: int, src: int, out) -> None:
         dilate_into(out, area)
         grown = False
         for i in range(WORDS):
-            w = area[i] | (out[i] & own[i])
+            mine = own[i]
+            if p == st[CURRENT]:
+                mine |= st[SCOUTS + i]  # the turn owner's scouts count as its settlements (EN 1331)
+            w = area[i] | (out[i] & mine)
             if w != area[i]:
                 area[i] = w
                 grown = True
@@ -146,8 +154,9 @@ def returned_one(st, p: int) -> bool:
 @njit(cache=True, inline="always")
 def scout_targets(st, p: int, out) -> None:
     """Where p may place a scout (EN 1329, A-H4): a free hex of suitable terrain, water or mountain (not a cave,
-    not a warrior zone: OCCUPIED) next to p's own settlements or scouts; none once both scout tiles are out."""
-    if popcount(st[SCOUTS : SCOUTS + WORDS]) >= SCOUT_TILES:
+    not a warrior zone: OCCUPIED) next to p's own settlements or scouts; none once both scout tiles are out, or,
+    when a repeat relocates the scouts (A-H3), once those lifted are placed again."""
+    if popcount(st[SCOUTS : SCOUTS + WORDS]) >= scouts_allowed(st):
         clear(out)
         return
     water = TERRAIN_MASKS + WATER * WORDS
@@ -155,6 +164,17 @@ def scout_targets(st, p: int, out) -> None:
     for i in range(WORDS):
         ground = st[BUILDABLE_MASK + i] | st[water + i] | st[mountain + i]
         out[i] = ground & st[ADJACENT + p * WORDS + i] & ~st[OCCUPIED + i]
+
+
+@njit(cache=True, inline="always")
+def scouts_allowed(st) -> int:
+    """How many scouts may stand: both tiles, or while a repeat relocates the scouts (the Scout cabin running with
+    STEPS_LEFT > 0, kbenv.engine.harvest_hooks.begin_relocation) as many as were lifted: a repeat gives no new
+    scout tiles (EN 1305)."""
+    power = st[POWER]
+    if power >= 0 and st[STEPS_LEFT] > 0 and POWER_RULE[power] == RULE_SCOUT:
+        return st[STEPS_LEFT]
+    return SCOUT_TILES
 
 
 @njit(cache=True, inline="always")

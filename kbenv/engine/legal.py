@@ -15,11 +15,14 @@ from .harvest_hooks import (
     REPEATABLE,
     REPEATER_BITS,
     RULE_FARMLAND,
+    begin_relocation,
     farm_action_open,
     option_pending,
     options_legal,
     phase_done_legal,
     phase_hexes,
+    places_own_piece,
+    relocation_open,
     repeats_used_only,
     return_open,
     take_open,
@@ -246,7 +249,8 @@ def repeat_card_open(st, p: int) -> bool:
 def repeat_choices(st, p: int, tmp) -> int:
     """Bit k set = a repeat power (Harvest, REPEATER_BITS) may run power k once more now (A-H3 a): a location
     power of a tile p holds and may use (not taken this turn), used or not (with the flag of A-H3 b: used this
-    turn), of the REPEATABLE kinds, with a completion. Its own tile is not used by the repeat."""
+    turn), of the REPEATABLE kinds, with a completion. Its own tile is not used by the repeat. The Scout cabin
+    and the City hall run only to relocate their pieces (EN 1305-1307): their completion is tried on a copy."""
     held = st[TILES_HELD + p] & ~st[TILES_FRESH + p]
     if repeats_used_only(st):
         held &= st[TILES_USED + p]
@@ -255,9 +259,24 @@ def repeat_choices(st, p: int, tmp) -> int:
     while types != 0:
         power = word_lowest_bit(types)
         types &= types - 1
-        if REPEATABLE[power] and power_has_completion(st, p, power, tmp):
+        if not REPEATABLE[power]:
+            continue
+        if places_own_piece(power):
+            if relocation_open(st, p, power) and relocation_has_completion(st, p, power):
+                bits |= 1 << power
+        elif power_has_completion(st, p, power, tmp):
             bits |= 1 << power
     return bits
+
+
+@njit(cache=True)
+def relocation_has_completion(st, p: int, power: int) -> bool:
+    """The relocation of a repeat (harvest_hooks.begin_relocation) finds a place, tried on a copy of the game."""
+    trial = st.copy()
+    begin_relocation(trial, p, power)
+    trial[POWER] = power
+    trial[PHASE] = PHASE_TARGET
+    return power_has_completion(trial, p, power, trial[SCRATCH_TMP : SCRATCH_TMP + WORDS])
 
 
 @njit(cache=True, inline="always")

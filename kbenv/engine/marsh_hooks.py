@@ -31,6 +31,8 @@ from .marshlands import (
     return_unbuilt_reserve,
     set_aside,
     temple_waiver,
+    tiles_ready_at_turn_end,
+    tiles_ready_at_turn_start,
 )
 from .state import MANDATORY_DONE, MANDATORY_TARGET
 from .traits import RULE_CODE
@@ -62,7 +64,9 @@ def rule_targets(st, p: int, rule: int, src: int, out) -> None:
 # ----- turn hooks (kbenv.engine.turns, kbenv.engine.actions, kbenv.engine.legal) --------------------
 @njit(cache=True)
 def begin_turn(st, p: int) -> None:
-    """At the start of p's turn: the Temple's reserve is owed in this mandatory action, on top (M-12)."""
+    """At the start of p's turn: p's tiles taken before are ready (A-M5); the Temple's reserve is owed in this
+    mandatory action, on top (M-12)."""
+    tiles_ready_at_turn_start(st, p)
     owe_reserve(st, p)
     st[MANDATORY_TARGET] += st[TEMPLE_OWED]
     if st[TEMPLE_OWED] > 0:
@@ -70,9 +74,11 @@ def begin_turn(st, p: int) -> None:
 
 
 @njit(cache=True)
-def end_turn(st, p: int) -> None:
-    """At the end of p's turn: a Temple reserve owed and not built goes back to the supply (A-M6 R)."""
+def end_turn(st, p: int, round_over: bool) -> None:
+    """At the end of p's turn: a Temple reserve owed and not built goes back to the supply (A-M6 R); the tiles
+    taken become ready as kbenv.engine.marshlands.tiles_ready_at_turn_end says."""
     return_unbuilt_reserve(st, p)
+    tiles_ready_at_turn_end(st, round_over)
 
 
 @njit(cache=True, inline="always")

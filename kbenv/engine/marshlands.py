@@ -23,6 +23,7 @@ from .state import (
     BUILDABLE_MASK,
     CAVES,
     COUNTER_AT,
+    CURRENT,
     ENDING,
     LOC_TYPE,
     MANDATORY_BUILT,
@@ -32,8 +33,10 @@ from .state import (
     OCCUPIED,
     OWN,
     RULE_FLAGS,
+    SCOUTS,
     SUPPLY,
     TERRAIN_MASKS,
+    TILES_FRESH,
     TILES_HELD,
 )
 from .traits import FIRST_BONUS_TYPE
@@ -43,6 +46,34 @@ FOUNTAIN = CAT.LOCATION_NAMES.index("fountain")
 TEMPLE = CAT.LOCATION_NAMES.index("temple")
 NUM_BONUS_TYPES = len(CAT.BONUS_TYPES)
 KEEP_BONUS = CAT.RULE_BIT["bonus_kept_after_tile_loss"]
+READY_NEXT_ROUND = CAT.RULE_BIT["tiles_ready_next_round"]
+RESERVE_DELAYS_END = CAT.RULE_BIT["temple_reserve_delays_end"]  # A-M6, the old reading
+
+
+# ----- when a tile taken is ready (A-M5, EN 213, DE 206) ---------------------------------------------------
+# A location tile is usable "from their next turn on" (EN 213): with Marshlands this matters outside its
+# holder's turns too, since a canoe tile reacts in other players' turns. By default a tile taken (in its holder's
+# turn or by a reaction in another's) stays fresh until its holder's next turn begins; under the flag
+# tiles_ready_next_round (DE 206 "erst ab der naechsten Runde") until the round it was taken in has ended.
+# Either way a tile taken in a round never reacts in that round.
+@njit(cache=True, inline="always")
+def tiles_ready_at_turn_start(st, p: int) -> None:
+    """The start of p's turn: p's tiles taken before it are ready (the EN reading)."""
+    if st[RULE_FLAGS] & READY_NEXT_ROUND == 0:
+        st[TILES_FRESH + p] = 0
+
+
+@njit(cache=True, inline="always")
+def tiles_ready_at_turn_end(st, round_over: bool) -> None:
+    """The end of a turn: bonus tiles taken in it are ready (EN 1097); under tiles_ready_next_round, every tile
+    and bonus tile taken in the round only once the round is over."""
+    if st[RULE_FLAGS] & READY_NEXT_ROUND == 0:
+        for q in range(st[NUM_PLAYERS]):
+            st[BONUS_FRESH + q] = 0
+    elif round_over:
+        for q in range(st[NUM_PLAYERS]):
+            st[TILES_FRESH + q] = 0
+            st[BONUS_FRESH + q] = 0
 
 
 # ----- bonus tiles (M-7, A-M4) ------------------------------------------------------------------------
@@ -114,7 +145,8 @@ def bonus_usable(st, p: int, loc_type: int) -> bool:
 @njit(cache=True, inline="always")
 def fountain_targets(st, p: int, out) -> None:
     """Free hexes suitable to be built upon next to exactly one of p's settlements and to none of another
-    player's; with p's fountain bonus also free mountains (not caves).
+    player's; with p's fountain bonus also free mountains (not caves). The turn owner's scouts count as its
+    settlements (Harvest, EN 1331).
 
     Counted by masks (hex adjacency is symmetric): `near[0]` = next to one or more of p's pieces,
     `near[1]` = next to two or more, `near[2]` = next to another player's."""
@@ -123,6 +155,8 @@ def fountain_targets(st, p: int, out) -> None:
     for q in range(st[NUM_PLAYERS]):
         for i in range(WORDS):
             w = st[OWN + q * WORDS + i]
+            if q == st[CURRENT]:
+                w |= st[SCOUTS + i]  # the scouts: only the turn owner's are on the board (H-9)
             while w != 0:
                 h = i * BITS_PER_WORD + word_lowest_bit(w)
                 w &= w - 1
@@ -192,9 +226,10 @@ def reserve_owed(st) -> int:
 
 @njit(cache=True, inline="always")
 def supply_emptied(st, p: int) -> None:
-    """p's supply is empty (board_ops.last_from_supply, Marshlands): the game ends after this round once the
-    reserve is empty too, and nothing is left to build this turn once the reserve owed is built (A-M6)."""
-    if st[TEMPLE_RESERVE + p] == 0:
+    """p's supply is empty (board_ops.last_from_supply, Marshlands): the game ends after this round (EN 298 "built
+    the last settlement from their personal supply"; with the flag temple_reserve_delays_end once the reserve set
+    aside is empty too), and nothing is left to build this turn once the reserve owed is built (A-M6)."""
+    if st[TEMPLE_RESERVE + p] == 0 or st[RULE_FLAGS] & RESERVE_DELAYS_END == 0:
         st[ENDING] = 1
     if st[TEMPLE_OWED] == 0:
         st[MANDATORY_DONE] = 1

@@ -23,7 +23,7 @@ from ..board.bitset import (
 from ..board.geometry import STEP1
 from ..catalogue import DONATION_TERRAINS, NOMAD_KINDS, POWER_TRAIT, RULE_BIT
 from ..catalogue import MARSHLANDS as EXP_MARSHLANDS
-from .board_ops import adjacent_view, own_view, settlements_word
+from .board_ops import adjacent_view, own_this_turn, settlements_word
 from .nomads_hooks import FAMILIES, RED_CARD_GOLD, card_in_play, current_round
 from .pieces import piece_on, pieces_into
 from .state import (
@@ -139,8 +139,8 @@ def slides_through_zone(st, h: int) -> bool:
 
 @njit(cache=True, inline="always")
 def village_targets(st, p: int, out) -> None:
-    """Free buildable hexes next to at least 3 of p's settlements."""
-    own = own_view(st, p)
+    """Free buildable hexes next to at least 3 of p's settlements (the turn owner's scouts among them, EN 1331)."""
+    own = own_this_turn(st, p)
     for i in range(WORDS):
         out[i] = st[BUILDABLE_MASK + i] & ~st[OCCUPIED + i]
     for i in range(WORDS):

@@ -19,7 +19,6 @@ from .marsh_hooks import begin_turn as marsh_begin_turn
 from .marsh_hooks import end_turn as marsh_end_turn
 from .nomads import end_of_round
 from .state import (
-    BONUS_FRESH,
     BONUS_USED,
     BUILT_THIS_TURN,
     CAVE_USED,
@@ -136,7 +135,8 @@ def end_turn(st) -> None:
     if st[EXPANSIONS] & EXP_MARSHLANDS:
         st[TERRAIN_FIXED] = 0
         st[TURN_TERRAIN] = 0
-    st[TILES_FRESH + p] = 0
+    if st[EXPANSIONS] & EXP_MARSHLANDS == 0:
+        st[TILES_FRESH + p] = 0  # ready from the next turn on (EN 213); with Marshlands: marsh_end_turn
     st[TILES_USED + p] = 0
     if st[BUILT_THIS_TURN] == 1:
         st[TURNS_WITHOUT_BUILD] = 0
@@ -146,13 +146,8 @@ def end_turn(st) -> None:
     if st[EXPANSIONS] != 0:
         st[OUTPOST_ARMED] = 0
         if st[EXPANSIONS] & EXP_MARSHLANDS:
-            marsh_end_turn(st, p)
+            marsh_end_turn(st, p, p == last_seat(st))  # and the tiles taken become ready (A-M5)
             st[BONUS_USED + p] = 0
-            # Tiles taken in this turn are ready once it ends, also those another seat took by a
-            # reaction in it (A-M5: "held since the end of their acquiring turn").
-            for q in range(st[NUM_PLAYERS]):
-                st[TILES_FRESH + q] = 0
-                st[BONUS_FRESH + q] = 0
         if st[EXPANSIONS] & EXP_HARVEST:
             harvest_end_turn(st, p)  # the farm action comes back next turn (A-H1)
         if p == last_seat(st):

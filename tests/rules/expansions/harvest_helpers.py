@@ -77,6 +77,7 @@ POOL_VALUE = 8 * 1 + 2 * 5    # 18
 FLAGS = {
     "A-H2": "silo_by_silo",                       # (b) silo by silo, each silo in turn order
     "A-H3": "bazaar_repeats_used_power_only",     # (b) only a power already used this turn
+    "A-H3 pieces": "bazaar_keeps_pieces_in_place",  # the Scout cabin and City hall are not repeated to relocate
     "A-H6": "palisade_moves_lone_settlement",     # (b) a lone settlement may step to a free neighbour
     "A-H7": "mayors_contiguous",                  # (b) the 4 settlements must be contiguous in the row
     "A-X2": "silos_count_as_special",             # silos count for Workers and Merchants

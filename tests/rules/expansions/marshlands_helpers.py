@@ -65,6 +65,9 @@ FLAGS = {
     "A-M10": "scouts_keep_dealt_hands",        # (b) hands dealt before the reveal are kept
     "A-M11-vassals": "vassals_count_outer_edge",   # (b) every section-border hex, the outer edge included
     "A-M11-geologists": "geologists_count_hexes",  # (b) mountain hexes instead of mountain areas
+    "A-M6-end": "temple_reserve_delays_end",   # a secondary source: the reserve set aside delays the game end
+    "A-M5-round": "tiles_ready_next_round",    # DE 206: a tile is ready from the next round on
+    "A-N9-canoe": "red_cards_score_reactions",  # red cards pay a Canoe reactor too
 }
 
 

@@ -7,7 +7,7 @@ away, so the oracle and the mandatory action build along FOREST_ROW. Player 1 ho
 ``"bazaar"`` the player names the power to repeat (phase ``CHOOSE_POWER``, HA9).
 """
 
-from harvest_helpers import CHOOSE_POWER, DONE, FARM, flag, hpos, requires_harvest, with_options
+from harvest_helpers import CHOOSE_POWER, DONE, FARM, flag, hpos, requires_harvest, scouts_on_board, with_options
 
 pytestmark = requires_harvest
 
@@ -24,7 +24,9 @@ A_H3 = ("(a) It grants one more use of another held, usable (not fresh) location
         "was already used. (b) Only a power already used this turn. Default (a) (DE 'ein zweites Mal'), flag. It "
         "cannot target bazaar, the farm action, nomad tiles or bonus actions (R). Two bazaar tiles give two repeats. "
         "City hall ... has no completion under Bazaar. Scout cabin repeat: no new scouts (EN 1305), and relocating "
-        "is forbidden (EN 1331: 'cannot be relocated'), so it has no completion.")  # spec A-H3
+        "is forbidden (EN 1331: 'cannot be relocated'), so it has no completion.")  # spec A-H3, amended: the text
+# (BAZAAR_RELOCATE) lets a repeat relocate the scouts and the city hall; the spec's reading is the flag
+# bazaar_keeps_pieces_in_place.
 
 B1 = (10, 10)
 BZ = (10, 9)
@@ -118,9 +120,10 @@ def test_A_H3_a_fresh_tile_is_not_repeated(kx):
     assert kx.legal(kx.with_then(pos, FOREST_ROW + ["bazaar"])) == {"farm"}
 
 
-def test_A_H3_city_hall_is_never_repeated(kx):
-    # BAZAAR_TOKENS "will not gain any additional ... city tile" / A_H3 "City hall ... has no completion": player 0's
-    # city hall stands on (5, 5) and its 6 neighbours (all grass); the city hall hex (3, 5) touches the cell (4, 5)
+def test_A_H3_city_hall_needs_a_place_to_move_to(kx):
+    # BAZAAR_TOKENS "will not gain any additional ... city tile" / BAZAAR_RELOCATE "may be relocated": player 0's
+    # city hall stands on (5, 5) and its 6 neighbours (all grass), boxed in by mountains, so it has nowhere else to
+    # go; the city hall hex (3, 5) touches the cell (4, 5). Fuller relocation cases: test_harvest_bazaar_relocation.
     rosette = {(5, 5): "G", (4, 5): "G", (4, 6): "G", (5, 4): "G", (5, 6): "G", (6, 5): "G", (6, 6): "G"}
     pos = bazaar_position(kx, extra_cells=rosette, locations={(3, 5): "city_hall"}, tiles=[(3, 5)],
                           expansions=("harvest", "crossroads"))
@@ -129,9 +132,21 @@ def test_A_H3_city_hall_is_never_repeated(kx):
     assert kx.legal(kx.with_then(pos, ["bazaar"])) == {"oracle"}
 
 
-def test_A_H3_scout_cabin_is_never_repeated(kx):
-    # BAZAAR_TOKENS "not gain any additional ... scout tiles" / EN 1331 "they cannot be relocated": the scout cabin
-    # hex (11, 9) touches B1; the scout may go on the mountain (9, 9)
+def test_A_H3_scout_cabin_repeated_relocates_the_scout(kx):
+    # BAZAAR_RELOCATE: the scout placed this turn moves; no new one (BAZAAR_TOKENS). The scout cabin hex (11, 9)
+    # touches B1; the scout goes on the mountain (9, 9), then moves to the forest (10, 11).
     pos = bazaar_position(kx, locations={(11, 9): "scout_cabin"}, tiles=[(11, 9)])
-    assert kx.legal(kx.with_then(pos, ["bazaar"])) == {"oracle"}
+    assert kx.legal(kx.with_then(pos, ["bazaar"])) == {"oracle"}  # no scout on the board: nothing to relocate
+    placed = ["scout_cabin", (9, 9), DONE, "bazaar"]
+    assert kx.legal(kx.with_then(pos, placed)) == {"oracle", "scout_cabin"}
+    assert {(9, 9), (10, 11)} <= kx.legal(kx.with_then(pos, [*placed, "scout_cabin"]))
+    g = kx.game(kx.with_then(pos, [*placed, "scout_cabin", (10, 11)]))
+    assert scouts_on_board(g, 0) == {(10, 11)}          # one scout lifted, one placed again
+    assert g.phase == "idle"
+
+
+def test_A_H3_flag_keeps_the_pieces_in_place(kx):
+    # the old reading (flag bazaar_keeps_pieces_in_place): EN 1331 "they cannot be relocated" over BAZAAR_RELOCATE
+    pos = with_options(bazaar_position(kx, locations={(11, 9): "scout_cabin"}, tiles=[(11, 9)]),
+                       flag("A-H3 pieces"))
     assert kx.legal(kx.with_then(pos, ["scout_cabin", (9, 9), DONE, "bazaar"])) == {"oracle"}

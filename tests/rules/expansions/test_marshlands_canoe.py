@@ -347,3 +347,27 @@ def test_M9_canoe_bonus_in_the_own_turn_before_or_after_the_mandatory_action(kx)
     assert kx.legal(kx.with_then(pos, kx.MAND_T_BUILDS + ["canoe_bonus"])) == {(5, 5), (3, 5)}
     for target in [(8, 8), (8, 10), (18, 0)]:
         kx.then_error(canoe_bonus_position(kx, then=["canoe_bonus", target]), 1)
+
+
+# --------------------------------------------------------------------------- red cards and a canoe build (A-N9)
+
+RED_CARDS = ("The active player must check whether the conditions on red cards have been met after building each "
+             "single new settlement.")  # EN 604
+RED_CARDS_DE = "Der Spieler am Zug überprüft nach jedem Bau einer neuen Siedlung, ob die Bedingungen"  # DE 698
+AMBASSADORS = "1 gold for each of your settlements built adjacent to at least one settlement of another player."
+
+
+@pytest.mark.parametrize("options,reactor_gold", [(None, 0), (flag("A-N9-canoe"), 1)], ids=["text", "flag"])
+def test_A_N9_a_canoe_build_in_another_turn_scores_no_red_card(kx, options, reactor_gold):
+    # RED_CARDS / RED_CARDS_DE: only the active player (player 0) checks the red cards. Player 1's canoe build on
+    # the water (3, 5) touches player 0's settlement (3, 4): AMBASSADORS would pay it 1 in its own turn, but the
+    # build is a reaction in player 0's turn. Flag red_cards_score_reactions: the reactor is paid too.
+    cells = {**canoe_cells(), (3, 4): "G"}
+    pos = mpos(kx, cells, settlements=[[(3, 4)], [P1]], card="G", locations={X: "refuge", CH1: "canoe"},
+               tiles=[[], [CH1]], tiles_left={X: 1}, expansions=("marshlands", "nomads"),
+               cards=["ambassadors", "fishermen", "knights"], then=[(12, 2), *react((3, 5))])
+    if options:
+        pos["options"] = options
+    g = kx.game(pos)
+    assert kx.settlements(g, 1) == {P1, (3, 5)}
+    assert kx.gold(g, 1) == reactor_gold

@@ -9,7 +9,7 @@ The temple reserve and the supply are read from the game's full-state position (
 ``marshlands_helpers``; A5 and A14 there).
 """
 
-from marshlands_helpers import mpos, reserve, state
+from marshlands_helpers import flag, mpos, reserve, state, with_options
 
 TEMPLE = ("Remove one of your own settlements from the game board; you must build this settlement during the "
           "mandatory action on your next turn in addition to your other required builds.")  # EN 1148
@@ -26,7 +26,8 @@ EXAMPLE_1161 = ("Example: Because of his 2 temple location tiles, Frank (orange)
 A_M6 = ("The removed settlement goes to TEMPLE_RESERVE[p], not to the supply. Next turn the mandatory count = (3 or "
         "2 swamp) + reserve. The reserve settlements are built first from the reserve, then the rest from the supply "
         "(R). All building rules apply, on the turn's terrain. Settlements set aside stay owed even if the temple "
-        "tile is lost (TG, D). Game end: ENDING triggers when supply = 0 and reserve = 0 after a build. Tile loss "
+        "tile is lost (TG, D). Game end: ENDING triggers when supply = 0 and reserve = 0 after a build "
+        "[amended: GAME_END wins; this is the flag temple_reserve_delays_end]. Tile loss "
         "applies when the removal orphans a tile.")  # spec A-M6
 A_M7 = ("Temple bonus. This is a passive modifier on the first mandatory build of each turn (no activation; 'may'). "
         "It gives the Outpost effect (ignore adjacency) on the card terrain.")  # spec A-M7
@@ -105,21 +106,43 @@ def test_M12_temple_takes_only_own_settlements(kx):
     kx.then_error(pos, 1)
 
 
-def test_A_M6_the_reserve_delays_the_end_of_the_game(kx):
-    # A_M6 "ENDING triggers when supply = 0 and reserve = 0 after a build". Player 0 has 2 settlements in the
-    # supply. Turn 1: temple X (reserve 1), then 2 forest builds empty the supply (the mandatory action ends):
-    # supply 0 but reserve 1 -> not ending. Turn 2 (forest): the reserve settlement is built on (18, 2) ->
-    # supply 0, reserve 0 -> ending; the round is finished by player 1 and the game is over.
+GAME_END = ("The game ends when one player has built the last settlement from their personal supply. However, "
+            "the current game round is still completed")  # EN 298
+GAME_END_DE = "Das Spiel endet, sobald ein Spieler die letzte Siedlung aus seinem Vorrat gebaut hat."  # DE 312
+TURN_1 = ["temple", X, (18, 0), (18, 1)]
+
+
+def reserve_end_position(kx, options=None):
+    """Player 0 has 2 settlements in the supply. TURN_1: temple X (reserve 1), then 2 forest builds empty the
+    supply (the mandatory action ends there: nothing left to build)."""
     cells = {**FOREST, T1: "G", X: "G", (16, 3): "C", (16, 4): "C", (16, 5): "C"}
     pos = mpos(kx, cells, settlements=[[T1, X], []], card="T", locations={TH: "temple"}, tiles=[[TH], []],
                supply=[2, 37], deck=["T", "C"], start_player=0)
-    turn1 = ["temple", X, (18, 0), (18, 1)]
-    out = kx.answer(kx.with_then(pos, turn1))
-    assert out["player"] == 1
-    g = kx.game(kx.with_then(pos, turn1))
+    return with_options(pos, options) if options else pos
+
+
+def test_A_M6_the_last_settlement_from_the_supply_ends_the_game_with_a_reserve_set_aside(kx):
+    # GAME_END / GAME_END_DE: the supply is empty after TURN_1; the reserve stands on the temple tile, not in the
+    # supply (TEMPLE_REMINDER), so the end triggers at once: player 1 completes the round and the game is over
+    # before the reserve is built.
+    pos = reserve_end_position(kx)
+    g = kx.game(kx.with_then(pos, TURN_1))
+    assert g.supply(0) == 0 and reserve(g, 0) == 1
+    assert state(g)["ending"] is True
+    assert kx.answer(kx.with_then(pos, TURN_1))["player"] == 1
+    assert kx.game(kx.with_then(pos, [*TURN_1, (16, 0), (16, 1), (16, 2)])).done
+
+
+def test_A_M6_flag_the_reserve_delays_the_end_of_the_game(kx):
+    # the secondary-source reading (flag temple_reserve_delays_end): ENDING when supply = 0 and reserve = 0 after a
+    # build. Turn 2 (forest): the reserve settlement is built on (18, 2) -> supply 0, reserve 0 -> ending; the round
+    # is finished by player 1 and the game is over.
+    pos = reserve_end_position(kx, flag("A-M6-end"))
+    assert kx.answer(kx.with_then(pos, TURN_1))["player"] == 1
+    g = kx.game(kx.with_then(pos, TURN_1))
     assert g.supply(0) == 0 and reserve(g, 0) == 1
     assert state(g)["ending"] is False
-    turn2 = turn1 + [(16, 0), (16, 1), (16, 2)]
+    turn2 = TURN_1 + [(16, 0), (16, 1), (16, 2)]
     out = kx.answer(kx.with_then(pos, turn2))
     assert out["player"] == 0 and out["legal"] == {(18, 2), "temple"}
     g = kx.game(kx.with_then(pos, turn2 + [(18, 2)]))
@@ -127,6 +150,16 @@ def test_A_M6_the_reserve_delays_the_end_of_the_game(kx):
     assert state(g)["ending"] is True
     g = kx.game(kx.with_then(pos, turn2 + [(18, 2), "end_turn", (16, 3), (16, 4), (16, 5)]))
     assert g.done
+
+
+def test_A_M6_a_position_without_supply_counts_the_reserve_set_aside(kx):
+    # 40 settlements in all: with 2 on the board and 1 set aside (TEMPLE) the supply left out of a position is 37,
+    # not 38 (38 + 2 + 1 would be 41, and the file was refused)
+    cells = {**FOREST, T1: "G", X: "G"}
+    pos = mpos(kx, cells, settlements=[[T1, X], []], card="T", locations={TH: "temple"}, tiles=[[TH], []],
+               temple_reserve=[1, 0])
+    g = kx.game(pos)
+    assert g.supply(0) == 37 and reserve(g, 0) == 1 and g.supply(1) == 40
 
 
 # --------------------------------------------------------------------------- M-13 temple bonus (EN 1161)
