@@ -21,6 +21,8 @@ import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
+from kbenv.safe_json import short_repr
+
 from .greedy import GreedyAgent
 from .lookahead import LookaheadAgent
 from .mcts import ROLLOUTS, MCTSAgent
@@ -28,20 +30,40 @@ from .openspiel_bots import check_bot as _openspiel_bot
 from .random_agent import RandomAgent
 
 KINDS = ("random", "greedy", "lookahead", "mcts", "ppo", "az", "aznet", "trained", "human", "openspiel")
+# Upper bounds of the search parameters: a spec (from a command line or a web page) cannot ask for a search that
+# runs for days. The bound is in the error; the defaults are far below (mcts 200 sims, az 16, max_rollout 5000).
+MAX_SIMS = 100_000
+MAX_CONSIDERED = 1024  # root candidates: more than any position has legal decisions
+MAX_DETS = 256
+MAX_ROLLOUTS = 256
+MAX_ROLLOUT_STEPS = 100_000
 
 
-def _integer(text: str, minimum: int) -> int:
+def _shown(spec: str) -> str:
+    """The spec as an error message shows it: whole (paths make specs long), unless it is absurdly long."""
+    return short_repr(spec, 500)
+
+
+def _integer(text: str, minimum: int, maximum: int | None = None) -> int:
+    if len(text) > 40:  # int() of thousands of digits is slow, then refused
+        raise ValueError(f"must be an integer of at most 40 characters, got {short_repr(text)}")
     try:
         value = int(text)
     except ValueError:
-        raise ValueError(f"must be an integer, got {text!r}") from None
+        raise ValueError(f"must be an integer, got {short_repr(text)}") from None
     if value < minimum:
         raise ValueError(f"must be at least {minimum}, got {value}")
+    if maximum is not None and value > maximum:
+        raise ValueError(f"must be at most {maximum}, got {value}")
     return value
 
 
-def _positive_int(text: str) -> int:
-    return _integer(text, 1)
+def _at_most(maximum: int) -> Callable[[str], int]:
+    """A converter of integers 1..maximum (the bound is named in its error)."""
+    def convert(text: str) -> int:
+        return _integer(text, 1, maximum)
+
+    return convert
 
 
 def _seed(text: str) -> int:
@@ -55,15 +77,15 @@ def _non_negative_float(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise ValueError(f"must be a number, got {text!r}") from None
+        raise ValueError(f"must be a number, got {short_repr(text)}") from None
     if not math.isfinite(value) or value < 0:
-        raise ValueError(f"must be a finite number >= 0, got {text!r}")
+        raise ValueError(f"must be a finite number >= 0, got {short_repr(text)}")
     return value
 
 
 def _rollout(text: str) -> str:
     if text not in ROLLOUTS:
-        raise ValueError(f"must be one of {', '.join(ROLLOUTS)}, got {text!r}")
+        raise ValueError(f"must be one of {', '.join(ROLLOUTS)}, got {short_repr(text)}")
     return text
 
 
@@ -73,19 +95,19 @@ def _boolean(text: str) -> bool:
         return True
     if lowered in ("false", "0", "no"):
         return False
-    raise ValueError(f"must be true or false, got {text!r}")
+    raise ValueError(f"must be true or false, got {short_repr(text)}")
 
 
 def _device(text: str) -> str:
     if not re.fullmatch(r"auto|cpu|mps|cuda(:\d+)?", text):
-        raise ValueError(f"must be auto, cpu, mps, cuda or cuda:N, got {text!r}")
+        raise ValueError(f"must be auto, cpu, mps, cuda or cuda:N, got {short_repr(text)}")
     return text
 
 
 def _search_kind(text: str) -> str:
     """`python` or `compiled` (agents.alphazero.compiled_search), checked without importing torch."""
     if text not in ("python", "compiled"):
-        raise ValueError(f"must be python or compiled, got {text!r}")
+        raise ValueError(f"must be python or compiled, got {short_repr(text)}")
     return text
 
 
@@ -130,17 +152,19 @@ PARAMETERS: dict[str, dict[str, Converter]] = {
     "random": {"seed": _seed},
     "greedy": {"seed": _seed},
     "lookahead": {"seed": _seed},
-    "mcts": {"sims": _positive_int, "rollout": _rollout, "c": _non_negative_float, "max_rollout": _positive_int,
-             "seed": _seed},
+    "mcts": {"sims": _at_most(MAX_SIMS), "rollout": _rollout, "c": _non_negative_float,
+             "max_rollout": _at_most(MAX_ROLLOUT_STEPS), "seed": _seed},
     "ppo": {"path": _checkpoint, "deterministic": _boolean, "device": _device, "outside_training": _boolean},
-    "az": {"path": _network_file, "sims": _positive_int, "considered": _positive_int, "dets": _positive_int,
-           "device": _device, "search": _search_kind, "seed": _seed, "outside_training": _boolean},
+    "az": {"path": _network_file, "sims": _at_most(MAX_SIMS), "considered": _at_most(MAX_CONSIDERED),
+           "dets": _at_most(MAX_DETS), "device": _device, "search": _search_kind, "seed": _seed,
+           "outside_training": _boolean},
     "aznet": {"path": _network_file, "device": _device, "seed": _seed, "outside_training": _boolean},
-    "trained": {"model": _shipped, "sims": _positive_int, "considered": _positive_int, "dets": _positive_int,
-                "search": _search_kind, "seed": _seed, "outside_training": _boolean},
+    "trained": {"model": _shipped, "sims": _at_most(MAX_SIMS), "considered": _at_most(MAX_CONSIDERED),
+                "dets": _at_most(MAX_DETS), "search": _search_kind, "seed": _seed, "outside_training": _boolean},
     "human": {},
-    "openspiel": {"bot": _openspiel_bot, "sims": _positive_int, "rollouts": _positive_int, "dets": _positive_int,
-                  "c": _non_negative_float, "max_rollout": _positive_int, "seed": _seed},
+    "openspiel": {"bot": _openspiel_bot, "sims": _at_most(MAX_SIMS), "rollouts": _at_most(MAX_ROLLOUTS),
+                  "dets": _at_most(MAX_DETS), "c": _non_negative_float, "max_rollout": _at_most(MAX_ROLLOUT_STEPS),
+                  "seed": _seed},
 }
 REQUIRED = {"ppo": ("path",), "az": ("path",), "aznet": ("path",), "trained": ("model",)}
 
@@ -152,10 +176,11 @@ def parse_spec(spec: str) -> tuple[str, dict]:
     fault, e.g. "agent spec 'mcts:sims=abc': sims must be an integer, got 'abc'".
     """
     if not isinstance(spec, str):
-        raise ValueError(f"agent spec {spec!r}: expected a string such as 'greedy' or 'mcts:sims=200'")
+        raise ValueError(f"agent spec {_shown(spec)}: expected a string such as 'greedy' or 'mcts:sims=200'")
     kind, _, rest = spec.partition(":")
     if kind not in KINDS:
-        raise ValueError(f"agent spec {spec!r}: unknown agent {kind!r}; expected one of {', '.join(KINDS)}")
+        raise ValueError(f"agent spec {_shown(spec)}: unknown agent {short_repr(kind)}; expected one of "
+                         f"{', '.join(KINDS)}")
     params: dict = {}
     items = list(filter(None, rest.split(",")))
     if kind == "trained" and items and "=" not in items[0]:
@@ -163,33 +188,34 @@ def parse_spec(spec: str) -> tuple[str, dict]:
     for item in items:
         key, value = _split_item(spec, item)
         if key in params:
-            raise ValueError(f"agent spec {spec!r}: {key} is given twice")
+            raise ValueError(f"agent spec {_shown(spec)}: {key} is given twice")
         params[key] = _convert(spec, kind, key, value)
     missing = [key for key in REQUIRED.get(kind, ()) if key not in params]
     if missing:
         examples = {"ppo": "ppo:path=runs/strong/model.zip", "trained": "trained:2p"}
         example = examples.get(kind, f"{kind}:path=runs/quick/model.pt")
-        raise ValueError(f"agent spec {spec!r}: {missing[0]} is required, e.g. {example}")
+        raise ValueError(f"agent spec {_shown(spec)}: {missing[0]} is required, e.g. {example}")
     return kind, params
 
 
 def _split_item(spec: str, item: str) -> tuple[str, str]:
     key, eq, value = item.partition("=")
     if not eq or not key:
-        raise ValueError(f"agent spec {spec!r}: expected key=value, got {item!r}")
+        raise ValueError(f"agent spec {_shown(spec)}: expected key=value, got {short_repr(item)}")
     return key, value
 
 
 def _convert(spec: str, kind: str, key: str, value: str):
     accepted = PARAMETERS[kind]
     if key not in accepted:
-        raise ValueError(f"agent spec {spec!r}: unknown parameter {key!r}; {kind} accepts {', '.join(accepted)}")
+        raise ValueError(f"agent spec {_shown(spec)}: unknown parameter {short_repr(key)}; {kind} accepts "
+                         f"{', '.join(accepted)}")
     try:
         return accepted[key](value)
     except FileNotFoundError as err:
-        raise FileNotFoundError(f"agent spec {spec!r}: {key} {err}") from None
+        raise FileNotFoundError(f"agent spec {_shown(spec)}: {key} {err}") from None
     except ValueError as err:
-        raise ValueError(f"agent spec {spec!r}: {key} {err}") from None
+        raise ValueError(f"agent spec {_shown(spec)}: {key} {err}") from None
 
 
 def make_agent(spec: str, seed: int | None = None):
@@ -229,7 +255,8 @@ def _load_ppo(spec: str, seed: int | None, params: dict):
     except ImportError:
         raise
     except Exception as err:  # any failure to load a user's file is that file's problem
-        raise ValueError(f"agent spec {spec!r}: cannot load the checkpoint ({type(err).__name__}: {err})") from None
+        raise ValueError(f"agent spec {_shown(spec)}: cannot load the checkpoint "
+                         f"({type(err).__name__}: {err})") from None
 
 
 def _load_network_agent(spec: str, kind: str, seed: int | None, params: dict):
@@ -252,4 +279,5 @@ def _load_network_agent(spec: str, kind: str, seed: int | None, params: dict):
     except ImportError:
         raise
     except Exception as err:
-        raise ValueError(f"agent spec {spec!r}: cannot load the model ({type(err).__name__}: {err})") from None
+        raise ValueError(f"agent spec {_shown(spec)}: cannot load the model "
+                         f"({type(err).__name__}: {err})") from None

@@ -31,6 +31,7 @@ from .position import game_from_position, legal_position, load_position, record_
 from .render_image import board_image, save_gif, save_png
 from .render_text import board_text, legend, score_notes, score_text
 from .ruleset import Ruleset
+from .safe_json import short_repr, short_text
 from .setup import SetupError
 
 MAX_SEED = 2**63 - 1
@@ -44,7 +45,7 @@ def _integer(text: str) -> int:
     try:
         return int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected an integer, got {short_repr(text)}") from None
 
 
 def player_count(text: str) -> int:
@@ -59,10 +60,11 @@ def player_counts(text: str) -> list[int]:
     """Comma-separated player counts 2..5, each once: '2,3,4' -> [2, 3, 4]."""
     parts = text.split(",")
     if any(not p.strip() for p in parts):
-        raise argparse.ArgumentTypeError(f"expected comma-separated player counts such as 2,3,4, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected comma-separated player counts such as 2,3,4, got "
+                                         f"{short_repr(text)}")
     counts = [player_count(p.strip()) for p in parts]
     if len(set(counts)) != len(counts):
-        raise argparse.ArgumentTypeError(f"expected each player count once, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected each player count once, got {short_repr(text)}")
     return counts
 
 
@@ -96,9 +98,9 @@ def _number(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected a number, got {short_repr(text)}") from None
     if not math.isfinite(value):
-        raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected a finite number, got {short_repr(text)}")
     return value
 
 
@@ -122,7 +124,8 @@ def batch_sizes(text: str) -> tuple[int, ...]:
     """Comma-separated positive batch sizes: '1,16,256' -> (1, 16, 256)."""
     parts = text.split(",")
     if any(not p.strip() for p in parts):
-        raise argparse.ArgumentTypeError(f"expected comma-separated batch sizes such as 1,16,256, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected comma-separated batch sizes such as 1,16,256, got "
+                                         f"{short_repr(text)}")
     return tuple(positive_int(p.strip()) for p in parts)
 
 
@@ -130,9 +133,9 @@ def _names(text: str, what: str, example: str) -> list[str]:
     """Comma-separated names, each once: 'a, b' -> ['a', 'b']."""
     parts = [p.strip() for p in text.split(",")]
     if any(not p for p in parts):
-        raise argparse.ArgumentTypeError(f"expected comma-separated {what} such as {example}, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected comma-separated {what} such as {example}, got {short_repr(text)}")
     if len(set(parts)) != len(parts):
-        raise argparse.ArgumentTypeError(f"expected each {what[:-1]} once, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected each {what[:-1]} once, got {short_repr(text)}")
     return parts
 
 
@@ -148,7 +151,7 @@ def expansion_list(text: str) -> list[str]:
     for name in names:
         if name not in playable:
             known = {e.name for e in CAT.EXPANSIONS}
-            why = CAT.expansion_refusal(name) if name in known else f"{name!r} is not an expansion"
+            why = CAT.expansion_refusal(name) if name in known else f"{short_repr(name)} is not an expansion"
             raise argparse.ArgumentTypeError(f"expected expansions from {', '.join(playable)}; {why}")
     return names
 
@@ -159,7 +162,7 @@ def rule_list(text: str) -> list[str]:
     for name in names:
         if name not in RULE_FLAG_NAMES:
             raise argparse.ArgumentTypeError(f"expected rule flags from {', '.join(RULE_FLAG_NAMES)}; "
-                                              f"{name!r} is not one")
+                                              f"{short_repr(name)} is not one")
     return names
 
 
@@ -833,12 +836,12 @@ def is_user_error(err: BaseException) -> bool:
 
 def one_line(err: BaseException) -> str:
     """The error's message on one line (file errors as 'path: reason'; a named error, one whose class sets
-    `show_name`, as 'ModelRulesetError: message')."""
+    `show_name`, as 'ModelRulesetError: message'), cut at 2000 characters (kbenv.safe_json.short_text)."""
     if isinstance(err, OSError) and err.filename is not None and err.strerror:
-        return f"{err.filename}: {err.strerror}"
+        return short_text(f"{err.filename}: {err.strerror}")
     lines = [line.strip() for line in str(err).splitlines() if line.strip()]
     text = "; ".join(lines) or type(err).__name__
-    return f"{type(err).__name__}: {text}" if getattr(err, "show_name", False) else text
+    return short_text(f"{type(err).__name__}: {text}" if getattr(err, "show_name", False) else text)
 
 
 def _warning_printer(command: str) -> Callable:

@@ -21,14 +21,16 @@ from .engine.turns import begin_turn, settle
 from .explain import explain_illegal
 from .layout import Layout, layout_for
 from .ruleset import Ruleset
+from .safe_json import short_repr
 from .setup import Setup, SetupError, build_state, make_setup, ruleset_of, standard_setup
-from .setup_expansions import RULESET_FIELDS
-from .setup_island import location_info, location_slots
+from .setup_expansions import RULESET_FIELDS, is_int
+from .setup_island import location_info, location_slots, on_grid
 
 RECORD_FORMAT = "kbenv-record"
 RECORD_VERSION = 1  # base games; games with expansions write version 2 (their set-up has a ruleset)
 RECORD_VERSION_RULESET = 2
 RECORD_VERSIONS = (RECORD_VERSION, RECORD_VERSION_RULESET)
+RECORD_FIELDS = ("format", "version", "setup", "actions")  # a record's top level, in every version
 TILE_ACTION = {name: TILE_ACTION_BASE + k for k, name in enumerate(LOCATION_NAMES[:NUM_POWERS])}
 
 
@@ -47,8 +49,8 @@ class IllegalActionError(ValueError):
 
 def hex_action(row: int, col: int) -> int:
     """The action that chooses hex (row, col)."""
-    if not (0 <= row < 20 and 0 <= col < 20):
-        raise ValueError(f"hex ({row}, {col}) is off the 20x20 board")
+    if not (is_int(row) and is_int(col) and 0 <= row < 20 and 0 <= col < 20):
+        raise ValueError(f"hex ({short_repr(row)}, {short_repr(col)}) is off the 20x20 board")
     return hex_id(row, col)
 
 
@@ -180,7 +182,11 @@ class Game:
         if record.get("format") != RECORD_FORMAT:
             raise SetupError(f"format: expected {RECORD_FORMAT!r}")
         if record.get("version") not in RECORD_VERSIONS:
-            raise SetupError(f"version: expected one of {RECORD_VERSIONS}, got {record.get('version')!r}")
+            raise SetupError(f"version: expected one of {RECORD_VERSIONS}, got {short_repr(record.get('version'))}")
+        unknown = sorted(map(str, set(record) - set(RECORD_FIELDS)))
+        if unknown:
+            raise SetupError(f"{short_repr(unknown[0])}: unknown field of a version {record['version']} record; "
+                             f"expected {', '.join(RECORD_FIELDS)}")
         if not isinstance(record.get("setup"), dict):
             raise SetupError("setup: missing or not an object")
         actions = record.get("actions")
@@ -293,7 +299,7 @@ class Game:
     def step(self, action: int) -> None:
         """Apply one decision; IllegalActionError (state unchanged) if it is not legal now."""
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-            raise IllegalActionError(f"action {action!r} is not an integer action number")
+            raise IllegalActionError(f"action {short_repr(action)} is not an integer action number")
         action = int(action)
         if not 0 <= action < self.action_size:  # also keeps numbers beyond int64 away from the kernel
             raise IllegalActionError(f"action {action} is illegal: actions are 0..{self.action_size - 1}")
@@ -302,17 +308,32 @@ class Game:
             raise IllegalActionError(f"action {action} ({describe_action(action)}) is illegal: {reason}")
         self.actions.append(action)
 
+    def _seat(self, player, name: str = "player") -> int:
+        """`player` as a seat of this game; ValueError naming the argument and the seats otherwise."""
+        if not is_int(player) or not 0 <= player < self.num_players:
+            raise ValueError(f"{name}: expected a seat 0..{self.num_players - 1}, got {short_repr(player)}")
+        return int(player)
+
+    def _hex(self, row, col) -> int:
+        """The hex id of (row, col) on this game's board (the island's extended rows with the island)."""
+        island = self.setup.island is not None
+        if not (is_int(row) and is_int(col) and on_grid(int(row), int(col), island)):
+            where = "rows 0..19 and columns 0..19" + (", or island rows 20..24 and columns 0..3" if island else "")
+            raise ValueError(f"(row, col): expected a hex of the board ({where}), got "
+                             f"({short_repr(row)}, {short_repr(col)})")
+        return hex_id(int(row), int(col))
+
     def _mask_hexes(self, off: int) -> set[tuple[int, int]]:
         return {hex_rc(h) for h in hexes_of(self.state[off : off + WORDS])}
 
     def settlements(self, player: int) -> set[tuple[int, int]]:
         """The player's settlements (without the hexes of their other owned piece kinds, catalogue.PIECE_KINDS)."""
-        return self.own_hexes(player) - self._mask_hexes(S.meeples_off(player))
+        return self.own_hexes(player) - self._mask_hexes(S.meeples_off(self._seat(player)))
 
     def own_hexes(self, player: int) -> set[tuple[int, int]]:
         """Every hex that counts as the player's settlement: the hexes of every owned piece kind
         (catalogue.PIECE_KINDS: settlements and the Crossroads pieces, a city hall's 7 cells; C-8, C-9)."""
-        return self._mask_hexes(S.own_off(player))
+        return self._mask_hexes(S.own_off(self._seat(player)))
 
     def occupied(self) -> set[tuple[int, int]]:
         """Hexes holding a piece of any kind (catalogue.PIECE_KINDS) or a cave."""
@@ -331,12 +352,16 @@ class Game:
 
     def task_gold(self, player: int, task: str) -> int:
         """Gold a task card pays the player now (0 if not met)."""
+        player = self._seat(player)
+        if task not in CAT.TASK_NAMES:
+            raise ValueError(f"task: expected a task card ({', '.join(CAT.TASK_NAMES)}), got {short_repr(task)}")
         return int(task_gold(self.state, player, CAT.TASK_NAMES.index(task)))
 
     def pieces(self, player: int) -> dict:
         """The player's pieces stored in slots (catalogue.PIECE_KINDS; the Crossroads pieces): a kind of several
         pieces under its plural, a sorted list of hexes ("warriors"); a single piece under its name, its hex or
         None in the supply ("wagon", "ship", "city_hall": the centre)."""
+        player = self._seat(player)
         out: dict = {}
         for kind in PT.SLOT_PIECES:
             hexes = [None if h is None else hex_rc(h) for h in PT.slot_hexes(self.state, kind, player)]
@@ -364,6 +389,7 @@ class Game:
 
     def hand_cards(self, player: int) -> list[str]:
         """Every card in the player's hand: the card of `hand` first, then Crossroads' extra cards."""
+        player = self._seat(player)
         cards = [int(self.state[S.HAND + player])]
         cards += [int(c) for c in self.state[S.EXTRA_CARDS + player * S.MAX_EXTRA_CARDS:][
             : int(self.state[S.EXTRA_COUNT + player])]]
@@ -375,17 +401,20 @@ class Game:
         return CARD_TEXT[card] if card >= 0 and self.state[S.EXPANSIONS] & CAT.CROSSROADS else None
 
     def owner_of(self, row: int, col: int) -> int | None:
-        h = hex_id(row, col)
+        """The seat whose settlement (or other owned piece) stands on (row, col), None if nobody's."""
+        h = self._hex(row, col)
         for p in range(self.num_players):
             if self.state[S.own_off(p) + HEX_WORD[h]] & HEX_BIT[h]:
                 return p
         return None
 
     def supply(self, player: int) -> int:
-        return int(self.state[S.SUPPLY + player])
+        """Settlements the player has left to build."""
+        return int(self.state[S.SUPPLY + self._seat(player)])
 
     def hand(self, player: int) -> str | None:
-        card = int(self.state[S.HAND + player])
+        """The player's terrain card (None: none in hand)."""
+        card = int(self.state[S.HAND + self._seat(player)])
         return None if card == S.NO_CARD else CARD_TEXT[card]
 
     def location_hexes(self) -> list[tuple[int, int]]:
@@ -393,7 +422,8 @@ class Game:
         return [hex_rc(h) for _, h in location_slots(self.state)]
 
     def tiles(self, player: int) -> list[tuple[str, tuple[int, int]]]:
-        held = int(self.state[S.TILES_HELD + player])
+        """The location tiles the player holds: (type, location hex), sorted."""
+        held = int(self.state[S.TILES_HELD + self._seat(player)])
         out = []
         for i, h in location_slots(self.state):
             if held >> i & 1:
@@ -402,6 +432,7 @@ class Game:
 
     def tile_status(self, player: int) -> list[dict]:
         """Each tile held: type, location, and whether it is fresh (taken this turn) or used this turn."""
+        player = self._seat(player)
         held, fresh, used = (int(self.state[off + player]) for off in (S.TILES_HELD, S.TILES_FRESH, S.TILES_USED))
         out = []
         for i, h in location_slots(self.state):
@@ -412,14 +443,20 @@ class Game:
         return out
 
     def tiles_left(self, rc: tuple[int, int]) -> int:
-        for i, h in location_slots(self.state):
-            if hex_rc(h) == tuple(rc):
+        """Tiles left at the location hex `rc` (row, col); ValueError if it is none."""
+        if not isinstance(rc, (tuple, list)) or len(rc) != 2:
+            raise ValueError(f"rc: expected a (row, col) pair, got {short_repr(rc)}")
+        h = self._hex(*rc)
+        for i, slot in location_slots(self.state):
+            if slot == h:
                 return location_info(self.state, i)[1]
         raise ValueError(f"{tuple(rc)} is not a location hex")
 
     @staticmethod
     def card_letter(card: int) -> str:
         """The letter of a terrain card id (G C D F T; a swamp card "S/G" .. "S/T")."""
+        if not is_int(card) or not 0 <= card < len(CARD_TEXT):
+            raise ValueError(f"card: expected a card id 0..{len(CARD_TEXT) - 1}, got {short_repr(card)}")
         return CARD_TEXT[int(card)]
 
     def walls(self) -> set[tuple[int, int]]:
@@ -433,7 +470,7 @@ class Game:
 
     def gold(self, player: int) -> int:
         """Gold banked during play (Treasure, red cards)."""
-        return int(self.state[S.GOLD + player])
+        return int(self.state[S.GOLD + self._seat(player)])
 
     def nomad_spaces(self) -> dict[tuple[int, int], str | None]:
         """Each nomad space and the tile lying on it (None once taken or if it had none)."""
@@ -449,6 +486,7 @@ class Game:
         """The nomad tiles a player holds: kind, the round claimed, and whether usable now."""
         from .engine.nomads import current_round
 
+        player = self._seat(player)
         out = []
         for i in range(int(self.state[S.NUM_NOMADS])):
             if self.state[S.NOMAD_OWNER + i] == player:
@@ -509,12 +547,12 @@ class Game:
         Crossroads hand, once the turn's terrain is chosen). Extra Crossroads cards: `hidden_extra_from`.
         The rule is kbenv.engine.hidden's, which the search's determinizations use too."""
         seats = np.empty(S.MAX_PLAYERS, dtype=np.int64)
-        return [int(p) for p in seats[: hidden_seats_into(self.state, int(player), seats)]]
+        return [int(p) for p in seats[: hidden_seats_into(self.state, self._seat(player), seats)]]
 
     def hidden_extra_from(self, player: int) -> list[int]:
         """Seats whose extra Crossroads cards `player` cannot see (every other seat holding some)."""
         seats = np.empty(S.MAX_PLAYERS, dtype=np.int64)
-        return [int(p) for p in seats[: hidden_extra_seats_into(self.state, int(player), seats)]]
+        return [int(p) for p in seats[: hidden_extra_seats_into(self.state, self._seat(player), seats)]]
 
     def determinize(self, player: int, rng: np.random.Generator) -> Game:
         """A copy where everything `player` cannot see (other hands, deck order) is dealt anew.
@@ -523,7 +561,7 @@ class Game:
         """
         from .view import PlayerView
 
-        return PlayerView(self, player).determinize(rng)
+        return PlayerView(self, self._seat(player)).determinize(rng)
 
     def state_key(self) -> bytes:
         """The state without scratch space: equal keys = equal games."""

@@ -4,7 +4,6 @@ state of a game as one (`Game.to_position`, `kbenv position`). Format: docs/api.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from . import catalogue as CAT
@@ -16,6 +15,7 @@ from .engine import state as S
 from .game import Game, IllegalActionError
 from .position_state import RESUME_FIELDS, resume_of, space_of
 from .ruleset import Ruleset
+from .safe_json import JSONInputError, read_json, short_repr
 from .setup import SetupError, check_flag, standard_setup
 from .setup_island import IslandSetupError, hex_out, island_position, on_grid, position_in, position_out
 from .setup_marshlands import MARSH_PIECES, marsh_position
@@ -49,7 +49,7 @@ def parse_position(position: dict) -> dict:
     position = island_hexes_in(position)
     unknown = sorted(set(position) - set(POSITION_FIELDS))
     if unknown:
-        raise SetupError(f"position: unknown field(s) {', '.join(map(repr, unknown))}; "
+        raise SetupError(f"position: unknown field(s) {', '.join(map(short_repr, unknown))}; "
                          f"known: {', '.join(POSITION_FIELDS)}")
     if "cards" not in position:
         raise SetupError("cards: missing")
@@ -60,7 +60,7 @@ def parse_position(position: dict) -> dict:
         raise SetupError("settlements: expected one list of [row, col] per player (2 to 5 players)")
     for i, own in enumerate(settlements):
         if not isinstance(own, list):
-            raise SetupError(f"settlements[{i}]: expected a list of [row, col] pairs, got {own!r}")
+            raise SetupError(f"settlements[{i}]: expected a list of [row, col] pairs, got {short_repr(own)}")
     n = len(settlements)
     if "board" in position and "sections" in position:
         raise SetupError("board: give either board or sections, not both")
@@ -79,7 +79,7 @@ def parse_position(position: dict) -> dict:
         raise SetupError("options: expected an object")
     unknown = sorted(set(options) - set(OPTION_FIELDS))
     if unknown:
-        raise SetupError(f"options: unknown field(s) {', '.join(map(repr, unknown))}; "
+        raise SetupError(f"options: unknown field(s) {', '.join(map(short_repr, unknown))}; "
                          f"known: {', '.join(OPTION_FIELDS)}")
     for name, value in options.items():
         check_flag(value, f"options.{name}")
@@ -122,9 +122,9 @@ def with_locations(board, locations) -> list[str]:
     for key, name in locations.items():
         r, c = parse_rc(key, "locations")
         if name not in LOCATION_NAMES:
-            raise SetupError(f"locations: unknown location type {name!r}; known: {', '.join(LOCATION_NAMES)}")
+            raise SetupError(f"locations: unknown location type {short_repr(name)}; known: {', '.join(LOCATION_NAMES)}")
         if r >= len(grid) or c >= len(grid[r]) or grid[r][c] != "L":
-            raise SetupError(f"locations: hex {key!r} is not marked L on the board")
+            raise SetupError(f"locations: hex {short_repr(key)} is not marked L on the board")
         grid[r][c] = LOCATION_LETTERS[LOCATION_NAMES.index(name)]
     if any("L" in row for row in grid):
         raise SetupError("locations: every L on the board needs a type in locations")
@@ -134,10 +134,10 @@ def with_locations(board, locations) -> list[str]:
 def parse_rc(key, name: str) -> tuple[int, int]:
     parts = key.split(",") if isinstance(key, str) else []
     if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
-        raise SetupError(f"{name}: expected hexes as \"row,col\", got {key!r}")
+        raise SetupError(f"{name}: expected hexes as \"row,col\", got {short_repr(key)}")
     r, c = int(parts[0]), int(parts[1])
     if not on_grid(r, c, name == "tiles_left"):  # tiles_left: island keys come in their extended form
-        raise SetupError(f"{name}: hex {key!r} is off the 20x20 board")
+        raise SetupError(f"{name}: hex {short_repr(key)} is off the 20x20 board")
     return r, c
 
 
@@ -158,7 +158,7 @@ def decision_id(decision, k: int) -> int:
         return r * 20 + c
     if isinstance(decision, str) and decision in DECISION_IDS:
         return DECISION_IDS[decision]
-    raise SetupError(f"then[{k}]: unknown decision {decision!r}; expected [row, col], a power name "
+    raise SetupError(f"then[{k}]: unknown decision {short_repr(decision)}; expected [row, col], a power name "
                      f"({', '.join(POWER_NAMES)}), \"build\" / \"move\" (a silo), \"take\" / \"return\" (number "
                      f"tiles), \"done\", \"pass\" or \"end_turn\"")
 
@@ -218,12 +218,13 @@ def score_position(position: dict, lords_count_zero: bool | None = None) -> list
 
 
 def load_position(path: str | Path) -> dict:
-    """The JSON of a position file; SetupError naming the file if it cannot be read as JSON."""
+    """The JSON of a position or record file (kbenv.safe_json: bounded size and depth, no key twice); SetupError
+    naming the file and the problem if it cannot be read as such JSON."""
     try:
-        return json.loads(Path(path).read_text())
-    except json.JSONDecodeError as err:
-        raise SetupError(f"{path}: not valid JSON ({err})") from None
-    except (OSError, UnicodeDecodeError) as err:
+        return read_json(path)
+    except JSONInputError as err:
+        raise SetupError(f"{path}: {err}") from None
+    except OSError as err:
         raise SetupError(f"{path}: cannot read the file ({err.__class__.__name__}: {err})") from None
 
 
@@ -303,6 +304,6 @@ def record_position(record, at: int | None = None) -> dict:
         raise SetupError("record: expected a kbenv record (an object with a list of actions)")
     total = len(record["actions"])
     if at is not None and (isinstance(at, bool) or not isinstance(at, int) or not 0 <= at <= total):
-        raise SetupError(f"--at: expected a number of decisions 0..{total}, got {at!r}")
+        raise SetupError(f"--at: expected a number of decisions 0..{total}, got {short_repr(at)}")
     actions = record["actions"] if at is None else record["actions"][:at]
     return Game.from_record({**record, "actions": actions}).to_position()

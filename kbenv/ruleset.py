@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from . import catalogue as CAT
+from .safe_json import loads, short_repr
 
 IMPLEMENTED_EXPANSIONS = tuple(e.name for e in CAT.EXPANSIONS if e.implemented)
 RULE_FLAG_NAMES = tuple(f.name for f in CAT.RULE_FLAGS)
@@ -59,11 +60,12 @@ def _expansion_names(value: Any) -> tuple[str, ...]:
     elif isinstance(value, (list, tuple, set, frozenset)) and all(isinstance(name, str) for name in value):
         names = list(value)
     else:
-        raise RulesetError(f"expansions: expected {EXPANSIONS_FORM}; got {value!r}")
+        raise RulesetError(f"expansions: expected {EXPANSIONS_FORM}; got {short_repr(value)}")
     known = {e.name: e for e in CAT.EXPANSIONS}
     for name in names:
         if name not in known:
-            raise RulesetError(f"expansions: unknown expansion {name!r}; known: {', '.join(IMPLEMENTED_EXPANSIONS)}")
+            raise RulesetError(f"expansions: unknown expansion {short_repr(name)}; known: "
+                               f"{', '.join(IMPLEMENTED_EXPANSIONS)}")
         why = CAT.expansion_refusal(name)  # not implemented, or under construction without KBENV_EXPERIMENTAL
         if why:
             raise RulesetError(f"expansions: {why}; implemented: {', '.join(IMPLEMENTED_EXPANSIONS)}")
@@ -81,14 +83,14 @@ def _rule_names(value: Any, expansions: tuple[str, ...]) -> tuple[str, ...]:
     elif isinstance(value, (list, tuple, set, frozenset)):
         items = [(name, True) for name in value]
     else:
-        raise RulesetError(f"rules: expected {RULES_FORM}; got {value!r}")
+        raise RulesetError(f"rules: expected {RULES_FORM}; got {short_repr(value)}")
     known = {f.name: f for f in CAT.RULE_FLAGS}
     on = set()
     for name, flag_value in items:
         if not isinstance(name, str) or name not in known:
-            raise RulesetError(f"rules: unknown rule flag {name!r}; known: {', '.join(RULE_FLAG_NAMES)}")
+            raise RulesetError(f"rules: unknown rule flag {short_repr(name)}; known: {', '.join(RULE_FLAG_NAMES)}")
         if not isinstance(flag_value, bool):
-            raise RulesetError(f"rules.{name}: expected true or false, got {flag_value!r}")
+            raise RulesetError(f"rules.{name}: expected true or false, got {short_repr(flag_value)}")
         flag = known[name]
         if flag_value and flag.expansion is not None and flag.expansion not in expansions:
             raise RulesetError(f"rules.{name}: needs the {flag.expansion!r} expansion")
@@ -100,7 +102,7 @@ def _rule_names(value: Any, expansions: tuple[str, ...]) -> tuple[str, ...]:
 def legacy_lords(value: Any, field: str = LORDS_COUNT_ZERO) -> bool:
     """The old separate `lords_count_zero` option (keyword or file key): a bool, or RulesetError naming it."""
     if not isinstance(value, (bool, np.bool_)):
-        raise RulesetError(f"{field}: expected true or false, got {value!r}")
+        raise RulesetError(f"{field}: expected true or false, got {short_repr(value)}")
     return bool(value)
 
 
@@ -143,7 +145,7 @@ class Ruleset:
         if isinstance(value, str):
             return cls.from_json(value) if value.lstrip().startswith("{") else cls(value)
         raise RulesetError(f"ruleset: expected a Ruleset, a {{'expansions': [...], 'rules': [...]}} mapping or a "
-                           f"string of expansion names; got {value!r}")
+                           f"string of expansion names; got {short_repr(value)}")
 
     @classmethod
     def from_bits(cls, expansion_bits: int, rule_bits: int) -> Ruleset:
@@ -158,19 +160,21 @@ class Ruleset:
         if data is None:
             return cls()
         if not isinstance(data, Mapping):
-            raise RulesetError(f"ruleset: expected a mapping with keys expansions and rules, got {data!r}")
+            raise RulesetError(f"ruleset: expected a mapping with keys expansions and rules, got {short_repr(data)}")
         unknown = sorted(set(data) - set(DICT_KEYS), key=str)
         if unknown:
-            raise RulesetError(f"ruleset: unknown key(s) {', '.join(map(repr, unknown))}; "
+            raise RulesetError(f"ruleset: unknown key(s) {', '.join(map(short_repr, unknown))}; "
                                f"known: expansions, rules")
         return cls.parse(data.get("expansions"), data.get("rules"), data.get(LORDS_COUNT_ZERO, False))
 
     @classmethod
     def from_json(cls, text: str) -> Ruleset:
         """The inverse of `to_json`."""
+        if not isinstance(text, (str, bytes, bytearray)):
+            raise RulesetError(f"ruleset: expected JSON text, got {type(text).__name__}")
         try:
-            data = json.loads(text)
-        except (TypeError, ValueError) as err:
+            data = loads(text)  # kbenv.safe_json: bounded size and depth, no key twice
+        except ValueError as err:
             raise RulesetError(f"ruleset: not JSON ({err})") from None
         return cls.from_dict(data)
 

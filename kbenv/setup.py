@@ -40,6 +40,7 @@ from .engine.init import (
 )
 from .position_state import apply_resume, resume_cards, validate_resume
 from .ruleset import LORDS_COUNT_ZERO, Ruleset, RulesetError
+from .safe_json import short_repr
 from .setup_expansions import (
     POSITION_PIECES,
     apply_pieces,
@@ -103,7 +104,7 @@ MIN_PLAYERS, MAX_PLAYERS = 2, S.MAX_PLAYERS
 def check_num_players(value, name: str = "num_players") -> int:
     """The one check of a player count (2 to 5); SetupError naming the field."""
     if not is_int(value) or not MIN_PLAYERS <= value <= MAX_PLAYERS:
-        raise SetupError(f"{name}: expected {MIN_PLAYERS} to {MAX_PLAYERS}, got {value!r}")
+        raise SetupError(f"{name}: expected {MIN_PLAYERS} to {MAX_PLAYERS}, got {short_repr(value)}")
     return int(value)
 
 
@@ -112,7 +113,7 @@ def check_reward(scheme) -> str:
     from .rewards import REWARD_SCHEMES
 
     if scheme not in REWARD_SCHEMES:
-        raise SetupError(f"reward: unknown scheme {scheme!r}; expected one of {', '.join(REWARD_SCHEMES)}")
+        raise SetupError(f"reward: unknown scheme {short_repr(scheme)}; expected one of {', '.join(REWARD_SCHEMES)}")
     return scheme
 
 
@@ -121,14 +122,14 @@ def resolve_preset(preset, sections, cards):
     if preset is None:
         return sections, cards
     if preset not in PRESETS:
-        raise SetupError(f"preset: unknown preset {preset!r}; known: {', '.join(PRESETS)}")
+        raise SetupError(f"preset: unknown preset {short_repr(preset)}; known: {', '.join(PRESETS)}")
     return sections or PRESETS[preset]["sections"], cards or PRESETS[preset]["cards"]
 
 
 def check_seed(seed, name: str = "seed") -> int:
     """A seed as int; SetupError naming the field unless 0 <= seed <= 2**63 - 1."""
     if not is_int(seed) or not 0 <= seed <= MAX_SEED:
-        raise SetupError(f"{name}: expected an integer from 0 to {MAX_SEED}, got {seed!r}")
+        raise SetupError(f"{name}: expected an integer from 0 to {MAX_SEED}, got {short_repr(seed)}")
     return int(seed)
 
 
@@ -137,7 +138,7 @@ def ruleset_of(expansions=None, rules=None, lords_count_zero=False, ruleset=None
     the older keyword of that rule flag); SetupError naming the field at fault."""
     for name, value in (("expansions", expansions), ("rules", rules)):
         if isinstance(value, str):  # a name where a list belongs (Ruleset.parse reads strings of names)
-            raise SetupError(f"{name}: expected a list of names, got {value!r}")
+            raise SetupError(f"{name}: expected a list of names, got {short_repr(value)}")
     try:
         if ruleset is not None:
             if expansions is not None or rules is not None:
@@ -151,7 +152,7 @@ def ruleset_of(expansions=None, rules=None, lords_count_zero=False, ruleset=None
 
 def check_flag(value, name: str) -> bool:
     if not isinstance(value, (bool, np.bool_)):
-        raise SetupError(f"{name}: expected true or false, got {value!r}")
+        raise SetupError(f"{name}: expected true or false, got {short_repr(value)}")
     return bool(value)
 
 
@@ -174,14 +175,14 @@ def check_hand(hand, name: str, bits: int):
             raise SetupError(f"{name}: expected 1 to {1 + S.MAX_EXTRA_CARDS} terrain letters, got {len(hand)}")
         letters = tuple(check_hand(h, f"{name}[{k}]", bits & CAT.MARSHLANDS) for k, h in enumerate(hand))
         if any(x is None for x in letters[1:]) or letters == (None,):
-            raise SetupError(f"{name}: expected terrain letters, got {list(hand)!r}")
+            raise SetupError(f"{name}: expected terrain letters, got {short_repr(list(hand))}")
         return letters[0] if len(letters) == 1 else letters
     try:
         card = terrain_card_index(hand)
     except ValueError as err:
         raise SetupError(f"{name}: {err}") from None
     if card >= SWAMP_CARD_BASE and not bits & CAT.MARSHLANDS:
-        raise SetupError(f"{name}: the swamp card {hand!r} needs the 'marshlands' expansion")
+        raise SetupError(f"{name}: the swamp card {short_repr(hand)} needs the 'marshlands' expansion")
     return hand.upper()
 
 
@@ -192,8 +193,13 @@ def check_sections(sections) -> tuple[tuple[str, bool], ...]:
     out = []
     for k, pair in enumerate(sections):
         if not isinstance(pair, (list, tuple)) or len(pair) != 2 or not isinstance(pair[0], str):
-            raise SetupError(f'sections[{k}]: expected a [name, turned] pair, e.g. ["tavern", false], got {pair!r}')
+            raise SetupError(f'sections[{k}]: expected a [name, turned] pair, e.g. ["tavern", false], got '
+                             f'{short_repr(pair)}')
         out.append((section_name(pair[0]), check_flag(pair[1], f"sections[{k}].turned")))
+        first = next(j for j, (name, _) in enumerate(out) if name == out[-1][0])
+        if first != k:
+            raise SetupError(f"sections[{k}]: the section {short_repr(out[-1][0])} is sections[{first}] already; a "
+                             "board has each section once")
     return tuple(out)
 
 
@@ -286,11 +292,11 @@ class Setup:
 def _tuple2(pairs, name: str, island: bool = False) -> tuple[tuple[int, int], ...]:
     """(row, col) pairs; with `island` also the island's extended hexes (kbenv.setup_island)."""
     if not isinstance(pairs, (list, tuple)):
-        raise SetupError(f"{name}: expected a list of [row, col] pairs, got {pairs!r}")
+        raise SetupError(f"{name}: expected a list of [row, col] pairs, got {short_repr(pairs)}")
     out = []
     for rc in pairs:
         if not isinstance(rc, (list, tuple)) or len(rc) != 2 or not all(is_int(v) for v in rc):
-            raise SetupError(f"{name}: expected [row, col] pairs of integers, got {rc!r}")
+            raise SetupError(f"{name}: expected [row, col] pairs of integers, got {short_repr(rc)}")
         r, c = int(rc[0]), int(rc[1])
         if not on_grid(r, c, island):
             raise SetupError(f"{name}: hex {[r, c]} is off the 20x20 board")
@@ -356,7 +362,7 @@ def make_setup(
     the rule flag of that name (the older keyword)."""
     unknown = sorted(set(counters) - set(CAT.PLAYER_COUNTER_NAMES))
     if unknown:
-        raise TypeError(f"make_setup() got an unexpected keyword argument {unknown[0]!r}")
+        raise TypeError(f"make_setup() got an unexpected keyword argument {short_repr(unknown[0])}")
     ruleset = ruleset_of(expansions, rules, lords_count_zero)
     bits, rule_bits = ruleset.bits
     n = check_num_players(num_players)
@@ -368,7 +374,7 @@ def make_setup(
         raise SetupError("cards: the 3 cards must be different")
     for name, value in (("start_player", start_player), ("current_player", current_player)):
         if (value is not None or name == "start_player") and (not is_int(value) or not 0 <= value < n):
-            raise SetupError(f"{name}: expected a seat 0..{n - 1}, got {value!r}")
+            raise SetupError(f"{name}: expected a seat 0..{n - 1}, got {short_repr(value)}")
     seed = check_seed(seed)
     if sections is not None:
         sections = check_sections(sections)
@@ -419,7 +425,7 @@ def make_setup(
             if not grid[r][c].islower():
                 raise SetupError(f"tiles_left: hex {[r, c]} is not a location hex")
             if not is_int(k) or not 0 <= k <= TILES_PER_LOCATION:
-                raise SetupError(f"tiles_left: expected 0..{TILES_PER_LOCATION} tiles at {[r, c]}, got {k!r}")
+                raise SetupError(f"tiles_left: expected 0..{TILES_PER_LOCATION} tiles at {[r, c]}, got {short_repr(k)}")
             fixed.append(((r, c), int(k)))
         tiles_left = tuple(sorted(fixed))
     if per_player(supply, "supply") is not None:
@@ -428,20 +434,20 @@ def make_setup(
             limit = S.SETTLEMENTS_PER_PLAYER - on_board
             if not is_int(k) or not 0 <= k <= limit:
                 raise SetupError(f"supply[{i}]: expected 0..{limit} ({S.SETTLEMENTS_PER_PLAYER} settlements in all, "
-                                 f"{on_board} on the board), got {k!r}")
+                                 f"{on_board} on the board), got {short_repr(k)}")
         supply = tuple(int(k) for k in supply)
     if tiles is not None or tiles_left is not None:
         check_tile_counts(tiles, tiles_left)
     if deck is not None:
         if not isinstance(deck, (list, tuple)):
-            raise SetupError(f"deck: expected a list of terrain letters, got {deck!r}")
+            raise SetupError(f"deck: expected a list of terrain letters, got {short_repr(deck)}")
         for k, letter in enumerate(deck):
             try:
                 card = terrain_card_index(letter)
             except ValueError as err:
                 raise SetupError(f"deck[{k}]: {err}") from None
             if card >= SWAMP_CARD_BASE and not bits & CAT.MARSHLANDS:
-                raise SetupError(f"deck[{k}]: the swamp card {letter!r} needs the 'marshlands' expansion")
+                raise SetupError(f"deck[{k}]: the swamp card {short_repr(letter)} needs the 'marshlands' expansion")
         if len(deck) > pile_size(bits):
             raise SetupError(f"deck: at most {pile_size(bits)} cards")
         deck = tuple(letter.upper() for letter in deck)
@@ -518,9 +524,9 @@ def card_id(name, expansion_bits: int) -> int:
         row = CAT.SCORING_CARDS[CAT.CARD_ID[name.lower()]]
         if row.expansion is None or expansion_bits & CAT.EXPANSION_BIT[row.expansion]:
             return ALL_CARD_NAMES.index(name.lower())
-        raise SetupError(f"cards: {name!r} is a {row.expansion.capitalize()} card; it needs the "
+        raise SetupError(f"cards: {short_repr(name)} is a {row.expansion.capitalize()} card; it needs the "
                          f"{row.expansion!r} expansion")
-    raise SetupError(f"cards: unknown Kingdom Builder card {name!r}; expected one of {', '.join(allowed)}")
+    raise SetupError(f"cards: unknown Kingdom Builder card {short_repr(name)}; expected one of {', '.join(allowed)}")
 
 
 def hex_name(code: str) -> str:
@@ -687,7 +693,10 @@ def build_state(setup: Setup) -> np.ndarray:
         first = setup.start_player if setup.current_player is None else setup.current_player
         apply_pieces(st, setup_pieces(setup), first, setup.start_player, resume.get("turn"),
                      tuple(resume.get("nomad_tiles_gone", ())))
-    if any(st[S.SUPPLY + p] == 0 for p in range(n)):
+    if setup.supply is None:
+        for p in range(n):
+            st[S.SUPPLY + p] -= off_board_count(st, p)  # the default supply: 40 - on the board - set aside (A-M6)
+    if any(st[S.SUPPLY + p] == 0 and not reserve_delays_end(st, p) for p in range(n)):
         st[S.ENDING] = 1
     if setup.resume is not None:
         st[S.CURRENT] = setup.start_player if setup.current_player is None else setup.current_player
@@ -707,3 +716,13 @@ def setup_pieces(setup: Setup) -> dict:
 def cached_board_arrays(board: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
     """Terrain codes and location types of a board (cached: boards repeat across games)."""
     return board_arrays(board)
+
+
+def off_board_count(st: np.ndarray, p: int) -> int:
+    """Player p's settlements set aside off the board (a Temple reserve; catalogue counters with `off_board`)."""
+    return sum(int(st[S.COUNTER_AT[c.name] + p]) for c in CAT.PLAYER_COUNTERS if c.off_board)
+
+
+def reserve_delays_end(st: np.ndarray, p: int) -> bool:
+    """An empty supply does not end the game while a reserve is set aside, with temple_reserve_delays_end (A-M6)."""
+    return bool(st[S.RULE_FLAGS] & CAT.RULE_BIT["temple_reserve_delays_end"]) and off_board_count(st, p) > 0

@@ -14,6 +14,7 @@ from .engine import state as S
 from .engine.crossroads import update_zone
 from .engine.init import deal_expansions, init_ruleset, place_cave
 from .engine.nomads import place_wall
+from .safe_json import short_repr
 from .setup_marshlands import MARSH_PIECES, apply_marsh_pieces, validate_marsh_pieces
 
 CROSSROADS_PIECES = ("tasks", *(kind.key for kind in PT.SLOT_PIECES if kind.expansion == "crossroads"))
@@ -47,12 +48,12 @@ def is_int(value) -> bool:
 
 def _hexes(value, name: str) -> tuple[tuple[int, int], ...]:
     if not isinstance(value, (list, tuple)):
-        raise ExpansionSetupError(f"{name}: expected a list of [row, col] pairs, got {value!r}")
+        raise ExpansionSetupError(f"{name}: expected a list of [row, col] pairs, got {short_repr(value)}")
     out = []
     for rc in value:
         if not isinstance(rc, (list, tuple)) or len(rc) != 2 or not all(is_int(v) for v in rc) \
                 or not (all(0 <= v < 20 for v in rc) or (20 <= rc[0] < 25 and 0 <= rc[1] < 4)):  # or the island's
-            raise ExpansionSetupError(f"{name}: expected [row, col] pairs on the 20x20 board, got {rc!r}")
+            raise ExpansionSetupError(f"{name}: expected [row, col] pairs on the 20x20 board, got {short_repr(rc)}")
         out.append((int(rc[0]), int(rc[1])))
     if len(set(out)) != len(out):
         raise ExpansionSetupError(f"{name}: a hex is listed twice")
@@ -67,7 +68,7 @@ def validate_pieces(board, n: int, bits: int, fields: dict, occupied: set) -> di
             continue
         needed = NEEDS.get(name)
         if needed and not bits & CAT.EXPANSION_BIT[needed]:
-            raise ExpansionSetupError(f"{name}: needs the {needed!r} expansion")
+            raise ExpansionSetupError(f"{name}: needs the {short_repr(needed)} expansion")
         out[name] = value
     if "walls" in out:
         walls = _hexes(out["walls"], "walls")
@@ -98,10 +99,11 @@ def validate_pieces(board, n: int, bits: int, fields: dict, occupied: set) -> di
     if "gold" in out:
         gold = out["gold"]
         if not isinstance(gold, (list, tuple)) or len(gold) != n:
-            raise ExpansionSetupError(f"gold: expected {n} integers 0..{MAX_GOLD} (one per player), got {gold!r}")
+            raise ExpansionSetupError(f"gold: expected {n} integers 0..{MAX_GOLD} (one per player), got "
+                                      f"{short_repr(gold)}")
         for p, g in enumerate(gold):
             if not is_int(g) or not 0 <= g <= MAX_GOLD:
-                raise ExpansionSetupError(f"gold[{p}]: expected an integer 0..{MAX_GOLD}, got {g!r}")
+                raise ExpansionSetupError(f"gold[{p}]: expected an integer 0..{MAX_GOLD}, got {short_repr(g)}")
         out["gold"] = tuple(int(g) for g in gold)
     if "nomad_tiles" in out:
         out["nomad_tiles"] = _nomad_tiles(out["nomad_tiles"], n, board)
@@ -135,7 +137,7 @@ def validate_crossroads(board, n: int, out: dict, occupied: set, bits: int = 0) 
             raise ExpansionSetupError(f"tasks: expected a list of at most {S.MAX_TASKS} task names")
         for name in tasks:
             if name not in CAT.TASK_NAMES:
-                raise ExpansionSetupError(f"tasks: unknown task {name!r}; known: {', '.join(CAT.TASK_NAMES)}")
+                raise ExpansionSetupError(f"tasks: unknown task {short_repr(name)}; known: {', '.join(CAT.TASK_NAMES)}")
         if len(set(tasks)) != len(tasks):
             raise ExpansionSetupError("tasks: a task is listed twice")
         out["tasks"] = tuple(tasks)
@@ -164,7 +166,7 @@ def _slot_pieces(kind: CAT.PieceKind, value, n: int, ground: str, claim) -> tupl
         name = f"{kind.key}[{p}]"
         if kind.per_player > 1:
             if not isinstance(entry, (list, tuple)):
-                raise ExpansionSetupError(f"{name}: expected a list of [row, col] pairs, got {entry!r}")
+                raise ExpansionSetupError(f"{name}: expected a list of [row, col] pairs, got {short_repr(entry)}")
             if len(entry) > kind.per_player:
                 raise ExpansionSetupError(f"{name}: at most {kind.per_player} {kind.plural}")
             placed = _hexes([rc for rc in entry if rc is not None], name)
@@ -203,14 +205,15 @@ def _nomad_spaces(board, value) -> tuple:
     elif isinstance(value, (list, tuple)) and all(isinstance(x, (list, tuple)) and len(x) == 2 for x in value):
         pairs = list(value)  # [[r, c], kind] pairs, as a record's set-up stores them
     else:
-        raise ExpansionSetupError(f"nomad_spaces: expected an object {{\"r,c\": kind}}, got {value!r}")
+        raise ExpansionSetupError(f"nomad_spaces: expected an object {{\"r,c\": kind}}, got {short_repr(value)}")
     out = []
     for key, kind in pairs:
         rc = _parse_rc(key, "nomad_spaces")
         if board[rc[0]][rc[1]] != "N":
             raise ExpansionSetupError(f"nomad_spaces: hex {list(rc)} is not a nomad space")
         if kind is not None and kind not in CAT.NOMAD_KINDS:
-            raise ExpansionSetupError(f"nomad_spaces: unknown nomad tile {kind!r}; known: {', '.join(CAT.NOMAD_KINDS)}")
+            raise ExpansionSetupError(f"nomad_spaces: unknown nomad tile {short_repr(kind)}; known: "
+                                      f"{', '.join(CAT.NOMAD_KINDS)}")
         out.append((rc, kind))
     return tuple(sorted(out))
 
@@ -223,12 +226,12 @@ def _nomad_tiles(value, n: int, board) -> tuple:
     out = []
     for p, kinds in enumerate(value):
         if not isinstance(kinds, (list, tuple)):
-            raise ExpansionSetupError(f"nomad_tiles[{p}]: expected a list of tile kinds, got {kinds!r}")
+            raise ExpansionSetupError(f"nomad_tiles[{p}]: expected a list of tile kinds, got {short_repr(kinds)}")
         entries = []
         for k, entry in enumerate(kinds):
             kind = entry.get("kind") if isinstance(entry, dict) else entry
             if kind not in CAT.NOMAD_USABLE_KINDS:
-                raise ExpansionSetupError(f"nomad_tiles[{p}]: unknown nomad tile {kind!r}; "
+                raise ExpansionSetupError(f"nomad_tiles[{p}]: unknown nomad tile {short_repr(kind)}; "
                                           f"known: {', '.join(CAT.NOMAD_USABLE_KINDS)}")
             if isinstance(entry, dict):
                 entries.append(nomad_entry(entry, f"nomad_tiles[{p}][{k}]", board, True))
@@ -244,15 +247,16 @@ def nomad_entry(entry: dict, name: str, board, held: bool) -> dict:
     keys = ("kind", "claimed_round", "space")
     unknown = sorted(set(entry) - set(keys))
     if unknown:
-        raise ExpansionSetupError(f"{name}: unknown key(s) {', '.join(map(repr, unknown))}; known: {', '.join(keys)}")
+        raise ExpansionSetupError(f"{name}: unknown key(s) {', '.join(map(short_repr, unknown))}; known: "
+                                  f"{', '.join(keys)}")
     if entry.get("kind") not in CAT.NOMAD_KINDS:
-        raise ExpansionSetupError(f"{name}.kind: unknown nomad tile {entry.get('kind')!r}; "
+        raise ExpansionSetupError(f"{name}.kind: unknown nomad tile {short_repr(entry.get('kind'))}; "
                                   f"known: {', '.join(CAT.NOMAD_KINDS)}")
     out = {"kind": entry["kind"]}
     if held or "claimed_round" in entry:
         r = entry.get("claimed_round")
         if not is_int(r) or not -1 <= r <= MAX_ROUND:
-            raise ExpansionSetupError(f"{name}.claimed_round: expected an integer -1..{MAX_ROUND}, got {r!r}")
+            raise ExpansionSetupError(f"{name}.claimed_round: expected an integer -1..{MAX_ROUND}, got {short_repr(r)}")
         out["claimed_round"] = int(r)
     space = entry.get("space")
     if space is not None:
@@ -286,9 +290,9 @@ def check_nomad_counts(board, pieces: dict, gone: tuple = ()) -> None:
     lying = {f"{r},{c}" for (r, c), kind in pieces.get("nomad_spaces", ()) if kind is not None}
     for s in spaces:
         if s in lying:
-            raise ExpansionSetupError(f"nomad_tiles: space {s!r} still has a tile lying on it")
+            raise ExpansionSetupError(f"nomad_tiles: space {short_repr(s)} still has a tile lying on it")
         if spaces.count(s) > 1:
-            raise ExpansionSetupError(f"nomad_tiles: space {s!r} is the space of two tiles")
+            raise ExpansionSetupError(f"nomad_tiles: space {short_repr(s)} is the space of two tiles")
 
 
 def _parse_rc(key, name: str) -> tuple[int, int]:
@@ -300,7 +304,7 @@ def _parse_rc(key, name: str) -> tuple[int, int]:
     if isinstance(key, (list, tuple)) and len(key) == 2 and all(is_int(v) for v in key) \
             and all(0 <= v < 20 for v in key):
         return int(key[0]), int(key[1])
-    raise ExpansionSetupError(f"{name}: expected hexes as \"row,col\", got {key!r}")
+    raise ExpansionSetupError(f"{name}: expected hexes as \"row,col\", got {short_repr(key)}")
 
 
 def apply_ruleset(st: np.ndarray, bits: int, rules: int, seed: int, standard_start: bool) -> None:

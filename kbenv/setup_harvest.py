@@ -24,6 +24,7 @@ from .board.bitset import WORDS, hexes_of, mask_of
 from .board.geometry import hex_id, hex_rc
 from .engine import state as S
 from .engine.silo import SILO_STEPS_MAX
+from .safe_json import short_repr
 from .setup_expansions import ExpansionSetupError, is_int
 from .setup_harvest_cards import CARD_KEYS, apply_card_keys, card_keys_of, validate_card_keys
 from .setup_harvest_powers import POWER_KEYS, apply_power_keys, power_keys_of, validate_power_keys
@@ -50,7 +51,7 @@ def validate_harvest_resume(resume: dict, n: int, bits: int, current: int = 0, b
             raise ExpansionSetupError(f"farmland_used: expected one true/false per player ({n})")
         for p, used in enumerate(value):
             if not isinstance(used, (bool, np.bool_)):
-                raise ExpansionSetupError(f"farmland_used[{p}]: expected true or false, got {used!r}")
+                raise ExpansionSetupError(f"farmland_used[{p}]: expected true or false, got {short_repr(used)}")
         out["farmland_used"] = [bool(x) for x in value]
     out.update(validate_card_keys(resume, n, bits))  # mayor_lines, rovers_sections (kbenv.setup_harvest_cards)
     if "repeat_cards" in resume:
@@ -59,7 +60,7 @@ def validate_harvest_resume(resume: dict, n: int, bits: int, current: int = 0, b
         value = resume["repeat_cards"]
         if not is_int(value) or not 0 <= value < S.MAX_EXTRA_CARDS:
             raise ExpansionSetupError(f"repeat_cards: expected 0..{S.MAX_EXTRA_CARDS - 1} (cards owed by "
-                                      f"repeats of the Crossroads tile this turn), got {value!r}")
+                                      f"repeats of the Crossroads tile this turn), got {short_repr(value)}")
         out["repeat_cards"] = int(value)
     return out
 
@@ -72,27 +73,27 @@ def validate_silo(value, bits: int, board, phase, source) -> dict:
         raise ExpansionSetupError("silo: only inside the silo phase (\"decision\": {\"phase\": \"silo\"})")
     if not isinstance(value, dict) or sorted(value) != sorted(SILO_KEYS):
         raise ExpansionSetupError(f"silo: the decision is in the silo phase: expected an object with the keys "
-                                  f"{', '.join(SILO_KEYS)}, got {value!r}")
+                                  f"{', '.join(SILO_KEYS)}, got {short_repr(value)}")
 
     def silo_hex(rc, name: str) -> list[int]:
         if not isinstance(rc, (list, tuple)) or len(rc) != 2 or not all(is_int(v) and 0 <= v < 20 for v in rc):
-            raise ExpansionSetupError(f"{name}: expected [row, col] on the 20x20 board, got {rc!r}")
+            raise ExpansionSetupError(f"{name}: expected [row, col] on the 20x20 board, got {short_repr(rc)}")
         if board is not None and board[rc[0]][rc[1]] != SILO_LETTER:
             raise ExpansionSetupError(f"{name}: hex {list(rc)} is not a silo")
         return [int(rc[0]), int(rc[1])]
 
     at = silo_hex(value["at"], "silo.at")
     if value["mode"] not in SILO_MODES:
-        raise ExpansionSetupError(f"silo.mode: expected null, \"build\" or \"move\", got {value['mode']!r}")
+        raise ExpansionSetupError(f"silo.mode: expected null, \"build\" or \"move\", got {short_repr(value['mode'])}")
     steps = value["steps"]
     if not is_int(steps) or not 0 <= steps < SILO_STEPS_MAX or (value["mode"] is None and steps != 0):
         raise ExpansionSetupError(f"silo.steps: expected 0..{SILO_STEPS_MAX - 1} (0 before the mode is chosen), "
-                                  f"got {steps!r}")
+                                  f"got {short_repr(steps)}")
     if source is not None and value["mode"] != "move":
         raise ExpansionSetupError("silo.mode: a chosen settlement (decision.source) needs the mode \"move\"")
     left = value["left"]
     if not isinstance(left, list):
-        raise ExpansionSetupError(f"silo.left: expected a list of [row, col] silo hexes, got {left!r}")
+        raise ExpansionSetupError(f"silo.left: expected a list of [row, col] silo hexes, got {short_repr(left)}")
     left = [silo_hex(rc, f"silo.left[{k}]") for k, rc in enumerate(left)]
     if at in left or len({tuple(rc) for rc in left}) != len(left):
         raise ExpansionSetupError("silo.left: expected distinct silos other than silo.at")

@@ -16,6 +16,7 @@ import numpy as np
 from . import catalogue as CAT
 from .board.geometry import ISLAND_ROWS, ROWS
 from .engine import state as S
+from .safe_json import short_repr
 from .setup_expansions import ExpansionSetupError, is_int
 
 CARD_KEYS = ("mayor_lines", "rovers_sections")
@@ -41,7 +42,8 @@ def validate_card_keys(resume: dict, n: int, bits: int) -> dict:
     if "mayor_lines" in resume:
         lines = resume["mayor_lines"]
         if not isinstance(lines, dict):
-            raise ExpansionSetupError(f'mayor_lines: expected {{"row": seat}} for the marked rows, got {lines!r}')
+            raise ExpansionSetupError(f'mayor_lines: expected {{"row": seat}} for the marked rows, got '
+                                      f'{short_repr(lines)}')
         marked = {}
         for row, seat in lines.items():
             r = int(row) if isinstance(row, str) and row.isdigit() else row
@@ -49,11 +51,12 @@ def validate_card_keys(resume: dict, n: int, bits: int) -> dict:
                     and int(row[7:]) < ISLAND_ROWS and bits & CAT.ISLAND:
                 r = ROWS + int(row[7:])  # an island line (A-QI4, IA14): kept as ROWS + r inside
             elif not is_int(r) or not 0 <= r < ROWS:
-                raise ExpansionSetupError(f"mayor_lines: expected rows \"0\"..\"{ROWS - 1}\", got {row!r}")
+                raise ExpansionSetupError(f"mayor_lines: expected rows \"0\"..\"{ROWS - 1}\", got {short_repr(row)}")
             if int(r) in marked:
                 raise ExpansionSetupError(f"mayor_lines: row {int(r)} is given twice")
             if not is_int(seat) or not 0 <= seat < n:
-                raise ExpansionSetupError(f"mayor_lines[{row!r}]: expected a seat 0..{n - 1}, got {seat!r}")
+                raise ExpansionSetupError(f"mayor_lines[{short_repr(row)}]: expected a seat 0..{n - 1}, got "
+                                          f"{short_repr(seat)}")
             marked[int(r)] = int(seat)
         out["mayor_lines"] = {line_key(r): marked[r] for r in sorted(marked)}
     if "rovers_sections" in resume:
@@ -61,7 +64,7 @@ def validate_card_keys(resume: dict, n: int, bits: int) -> dict:
         if (not isinstance(sections, (list, tuple)) or not all(is_int(q) and 0 <= q < NUM_SECTIONS for q in sections)
                 or len(set(int(q) for q in sections)) != len(sections)):
             raise ExpansionSetupError(f"rovers_sections: expected a list of distinct sections 0..{NUM_SECTIONS - 1}, "
-                                      f"got {sections!r}")
+                                      f"got {short_repr(sections)}")
         out["rovers_sections"] = sorted(int(q) for q in sections)
     return out
 

@@ -12,6 +12,7 @@ from . import catalogue as CAT
 from .board.bitset import BITS_PER_WORD, NEIGHBOUR_MASK, WORDS
 from .board.geometry import hex_id
 from .engine import state as S
+from .safe_json import short_repr
 from .setup_expansions import ExpansionSetupError, buildable_letters
 
 POWER_KEYS = ("number_tiles", "scouts")
@@ -31,7 +32,8 @@ def validate_power_keys(resume: dict, n: int, bits: int, current: int, board) ->
             raise ExpansionSetupError(f"number_tiles: expected one value per player ({n})")
         for p, v in enumerate(value):
             if type(v) is not int or v < 0:
-                raise ExpansionSetupError(f"number_tiles[{p}]: expected a value 0..{CAT.NUMBER_TILE_POOL}, got {v!r}")
+                raise ExpansionSetupError(f"number_tiles[{p}]: expected a value 0..{CAT.NUMBER_TILE_POOL}, got "
+                                          f"{short_repr(v)}")
         if sum(value) > CAT.NUMBER_TILE_POOL:
             raise ExpansionSetupError(f"number_tiles: {sum(value)} in all, more than the pool's "
                                       f"{CAT.NUMBER_TILE_POOL} (8 tiles of value 1 and 2 of value 5)")
@@ -51,7 +53,7 @@ def _scouts(value, n: int, bits: int, current: int, board) -> list:
     seen = set()
     for p, hexes in enumerate(value):
         if not isinstance(hexes, (list, tuple)):
-            raise ExpansionSetupError(f"scouts[{p}]: expected a list of [row, col] pairs, got {hexes!r}")
+            raise ExpansionSetupError(f"scouts[{p}]: expected a list of [row, col] pairs, got {short_repr(hexes)}")
         if hexes and p != current:
             raise ExpansionSetupError(f"scouts[{p}]: scouts leave the board at the end of their player's turn "
                                       f"(H-9); only the player to move ({current}) may have any")
@@ -59,7 +61,7 @@ def _scouts(value, n: int, bits: int, current: int, board) -> list:
         for rc in hexes:
             if (not isinstance(rc, (list, tuple)) or len(rc) != 2 or not all(type(v) is int for v in rc)
                     or not (0 <= rc[0] < 20 and 0 <= rc[1] < 20)):
-                raise ExpansionSetupError(f"scouts[{p}]: expected [row, col] on the board, got {rc!r}")
+                raise ExpansionSetupError(f"scouts[{p}]: expected [row, col] on the board, got {short_repr(rc)}")
             if board is not None and board[rc[0]][rc[1]] not in ground:
                 raise ExpansionSetupError(f"scouts[{p}]: hex {list(rc)} is not suitable terrain, water or mountain")
             if tuple(rc) in seen:

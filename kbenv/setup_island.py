@@ -35,6 +35,7 @@ from .board.island_files import (
 )
 from .engine import state as S
 from .engine.island import ISLAND_TILE_BIT, TILES_PER_LOCATION
+from .safe_json import short_repr
 
 ISLAND = "island"
 SIDE_OPTION = "island_side"
@@ -69,7 +70,7 @@ def side_option(name, bits: int) -> tuple[str, tuple[str, ...]]:
             raise IslandSetupError(f"{SIDE_OPTION}: {name}: more than one location hex (each side has one, EN 1443)")
         return Path(name).stem, tuple(rows)
     if not isinstance(name, str) or name not in SUBSTITUTE_SIDES:
-        raise IslandSetupError(f"{SIDE_OPTION}: unknown island side {name!r}; shipped sides: "
+        raise IslandSetupError(f"{SIDE_OPTION}: unknown island side {short_repr(name, 500)}; shipped sides: "
                                f"{', '.join(SUBSTITUTE_SIDES)} (substitutes: no printed layout is known), or the "
                                "path of a side file (.txt)")
     return name, tuple(load_side(name))
@@ -85,17 +86,17 @@ def validate_island(value, bits: int, seed: int) -> tuple[str, tuple[str, ...]] 
     if isinstance(value, dict):
         unknown = sorted(set(value) - {"board", "side", "locations"})
         if unknown:
-            raise IslandSetupError(f"island: unknown field(s) {', '.join(map(repr, unknown))}; known: board, side, "
-                                   "locations")
+            raise IslandSetupError(f"island: unknown field(s) {', '.join(map(short_repr, unknown))}; known: board, "
+                                   "side, locations")
         side = value.get("side", HAND_SIDE)
         if not isinstance(side, str) or not side:
-            raise IslandSetupError(f"island.side: expected a name, got {side!r}")
+            raise IslandSetupError(f"island.side: expected a name, got {short_repr(side)}")
         if "board" not in value:
             if "locations" in value:
                 raise IslandSetupError("island.locations: only with a board")
             if side not in SUBSTITUTE_SIDES:
-                raise IslandSetupError(f"island: unknown island side {side!r} (no board given); shipped sides: "
-                                       f"{', '.join(SUBSTITUTE_SIDES)}")
+                raise IslandSetupError(f"island: unknown island side {short_repr(side)} (no board given); shipped "
+                                       f"sides: {', '.join(SUBSTITUTE_SIDES)}")
             return side, tuple(load_side(side))
         locations = value.get("locations") or {}
         if not isinstance(locations, dict):
@@ -104,13 +105,14 @@ def validate_island(value, bits: int, seed: int) -> tuple[str, tuple[str, ...]] 
         for key, kind in locations.items():
             parts = key.split(",") if isinstance(key, str) else []
             if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
-                raise IslandSetupError(f"island.locations: expected hexes as \"row,col\", got {key!r}")
+                raise IslandSetupError(f"island.locations: expected hexes as \"row,col\", got {short_repr(key)}")
             cells[(int(parts[0]), int(parts[1]))] = kind
         return side, _rows(value["board"], cells)
     if isinstance(value, (list, tuple)) and len(value) == 2 and isinstance(value[0], str):
         rows = value[1]
         return value[0], _rows(rows, location_cells(rows) if isinstance(rows, (list, tuple)) else {})
-    raise IslandSetupError(f'island: expected {{"board": [...], "side": name}} or {{"side": name}}, got {value!r}')
+    raise IslandSetupError(f'island: expected {{"board": [...], "side": name}} or {{"side": name}}, got '
+                           f'{short_repr(value)}')
 
 
 def _rows(board, cells: dict) -> tuple[str, ...]:

@@ -34,6 +34,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 
+from kbenv.safe_json import loads, read_json
+
 from ..registry import make_agent, parse_spec
 from ..rulesets import OutsideTrainingWarning, Ruleset, check_agents
 from .play import play_game
@@ -262,9 +264,8 @@ def claim_out_dir(out_dir: str, identity: dict) -> None:
         _write_atomic(path, json.dumps({"version": CONFIG_VERSION, **identity}, indent=2) + "\n")
         return
     try:
-        with open(path, encoding="utf-8") as f:
-            stored = json.load(f)
-    except (OSError, UnicodeDecodeError, ValueError) as err:
+        stored = read_json(path)  # kbenv.safe_json: bounded size and depth, no key twice
+    except (OSError, ValueError) as err:
         raise ValueError(f"out folder {out_dir}: {CONFIG} is unreadable ({err}): use another --out") from None
     if not isinstance(stored, dict) or stored.get("version") != CONFIG_VERSION:
         raise ValueError(f"out folder {out_dir}: {CONFIG} is not a version {CONFIG_VERSION} tournament file: "
@@ -433,7 +434,7 @@ def _parse_csv_line(line: str) -> dict | None:
 def _parse_record_line(line: str) -> tuple[int, int | None] | None:
     """(game id, set-up seed) of one records.jsonl line, or None for a damaged line."""
     try:
-        entry = json.loads(line)
+        entry = loads(line)  # kbenv.safe_json: a deeply nested line is damaged, not a crash
     except ValueError:
         return None
     if not isinstance(entry, dict) or not _is_int(entry.get("game_id")) or not isinstance(entry.get("record"), dict):

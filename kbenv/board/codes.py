@@ -16,6 +16,7 @@ from ..catalogue import (
     TERRAIN_CODE,
     TERRAINS,
 )
+from ..safe_json import short_repr
 
 # Terrain code ids (index into per-terrain masks).  The terrain cards are the first codes (card id =
 # terrain code; checked in the catalogue).
@@ -59,7 +60,8 @@ def card_index(name: str) -> int:
     try:
         return CARD_NAMES.index(name.lower())
     except (ValueError, AttributeError):
-        raise ValueError(f"unknown Kingdom Builder card {name!r}; expected one of {', '.join(CARD_NAMES)}") from None
+        raise ValueError(f"unknown Kingdom Builder card {short_repr(name)}; expected one of "
+                         f"{', '.join(CARD_NAMES)}") from None
 
 
 def terrain_card_index(letter: str) -> int:
@@ -67,7 +69,7 @@ def terrain_card_index(letter: str) -> int:
     if isinstance(letter, str) and letter.upper() in SWAMP_CARD_NAMES:
         return SWAMP_CARD_BASE + SWAMP_CARD_NAMES.index(letter.upper())
     if not isinstance(letter, str) or len(letter) != 1 or letter.upper() not in CARD_LETTERS:
-        raise ValueError(f"unknown terrain card {letter!r}; expected one of {' '.join(CARD_LETTERS)}")
+        raise ValueError(f"unknown terrain card {short_repr(letter)}; expected one of {' '.join(CARD_LETTERS)}")
     return CARD_LETTERS.index(letter.upper())
 
 
@@ -77,7 +79,7 @@ def decode_hex_code(ch: str) -> tuple[int, int]:
         return LOCATION, LOCATION_LETTERS.index(ch)
     if ch and ch in TERRAIN_LETTERS:
         return TERRAIN_LETTERS.index(ch), -1
-    raise ValueError(f"unknown board code {ch!r}")
+    raise ValueError(f"unknown board code {short_repr(ch)}")
 
 
 def encode_hex_code(terrain: int, location_type: int) -> str:

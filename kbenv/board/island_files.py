@@ -26,6 +26,7 @@ import random
 from pathlib import Path
 
 from ..catalogue import LOCATION_NAMES, LOCATION_TYPES
+from ..safe_json import short_repr
 from .codes import LOCATION_LETTERS, TERRAIN_LETTERS
 from .geometry import ISLAND_COLS, ISLAND_ROWS, ROWS, STEP1, hex_id
 
@@ -61,13 +62,13 @@ def parse_island_file(text: str, source: str = "island") -> list[str]:
                 parts = value.split()
                 rc = parts[0].split(",") if parts else []
                 if len(parts) != 2 or len(rc) != 2 or not all(x.strip().isdigit() for x in rc):
-                    raise _fail(source, n, "location", f"expected 'row,col type', got {value!r}")
+                    raise _fail(source, n, "location", f"expected 'row,col type', got {short_repr(value)}")
                 r, c = (int(x) for x in rc)
                 if not (0 <= r < ISLAND_ROWS and 0 <= c < ISLAND_COLS):
                     raise _fail(source, n, "location", f"hex {r},{c} is outside the island ({ISLAND_ROWS} lines of "
                                 f"{ISLAND_COLS})")
                 if parts[1] not in ISLAND_TYPES:
-                    raise _fail(source, n, "location", f"{parts[1]!r} is no island location type; expected "
+                    raise _fail(source, n, "location", f"{short_repr(parts[1])} is no island location type; expected "
                                 f"{' or '.join(ISLAND_TYPES)}")
                 locations[(r, c)] = (parts[1], n)
             continue
@@ -87,7 +88,8 @@ def island_rows(board, locations: dict, source: str = "island", lines=None) -> l
     for r, line in enumerate(board):
         at = lines[r] if lines else None
         if not isinstance(line, str) or len(line) != ISLAND_COLS:
-            raise _fail(source, at, "board", f"line {r}: expected a string of {ISLAND_COLS} codes, got {line!r}")
+            raise _fail(source, at, "board", f"line {r}: expected a string of {ISLAND_COLS} codes, got "
+                                             f"{short_repr(line)}")
         out = []
         for c, ch in enumerate(line):
             if ch == "L":
@@ -99,12 +101,13 @@ def island_rows(board, locations: dict, source: str = "island", lines=None) -> l
             elif ch in LOCATION_LETTERS and LOCATION_NAMES[LOCATION_LETTERS.index(ch)] in ISLAND_TYPES:
                 out.append(ch)
             else:
-                raise _fail(source, at, "board", f"line {r}, column {c}: unknown code {ch!r}; an island holds "
-                            f"{' '.join(ISLAND_CODES)} and L (a {' or '.join(ISLAND_TYPES)} location)")
+                raise _fail(source, at, "board", f"line {r}, column {c}: unknown code {short_repr(ch)}; an island "
+                                                 f"holds {' '.join(ISLAND_CODES)} and L (a "
+                                                 f"{' or '.join(ISLAND_TYPES)} location)")
         rows.append("".join(out))
     for (r, c), kind in locations.items():
         if kind not in ISLAND_TYPES:
-            raise _fail(source, None, "locations", f"{kind!r} is no island location type; expected "
+            raise _fail(source, None, "locations", f"{short_repr(kind)} is no island location type; expected "
                         f"{' or '.join(ISLAND_TYPES)}")
         if not (0 <= r < ISLAND_ROWS and 0 <= c < ISLAND_COLS) or board[r][c] != "L":
             raise _fail(source, None, "locations", f"hex {r},{c} is not marked L on the island")
@@ -172,7 +175,8 @@ def read_island_file(path) -> list[str]:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
-        raise IslandFileError(f"island file {str(path)!r}: cannot be read ({err.__class__.__name__})") from None
+        raise IslandFileError(f"island file {short_repr(str(path), 500)}: cannot be read "
+                              f"({err.__class__.__name__})") from None
     return parse_island_file(text, str(path))
 
 

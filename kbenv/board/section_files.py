@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..catalogue import LOCATION_NAMES, LOCATION_TYPES
+from ..safe_json import short_repr
 from .codes import LOCATION_LETTERS, TERRAIN_LETTERS
 
 SIZE = 10
@@ -62,7 +63,7 @@ def _cell(text: str, source: str, line: int, key: str) -> tuple[int, int]:
     """'r,c' -> (r, c), both 0..9."""
     parts = text.split(",")
     if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
-        raise _fail(source, line, key, f"expected 'row,col' (two numbers 0..9), got {text!r}")
+        raise _fail(source, line, key, f"expected 'row,col' (two numbers 0..9), got {short_repr(text)}")
     r, c = (int(p) for p in parts)
     if not (0 <= r < SIZE and 0 <= c < SIZE):
         raise _fail(source, line, key, f"hex {r},{c} is outside the section (rows and columns are 0..9)")
@@ -87,10 +88,10 @@ def parse_section_file(text: str, source: str = "section") -> SectionFile:
             if key == "location":
                 parts = value.split()
                 if len(parts) != 2:
-                    raise _fail(source, n, "location", f"expected 'row,col type', got {value!r}")
+                    raise _fail(source, n, "location", f"expected 'row,col type', got {short_repr(value)}")
                 rc = _cell(parts[0], source, n, "location")
                 if parts[1] not in LOCATION_NAMES:
-                    raise _fail(source, n, "location", f"unknown location type {parts[1]!r}; known: "
+                    raise _fail(source, n, "location", f"unknown location type {short_repr(parts[1])}; known: "
                                 f"{', '.join(LOCATION_NAMES)}")
                 if rc in locations:
                     raise _fail(source, n, "location", f"hex {rc[0]},{rc[1]} is already declared on line "
@@ -111,7 +112,7 @@ def parse_section_file(text: str, source: str = "section") -> SectionFile:
             raise _fail(source, n, "grid", f"row {r} has {len(line)} codes, expected {SIZE}")
     for (r, c), (_, n) in locations.items():
         if grid[r][1][c] != "L":
-            raise _fail(source, n, "location", f"hex {r},{c} shows {grid[r][1][c]!r} in the grid (line "
+            raise _fail(source, n, "location", f"hex {r},{c} shows {short_repr(grid[r][1][c])} in the grid (line "
                         f"{grid[r][0]}), not L")
     rows = []
     for r, (n, line) in enumerate(grid):
@@ -125,7 +126,7 @@ def parse_section_file(text: str, source: str = "section") -> SectionFile:
             elif ch in TERRAIN_LETTERS or ch in LOCATION_LETTERS:
                 out.append(ch)
             else:
-                raise _fail(source, n, "grid", f"row {r}, column {c}: unknown code {ch!r}; known: "
+                raise _fail(source, n, "grid", f"row {r}, column {c}: unknown code {short_repr(ch)}; known: "
                             f"{' '.join(GRID_CODES)} (and the location letters {LOCATION_LETTERS})")
         rows.append("".join(out))
     sf = SectionFile(source, rows, [n for n, _ in grid], header=header, declared=declared)
@@ -138,8 +139,8 @@ def parse_section_file(text: str, source: str = "section") -> SectionFile:
     for key, code in (("castle", "K"), ("nomad", "N"), ("palace", "P")):
         for (r, c), n in declared[key].items():
             if rows[r][c] != code:
-                raise _fail(source, n, key, f"hex {r},{c} shows {grid[r][1][c]!r} in the grid (line {grid[r][0]}), "
-                            f"not {code}")
+                raise _fail(source, n, key, f"hex {r},{c} shows {short_repr(grid[r][1][c])} in the grid (line "
+                                            f"{grid[r][0]}), not {code}")
         if declared[key]:
             for r, c in sf.cells(code):
                 if (r, c) not in declared[key]:
@@ -153,11 +154,11 @@ def read_section_text(path: Path) -> str:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise SectionFileError(f"section file {str(path)!r}: no such file") from None
+        raise SectionFileError(f"section file {short_repr(str(path), 500)}: no such file") from None
     except IsADirectoryError:
-        raise SectionFileError(f"section file {str(path)!r}: is a folder, not a file") from None
+        raise SectionFileError(f"section file {short_repr(str(path), 500)}: is a folder, not a file") from None
     except (OSError, UnicodeDecodeError) as err:
-        raise SectionFileError(f"section file {str(path)!r}: cannot be read ({err})") from None
+        raise SectionFileError(f"section file {short_repr(str(path), 500)}: cannot be read ({err})") from None
     return text
 
 
@@ -184,13 +185,14 @@ def check_marshlands_section(sf: SectionFile, kind: str | None = None, name: str
             raise _fail(src, None, "location", f"no location hex of a Marshlands type ({', '.join(MARSHLANDS_TYPES)})")
         kind = marsh[0]
     if kind not in MARSHLANDS_TYPES:
-        raise SectionFileError(f"{src}: {kind!r} is not a Marshlands location type ({', '.join(MARSHLANDS_TYPES)})")
+        raise SectionFileError(f"{src}: {short_repr(kind)} is not a Marshlands location type "
+                               f"({', '.join(MARSHLANDS_TYPES)})")
     if "expansion" in sf.header and sf.header["expansion"][0] != "marshlands":
         value, n = sf.header["expansion"]
-        raise _fail(src, n, "expansion", f"expected marshlands, got {value!r}")
+        raise _fail(src, n, "expansion", f"expected marshlands, got {short_repr(value)}")
     if name is not None and "id" in sf.header and sf.header["id"][0] != name:
         value, n = sf.header["id"]
-        raise _fail(src, n, "id", f"the file is read as section {name!r} but says {value!r}")
+        raise _fail(src, n, "id", f"the file is read as section {short_repr(name)} but says {short_repr(value)}")
     for r, row in enumerate(sf.rows):
         for c, ch in enumerate(row):
             if ch not in MARSHLANDS_CODES:

@@ -12,6 +12,7 @@ from importlib import resources
 from pathlib import Path
 
 from ..catalogue import section_name, sections_of
+from ..safe_json import short_repr
 from .codes import LOCATION_LETTERS, TERRAIN_LETTERS
 from .section_files import check_marshlands_section, parse_section_file, read_section_text
 from .user_sections import REPLACES, load_user_section
@@ -40,7 +41,7 @@ def parse_section(text: str, source: str = "section") -> list[str]:
             raise ValueError(f"{source}: row {i} has {len(row)} codes, expected {SECTION_SIZE}")
         bad = sorted(set(row) - VALID_CODES)
         if bad:
-            raise ValueError(f"{source}: row {i} has unknown codes {''.join(bad)!r}")
+            raise ValueError(f"{source}: row {i} has unknown codes {short_repr(''.join(bad))}")
     return rows
 
 
@@ -62,8 +63,9 @@ def load_section(name: str) -> list[str]:
         return load_user_section(name)
     if name not in BUILTIN_SECTIONS:
         known = ", ".join(BUILTIN_SECTIONS)
-        raise ValueError(f"unknown section {name!r}; known sections: {known}, the printed Marshlands sections "
-                         f"{', '.join(REPLACES)} from files (kbenv.board.user_sections), or a path to a .txt file")
+        raise ValueError(f"unknown section {short_repr(name, 500)}; known sections: {known}, the printed Marshlands "
+                         f"sections {', '.join(REPLACES)} from files (kbenv.board.user_sections), or a path to a "
+                         ".txt file")
     text = resources.files("kbenv.data.sections").joinpath(f"{name}.txt").read_text()
     if name in SUBSTITUTE_KIND:
         sf = parse_section_file(text, f"kbenv/data/sections/{name}.txt")

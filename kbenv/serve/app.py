@@ -1,6 +1,7 @@
 """The Starlette app of `kbenv serve`: the JSON API and the static page (kbenv/serve/static, no build step).
 
-API (every answer JSON; errors are {"error": message} with a 4xx status, never a traceback page):
+API (every answer JSON; errors are {"error": message} with a 4xx status, or 503 for agents too slow or all busy,
+never a traceback page):
   GET  /api/meta                       board geometry and colours, expansions, rule flags, agent kinds
   POST /api/games                      {"players", "seed", "preset", "expansions", "rules", "seats", "island_side"}
                                        -> a new game (island_side: a shipped island side, with the island)
@@ -8,16 +9,26 @@ API (every answer JSON; errors are {"error": message} with a 4xx status, never a
   GET  /api/games/{id}/legal?seat=k    seat k's legal decisions
   POST /api/games/{id}/apply           {"seat", "action" | "hex": [r, c] | "decision": name} (400: the reason;
                                        an island hex is the decision "island r,c")
-  POST /api/games/{id}/advance         agents decide until a human does or the game ends
+  POST /api/games/{id}/advance         agents decide until a human does or the game ends (none begun after
+                                       ADVANCE_SECONDS: "more" says whether to ask again)
   POST /api/games/{id}/step            one agent decision (a live agents-only game, stepped by the page)
   GET  /api/records                    record files and tournament games under the --records folders
   POST /api/replays                    {"root", "path", "game"} -> a replay: decisions, score totals over time
   GET  /api/replays/{id}?step=n&seat=k the replayed game after n decisions
+
+Agents decide in their own threads (at most AGENT_THREADS at once), never on the server's request loop: a decision
+not made within AGENT_SECONDS is answered 503 and not taken (the game stays as it was); a game whose agent is still
+deciding answers other requests 409 after BUSY_SECONDS. Request bodies are at most 1 MiB of JSON, read by
+kbenv.safe_json (bounded nesting, no key twice); integer fields must be JSON numbers (not strings or booleans).
 """
 
 from __future__ import annotations
 
+import asyncio
+import threading
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -26,22 +37,71 @@ from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from ..safe_json import short_key
 from .errors import HANDLERS, ApiError, integer, json_body
 from .replay import RecordLibrary, Replay, ReplayStore
-from .sessions import GameStore, action_of, new_session
+from .sessions import ADVANCE_SECONDS, AGENT_SECONDS, GameStore, action_of, new_session
 from .views import board_meta
 
 STATIC = Path(__file__).parent / "static"
+AGENT_THREADS = 4  # agents deciding at once, over all games
 
 
 def _seat_param(request: Request, players: int) -> int | None:
     seat = request.query_params.get("seat")
-    return None if seat in (None, "", "watch") else integer(seat, "seat", 0, players - 1)
+    return None if seat in (None, "", "watch") else integer(seat, "seat", 0, players - 1, text=True)
 
 
 def _seat_field(body: dict, players: int) -> int | None:
     seat = body.get("seat")
     return None if seat is None else integer(seat, "seat", 0, players - 1)
+
+
+class AgentThreads:
+    """Agents decide here: each request's work in a daemon thread of its own (a search still running cannot keep
+    the server from stopping), at most `limit` at once, waited for with a time limit."""
+
+    def __init__(self, limit: int = AGENT_THREADS):
+        self.limit = limit
+        self.slots = threading.BoundedSemaphore(limit)
+
+    async def run(self, work: Callable[[threading.Event], Any], seconds: float) -> Any:
+        """`work(abandoned)`'s result; ApiError 503 when all threads are busy, or when it has not finished after
+        `seconds`: then `abandoned` is set, and work that checks it takes no decision (the game is unchanged)."""
+        if not self.slots.acquire(blocking=False):
+            raise ApiError(503, f"agents: all {self.limit} of the server's agent threads are deciding; try again")
+        loop = asyncio.get_running_loop()
+        future = loop.create_future()
+        abandoned = threading.Event()
+
+        def settle(result, error) -> None:
+            if future.done():  # the request stopped waiting
+                return
+            if error is not None:
+                future.set_exception(error)
+            else:
+                future.set_result(result)
+
+        def target() -> None:
+            try:
+                outcome = (work(abandoned), None)
+            except Exception as err:
+                outcome = (None, err)
+            finally:
+                self.slots.release()
+            if not abandoned.is_set():
+                try:
+                    loop.call_soon_threadsafe(settle, *outcome)
+                except RuntimeError:  # the loop has closed
+                    pass
+
+        threading.Thread(target=target, name="kbenv-agent", daemon=True).start()
+        try:
+            return await asyncio.wait_for(future, seconds)
+        except TimeoutError:
+            abandoned.set()
+            raise ApiError(503, f"agents: no decision within {seconds:g} s; the decision under way is not taken "
+                                "(choose a faster agent spec, e.g. fewer sims)") from None
 
 
 def create_app(records_dirs=(), max_games: int = 64) -> Starlette:
@@ -50,6 +110,7 @@ def create_app(records_dirs=(), max_games: int = 64) -> Starlette:
     library = RecordLibrary(records_dirs)
     games = GameStore(max_games)
     replays = ReplayStore()
+    agent_threads = AgentThreads()
 
     async def index(request: Request) -> FileResponse:
         return FileResponse(STATIC / "index.html")
@@ -80,7 +141,7 @@ def create_app(records_dirs=(), max_games: int = 64) -> Starlette:
         seat = _seat_param(request, session.game.num_players)
 
         def answer():
-            with session.lock:
+            with session.using():
                 return {"id": session.id, "view": session.view(seat), "moves": session.moves[-20:]}
 
         return JSONResponse(await run_in_threadpool(answer))
@@ -92,7 +153,7 @@ def create_app(records_dirs=(), max_games: int = 64) -> Starlette:
             raise ApiError(400, "seat: give the seat whose legal decisions you want (?seat=0)")
 
         def answer():
-            with session.lock:
+            with session.using():
                 return {"seat": seat, "legal": session.view(seat)["legal"]}
 
         return JSONResponse(await run_in_threadpool(answer))
@@ -102,13 +163,14 @@ def create_app(records_dirs=(), max_games: int = 64) -> Starlette:
         body = await json_body(request)
         unknown = sorted(set(body) - {"seat", "action", "hex", "decision"})
         if unknown:
-            raise ApiError(400, f"{unknown[0]}: unknown field; expected seat and one of action, hex, decision")
+            raise ApiError(400, f"{short_key(unknown[0])}: unknown field; expected seat and one of action, hex, "
+                                "decision")
         seat = _seat_field(body, session.game.num_players)
         if seat is None:
             raise ApiError(400, "seat: missing; give the human seat that decides")
 
         def answer():
-            with session.lock:
+            with session.using():
                 move = session.apply(seat, action_of(body, session.game))
                 return {"move": move, "view": session.view(seat)}
 
@@ -120,24 +182,24 @@ def create_app(records_dirs=(), max_games: int = 64) -> Starlette:
         seat = _seat_field(body, session.game.num_players)
         limit = integer(body.get("max_steps", 10_000), "max_steps", 1, 10_000)
 
-        def answer():
-            with session.lock:
-                moves = session.advance(limit)
-                return {"moves": moves, "view": session.view(seat)}
+        def answer(abandoned: threading.Event) -> dict:
+            with session.using():
+                moves = session.advance(limit, ADVANCE_SECONDS, abandoned)
+                return {"moves": moves, "view": session.view(seat), "more": session.agent_to_move()}
 
-        return JSONResponse(await run_in_threadpool(answer))
+        return JSONResponse(await agent_threads.run(answer, ADVANCE_SECONDS + AGENT_SECONDS))
 
     async def game_step(request: Request) -> JSONResponse:
         session = games.get(request.path_params["game_id"])
         body = await json_body(request)
         seat = _seat_field(body, session.game.num_players)
 
-        def answer():
-            with session.lock:
-                move = session.agent_step()
-                return {"move": move, "view": session.view(seat)}
+        def answer(abandoned: threading.Event) -> dict | None:
+            with session.using():
+                move = session.agent_step(abandoned)
+                return None if move is None else {"move": move, "view": session.view(seat)}
 
-        return JSONResponse(await run_in_threadpool(answer))
+        return JSONResponse(await agent_threads.run(answer, AGENT_SECONDS))
 
     async def records(request: Request) -> JSONResponse:
         return JSONResponse(await run_in_threadpool(library.listing))
@@ -146,7 +208,7 @@ def create_app(records_dirs=(), max_games: int = 64) -> Starlette:
         body = await json_body(request)
         unknown = sorted(set(body) - {"root", "path", "game"})
         if unknown:
-            raise ApiError(400, f"{unknown[0]}: unknown field; expected root, path and game")
+            raise ApiError(400, f"{short_key(unknown[0])}: unknown field; expected root, path and game")
 
         def answer():
             replay = Replay(*library.load(body.get("root"), body.get("path"), body.get("game")))

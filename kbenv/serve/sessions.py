@@ -10,13 +10,17 @@ from __future__ import annotations
 import argparse
 import secrets
 import threading
+import time
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from ..board.island_files import SUBSTITUTE_SIDES
 from ..catalogue import ACTION_ID
 from ..cli import MAX_SEED, expansion_list, rule_list, ruleset_of_args
 from ..game import Game, IllegalActionError
+from ..safe_json import short_key, short_repr
 from ..setup import SetupError
 from ..words import describe_decision
 from .errors import ApiError, integer
@@ -25,6 +29,11 @@ from .views import seat_view, spectator_view
 NEW_GAME_FIELDS = ("players", "seed", "preset", "expansions", "rules", "seats", "island_side")
 PRESETS = ("first-game",)
 MAX_GAMES = 64  # live games kept; the oldest is dropped beyond this
+# One agent decision the server waits for; a slower one is abandoned, not taken. Generous: a fresh install's first
+# decision of an agent kind compiles its numba kernels (a minute or more on 2 cores: kbenv.compile_progress).
+AGENT_SECONDS = 600.0
+ADVANCE_SECONDS = 60.0  # `advance` begins no decision this long after its first (the page asks again)
+BUSY_SECONDS = 5.0  # a request waits this long for a game that another request (an agent deciding) holds
 
 
 @dataclass
@@ -45,6 +54,17 @@ class GameSession:
 
     def agent_to_move(self) -> bool:
         return not self.game.done and self.agents[self.game.decider] is not None
+
+    @contextmanager
+    def using(self, wait: float | None = None) -> Iterator[None]:
+        """Hold the game's lock, waiting at most `wait` seconds (BUSY_SECONDS); ApiError 409 while another request
+        holds it."""
+        if not self.lock.acquire(timeout=BUSY_SECONDS if wait is None else wait):
+            raise ApiError(409, "the game is busy: an agent is still deciding for another request; try again")
+        try:
+            yield
+        finally:
+            self.lock.release()
 
     def view(self, seat: int | None) -> dict:
         """A human seat's view, or the spectator's (None); an agent seat's hand stays private while it plays."""
@@ -78,8 +98,9 @@ class GameSession:
         except IllegalActionError as err:
             raise ApiError(400, str(err)) from None
 
-    def agent_step(self) -> dict:
-        """One decision of the agent seat that decides now (ApiError 409 when a human decides or it is over)."""
+    def agent_step(self, abandoned: threading.Event | None = None) -> dict | None:
+        """One decision of the agent seat that decides now (ApiError 409 when a human decides or it is over);
+        None, the game unchanged, if `abandoned` was set while the agent decided (the request stopped waiting)."""
         from agents.evaluation.play import agent_inputs
 
         game = self.game
@@ -88,13 +109,25 @@ class GameSession:
         p = game.decider
         if self.agents[p] is None:
             raise ApiError(409, f"player_{p} (human) decides now, not an agent")
-        return self._take(p, int(self.agents[p].act(*agent_inputs(game, p))))
+        action = int(self.agents[p].act(*agent_inputs(game, p)))
+        if abandoned is not None and abandoned.is_set():
+            return None
+        return self._take(p, action)
 
-    def advance(self, max_steps: int = 10_000) -> list[dict]:
-        """Agents' decisions until a human decides or the game ends (at most `max_steps`)."""
-        moves = []
-        while self.agent_to_move() and len(moves) < max_steps:
-            moves.append(self.agent_step())
+    def advance(self, max_steps: int = 10_000, seconds: float | None = None,
+                abandoned: threading.Event | None = None) -> list[dict]:
+        """Agents' decisions until a human decides or the game ends, at most `max_steps` and none begun `seconds`
+        after the first one ended (the first may compile kernels); one under way when `abandoned` is set is not
+        taken."""
+        moves: list[dict] = []
+        end = None
+        while self.agent_to_move() and len(moves) < max_steps and (end is None or time.monotonic() < end):
+            move = self.agent_step(abandoned)
+            if move is None:
+                break
+            moves.append(move)
+            if end is None and seconds is not None:
+                end = time.monotonic() + seconds
         return moves
 
 
@@ -103,7 +136,7 @@ def _names(value, what: str) -> str:
         return value
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         return ",".join(value)
-    raise ApiError(400, f"{what}: expected a list of names or a comma-separated string, got {value!r}")
+    raise ApiError(400, f"{what}: expected a list of names or a comma-separated string, got {short_repr(value)}")
 
 
 def parse_new_game(body: dict) -> dict:
@@ -113,12 +146,12 @@ def parse_new_game(body: dict) -> dict:
 
     unknown = sorted(set(body) - set(NEW_GAME_FIELDS))
     if unknown:
-        raise ApiError(400, f"{unknown[0]}: unknown field; expected {', '.join(NEW_GAME_FIELDS)}")
-    players = integer(body.get("players", 2), "players", 2, 5)
+        raise ApiError(400, f"{short_key(unknown[0])}: unknown field; expected {', '.join(NEW_GAME_FIELDS)}")
+    players = integer(body.get("players", 2), "players", 2, 5)  # a number: "2" and true are refused
     seed = integer(body.get("seed", 0), "seed", 0, MAX_SEED)
     preset = body.get("preset") or None
     if preset is not None and preset not in PRESETS:
-        raise ApiError(400, f"preset: expected one of {', '.join(PRESETS)} or none, got {preset!r}")
+        raise ApiError(400, f"preset: expected one of {', '.join(PRESETS)} or none, got {short_repr(preset)}")
     lists = {}
     for key, parse in (("expansions", expansion_list), ("rules", rule_list)):
         text = _names(body.get(key) or [], key)
@@ -132,7 +165,7 @@ def parse_new_game(body: dict) -> dict:
         raise ApiError(400, str(err).replace("--rules", "rules").replace("--expansions ", "expansions ")) from None
     seats = body.get("seats", ["human", "greedy"])
     if not isinstance(seats, list) or not seats or not all(isinstance(s, str) for s in seats):
-        raise ApiError(400, f"seats: expected a list of agent specs or 'human', got {seats!r}")
+        raise ApiError(400, f"seats: expected a list of agent specs or 'human', got {short_repr(seats)}")
     if len(seats) > players:
         raise ApiError(400, f"seats: {len(seats)} seats for {players} players; give at most one spec per seat")
     seats = [s.strip() for s in seats] + [seats[-1].strip()] * (players - len(seats))
@@ -143,7 +176,8 @@ def parse_new_game(body: dict) -> dict:
             raise ApiError(400, f"seats[{k}]: {err}") from None
     island_side = body.get("island_side") or None  # a shipped side (kbenv.setup_island); files are not read here
     if island_side is not None and (not isinstance(island_side, str) or island_side not in SUBSTITUTE_SIDES):
-        raise ApiError(400, f"island_side: expected one of {', '.join(SUBSTITUTE_SIDES)} or none, got {island_side!r}")
+        raise ApiError(400, f"island_side: expected one of {', '.join(SUBSTITUTE_SIDES)} or none, got "
+                            f"{short_repr(island_side)}")
     if island_side is not None and "island" not in ruleset.expansions:
         raise ApiError(400, "island_side: needs the 'island' expansion (expansions: island)")
     return {"players": players, "seed": seed, "preset": preset, "ruleset": ruleset, "seats": seats,
@@ -187,12 +221,12 @@ def action_of(body: dict, game: Game) -> int:
         return integer(value, "action", 0, game.action_size - 1)
     if key == "hex":
         if not isinstance(value, list) or len(value) != 2:
-            raise ApiError(400, f"hex: expected [row, col], got {value!r}")
+            raise ApiError(400, f"hex: expected [row, col], got {short_repr(value)}")
         return integer(value[0], "hex row", 0, 19) * 20 + integer(value[1], "hex col", 0, 19)
     if value == "pass":
         value = "done"
     if not isinstance(value, str) or value not in ACTION_ID or ACTION_ID[value] >= game.action_size:
-        raise ApiError(400, f"decision: unknown decision {value!r}; expected a power name, done or end_turn")
+        raise ApiError(400, f"decision: unknown decision {short_repr(value)}; expected a power name, done or end_turn")
     return ACTION_ID[value]
 
 
@@ -214,5 +248,6 @@ class GameStore:
         with self.lock:
             session = self.games.get(game_id)
         if session is None:
-            raise ApiError(404, f"game: no live game with id {game_id!r} (the server keeps the last {self.limit})")
+            raise ApiError(404, f"game: no live game with id {short_repr(game_id)} (the server keeps the last "
+                                f"{self.limit})")
         return session

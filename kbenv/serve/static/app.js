@@ -106,9 +106,12 @@ async function maybeAdvance() {
   S.busy = true;
   message("the agents are deciding...");
   try {
-    const d = await api("POST", `/api/games/${S.gameId}/advance`, { seat: S.seat });
-    logMoves(d.moves);
-    render(d.view);
+    let d;
+    do {  // the server stops after a while between decisions ("more": the agents still decide)
+      d = await api("POST", `/api/games/${S.gameId}/advance`, { seat: S.seat });
+      logMoves(d.moves);
+      render(d.view);
+    } while (d.more && d.moves.length);
     message(d.view.done ? "game over" : "your turn");
   } catch (err) { message(err.message, true); }
   S.busy = false;
