@@ -632,6 +632,7 @@ RULE_FLAGS = (
              "reading of A-N9)"),
 )
 RULE_BIT = {f.name: 1 << f.bit for f in RULE_FLAGS}
+RESERVE_DELAYS_END = RULE_BIT["temple_reserve_delays_end"]  # set-up reads it without naming the power (A-M6)
 
 NOMAD_LOCATIONS = tuple(loc.name for loc in LOCATION_TYPES if loc.expansion == "nomads")
 MOVE_LOCATIONS = tuple(loc.name for loc in LOCATION_TYPES if loc.power == "move")

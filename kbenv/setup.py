@@ -719,10 +719,10 @@ def cached_board_arrays(board: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]
 
 
 def off_board_count(st: np.ndarray, p: int) -> int:
-    """Player p's settlements set aside off the board (a Temple reserve; catalogue counters with `off_board`)."""
+    """Player p's settlements set aside off the board (catalogue counters with `off_board`)."""
     return sum(int(st[S.COUNTER_AT[c.name] + p]) for c in CAT.PLAYER_COUNTERS if c.off_board)
 
 
 def reserve_delays_end(st: np.ndarray, p: int) -> bool:
-    """An empty supply does not end the game while a reserve is set aside, with temple_reserve_delays_end (A-M6)."""
-    return bool(st[S.RULE_FLAGS] & CAT.RULE_BIT["temple_reserve_delays_end"]) and off_board_count(st, p) > 0
+    """An empty supply does not end the game while a reserve is set aside, under CAT.RESERVE_DELAYS_END (A-M6)."""
+    return bool(st[S.RULE_FLAGS] & CAT.RESERVE_DELAYS_END) and off_board_count(st, p) > 0

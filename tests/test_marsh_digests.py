@@ -4,7 +4,9 @@ The digests were recorded at 39fbd70 (the Marshlands merge), before any optimisa
 of Marshlands alone and with the other expansions, played in one numba call (`random_playout`, which
 picks among the legal decisions, so a changed legal set changes the game), and two games through the
 `Game` API whose every legal list and mask is hashed. A deliberate rule change (not a speed change)
-re-records them and says so in its commit.
+re-records them and says so in its commit. Re-recorded for issue 48 (nine playouts): Canoe tiles ready from their
+holder's next turn (EN 213), the game end with a Temple reserve (EN 298), red cards for the active player only
+(EN 604).
 """
 
 from __future__ import annotations
@@ -34,26 +36,26 @@ PLAYOUTS = {
     "marshlands/2/1": (124, "580ce1b55edb3e1081a87df0"),
     "marshlands/2/2": (101, "6c43a4a8944fe714c2739439"),
     "marshlands/2/3": (91, "80976408c01f933f4a44005f"),
-    "marshlands/3/0": (177, "fea3b157940bdad45c95dfc9"),
+    "marshlands/3/0": (177, "b709d41b89afb48dcabce045"),
     "marshlands/3/1": (149, "99d67fb9af5bc648ff6340d0"),
-    "marshlands/3/2": (149, "3948d59902d51b47399469ee"),
+    "marshlands/3/2": (149, "232d7a41cc9f9d7258484bcf"),
     "marshlands/3/3": (158, "74f3a6a8481bfa9baedcd08c"),
-    "marshlands/4/0": (203, "a97ada037e1ab7c05589edba"),
-    "marshlands/4/1": (181, "bdc2ef0a8236d8afa1b89952"),
+    "marshlands/4/0": (203, "ff14bb5b564b50fcc1eb9067"),
+    "marshlands/4/1": (181, "a58ebfd5168340e3c4247491"),
     "marshlands/4/2": (208, "63739e43a8fde09a24ee836a"),
     "marshlands/4/3": (186, "cb25683ad8eef91785d43877"),
-    f"{ALL}/2/0": (154, "e4ac88585ccce562815039c6"),
+    f"{ALL}/2/0": (129, "6f9ab0728f725910be0b9b3a"),
     f"{ALL}/2/1": (98, "b74e1893b110dff3e365f93f"),
-    f"{ALL}/2/2": (146, "687bfd99be7bbf87d6b93d35"),
+    f"{ALL}/2/2": (146, "e726cd334113da605def366e"),
     f"{ALL}/2/3": (135, "db7a2058361a7bc5f58a66b4"),
     f"{ALL}/4/0": (254, "ab1878df2819982c212abab5"),  # re-recorded: Families in Temple turns (A-N10)
     f"{ALL}/4/1": (315, "8995860b2df8f307603155d2"),
-    f"{ALL}/4/2": (223, "745932730ca50b6d65d061a4"),
+    f"{ALL}/4/2": (203, "6f6bf3666c7817f97b2e7cb9"),
     f"{ALL}/4/3": (263, "b4d358b18600bc3a34dca45e"),
-    "crossroads,marshlands/3/0": (144, "2f0cd55eab454067f7a8eece"),
+    "crossroads,marshlands/3/0": (144, "478b39c64c229d3e0c93a801"),
     "crossroads,marshlands/3/1": (158, "0a59df155d4066ba9fd7810f"),
     "crossroads,marshlands/3/2": (168, "45c6376dee41828be0d63d59"),
-    "crossroads,marshlands/3/3": (154, "c015cb02259a4fdba1c218b6"),
+    "crossroads,marshlands/3/3": (154, "42fb7b2dcf2c868f2860817a"),
 }
 
 # "expansions/players/seed": (decisions, sha256 over every decision's legal list and v1 mask)

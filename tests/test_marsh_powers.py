@@ -136,7 +136,8 @@ def test_a_lost_bonus_tile_is_out_of_the_game():
 @pytest.mark.parametrize("extra, field", [
     ({"temple_reserve": [1]}, "temple_reserve"),
     ({"temple_reserve": [-1, 0]}, "temple_reserve[0]"),
-    ({"temple_reserve": [2, 0]}, "temple_reserve[0]"),            # 1 on the board + 39 in the supply + 2 > 40
+    ({"temple_reserve": [2, 0], "supply": [38, 40]}, "temple_reserve[0]"),  # 1 on the board + 38 + 2 > 40
+    ({"temple_reserve": [40, 0]}, "temple_reserve[0]"),           # 1 on the board + 40 set aside > 40
     ({"bonus_tiles": [["palace"], []]}, "bonus_tiles[0]"),
     ({"bonus_tiles": [["refuge", "refuge"], []]}, "bonus_tiles[0]"),
     ({"bonus_tiles": "refuge"}, "bonus_tiles"),

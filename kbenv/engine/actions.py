@@ -166,7 +166,8 @@ def apply_marshlands(st, action: int) -> None:
 @njit(cache=True, inline="always")
 def build_left_without_supply(st) -> bool:
     """The turn owner's power is waiting for a build (its next or optional step) while the owner's supply is
-    empty: a canoe reaction of the owner (canoe_taker_reacts) built the last settlement between two builds."""
+    empty: a Marshlands reaction of the owner (a rule flag lets the taker react) built the last settlement
+    between two builds."""
     power = st[POWER]
     return (power >= 0 and BUILD_POWER[power] and (st[PHASE] == PHASE_STEP or st[PHASE] == PHASE_TARGET)
             and st[SUPPLY + st[CURRENT]] == 0)

@@ -39,7 +39,7 @@ from .state import (
 )
 
 EXP_MARSHLANDS = EXPANSION_BIT["marshlands"]
-RED_CARDS_REACTIONS = RULE_BIT["red_cards_score_reactions"]  # the old reading of EN 604 for a Canoe reactor
+RED_CARDS_REACTIONS = RULE_BIT["red_cards_score_reactions"]  # the old reading of EN 604 for a reactor
 
 
 @njit(cache=True)
@@ -115,7 +115,7 @@ def build_settlement(st, p: int, h: int) -> None:
         st[OUTPOST_ARMED] = 0  # an armed Outpost serves this one settlement (N-10)
         claim_nomads(st, p, h)
         if p == st[CURRENT] or st[RULE_FLAGS] & RED_CARDS_REACTIONS:
-            red_cards_after_build(st, p, h)  # "The active player must check" (EN 604): not a Canoe reactor
+            red_cards_after_build(st, p, h)  # "The active player must check" (EN 604): not a reactor
     if st[EXPANSIONS] & EXP_HARVEST:
         harvest_after_placing(st, p, h)
 

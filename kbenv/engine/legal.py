@@ -249,8 +249,9 @@ def repeat_card_open(st, p: int) -> bool:
 def repeat_choices(st, p: int, tmp) -> int:
     """Bit k set = a repeat power (Harvest, REPEATER_BITS) may run power k once more now (A-H3 a): a location
     power of a tile p holds and may use (not taken this turn), used or not (with the flag of A-H3 b: used this
-    turn), of the REPEATABLE kinds, with a completion. Its own tile is not used by the repeat. The Scout cabin
-    and the City hall run only to relocate their pieces (EN 1305-1307): their completion is tried on a copy."""
+    turn), of the REPEATABLE kinds, with a completion. Its own tile is not used by the repeat. The powers
+    that place pieces of their own (scouts, a city hall) run only to relocate them (EN 1305-1307): their completion
+    is tried on a copy."""
     held = st[TILES_HELD + p] & ~st[TILES_FRESH + p]
     if repeats_used_only(st):
         held &= st[TILES_USED + p]

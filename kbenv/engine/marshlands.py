@@ -52,8 +52,8 @@ RESERVE_DELAYS_END = CAT.RULE_BIT["temple_reserve_delays_end"]  # A-M6, the old 
 
 # ----- when a tile taken is ready (A-M5, EN 213, DE 206) ---------------------------------------------------
 # A location tile is usable "from their next turn on" (EN 213): with Marshlands this matters outside its
-# holder's turns too, since a canoe tile reacts in other players' turns. By default a tile taken (in its holder's
-# turn or by a reaction in another's) stays fresh until its holder's next turn begins; under the flag
+# holder's turns too, since a reaction tile (marsh_hooks) acts in other turns. By default a tile taken (in its
+# holder's turn or by a reaction in another's) stays fresh until its holder's next turn begins; under the flag
 # tiles_ready_next_round (DE 206 "erst ab der naechsten Runde") until the round it was taken in has ended.
 # Either way a tile taken in a round never reacts in that round.
 @njit(cache=True, inline="always")
