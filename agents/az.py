@@ -21,6 +21,7 @@ ruleset at its first decision with `ModelRulesetError`, unless made with `outsid
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -144,6 +145,15 @@ class AZSearchAgent(_NetworkAgent):
         super().__init__(path, device, seed, outside_training, card, cache)
         self.search = make_search(search, self.evaluator, num_simulations=sims, max_considered=considered,
                                   gumbel_scale=0.0)
+
+    @property
+    def stop(self) -> threading.Event | None:
+        """Set: the search ends at its next simulation (agents.base)."""
+        return self.search.stop
+
+    @stop.setter
+    def stop(self, event: threading.Event | None) -> None:
+        self.search.stop = event
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, view: PlayerView) -> int:
         self._check(view)

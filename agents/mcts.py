@@ -12,6 +12,7 @@ over the best other player (so that wins by more are preferred and ties are brok
 from __future__ import annotations
 
 import math
+import threading
 
 import numpy as np
 
@@ -57,6 +58,7 @@ class MCTSAgent:
         self.c = float(c)
         self.max_rollout = max_rollout
         self.name = f"mcts:sims={sims},rollout={rollout}"
+        self.stop: threading.Event | None = None  # set: the search ends at its next simulation (agents.base)
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
@@ -70,7 +72,11 @@ class MCTSAgent:
             return int(legal[0])
         root = Node()
         for _ in range(self.sims):
+            if self.stop is not None and self.stop.is_set():  # the caller stopped waiting (kbenv serve)
+                break
             self._simulate(root, view.determinize(self.rng))
+        if not root.children:
+            return int(legal[0])
         best = max((a for a in root.children), key=lambda a: (root.children[a].visits, root.children[a].value))
         return int(best)
 

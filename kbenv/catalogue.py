@@ -18,6 +18,7 @@ import os
 from dataclasses import dataclass
 
 from .board.geometry import NUM_HEXES
+from .safe_json import short_repr
 
 
 # ----- terrains, terrain cards, location types, scoring cards, nomad tiles ---------------------------
@@ -343,9 +344,9 @@ def expansion_refusal(name: str) -> str | None:
     if row.implemented or name in experimental_expansions():
         return None
     if row.under_construction:
-        return (f"{name!r} is not implemented yet (under construction: set the environment variable "
+        return (f"{short_repr(name)} is not implemented yet (under construction: set the environment variable "
                 f"{EXPERIMENTAL_ENV}={name} to try the parts built so far)")
-    return f"{name!r} is not implemented yet"
+    return f"{short_repr(name)} is not implemented yet"
 
 
 def playable_expansions() -> tuple[str, ...]:
@@ -688,12 +689,12 @@ def parse_expansions(names) -> int:
     if names is None:
         return 0
     if isinstance(names, str) or not isinstance(names, (list, tuple)):
-        raise ValueError(f"expansions: expected a list of names, got {names!r}")
+        raise ValueError(f"expansions: expected a list of names, got {short_repr(names)}")
     bits = 0
     known = {e.name: e for e in EXPANSIONS}
     for name in names:
         if not isinstance(name, str) or name not in known:
-            raise ValueError(f"expansions: unknown expansion {name!r}; known: "
+            raise ValueError(f"expansions: unknown expansion {short_repr(name)}; known: "
                              f"{', '.join(e.name for e in EXPANSIONS if e.implemented)}")
         why = expansion_refusal(name)
         if why:
@@ -711,18 +712,18 @@ def parse_rules(flags, expansions: int) -> int:
     if flags is None:
         return 0
     if not isinstance(flags, (dict, list, tuple)):
-        raise ValueError(f"rules: expected {{flag: true/false}} or a list of flag names, got {flags!r}")
+        raise ValueError(f"rules: expected {{flag: true/false}} or a list of flag names, got {short_repr(flags)}")
     items = flags.items() if isinstance(flags, dict) else ((name, True) for name in flags)
     known = {f.name: f for f in RULE_FLAGS}
     bits = 0
     for name, value in items:
         if not isinstance(name, str) or name not in known:
-            raise ValueError(f"rules: unknown rule flag {name!r}; known: {', '.join(known)}")
+            raise ValueError(f"rules: unknown rule flag {short_repr(name)}; known: {', '.join(known)}")
         if not isinstance(value, bool):
-            raise ValueError(f"rules.{name}: expected true or false, got {value!r}")
+            raise ValueError(f"rules.{name}: expected true or false, got {short_repr(value)}")
         flag = known[name]
         if value and flag.expansion is not None and not expansions & EXPANSION_BIT[flag.expansion]:
-            raise ValueError(f"rules.{name}: needs the {flag.expansion!r} expansion")
+            raise ValueError(f"rules.{name}: needs the {short_repr(flag.expansion)} expansion")
         if value:
             bits |= RULE_BIT[name]
     return bits

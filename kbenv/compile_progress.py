@@ -16,6 +16,8 @@ import time
 
 from numba.core import event as numba_event
 
+from .safe_json import short_repr
+
 ENV_VAR = "KBENV_COMPILE_NOTICE"
 DEFAULT_DELAY_S = 2.0
 # CPU seconds of the compiles that the README loop and a greedy-lookahead game start from Python, from an
@@ -45,9 +47,9 @@ def notice_delay(environ=None) -> float | None:
     try:
         delay = float(value)
     except ValueError:
-        raise ValueError(f"{ENV_VAR}: expected seconds or 'off', got {value!r}") from None
+        raise ValueError(f"{ENV_VAR}: expected seconds or 'off', got {short_repr(value)}") from None
     if delay < 0:
-        raise ValueError(f"{ENV_VAR}: expected seconds >= 0 or 'off', got {value!r}")
+        raise ValueError(f"{ENV_VAR}: expected seconds >= 0 or 'off', got {short_repr(value)}")
     return delay
 
 

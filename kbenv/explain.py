@@ -15,6 +15,7 @@ from .colours import seat_name
 from .engine import state as S
 from .engine.legal import END_TURN, TILE_ACTION_BASE, legal_mask_into, usable_tile
 from .engine.powers import power_has_completion
+from .safe_json import short_repr
 from .setup_island import location_info, location_slots
 from .words import action_hex, is_island_action
 
@@ -38,13 +39,14 @@ def explain_illegal(game: Game, action: int) -> str:
         return explain_expansion_action(game, st, action, phase, p)
     if action == END_TURN:
         if phase != "idle":
-            return f"cannot end the turn in phase {phase!r}: the current build or power must be finished first"
+            return (f"cannot end the turn in phase {short_repr(phase)}: the current build or power must be "
+                    "finished first")
         return "the mandatory action (3 settlements) is not done yet"
     if TILE_ACTION_BASE <= action < END_TURN:
         power = action - TILE_ACTION_BASE
         name = LOCATION_NAMES[power]
         if phase != "idle":
-            return f"powers can only be activated between actions, not in phase {phase!r}"
+            return f"powers can only be activated between actions, not in phase {short_repr(phase)}"
         held = [int(st[S.LOC_TYPE + i]) for i in range(int(st[S.NUM_LOCATIONS])) if st[S.TILES_HELD + p] >> i & 1]
         if power not in held:
             return f"{seat_name(p)} holds no {name} tile"
@@ -115,7 +117,7 @@ def option_reason(name: str, phase: str) -> str:
     if (phase, name) in OPTION_REASONS:
         return OPTION_REASONS[phase, name]
     return (f"{name} is a Harvest choice (a silo's build / move, the number tiles' take / return, a repeat's "
-            f"crossroads), and none is open in phase {phase!r}")
+            f"crossroads), and none is open in phase {short_repr(phase)}")
 
 
 def explain_expansion_action(game: Game, st: np.ndarray, action: int, phase: str, p: int) -> str:
@@ -127,18 +129,19 @@ def explain_expansion_action(game: Game, st: np.ndarray, action: int, phase: str
     if name == "done":
         if power < 0:
             return "done ends a multi-step power, and none is being resolved"
-        return f"the {CAT.POWER_NAMES[power]} power cannot stop here (phase {phase!r}): its next step must be taken"
+        return (f"the {CAT.POWER_NAMES[power]} power cannot stop here (phase {short_repr(phase)}): its next step "
+                "must be taken")
     if name in ("option-1", "option-2"):
         return option_reason(name, phase)
     if name not in CAT.POWER_CODE:
-        return f"the {name!r} action belongs to a rule not implemented in this game"
+        return f"the {short_repr(name)} action belongs to a rule not implemented in this game"
     needed = power_expansion(name)
     if needed and needed not in CAT.playable_expansions():
-        return f"the {name} power belongs to the {needed!r} expansion, whose rules are not implemented yet"
+        return f"the {name} power belongs to the {short_repr(needed)} expansion, whose rules are not implemented yet"
     if needed and not st[S.EXPANSIONS] & CAT.EXPANSION_BIT[needed]:
-        return f"the {name} power needs the {needed!r} expansion, which is not in play"
+        return f"the {name} power needs the {short_repr(needed)} expansion, which is not in play"
     if phase != "idle":
-        return f"powers can only be activated between actions, not in phase {phase!r}"
+        return f"powers can only be activated between actions, not in phase {short_repr(phase)}"
     if name in CAT.NOMAD_USABLE_KINDS:
         held = [t for t in game.nomad_tiles(p) if t["kind"] == name]
         if not held:

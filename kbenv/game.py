@@ -180,7 +180,7 @@ class Game:
         if not isinstance(record, dict):
             raise SetupError("record: expected a JSON object")
         if record.get("format") != RECORD_FORMAT:
-            raise SetupError(f"format: expected {RECORD_FORMAT!r}")
+            raise SetupError(f"format: expected {short_repr(RECORD_FORMAT)}")
         if record.get("version") not in RECORD_VERSIONS:
             raise SetupError(f"version: expected one of {RECORD_VERSIONS}, got {short_repr(record.get('version'))}")
         unknown = sorted(map(str, set(record) - set(RECORD_FIELDS)))

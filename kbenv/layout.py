@@ -24,6 +24,7 @@ from .engine import observe as O0
 from .engine import observe_v1 as O1
 from .engine.legal import ACTION_SIZE as ACTION_SIZE_V0
 from .engine.state import EXPANSIONS
+from .safe_json import short_repr
 
 NUM_HEX_ACTIONS = NUM_HEXES  # actions 0..399 choose a hex (row * 20 + col), in both layouts
 FEATURE_PLANE = O0.CH_FEATURES  # the channel packing v0's scalar features (v0 and v1)
@@ -88,7 +89,7 @@ class Layout:
         if self.v1:
             return observation_space_v1(channels)
         if channels is not None and channels != self.num_channels:
-            raise ValueError(f"channels: layout v0 has {self.num_channels} planes, got {channels!r}")
+            raise ValueError(f"channels: layout v0 has {self.num_channels} planes, got {short_repr(channels)}")
         return observation_space(hints)
 
 

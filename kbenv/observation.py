@@ -18,6 +18,7 @@ from .policies.hints import (
     HINT_KINDS,
     hints_into,
 )
+from .safe_json import short_repr
 
 OBSERVATION_SHAPE = (NUM_CHANNELS, 20, 20)
 
@@ -25,7 +26,7 @@ OBSERVATION_SHAPE = (NUM_CHANNELS, 20, 20)
 def hint_code(hints: str) -> int:
     """The kernel code of a hint kind; ValueError naming the option for anything else."""
     if hints not in HINT_KINDS:
-        raise ValueError(f"hints: expected one of {', '.join(HINT_KINDS)}, got {hints!r}")
+        raise ValueError(f"hints: expected one of {', '.join(HINT_KINDS)}, got {short_repr(hints)}")
     return HINT_KINDS.index(hints)
 
 

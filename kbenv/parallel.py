@@ -55,6 +55,8 @@ import time
 import types
 import warnings
 
+from .safe_json import short_repr
+
 MODES = ("auto", "numba", "serial")
 WAIT_VARIABLES = ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT", "KMP_BLOCKTIME")
 WAIT_DEFAULTS = {"GOMP_SPINCOUNT": "3000", "KMP_BLOCKTIME": "0"}
@@ -64,7 +66,7 @@ def mode(environ=None) -> str:
     """KBENV_THREADING: auto (the default), numba (numba's own settings) or serial (serial kernels only)."""
     value = (os.environ if environ is None else environ).get("KBENV_THREADING", "auto").strip().lower() or "auto"
     if value not in MODES:
-        raise ValueError(f"KBENV_THREADING: expected one of {', '.join(MODES)}, got {value!r}")
+        raise ValueError(f"KBENV_THREADING: expected one of {', '.join(MODES)}, got {short_repr(value)}")
     return value
 
 
@@ -136,7 +138,7 @@ def forced_mode(value: str):
     """Run the block as under KBENV_THREADING=value (auto, numba: parallel twins only, serial)."""
     global _MODE
     if value not in MODES:
-        raise ValueError(f"mode: expected one of {', '.join(MODES)}, got {value!r}")
+        raise ValueError(f"mode: expected one of {', '.join(MODES)}, got {short_repr(value)}")
     old, _MODE = _MODE, value
     try:
         yield

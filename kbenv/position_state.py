@@ -22,6 +22,7 @@ from .engine.frames import SAVED
 from .engine.nomads import DONATION_BUILDS, RESETTLEMENT_STEPS
 from .engine.rng import MASK32
 from .engine.turns import MANDATORY_BUILDS
+from .safe_json import short_repr
 from .setup_expansions import ExpansionSetupError, is_int, nomad_entry
 from .setup_harvest import HARVEST_RESUME, apply_harvest_resume, harvest_position, validate_harvest_resume
 from .setup_island import location_slots, on_grid
@@ -63,23 +64,23 @@ def _err(message: str) -> ExpansionSetupError:
 
 def _count(value, name: str, low: int, high: int) -> int:
     if not is_int(value) or not low <= value <= high:
-        raise _err(f"{name}: expected an integer {low}..{high}, got {value!r}")
+        raise _err(f"{name}: expected an integer {low}..{high}, got {short_repr(value)}")
     return int(value)
 
 
 def _flag(value, name: str) -> bool:
     if not isinstance(value, (bool, np.bool_)):
-        raise _err(f"{name}: expected true or false, got {value!r}")
+        raise _err(f"{name}: expected true or false, got {short_repr(value)}")
     return bool(value)
 
 
 def _letters(value, name: str, size: int = S.DECK_SIZE) -> list[str]:
     if not isinstance(value, (list, tuple)) or len(value) > size:
-        raise _err(f"{name}: expected a list of at most {size} terrain letters, got {value!r}")
+        raise _err(f"{name}: expected a list of at most {size} terrain letters, got {short_repr(value)}")
     allowed = CARD_TEXT if size > S.DECK_SIZE else tuple(CARD_LETTERS)
     for k, letter in enumerate(value):
         if not isinstance(letter, str) or letter.upper() not in allowed:
-            raise _err(f"{name}[{k}]: expected a terrain card ({' '.join(allowed)}), got {letter!r}")
+            raise _err(f"{name}[{k}]: expected a terrain card ({' '.join(allowed)}), got {short_repr(letter)}")
     return [letter.upper() for letter in value]
 
 
@@ -87,7 +88,7 @@ def _hex(value, name: str) -> list[int]:
     """[row, col] on the board, or an island hex in its extended form (kbenv.setup_island)."""
     if not isinstance(value, (list, tuple)) or len(value) != 2 or not all(is_int(v) for v in value) \
             or not on_grid(int(value[0]), int(value[1]), True):
-        raise _err(f"{name}: expected [row, col] on the 20x20 board, got {value!r}")
+        raise _err(f"{name}: expected [row, col] on the 20x20 board, got {short_repr(value)}")
     return [int(value[0]), int(value[1])]
 
 
@@ -95,7 +96,7 @@ def _seat(value, name: str, n: int, optional: bool = False):
     if value is None and optional:
         return None
     if not is_int(value) or not 0 <= value < n:
-        raise _err(f"{name}: expected a seat 0..{n - 1}{' or null' if optional else ''}, got {value!r}")
+        raise _err(f"{name}: expected a seat 0..{n - 1}{' or null' if optional else ''}, got {short_repr(value)}")
     return int(value)
 
 
@@ -116,7 +117,7 @@ def validate_resume(resume: dict, board, n: int, bits: int, tiles, current: int,
             raise _err("removed_terrain: needs the 'marshlands' expansion (the Scouts set-up, M-16)")
         if not isinstance(gone, str) or gone.upper() not in CARD_LETTERS:
             raise _err(f"removed_terrain: expected the letter of a terrain with cards ({' '.join(CARD_LETTERS)}; "
-                       f"swamp is never removed, A-M10) or null, got {gone!r}")
+                       f"swamp is never removed, A-M10) or null, got {short_repr(gone)}")
         out["removed_terrain"] = gone.upper()
     if "rng" in resume:
         out["rng"] = _count(resume["rng"], "rng", 1, MASK32)
@@ -141,7 +142,7 @@ def validate_resume(resume: dict, board, n: int, bits: int, tiles, current: int,
             lists = []
             for p, hexes in enumerate(value):
                 if not isinstance(hexes, (list, tuple)):
-                    raise _err(f"{name}[{p}]: expected a list of [row, col] pairs, got {hexes!r}")
+                    raise _err(f"{name}[{p}]: expected a list of [row, col] pairs, got {short_repr(hexes)}")
                 own = [_hex(rc, f"{name}[{p}]") for rc in hexes]
                 for rc in own:
                     if not board[rc[0]][rc[1]].islower():
@@ -176,19 +177,19 @@ def validate_decision(decision, n: int, bits: int, current: int) -> dict:
     out: dict = {}
     phase = decision.get("phase", "idle")
     if phase not in S.PHASE_NAMES:
-        raise _err(f"decision.phase: expected one of {', '.join(S.PHASE_NAMES)}, got {phase!r}")
+        raise _err(f"decision.phase: expected one of {', '.join(S.PHASE_NAMES)}, got {short_repr(phase)}")
     out["phase"] = phase
     out["decider"] = _seat(decision.get("decider", current), "decision.decider", n)
     power = decision.get("power")
     if power is not None:
         if power not in CAT.POWER_NAMES:
-            raise _err(f"decision.power: unknown power {power!r}; known: {', '.join(CAT.POWER_NAMES)}")
+            raise _err(f"decision.power: unknown power {short_repr(power)}; known: {', '.join(CAT.POWER_NAMES)}")
         needed = power_expansion(power)
         if needed and not bits & CAT.EXPANSION_BIT[needed]:
-            raise _err(f"decision.power: {power!r} needs the {needed!r} expansion")
+            raise _err(f"decision.power: {short_repr(power)} needs the {short_repr(needed)} expansion")
     if (power is None) == (phase in POWER_PHASES):
-        raise _err(f"decision.power: phase {phase!r} " + ("needs the power being resolved" if power is None
-                                                          else f"has no power being resolved, got {power!r}"))
+        raise _err(f"decision.power: phase {short_repr(phase)} " + ("needs the power being resolved" if power is None
+                                                          else f"has no power being resolved, got {short_repr(power)}"))
     out["power"] = power
     out["source"] = None if decision.get("source") is None else _hex(decision["source"], "decision.source")
     out["victim"] = _seat(decision.get("victim"), "decision.victim", n, optional=True)
@@ -198,7 +199,7 @@ def validate_decision(decision, n: int, bits: int, current: int) -> dict:
     hexes = decision.get("mandatory_hexes", [])
     if not isinstance(hexes, (list, tuple)) or len(hexes) > min(MANDATORY_BUILDS, out["mandatory_built"]):
         raise _err(f"decision.mandatory_hexes: expected at most mandatory_built ({out['mandatory_built']}) "
-                   f"[row, col] pairs, got {hexes!r}")
+                   f"[row, col] pairs, got {short_repr(hexes)}")
     out["mandatory_hexes"] = [_hex(rc, "decision.mandatory_hexes") for rc in hexes]
     for name in FLAGS:
         out[name] = _flag(decision.get(name, False), f"decision.{name}")
@@ -213,7 +214,7 @@ def validate_decision(decision, n: int, bits: int, current: int) -> dict:
         if not bits & CAT.MARSHLANDS:
             raise _err("decision.turn_terrain: needs the 'marshlands' expansion")
         if chosen not in (*CARD_LETTERS, TERRAIN_LETTERS[SWAMP]):
-            raise _err(f"decision.turn_terrain: expected a terrain letter of a swamp card, got {chosen!r}")
+            raise _err(f"decision.turn_terrain: expected a terrain letter of a swamp card, got {short_repr(chosen)}")
         out["turn_terrain"] = chosen
     returning = decision.get("number_tiles_returning")  # Harvest: the number tiles' "return" was chosen (A-H5)
     if returning is not None:
@@ -224,7 +225,7 @@ def validate_decision(decision, n: int, bits: int, current: int) -> dict:
         value = decision.get(c.name)
         if value is not None:
             if not bits & CAT.EXPANSION_BIT[c.expansion]:
-                raise _err(f"decision.{c.name}: needs the {c.expansion!r} expansion")
+                raise _err(f"decision.{c.name}: needs the {short_repr(c.expansion)} expansion")
             value = _count(value, f"decision.{c.name}", 0, c.high)
         out[c.name] = value
     out["frames"] = validate_frames(decision.get("frames", []), n, bits)
@@ -237,21 +238,21 @@ def validate_decision(decision, n: int, bits: int, current: int) -> dict:
 def validate_frames(frames, n: int, bits: int) -> list[dict]:
     """The "frames" of a decision (Marshlands reactions)."""
     if not isinstance(frames, list) or len(frames) > S.MAX_FRAMES:
-        raise _err(f"decision.frames: expected a list of at most {S.MAX_FRAMES} objects, got {frames!r}")
+        raise _err(f"decision.frames: expected a list of at most {S.MAX_FRAMES} objects, got {short_repr(frames)}")
     if frames and not bits & CAT.MARSHLANDS:
         raise _err("decision.frames: needs the 'marshlands' expansion")
     out = []
     for k, frame in enumerate(frames):
         name = f"decision.frames[{k}]"
         if not isinstance(frame, dict) or sorted(frame) != sorted(FRAME_KEYS):
-            raise _err(f"{name}: expected an object with the keys {', '.join(FRAME_KEYS)}, got {frame!r}")
+            raise _err(f"{name}: expected an object with the keys {', '.join(FRAME_KEYS)}, got {short_repr(frame)}")
         if frame["phase"] not in S.PHASE_NAMES:
-            raise _err(f"{name}.phase: expected one of {', '.join(S.PHASE_NAMES)}, got {frame['phase']!r}")
+            raise _err(f"{name}.phase: expected one of {', '.join(S.PHASE_NAMES)}, got {short_repr(frame['phase'])}")
         if frame["power"] is not None and frame["power"] not in CAT.POWER_NAMES:
-            raise _err(f"{name}.power: unknown power {frame['power']!r}")
+            raise _err(f"{name}.power: unknown power {short_repr(frame['power'])}")
         queue = frame["queue"]
         if not isinstance(queue, list) or len(set(map(str, queue))) != len(queue):
-            raise _err(f"{name}.queue: expected a list of distinct seats, got {queue!r}")
+            raise _err(f"{name}.queue: expected a list of distinct seats, got {short_repr(queue)}")
         out.append({
             "phase": frame["phase"], "power": frame["power"],
             "decider": _seat(frame["decider"], f"{name}.decider", n, optional=True),

@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .safe_json import short_repr
+
 REWARD_SCHEMES = ("win", "rank", "score")
 SCORE_SCALE = 100.0  # gold differences are divided by this in the "score" scheme
 
@@ -31,7 +33,7 @@ def terminal_rewards(totals, scheme: str = "win") -> np.ndarray:
     if scheme == "score":
         others = (totals.sum() - totals) / (n - 1)
         return (totals - others) / SCORE_SCALE
-    raise ValueError(f"reward: unknown scheme {scheme!r}; expected one of {', '.join(REWARD_SCHEMES)}")
+    raise ValueError(f"reward: unknown scheme {short_repr(scheme)}; expected one of {', '.join(REWARD_SCHEMES)}")
 
 
 @njit(cache=True)

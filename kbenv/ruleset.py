@@ -93,7 +93,7 @@ def _rule_names(value: Any, expansions: tuple[str, ...]) -> tuple[str, ...]:
             raise RulesetError(f"rules.{name}: expected true or false, got {short_repr(flag_value)}")
         flag = known[name]
         if flag_value and flag.expansion is not None and flag.expansion not in expansions:
-            raise RulesetError(f"rules.{name}: needs the {flag.expansion!r} expansion")
+            raise RulesetError(f"rules.{name}: needs the {short_repr(flag.expansion)} expansion")
         if flag_value:
             on.add(name)
     return tuple(name for name in RULE_FLAG_NAMES if name in on)

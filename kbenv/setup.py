@@ -258,7 +258,7 @@ class Setup:
         """A counter by its name (catalogue.PLAYER_COUNTER_NAMES), None when the set-up has none."""
         if name in CAT.PLAYER_COUNTER_NAMES:
             return dict(self.__dict__.get("counters") or ()).get(name)
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        raise AttributeError(f"{short_repr(type(self).__name__)} object has no attribute {short_repr(name)}")
 
     @property
     def standard_start(self) -> bool:
@@ -525,7 +525,7 @@ def card_id(name, expansion_bits: int) -> int:
         if row.expansion is None or expansion_bits & CAT.EXPANSION_BIT[row.expansion]:
             return ALL_CARD_NAMES.index(name.lower())
         raise SetupError(f"cards: {short_repr(name)} is a {row.expansion.capitalize()} card; it needs the "
-                         f"{row.expansion!r} expansion")
+                         f"{short_repr(row.expansion)} expansion")
     raise SetupError(f"cards: unknown Kingdom Builder card {short_repr(name)}; expected one of {', '.join(allowed)}")
 
 

@@ -17,6 +17,7 @@ import numpy as np
 
 from . import catalogue as CAT
 from .engine import state as S
+from .safe_json import short_repr
 
 MARSH_COUNTERS = tuple(c for c in CAT.PLAYER_COUNTERS if c.expansion == "marshlands")
 MARSH_PIECES = ("bonus_tiles", *(c.name for c in MARSH_COUNTERS))
@@ -31,10 +32,10 @@ class MarshSetupError(ValueError):
 def _types(value, name: str) -> tuple[str, ...]:
     if not isinstance(value, (list, tuple)):
         raise MarshSetupError(f"{name}: expected a list of location types ({', '.join(CAT.BONUS_TYPES)}), "
-                              f"got {value!r}")
+                              f"got {short_repr(value)}")
     for kind in value:
         if kind not in CAT.BONUS_TYPES:
-            raise MarshSetupError(f"{name}: {kind!r} has no bonus tile; the bonus tiles are "
+            raise MarshSetupError(f"{name}: {short_repr(kind)} has no bonus tile; the bonus tiles are "
                                   f"{', '.join(CAT.BONUS_TYPES)}")
     if len(set(value)) != len(value):
         raise MarshSetupError(f"{name}: a bonus tile is listed twice")
@@ -64,7 +65,7 @@ def validate_counter(c: CAT.Counter, value, n: int) -> tuple[int, ...]:
     out = []
     for p, k in enumerate(value):
         if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 0 <= k <= c.high:
-            raise MarshSetupError(f"{c.name}[{p}]: expected an integer 0..{c.high}, got {k!r}")
+            raise MarshSetupError(f"{c.name}[{p}]: expected an integer 0..{c.high}, got {short_repr(k)}")
         out.append(int(k))
     return tuple(out)
 
@@ -142,7 +143,8 @@ def validate_marsh_resume(resume: dict, n: int, bits: int) -> dict:
         for kind, k in left.items():
             _types([kind], "bonus_tiles_left")
             if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k <= CAT.BONUS_TILES_PER_TYPE:
-                raise MarshSetupError(f"bonus_tiles_left.{kind}: expected 0..{CAT.BONUS_TILES_PER_TYPE}, got {k!r}")
+                raise MarshSetupError(f"bonus_tiles_left.{kind}: expected 0..{CAT.BONUS_TILES_PER_TYPE}, "
+                                      f"got {short_repr(k)}")
         out["bonus_tiles_left"] = dict(left)
     return out
 

@@ -42,6 +42,7 @@ from .policies import TEACHERS
 from .policies import batch as policy_batch
 from .policies.greedy import TIE
 from .rewards import REWARD_SCHEMES, terminal_rewards
+from .safe_json import short_repr
 from .setup import SetupError, card_id, check_reward, resolve_preset, ruleset_of, standard_setup
 from .setup_island import IslandSetupError, side_option
 
@@ -102,7 +103,7 @@ def forced_options(preset=None, sections=None, cards=None, start_player=None, ex
         for k, (name, turned) in enumerate(sections):
             name = section_name(name)  # a former name (cityhall) is today's section
             if name not in TABLE_SECTIONS:
-                raise SetupError(f"sections: the batch engine takes built-in sections only, not {name!r}")
+                raise SetupError(f"sections: the batch engine takes built-in sections only, not {short_repr(name)}")
             forced[DRAW_SECTIONS + k] = TABLE_SECTIONS.index(name)
             forced[DRAW_TURNED + k] = int(bool(turned))
     if cards is not None:
@@ -126,7 +127,7 @@ def batch_island_side(island_side, expansion_bits: int) -> str | None:
         raise SetupError(str(err)) from None
     if island_side not in SUBSTITUTE_SIDES:
         raise SetupError(f"island_side: the batch engine deals the shipped sides only ({', '.join(SUBSTITUTE_SIDES)}), "
-                         f"not the side file {island_side!r} (Game.new takes one)")
+                         f"not the side file {short_repr(island_side)} (Game.new takes one)")
     return island_side
 
 
@@ -154,10 +155,10 @@ class VectorGames:
         """`island_side`: with the island expansion, a shipped side (kbenv.board.island_files.SUBSTITUTE_SIDES) for
         every game; by default each game's seed chooses, as in `Game.new`."""
         if isinstance(num_games, (bool, np.bool_)) or not isinstance(num_games, (int, np.integer)) or num_games < 1:
-            raise SetupError(f"num_games: expected a positive integer, got {num_games!r}")
+            raise SetupError(f"num_games: expected a positive integer, got {short_repr(num_games)}")
         raw_players = np.asarray(num_players)
         if raw_players.dtype.kind not in "iu" or raw_players.ndim > 1:
-            raise SetupError(f"num_players: expected an integer or one integer per game, got {num_players!r}")
+            raise SetupError(f"num_players: expected an integer or one integer per game, got {short_repr(num_players)}")
         if raw_players.ndim == 1 and raw_players.shape != (num_games,):
             raise SetupError(f"num_players: expected {num_games} player counts, got {len(raw_players)}")
         players = np.broadcast_to(raw_players.astype(np.int64), (num_games,)).copy()
@@ -165,7 +166,7 @@ class VectorGames:
             raise SetupError("num_players: expected 2 to 5 for every game")
         for flag, value in (("auto_reset", auto_reset), ("record", record), ("packed", packed)):
             if not isinstance(value, (bool, np.bool_)):
-                raise SetupError(f"{flag}: expected true or false, got {value!r}")
+                raise SetupError(f"{flag}: expected true or false, got {short_repr(value)}")
         check_reward(reward)
         self.num_games = num_games
         self.ruleset = ruleset_of(expansions, rules, lords_count_zero, ruleset)  # lords_count_zero: the old keyword
@@ -280,7 +281,7 @@ class VectorGames:
         when the batch was made with them; packed (default: the batch's `packed`): (len(rows), nbytes)
         uint8 rows of `packed_layout` instead."""
         if packed is not None and not isinstance(packed, (bool, np.bool_)):
-            raise BatchArgumentError(f"packed: expected true or false, got {packed!r}")
+            raise BatchArgumentError(f"packed: expected true or false, got {short_repr(packed)}")
         rows = self.check_rows(rows)
         players = self.states[rows, S.DECIDER] if players is None else self.check_players(players, rows)
         if self.packed if packed is None else packed:
@@ -312,7 +313,7 @@ class VectorGames:
 
     def _game_index(self, i) -> int:
         if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)) or not 0 <= i < self.num_games:
-            raise BatchArgumentError(f"i: expected a game index 0..{self.num_games - 1}, got {i!r}")
+            raise BatchArgumentError(f"i: expected a game index 0..{self.num_games - 1}, got {short_repr(i)}")
         return int(i)
 
     def setup_of(self, i: int):
@@ -461,7 +462,7 @@ class VectorGames:
     def teacher_values(self, teacher: str, rows=None) -> np.ndarray:
         """(len(rows), A) float64: a built-in policy's value of every legal action, -inf for illegal ones."""
         if teacher not in TEACHERS:
-            raise ValueError(f"teacher: expected one of {', '.join(TEACHERS)}, got {teacher!r}")
+            raise ValueError(f"teacher: expected one of {', '.join(TEACHERS)}, got {short_repr(teacher)}")
         rows = self.check_rows(rows)
         out = np.empty((len(rows), self.action_size), dtype=np.float64)
         kernel = policy_batch.greedy_value_table if teacher == "greedy" else policy_batch.lookahead_value_table

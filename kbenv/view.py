@@ -22,6 +22,7 @@ from .harvest_view import HarvestFacts, harvest_facts
 from .island_view import IslandFacts, island_facts
 from .layout import Layout, layout_for
 from .observation import action_mask, observation_planes, observation_planes_v1
+from .safe_json import short_repr
 
 
 def public_setup(setup):
@@ -33,7 +34,7 @@ def check_seat(game: Game, player) -> None:
     """Refuse anything but a seat of the game (an int, not a bool), naming the argument."""
     if isinstance(player, (bool, np.bool_)) or not isinstance(player, (int, np.integer)) \
             or not 0 <= player < game.num_players:
-        raise ValueError(f"player: expected a seat 0..{game.num_players - 1}, got {player!r}")
+        raise ValueError(f"player: expected a seat 0..{game.num_players - 1}, got {short_repr(player)}")
 
 
 def redacted(game: Game, player: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -14,11 +14,13 @@ from agents.evaluation.tournament import _parse_record_line
 from agents.registry import MAX_SIMS, parse_spec
 from kbenv import Game
 from kbenv.cli import main
+from kbenv.envs import kingdom_builder_v0
 from kbenv.game import hex_action
 from kbenv.position import game_from_position, load_position
 from kbenv.ruleset import Ruleset, RulesetError
 from kbenv.safe_json import MAX_BYTES, MAX_DEPTH, JSONInputError, loads, nesting_depth, short_repr
 from kbenv.setup import SetupError
+from kbenv.vector import VectorGames
 
 CARDS = ["fishermen", "knights", "merchants"]
 SECTIONS = [["tavern", False], ["paddock", False], ["oasis", False], ["farm", False]]
@@ -267,6 +269,30 @@ def test_long_user_strings_are_echoed_short(change, field):
         game_from_position({**POSITION, **change})
     assert len(str(err.value)) < 1000 and "…(1000000 chars)" in str(err.value)
 
+
+
+LONG = "q" * 1_000_000
+
+
+@pytest.mark.parametrize(
+    "call, field",
+    [
+        (lambda: Game.new(2, expansions=[LONG]), "expansions"),
+        (lambda: Game.new(2, rules={LONG: True}), "rules"),
+        (lambda: Game.new(2, rules={"lords_count_zero": LONG}), "rules.lords_count_zero"),
+        (lambda: game_from_position({**POSITION, "decision": {"phase": LONG}}), "decision.phase"),
+        (lambda: game_from_position({**POSITION, "hands": [LONG, "G"]}), "hands"),
+        (lambda: VectorGames(2, sections=[[LONG, False]] * 4), "section"),
+        (lambda: VectorGames(2, hints=LONG), "hints"),
+        (lambda: VectorGames(2, reward=LONG), "reward"),
+        (lambda: kingdom_builder_v0.env(render_mode=LONG), "render_mode"),
+    ],
+    ids=["expansions", "rules", "rule value", "phase", "hands", "batch sections", "hints", "reward", "render_mode"],
+)
+def test_every_entry_point_echoes_a_long_value_short(call, field):
+    with pytest.raises(ValueError, match=field) as err:
+        call()
+    assert len(str(err.value)) < 2000 and "…(1000000 chars)" in str(err.value), str(err.value)[:300]
 
 # ----- records --------------------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")

@@ -330,3 +330,59 @@ def test_the_agent_threads_are_bounded(client, app, monkeypatch):
     assert all(agent.done.wait(5) for agent in slow[:-1])
     time.sleep(0.05)
     assert all(session.game.actions == [] for _, session in sessions)
+
+
+class StoppableAgent:
+    """A search agent that simulates until its `stop` event is set (at most `limit` simulations)."""
+
+    name = "stoppable"
+
+    def __init__(self, limit: int = 10**9):
+        self.limit = limit
+        self.stop: threading.Event | None = None
+        self.simulations = 0
+        self.seen_stop: threading.Event | None = None
+
+    def reset(self, seed=None) -> None:
+        pass
+
+    def act(self, observation, mask, view) -> int:
+        self.seen_stop = self.stop
+        while self.simulations < self.limit and not (self.stop is not None and self.stop.is_set()):
+            self.simulations += 1
+            time.sleep(0.001)
+        return int(np.flatnonzero(mask)[0])
+
+
+def test_an_abandoned_search_ends_and_frees_its_thread(client, app, monkeypatch):
+    # the search is told to stop when the server stops waiting: it ends (far short of its limit), its thread and
+    # slot are free again, and the decision is not taken
+    monkeypatch.setattr(app_module, "AGENT_SECONDS", 0.2)
+    game_id, session = agents_game(client, app)
+    agent = StoppableAgent()
+    session.agents = [agent, agent]
+    before = snapshot(session)
+    json_error(client.post(f"/api/games/{game_id}/step", json={}), 503, "no decision within 0.2 s")
+    with session.using(5):  # the search ended (an endless one would hold the game)
+        assert_unchanged(session, before)
+    assert agent.seen_stop is not None and agent.seen_stop.is_set() and agent.stop is None
+    assert 0 < agent.simulations < 10**9
+    agent.limit = agent.simulations  # the next search stops by itself at once
+    monkeypatch.setattr(app_module, "AGENT_SECONDS", 60)  # (its observation may compile first)
+    assert client.post(f"/api/games/{game_id}/step", json={}).json()["move"]["n"] == 0
+
+
+def test_the_mcts_and_network_searches_stop_at_their_next_simulation(monkeypatch):
+    from agents.mcts import MCTSAgent
+    from kbenv.view import PlayerView
+
+    game = Game.new(2, seed=3)
+    view = PlayerView(game, game.decider)
+    mask = game.legal_mask()
+    agent = MCTSAgent(sims=100_000)
+    calls = []
+    monkeypatch.setattr(agent, "_simulate", lambda root, world: calls.append(1))
+    agent.stop = threading.Event()
+    agent.stop.set()
+    assert agent.act(None, mask, view) in set(np.flatnonzero(mask))
+    assert calls == []

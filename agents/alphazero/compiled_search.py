@@ -19,6 +19,7 @@ network is on a GPU; the `search` field of a self-play config, the `search` para
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
@@ -88,6 +89,7 @@ class CompiledGumbelSearch:
         self.infer = infer
         self.action_size = action_size
         self.num_simulations = num_simulations
+        self.stop: threading.Event | None = None  # set: run() ends at its next simulation (agents.base)
         self.max_considered = max_considered
         self.c_visit = float(c_visit)
         self.c_scale = float(c_scale)
@@ -137,6 +139,8 @@ class CompiledGumbelSearch:
             searching[g] = n > 1
             schedule[g] = _schedule(min(self.max_considered, n), self.num_simulations)
         for sim in range(self.num_simulations):
+            if self.stop is not None and self.stop.is_set():  # the caller stopped waiting (kbenv serve)
+                break
             fresh = K.select_leaves(sim, searching, schedule, t.gumbel, t.states, t.n_nodes, t.n_actions, t.actions,
                                     t.logits, t.child, t.visits, t.value_sum, t.value, t.score, t.expanded,
                                     t.terminal, t.path, t.path_len, t.rows, t.obs, t.bits, t.values, t.masks,

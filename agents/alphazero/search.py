@@ -26,6 +26,7 @@ deck order re-dealt from what the deciding player knows), so hidden cards never 
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -185,6 +186,7 @@ class GumbelSearch:
         self.evaluate = evaluate
         self.action_size = action_size
         self.num_simulations = num_simulations
+        self.stop: threading.Event | None = None  # set: run() ends at its next simulation (agents.base)
         self.max_considered = max_considered
         self.c_visit = c_visit
         self.c_scale = c_scale
@@ -222,6 +224,8 @@ class GumbelSearch:
                      for n in nodes]
         searching = [k for k, n in enumerate(nodes) if len(n.actions) > 1]
         for sim in range(self.num_simulations):
+            if self.stop is not None and self.stop.is_set():  # the caller stopped waiting (kbenv serve)
+                break
             pending: list[tuple[list[tuple[Node, int]], Node]] = []  # (path of (node, action), leaf) per game
             for k in searching:
                 root = nodes[k]

@@ -20,6 +20,7 @@ import os
 from pathlib import Path
 
 from ..catalogue import SECTIONS
+from ..safe_json import short_repr
 from .section_files import SectionFileError, check_marshlands_section, read_section_file
 
 ENV_VAR = "KBENV_SECTIONS"
@@ -35,7 +36,7 @@ def user_folder(environ=None) -> Path | None:
         return None
     folder = Path(value).expanduser()
     if not folder.is_dir():
-        raise SectionFileError(f"{ENV_VAR}={value!r}: no such folder")
+        raise SectionFileError(f"{ENV_VAR}={short_repr(value)}: no such folder")
     return folder
 
 
@@ -47,8 +48,8 @@ def user_section_paths(environ=None) -> dict[str, Path]:
     found = {}
     for path in sorted(folder.glob("*.txt")):
         if path.stem not in REPLACES:
-            raise SectionFileError(f"{path}: {path.stem!r} is not a section kbenv lacks; name the file after the "
-                                   f"printed section it holds: {', '.join(f'{k}.txt' for k in REPLACES)}")
+            raise SectionFileError(f"{path}: {short_repr(path.stem)} is not a section kbenv lacks; name the file "
+                                   f"after the printed section it holds: {', '.join(f'{k}.txt' for k in REPLACES)}")
         found[path.stem] = path
     return found
 
@@ -57,13 +58,14 @@ def load_user_section(name: str, environ=None) -> list[str]:
     """The checked rows (kbenv letters) of a printed section from the user's folder; SectionFileError if absent
     or wrong."""
     if name not in REPLACES:
-        raise SectionFileError(f"section {name!r}: not a section that a file in {ENV_VAR} can supply")
+        raise SectionFileError(f"section {short_repr(name)}: not a section that a file in {ENV_VAR} can supply")
     paths = user_section_paths(environ)
     if name not in paths:
-        where = f"the folder {str(user_folder(environ))!r}" if user_folder(environ) else f"a folder named by {ENV_VAR}"
-        raise SectionFileError(f"section {name!r}: the printed section is not shipped with kbenv (no layout is "
-                               f"reachable); put {name}.txt (kb-data format) into {where}, or use its substitute "
-                               f"{REPLACES[name]!r}")
+        folder = user_folder(environ)
+        where = f"the folder {short_repr(str(folder))}" if folder else f"a folder named by {ENV_VAR}"
+        raise SectionFileError(f"section {short_repr(name)}: the printed section is not shipped with kbenv (no "
+                               f"layout is reachable); put {name}.txt (kb-data format) into {where}, or use its "
+                               f"substitute {short_repr(REPLACES[name])}")
     sf = read_section_file(paths[name])
     check_marshlands_section(sf, name, name)  # a printed section carries the location type it is named after
     return sf.rows

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from ..board.codes import SWAMP_CARD_BASE
 from ..catalogue import MARSHLANDS
 from .rng import rand_below
 from .state import (
@@ -24,6 +25,7 @@ from .state import (
     NO_CARD,
     REMOVED,
     REMOVED_COUNT,
+    REMOVED_TERRAIN,
     RNG,
 )
 
@@ -79,9 +81,17 @@ def draw_card(st) -> int:
 
 @njit(cache=True)
 def discard_card(st, card: int) -> None:
-    if card != NO_CARD:
-        st[discard_off(st) + st[DISCARD_COUNT]] = card
-        st[DISCARD_COUNT] += 1
+    """A played card to the discard pile; a card of the terrain the Scouts set-up removed (a hand card kept under
+    the flag scouts_keep_dealt_hands) leaves the game instead (M-16: "remove all terrain cards of this type from
+    the game"), so it never returns to the draw pile."""
+    if card == NO_CARD:
+        return
+    gone = st[REMOVED_TERRAIN] - 1
+    if gone >= 0 and (card == gone or card == SWAMP_CARD_BASE + gone):
+        remove_card(st, card)
+        return
+    st[discard_off(st) + st[DISCARD_COUNT]] = card
+    st[DISCARD_COUNT] += 1
 
 
 @njit(cache=True, inline="always")

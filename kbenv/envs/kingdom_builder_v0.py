@@ -115,6 +115,7 @@ from ..game import Game, IllegalActionError
 from ..observation import OBSERVATION_SHAPE, action_mask, observation_planes, observation_space
 from ..render_text import board_text, score_text
 from ..rewards import terminal_rewards
+from ..safe_json import short_repr
 from ..setup import SetupError, check_num_players, check_reward, is_int, ruleset_of, standard_setup
 
 ENV_NAME = "kingdom_builder_v0"
@@ -162,7 +163,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         check_num_players(num_players)
         check_reward(reward)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise SetupError(f"render_mode: expected one of {self.metadata['render_modes']}, got {render_mode!r}")
+            raise SetupError(f"render_mode: expected one of {self.metadata['render_modes']}, "
+                             f"got {short_repr(render_mode)}")
         self.num_players = num_players
         self.ruleset = ruleset_of(lords_count_zero=lords_count_zero, **self._ruleset_options())  # kbenv.ruleset
         self.setup_options = {"preset": preset, "sections": sections, "cards": cards, "ruleset": self.ruleset}
@@ -222,7 +224,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None and (not is_int(seed) or seed < 0):
-            raise SetupError(f"seed: expected None or a non-negative integer, got {seed!r}")
+            raise SetupError(f"seed: expected None or a non-negative integer, got {short_repr(seed)}")
         if seed is not None or self._np_random is None:
             self._np_random = np.random.default_rng(seed)
         game_seed = int(self._np_random.integers(0, 2**31 - 1))
@@ -239,7 +241,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
     def observe(self, agent: str) -> dict:
         self._require_game("observe")
         if agent not in self.agent_name_mapping:
-            raise ValueError(f"observe: unknown agent {agent!r}; agents are {', '.join(self.possible_agents)}")
+            raise ValueError(f"observe: unknown agent {short_repr(agent)}; "
+                             f"agents are {', '.join(self.possible_agents)}")
         player = self.agent_name_mapping[agent]
         return {
             "observation": self._planes(player),

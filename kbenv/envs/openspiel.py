@@ -49,6 +49,7 @@ from ..game import Game, describe_action
 from ..layout import V0, V1
 from ..render_text import board_text
 from ..ruleset import Ruleset, RulesetError  # kbenv.openspiel.Ruleset: the one ruleset object (kbenv.ruleset)
+from ..safe_json import short_repr
 from ..view import PlayerView
 
 GAME_NAME = "python_kingdom_builder"
@@ -96,15 +97,15 @@ def parse_expansions(text: str | list[str] | tuple[str, ...]) -> tuple[str, ...]
     """
     if isinstance(text, (list, tuple)):
         if not all(isinstance(name, str) for name in text):
-            raise ValueError(f"expansions: expected {EXPANSIONS_FORM}; got {text!r}")
+            raise ValueError(f"expansions: expected {EXPANSIONS_FORM}; got {short_repr(text)}")
         text = ",".join(text)
     if not isinstance(text, str):
-        raise ValueError(f"expansions: expected {EXPANSIONS_FORM}; got {text!r}")
+        raise ValueError(f"expansions: expected {EXPANSIONS_FORM}; got {short_repr(text)}")
     names = [name for name in text.replace("+", ",").replace(";", ",").replace(" ", ",").split(",") if name]
     playable = CAT.playable_expansions()  # implemented, or under construction and opted into (KBENV_EXPERIMENTAL)
     for name in names:
         if name not in playable:
-            raise ValueError(f"expansions: unknown or not implemented expansion {name!r}; "
+            raise ValueError(f"expansions: unknown or not implemented expansion {short_repr(name)}; "
                              f"expected names among {', '.join(playable)}")
     return tuple(name for name in playable if name in names)
 
@@ -123,13 +124,13 @@ class GameSpec:
     def from_params(cls, params: dict) -> GameSpec:
         players = params.get("players", PARAMETERS["players"])
         if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise ValueError(f"players: expected {MIN_PLAYERS}..{MAX_PLAYERS}, got {players!r}")
+            raise ValueError(f"players: expected {MIN_PLAYERS}..{MAX_PLAYERS}, got {short_repr(players)}")
         unknown = set(params) - set(PARAMETERS)
         if unknown:
             raise ValueError(f"unknown parameter(s) {', '.join(sorted(unknown))}; known: {', '.join(PARAMETERS)}")
         for name in RULE_FLAG_NAMES:
             if not isinstance(params.get(name, False), bool):
-                raise ValueError(f"{name}: expected true or false, got {params[name]!r}")
+                raise ValueError(f"{name}: expected true or false, got {short_repr(params[name])}")
         rules = tuple(name for name in RULE_FLAG_NAMES if params.get(name, False))
         expansions = parse_expansions(params.get("expansions", ""))
         try:
@@ -193,7 +194,7 @@ def seeded_resampler(seed: int):
     seeded by `seed` (0 .. 2**31 - 1), so a bot with a seeded random_state repeats its choices.
     """
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**31:
-        raise ValueError(f"seed: expected an integer 0..2**31-1, got {seed!r}")
+        raise ValueError(f"seed: expected an integer 0..2**31-1, got {short_repr(seed)}")
     sampler = pyspiel.UniformProbabilitySampler(int(seed), 0.0, 1.0)
 
     def resample(state: KingdomBuilderState, player: int) -> KingdomBuilderState:
@@ -423,13 +424,13 @@ class KingdomBuilderState(pyspiel.State):
         core = self._core
         n = core.spec.num_players
         if isinstance(player_id, bool) or not isinstance(player_id, (int, np.integer)) or not 0 <= player_id < n:
-            raise ValueError(f"player_id: expected a seat 0..{n - 1}, got {player_id!r}")
+            raise ValueError(f"player_id: expected a seat 0..{n - 1}, got {short_repr(player_id)}")
         player = int(player_id)
         draws = []
         for _ in range(2):
             u = probability_sampler()
             if not isinstance(u, (float, int, np.floating)) or not 0.0 <= u <= 1.0:
-                raise ValueError(f"probability_sampler: expected a float in [0, 1), got {u!r}")
+                raise ValueError(f"probability_sampler: expected a float in [0, 1), got {short_repr(u)}")
             draws.append(min(int(u * (1 << 32)), (1 << 32) - 1))
         other = KingdomBuilderState(self.get_game())
         new = other._core

@@ -21,6 +21,7 @@ from ..engine import state as S
 from ..game import IllegalActionError
 from ..policies import BUILTIN_POLICIES
 from ..rewards import terminal_rewards
+from ..safe_json import short_repr
 from ..setup import SetupError, check_num_players, is_int
 from ..vector import VectorGames, best_sets
 
@@ -46,20 +47,20 @@ class SelfPlayVecEnv(VecEnv):
             if not (opponent in BUILTIN_OPPONENTS or callable(opponent)):
                 raise SetupError(
                     f"opponents: expected one of {', '.join(BUILTIN_OPPONENTS)} or a batched policy callable, "
-                    f"got {opponent!r}"
+                    f"got {short_repr(opponent)}"
                 )
         if not is_int(num_envs) or num_envs < 1:
-            raise SetupError(f"num_envs: expected a positive integer, got {num_envs!r}")
+            raise SetupError(f"num_envs: expected a positive integer, got {short_repr(num_envs)}")
         counts = [num_players] if is_int(num_players) else list(num_players)
         if not counts:
             raise SetupError("num_players: expected at least one player count")
         for n in counts:
             check_num_players(n)
         if not is_int(seed) or seed < 0:
-            raise SetupError(f"seed: expected a non-negative integer, got {seed!r}")
+            raise SetupError(f"seed: expected a non-negative integer, got {short_repr(seed)}")
         players = np.array([counts[i % len(counts)] for i in range(num_envs)], dtype=np.int64)
         if learner_seat is not None and (not is_int(learner_seat) or not 0 <= learner_seat < players.min()):
-            raise SetupError(f"learner_seat: expected 0..{players.min() - 1}, got {learner_seat!r}")
+            raise SetupError(f"learner_seat: expected 0..{players.min() - 1}, got {short_repr(learner_seat)}")
         self.games = VectorGames(num_envs, players, reward=reward, auto_reset=False, hints=hints, packed=packed,
                                  **setup_options)
         self.packed = self.games.packed
@@ -126,7 +127,7 @@ class SelfPlayVecEnv(VecEnv):
     def step_async(self, actions: np.ndarray) -> None:
         actions = np.asarray(actions)
         if actions.dtype.kind not in "iu" or actions.size != self.num_envs:
-            raise IllegalActionError(f"actions: expected {self.num_envs} integer actions, got {actions!r}")
+            raise IllegalActionError(f"actions: expected {self.num_envs} integer actions, got {short_repr(actions)}")
         self._actions = actions.astype(np.int64).reshape(self.num_envs)
 
     def step_wait(self):
@@ -172,7 +173,7 @@ class SelfPlayVecEnv(VecEnv):
         if method_name == "action_masks":
             masks = self.action_masks()
             return [masks[i] for i in rows]
-        raise AttributeError(f"SelfPlayVecEnv has no per-env method {method_name!r}")
+        raise AttributeError(f"SelfPlayVecEnv has no per-env method {short_repr(method_name)}")
 
     def env_is_wrapped(self, wrapper_class, indices=None):
         return [False] * len(self._indices(indices))

@@ -14,6 +14,7 @@ from ..game import Game
 from ..layout import V0, V1
 from ..policies import RandomPolicy, as_policy
 from ..rewards import terminal_rewards
+from ..safe_json import short_repr
 from ..setup import SetupError, check_num_players, check_reward, is_int, ruleset_of, standard_setup
 from ..view import PlayerView
 
@@ -48,10 +49,10 @@ class SelfPlayEnv(gymnasium.Env):
         super().__init__()
         check_num_players(num_players)
         if learner_seat is not None and (not is_int(learner_seat) or not 0 <= learner_seat < num_players):
-            raise SetupError(f"learner_seat: expected 0..{num_players - 1}, got {learner_seat!r}")
+            raise SetupError(f"learner_seat: expected 0..{num_players - 1}, got {short_repr(learner_seat)}")
         check_reward(reward)
         if illegal_action not in ("terminate", "raise"):
-            raise SetupError(f"illegal_action: expected 'terminate' or 'raise', got {illegal_action!r}")
+            raise SetupError(f"illegal_action: expected 'terminate' or 'raise', got {short_repr(illegal_action)}")
         self.num_players = num_players
         self.opponents = list(opponents) if opponents else [RandomPolicy()]
         for opponent in self.opponents:

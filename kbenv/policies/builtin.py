@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..safe_json import short_repr
 from ..setup import SetupError
 
 
@@ -32,4 +33,4 @@ def as_policy(opponent):
         return opponent.act
     if callable(opponent):
         return opponent
-    raise SetupError(f"opponents: an opponent must be an agent with .act or a callable, got {opponent!r}")
+    raise SetupError(f"opponents: an opponent must be an agent with .act or a callable, got {short_repr(opponent)}")

@@ -109,7 +109,15 @@ class GameSession:
         p = game.decider
         if self.agents[p] is None:
             raise ApiError(409, f"player_{p} (human) decides now, not an agent")
-        action = int(self.agents[p].act(*agent_inputs(game, p)))
+        agent = self.agents[p]
+        searching = abandoned is not None and hasattr(agent, "stop")
+        if searching:
+            agent.stop = abandoned  # an abandoned search ends at its next simulation (agents.base)
+        try:
+            action = int(agent.act(*agent_inputs(game, p)))
+        finally:
+            if searching:
+                agent.stop = None
         if abandoned is not None and abandoned.is_set():
             return None
         return self._take(p, action)

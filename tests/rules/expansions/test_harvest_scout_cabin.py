@@ -181,3 +181,19 @@ def test_H9_scouts_do_not_count_for_rovers(kx):
     g = kx.game(pos)
     assert kx.answer(pos)["player"] == 1
     assert g.gold(0) == 1
+
+
+# --------------------------------------------------------------------------- scouts and the Caves (A-QV2)
+
+def test_A_QV2_scouts_stay_off_a_cave_and_may_stand_on_a_plain_mountain_one(kx):
+    # SCOUT_CABIN names "mountain spaces" and nothing about caves. A cave is occupied by default (A-QV2 a: "Those
+    # hexes count as occupied mountain hexes"), so no scout goes there; with caves_are_plain_mountain (A-QV2 b) a
+    # cave is a plain mountain and a scout may stand on it like on any other mountain touching own settlements
+    cave = (9, 10)
+    pos = scout_position(kx, expansions=("harvest", "caves"), caves=[cave])
+    occupied = kx.answer(kx.with_then(pos, ["scout_cabin"]))["legal"]
+    assert occupied == T1 - {cave}
+    plain = dict(pos, options={"caves_are_plain_mountain": True})
+    assert kx.answer(kx.with_then(plain, ["scout_cabin"]))["legal"] == T1
+    g = kx.game(kx.with_then(plain, ["scout_cabin", cave, DONE]))
+    assert scouts_on_board(g, 0) == {cave}
