@@ -85,7 +85,7 @@ class SwampCard:
 
 
 # EN 1039-1051: swamp/grass, swamp/canyon, swamp/desert, swamp/flower field, swamp/forest. Their card ids
-# follow the five plain ones (5..9, board.codes.SWAMP_CARD_BASE + the other terrain); kbenv.engine.swamp.
+# follow the five plain ones (5..9, board.codes.SWAMP_CARD_BASE + the other terrain); kbenv.engine.marshlands.swamp.
 SWAMP_CARDS = tuple(SwampCard(t.letter) for t in TERRAIN_CARDS)
 SWAMP_CARD_NAMES = tuple(card.name for card in SWAMP_CARDS)
 MARSHLANDS_DECK_SIZE = sum(t.cards for t in TERRAINS) + sum(card.copies for card in SWAMP_CARDS)  # 30 (M-4)
@@ -166,7 +166,7 @@ LOCATION_TYPES = (
                  bonus_text="move one of your settlements along a straight line to the first free buildable hex"),
     # Harvest (EN 1295-1361; names of decision 8). Letters: a-z are taken, so these are lower-case letters outside
     # ASCII; section files and position files write Harvest location hexes as `L` with their type (decision 8).
-    # Every power is implemented (H-6..H-13; kbenv.engine.harvest, harvest_powers, harvest_hooks). The Bazaar
+    # Every power is implemented (H-6..H-13; kbenv.engine.harvest.builds, harvest_powers, harvest_hooks). The Bazaar
     # repeats the Crossroads tile's passive extra action too (EN 840 "Extra action: Draw one additional terrain
     # card", EN 1297 "any other one of their extra actions"; A-H3, A-C8: one more card at the end of the turn).
     LocationType("bazaar", "d", "harvest", "power",
@@ -838,11 +838,11 @@ POWER_TRAITS = (
     PowerTraits("crossroads", "passive", None, "passive", "passive"),  # one more card a turn (C-7)
     # Marshlands (M-8..M-15): the Refuge is the one-space step of the Resettlement on a location tile (EN 1167:
     # "an adjacent unoccupied hex ... does not have to be adjacent to one of your previously built settlements").
-    # The Canoe builds on swamp or water as a reaction in other players' turns (M-8, kbenv.engine.canoe), never
-    # as an extra action of its holder's turn. The Fountain builds next to exactly one own settlement and no
+    # The Canoe builds on swamp or water as a reaction in other players' turns (M-8, kbenv.engine.marshlands.canoe),
+    # never as an extra action of its holder's turn. The Fountain builds next to exactly one own settlement and no
     # opponent's (M-10; with the fountain bonus also on free mountains, M-11); the Temple takes one own plain
-    # settlement off into the reserve, chosen as its source (M-12; the reserve is owed in the next turn's
-    # mandatory action, kbenv.engine.marshlands).
+    # settlement off into the reserve, chosen as its source (M-12; the reserve is owed in the next turn's mandatory
+    # action, kbenv.engine.marshlands.powers).
     PowerTraits("canoe", "build", None, "canoe", "reaction", supply=True),
     _build("fountain", _ANY, "fountain"),
     PowerTraits("temple", "remove", None, "temple", "tile", source=True),
@@ -850,7 +850,7 @@ POWER_TRAITS = (
     # Harvest (H-6..H-13). Water mill, Mountain station, Watchtower and University build one settlement on a free
     # suitable hex (farmland included, X-4) next to water / a mountain (the `terrain` column names the neighbour's
     # terrain for the rule "next to terrain") / another player's settlement / a special hex, next to their
-    # holder's own if possible (kbenv.engine.harvest).
+    # holder's own if possible (kbenv.engine.harvest.builds).
     # Bazaar (H-6, A-H3): target "power": it names another held, usable (not fresh) location power, which runs
     # once more without using its tile (phase choose_power; kbenv.engine.legal.repeat_choices), or, with a
     # Crossroads tile held, option-1 "crossroads": one more card at the end of the turn (A-C8; REPEAT_CARDS).
@@ -859,17 +859,17 @@ POWER_TRAITS = (
     _build("mountain_station", "mountain", "next to terrain"),
     # Scout cabin (H-9, A-H4): 1 or 2 scouts (2 shared scout tiles) on free suitable terrain, water or mountain
     # next to own; they count for the turn owner's adjacency, seize no tile, leave at the end of the turn
-    # (kbenv.engine.harvest_powers; DONE after the first).
+    # (kbenv.engine.harvest.powers; DONE after the first).
     PowerTraits("scout_cabin", "piece", _ANY, "scout", "tile", steps=2, stop_early=True),
     # Cathedral (H-10, A-H5): "take" a number tile (value 1) or "return" value k to build k settlements on the
-    # turn's terrain, adjacent if possible, DONE after the first keeping the rest (kbenv.engine.harvest_powers;
+    # turn's terrain, adjacent if possible, DONE after the first keeping the rest (kbenv.engine.harvest.powers;
     # `steps` is the pool's value, the most it can build).
     PowerTraits("cathedral", "build", CARD_TERRAIN, "cathedral", "tile", steps=NUMBER_TILE_POOL, stop_early=True,
                 fixes_terrain=True, supply=True),
     _build("watchtower", _ANY, "next to another player"),
     _build("university", _ANY, "next to a special hex"),
     # Palisade (H-13, A-H6): move one own settlement next to the rest of its settlement area, the settlement
-    # lifted (kbenv.engine.harvest_powers; a lone settlement moves only with palisade_moves_lone_settlement).
+    # lifted (kbenv.engine.harvest.powers; a lone settlement moves only with palisade_moves_lone_settlement).
     _move("palisade", _ANY, "palisade"),
     # The Island (QI-3, QI-4): move one own settlement to canyon / forest, adjacent if possible (as Harbor's rule);
     # island hexes of that terrain are targets when no adjacent one exists (QI-1: the same masks hold them).

@@ -170,7 +170,7 @@ def explain_expansion_action(game: Game, st: np.ndarray, action: int, phase: str
 
 
 def explain_silo(st: np.ndarray, action: int) -> str:
-    """Why a decision of Harvest's silo end phase is illegal now (H-5, A-H2; kbenv.engine.silo)."""
+    """Why a decision of Harvest's silo end phase is illegal now (H-5, A-H2; kbenv.engine.harvest.silo)."""
     p = int(st[S.DECIDER])
     who = seat_name(p)
     mode = ("", "build", "move")[int(st[S.SILO_MODE])]

@@ -11,12 +11,12 @@ from .board.geometry import NUM_HEXES, hex_id, hex_rc
 from .engine import piece_table as PT
 from .engine import state as S
 from .engine.actions import apply_action
+from .engine.crossroads.tasks import task_gold
 from .engine.deck import deck_off, discard_off, removed_off
 from .engine.hidden import hidden_extra_seats_into, hidden_seats_into
 from .engine.legal import END_TURN, TILE_ACTION_BASE, legal_mask_into
 from .engine.pieces import pieces_into
 from .engine.scoring import COL_PALACES, SCORE_COLUMNS, score_table
-from .engine.tasks import task_gold
 from .engine.turns import begin_turn, settle
 from .explain import explain_illegal
 from .layout import Layout, layout_for
@@ -484,7 +484,7 @@ class Game:
 
     def nomad_tiles(self, player: int) -> list[dict]:
         """The nomad tiles a player holds: kind, the round claimed, and whether usable now."""
-        from .engine.nomads import current_round
+        from .engine.nomads.rules import current_round
 
         player = self._seat(player)
         out = []

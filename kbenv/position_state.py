@@ -16,10 +16,10 @@ from . import catalogue as CAT
 from .board.codes import CARD_LETTERS, CARD_TEXT, SWAMP, TERRAIN_LETTERS
 from .board.geometry import hex_id, hex_rc
 from .engine import state as S
-from .engine.crossroads import PIECE_STEPS
+from .engine.crossroads.rules import PIECE_STEPS
 from .engine.deck import discard_off, pile_size, removed_off
 from .engine.frames import SAVED
-from .engine.nomads import DONATION_BUILDS, RESETTLEMENT_STEPS
+from .engine.nomads.rules import DONATION_BUILDS, RESETTLEMENT_STEPS
 from .engine.rng import MASK32
 from .engine.turns import MANDATORY_BUILDS
 from .safe_json import short_repr

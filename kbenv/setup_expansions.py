@@ -11,9 +11,9 @@ from .board.bitset import HEX_BIT, HEX_WORD, NEIGHBOUR_MASK, WORDS
 from .board.geometry import hex_id, hex_rc
 from .engine import piece_table as PT
 from .engine import state as S
-from .engine.crossroads import update_zone
+from .engine.crossroads.rules import update_zone
 from .engine.init import deal_expansions, init_ruleset, place_cave
-from .engine.nomads import place_wall
+from .engine.nomads.rules import place_wall
 from .safe_json import short_repr
 from .setup_marshlands import MARSH_PIECES, apply_marsh_pieces, validate_marsh_pieces
 

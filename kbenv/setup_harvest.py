@@ -23,7 +23,7 @@ from . import catalogue as CAT
 from .board.bitset import WORDS, hexes_of, mask_of
 from .board.geometry import hex_id, hex_rc
 from .engine import state as S
-from .engine.silo import SILO_STEPS_MAX
+from .engine.harvest.silo import SILO_STEPS_MAX
 from .safe_json import short_repr
 from .setup_expansions import ExpansionSetupError, is_int
 from .setup_harvest_cards import CARD_KEYS, apply_card_keys, card_keys_of, validate_card_keys
@@ -31,7 +31,7 @@ from .setup_harvest_powers import POWER_KEYS, apply_power_keys, power_keys_of, v
 
 HARVEST_RESUME = ("farmland_used", "silo", "repeat_cards", *CARD_KEYS, *POWER_KEYS)
 SILO_KEYS = ("at", "mode", "steps", "left")
-SILO_MODES = (None, "build", "move")  # kbenv.engine.silo: MODE_CHOOSE, MODE_BUILD, MODE_MOVE
+SILO_MODES = (None, "build", "move")  # kbenv.engine.harvest.silo: MODE_CHOOSE, MODE_BUILD, MODE_MOVE
 SILO_LETTER = CAT.TERRAINS[CAT.TERRAIN_CODE["silo"]].letter
 
 

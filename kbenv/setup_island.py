@@ -8,8 +8,8 @@
 * Inside kbenv an island hex (r, c) is the extended (ROWS + r, c) (kbenv.board.geometry.hex_id / hex_rc); position
   files write ["island", r, c] (IA5) and `"island,r,c"` keys. `position_in` turns a position's island hexes into
   the extended form (SetupError naming the field at fault), `position_out` turns them back.
-* Location tiles: the island's tile is bit ISLAND_TILE_BIT of the tile masks (kbenv.engine.island); `location_slots`
-  lists every location hex with its bit for the Python side.
+* Location tiles: the island's tile is bit ISLAND_TILE_BIT of the tile masks (kbenv.engine.island.rules);
+  `location_slots` lists every location hex with its bit for the Python side.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from .board.island_files import (
     read_island_file,
 )
 from .engine import state as S
-from .engine.island import ISLAND_TILE_BIT, TILES_PER_LOCATION
+from .engine.island.rules import ISLAND_TILE_BIT, TILES_PER_LOCATION
 from .safe_json import short_repr
 
 ISLAND = "island"

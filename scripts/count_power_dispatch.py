@@ -3,7 +3,7 @@ variable named `power` or `st[POWER]`) with a named constant, the `elif power ==
 per-power predicates, and the functions holding any of them; beside them the comparisons of a rule code
 (`rule == RULE_...`), the registration spots of the trait dispatcher.
 
-Run: `python scripts/count_power_dispatch.py [TREE]` (default: this tree); reads TREE/kbenv/engine/*.py.
+Run: `python scripts/count_power_dispatch.py [TREE]` (default: this tree); reads TREE/kbenv/engine/**/*.py.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def is_named_constant(node: ast.AST) -> bool:
 def count(tree: Path) -> dict[str, int]:
     totals = {"functions branching on the power": 0, "power comparisons": 0, "elif power ==": 0,
               "per-power predicate calls": 0, "rule-code comparisons": 0, "functions comparing rule codes": 0}
-    for path in sorted((tree / "kbenv" / "engine").glob("*.py")):
+    for path in sorted((tree / "kbenv" / "engine").rglob("*.py")):
         text = path.read_text()
         totals["elif power =="] += sum(line.strip().startswith("elif power ==") for line in text.splitlines())
         for fn in ast.walk(ast.parse(text)):

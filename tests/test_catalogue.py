@@ -74,7 +74,7 @@ def test_scratch_slots_are_declared_and_each_one_is_used():
     assert len(set(S.SCRATCH_SLOTS)) == len(S.SCRATCH_SLOTS)
     assert S.SCRATCH_END == S.SCRATCH + len(S.SCRATCH_SLOTS) * 7  # the Harvest fields follow (issue 22)
     engine = Path(S.__file__).parent
-    source = "".join(p.read_text() for p in engine.glob("*.py") if p.name != "state.py")
+    source = "".join(p.read_text() for p in engine.rglob("*.py") if p.name != "state.py")
     for slot in S.SCRATCH_SLOTS:
         assert f'scratch_off("{slot}")' in source, slot
 

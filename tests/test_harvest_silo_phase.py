@@ -1,6 +1,6 @@
 """The Harvest silo end phase (H-5, A-H2) in whole games: it occurs in random games, its masks are exactly the
 accepted decisions, it follows the A-H2 order, the AEC env hands the decision to the silo player, records and
-positions replay it, and its position key is validated (kbenv.engine.silo, kbenv.setup_harvest).
+positions replay it, and its position key is validated (kbenv.engine.harvest.silo, kbenv.setup_harvest).
 
 The rule-text tests of the phase are tests/rules/expansions/test_harvest_silo.py.
 """

@@ -1,5 +1,5 @@
 """Observation v1 with the Island (issue 23 part 2): two appended table channels (row k = island hex k, one column
-per fact, kbenv.engine.observe_island) and the island features; every earlier channel and feature keeps its place,
+per fact, kbenv.engine.island.observe) and the island features; every earlier channel and feature keeps its place,
 earlier rulesets read zeros there, and packed observations equal the float ones.
 
 Expected values are worked out by hand from the shipped side island-substitute-1 (kbenv/data/islands/):
@@ -24,10 +24,10 @@ from kbenv import Game
 from kbenv import catalogue as CAT
 from kbenv.board.bitset import HEX_BIT, HEX_WORD
 from kbenv.board.geometry import NUM_HEXES
-from kbenv.engine import observe_island as I
 from kbenv.engine import observe_v1 as O
 from kbenv.engine import state as S
-from kbenv.engine.island import ISLAND_TILE
+from kbenv.engine.island.rules import observe as I
+from kbenv.engine.island.rules.rules import ISLAND_TILE
 from kbenv.engine.packed import pack_into
 from kbenv.engine.piece_table import PIECE_FIELD
 from kbenv.observation import observation_planes_v1

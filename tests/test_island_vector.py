@@ -2,7 +2,7 @@
 and state array by state array, and its steps are the single game's steps.
 
 The side of a seeded game is `random.Random(seed * 7919 + 23).randrange(2)` (kbenv.setup_island.choose_side); the
-batch draws it inside numba (kbenv.engine.island_deal.side_of_seed), so the two are compared over many seeds,
+batch draws it inside numba (kbenv.engine.island.deal.side_of_seed), so the two are compared over many seeds,
 small and huge.
 """
 
@@ -18,7 +18,7 @@ from kbenv import catalogue as CAT
 from kbenv.board.geometry import ISLAND_FIRST
 from kbenv.board.island_files import DATA
 from kbenv.engine import state as S
-from kbenv.engine.island_deal import side_of_seed
+from kbenv.engine.island.rules.deal import side_of_seed
 from kbenv.setup import SetupError
 from kbenv.setup_island import choose_side
 from kbenv.vector import VectorGames
@@ -123,7 +123,7 @@ def test_island_side_errors_name_the_option(tmp_path):
 PURE_SCRIPT = """
 import hashlib, json, sys
 import numpy as np
-from kbenv.engine.island_deal import side_of_seed
+from kbenv.engine.island.rules.deal import side_of_seed
 from kbenv.vector import VectorGames
 batch = VectorGames(2, [2, 3], expansions=["island", "harvest"], packed=True)
 batch.reset(21)

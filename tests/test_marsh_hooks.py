@@ -1,5 +1,5 @@
 """The Marshlands tables that generic code reads instead of naming the powers (issue 21, a power's footprint):
-the counters of the Temple, the reaction power, the rule codes handed to kbenv.engine.marsh_hooks, the power
+the counters of the Temple, the reaction power, the rule codes handed to kbenv.engine.marshlands.hooks, the power
 texts in the catalogue rows. Expected values come from decision 8 (names) and the stored layout."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ from __future__ import annotations
 from kbenv import catalogue as CAT
 from kbenv import position_state as PS
 from kbenv import words
-from kbenv.engine import marsh_hooks as H
 from kbenv.engine import observe_v1 as O
 from kbenv.engine import state as S
+from kbenv.engine.marshlands.powers import hooks as H
 
 
 def test_the_temple_counters_keep_their_names_and_state_fields():

@@ -1,4 +1,4 @@
-"""Marshlands end scoring at the kernel level (kbenv.engine.marsh_scoring), on hand-built masks.
+"""Marshlands end scoring at the kernel level (kbenv.engine.marshlands.scoring), on hand-built masks.
 
 Expected values are worked out by hand from the rule text (EN = bigbox-2nd-edition-en.txt) and the spec's
 readings (M-6, M-19..M-24, A-M1, A-M11). Coordinates are (row, col) on the odd-r 20x20 board: neighbours of
@@ -15,8 +15,8 @@ from kbenv.board.codes import MERCHANTS, WORKERS
 from kbenv.board.geometry import STEP1
 from kbenv.board.marsh_tables import HEX_DISTANCE, SEAM_MASK, area_labels, cube
 from kbenv.catalogue import CARD_GOLD, PALACE_GOLD, UNVERIFIED_CARDS
-from kbenv.engine import marsh_scoring as MS
 from kbenv.engine import state as S
+from kbenv.engine.marshlands.powers import scoring as MS
 from kbenv.engine.scoring import score_card
 
 

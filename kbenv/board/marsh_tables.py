@@ -1,4 +1,4 @@
-"""Board tables for the Marshlands end scoring (kbenv.engine.marsh_scoring).
+"""Board tables for the Marshlands end scoring (kbenv.engine.marshlands.scoring).
 
 - `HEX_DISTANCE[a, b]`: steps between two hexes of the 20x20 board, or between two hexes of the island (Messengers,
   M-20), from cube coordinates of the odd-r grid (an island hex is the extended (20 + r, c), whose parity is its

@@ -13,7 +13,7 @@ from ..catalogue import ISLAND_ACTION_BASE
 from ..catalogue import MARSHLANDS as EXP_MARSHLANDS
 from ..catalogue import NOMADS as EXP_NOMADS
 from .board_ops import build_settlement, move_settlement, remove_settlement, take_off
-from .crossroads import (
+from .crossroads.rules import (
     barracks_target,
     card_at,
     choosing_terrain,
@@ -24,7 +24,7 @@ from .crossroads import (
     relocate_city_hall,
     vehicle_target,
 )
-from .harvest_hooks import (
+from .harvest.hooks import (
     RULE_FARMLAND,
     apply_phase_decision,
     begin_relocation,
@@ -47,7 +47,7 @@ from .legal import (
     is_legal,
     usable_tile,
 )
-from .marsh_hooks import (
+from .marshlands.hooks import (
     after_decision,
     apply_reaction,
     before_mandatory_build,
@@ -55,8 +55,8 @@ from .marsh_hooks import (
     tiles_on_board,
     took_source_off,
 )
-from .marshlands import reserve_owed
-from .nomads import families_after_mandatory, next_victim, place_wall, usable_nomad
+from .marshlands.powers import reserve_owed
+from .nomads.rules import families_after_mandatory, next_victim, place_wall, usable_nomad
 from .powers import has_movable, power_targets
 from .state import (
     BONUS_USED,
@@ -140,15 +140,15 @@ def apply_unchecked(st, action: int) -> None:
 
 @njit(cache=True)
 def hex_of(action: int) -> int:
-    """The hex id of an island hex's action (kbenv.engine.island), any other action unchanged: for the phases whose
-    decisions are hexes, DONE and options only (a reaction, the silo phase)."""
+    """The hex id of an island hex's action (kbenv.engine.island.rules), any other action unchanged: for the
+    phases whose decisions are hexes, DONE and options only (a reaction, the silo phase)."""
     return action - ISLAND_ACTION_BASE + NUM_HEXES if action >= ISLAND_ACTION_BASE else action
 
 
 @njit(cache=True, inline="always")
 def apply_marshlands(st, action: int) -> None:
     """A decision of a Marshlands game: a reaction's own, or any other; a last tile taken opens a frame of
-    reactions (kbenv.engine.marsh_hooks)."""
+    reactions (kbenv.engine.marshlands.hooks)."""
     before = tiles_on_board(st)
     taker = st[DECIDER]
     if reacting(st):

@@ -12,7 +12,7 @@ from ..board.bitset import BITS_PER_WORD, EDGE_MASK, WORDS, add, clear, dilate_i
 from ..board.geometry import STEP1, STEP2
 from ..catalogue import HARVEST as EXP_HARVEST
 from .board_ops import adjacent_view, free_of, own_view, restrict_adjacent_if_possible, terrain_view
-from .harvest_powers import add_scout_neighbours, with_scouts
+from .harvest.powers import add_scout_neighbours, with_scouts
 from .state import BUILDABLE_MASK, EXPANSIONS, OCCUPIED, OUTPOST_ARMED, scratch_off
 
 SCRATCH_LIFTED = scratch_off("lifted")  # adjacency of a player's settlements with one lifted

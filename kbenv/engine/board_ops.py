@@ -10,11 +10,11 @@ from ..catalogue import CROSSROADS as EXP_CROSSROADS
 from ..catalogue import EXPANSION_BIT, RULE_BIT
 from ..catalogue import HARVEST as EXP_HARVEST
 from ..catalogue import NOMADS as EXP_NOMADS
-from .harvest_powers import scout_adjacency, seized_tile
-from .harvest_scoring import mark_mayor_row
-from .island import EXP_ISLAND, drop_island_tile, seize_island_tile
-from .marshlands import lose_bonus_tiles, supply_emptied, take_bonus_tiles
-from .nomads_hooks import claim_nomads, red_cards_after_build
+from .harvest.powers import scout_adjacency, seized_tile
+from .harvest.scoring import mark_mayor_row
+from .island.rules import EXP_ISLAND, drop_island_tile, seize_island_tile
+from .marshlands.powers import lose_bonus_tiles, supply_emptied, take_bonus_tiles
+from .nomads.hooks import claim_nomads, red_cards_after_build
 from .state import (
     ADJACENT,
     CURRENT,
@@ -87,7 +87,7 @@ def seize_tiles(st, p: int, h: int) -> None:
             if st[EXPANSIONS] & EXP_HARVEST:
                 seized_tile(st, p, i)  # a tile that brings something with it (Harvest number tiles)
     if st[EXPANSIONS] & EXP_ISLAND:
-        seize_island_tile(st, p, h)  # the island's location hex (kbenv.engine.island)
+        seize_island_tile(st, p, h)  # the island's location hex (kbenv.engine.island.rules)
 
 
 @njit(cache=True)
@@ -124,7 +124,8 @@ def build_settlement(st, p: int, h: int) -> None:
 def place_from_supply(st, p: int, h: int) -> None:
     """The part of every build from the supply: h joins p's own and adjacent hexes, the supply shrinks (the
     last one triggers the end), tiles and Marshlands bonus tiles are seized. build_settlement adds the
-    Nomads and Harvest consequences of a build in play; the Harvest silo phase has its own (kbenv.engine.silo)."""
+    Nomads and Harvest consequences of a build in play; the Harvest silo phase has its own
+    (kbenv.engine.harvest.silo)."""
     word = HEX_WORD[h]  # offsets, not views: the hot path
     st[OCCUPIED + word] |= HEX_BIT[h]
     st[OWN + p * WORDS + word] |= HEX_BIT[h]
@@ -144,8 +145,8 @@ def place_from_supply(st, p: int, h: int) -> None:
 @njit(cache=True)
 def harvest_after_placing(st, p: int, h: int) -> None:
     """Harvest: one of p's pieces was built, placed or moved onto h: Mayors may mark its row, taking a
-    settlement from the supply, which may empty it (H-15, A-H7; kbenv.engine.harvest_scoring). Reached
-    directly, not through kbenv.engine.harvest_hooks, which imports this module."""
+    settlement from the supply, which may empty it (H-15, A-H7; kbenv.engine.harvest.scoring). Reached
+    directly, not through kbenv.engine.harvest.hooks, which imports this module."""
     if mark_mayor_row(st, p, h):
         last_from_supply(st, p)
 
@@ -153,7 +154,7 @@ def harvest_after_placing(st, p: int, h: int) -> None:
 @njit(cache=True)
 def last_from_supply(st, p: int) -> None:
     """p's supply is empty: the game ends after this round, and nothing is left to build this turn; with
-    Marshlands as kbenv.engine.marshlands.supply_emptied says (a reserve set aside, A-M6)."""
+    Marshlands as kbenv.engine.marshlands.powers.supply_emptied says (a reserve set aside, A-M6)."""
     if st[EXPANSIONS] & EXP_MARSHLANDS:
         supply_emptied(st, p)
         return

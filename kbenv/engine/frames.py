@@ -1,5 +1,5 @@
 """The interrupt stack: a decision taken inside another one (an off-turn reaction) saves the context of
-the interrupted decision and restores it when done. Marshlands' reactions interrupt (kbenv.engine.marsh_hooks);
+the interrupted decision and restores it when done. Marshlands' reactions interrupt (kbenv.engine.marshlands.hooks);
 the stack is part of the decision machine so that reactions need no new state layout."""
 
 from __future__ import annotations

@@ -65,7 +65,7 @@ from ..catalogue import MARSHLANDS as EXP_MARSHLANDS
 from ..catalogue import (
     NOMADS as EXP_NOMADS,
 )
-from .island_deal import deal_island, side_of_seed
+from .island.deal import deal_island, side_of_seed
 from .rng import next_u32, seed_u32
 from .state import (
     BONUS_LEFT,
@@ -306,7 +306,7 @@ def new_game(st, num_players: int, seed: int, forced, draws, codes, locations) -
     if expansions or rules:
         init_ruleset(st, expansions, rules)
         deal_expansions(st, seed)
-    if expansions & ISLAND:  # after the rest, as kbenv.setup.build_state (kbenv.engine.island_deal)
+    if expansions & ISLAND:  # after the rest, as kbenv.setup.build_state (kbenv.engine.island.deal)
         side = forced[FORCED_ISLAND_SIDE] if len(forced) > FORCED_ISLAND_SIDE else -1
         deal_island(st, side_of_seed(seed) if side < 0 else side)
 

@@ -10,8 +10,8 @@ from ..board.bitset import BITS_PER_WORD, WORDS, clear, has, is_empty, word_lowe
 from ..board.codes import NUM_POWERS
 from ..board.geometry import NUM_CELLS, NUM_HEXES
 from .board_ops import free_of, settlements_word, terrain_view
-from .crossroads import choosing_terrain, crossroads_tiles, hand_build_targets
-from .harvest_hooks import (
+from .crossroads.rules import choosing_terrain, crossroads_tiles, hand_build_targets
+from .harvest.hooks import (
     REPEATABLE,
     REPEATER_BITS,
     RULE_FARMLAND,
@@ -27,10 +27,11 @@ from .harvest_hooks import (
     return_open,
     take_open,
 )
-from .island import BOARD_TILES, EXP_ISLAND, island_tile_types, usable_island_tile
-from .marsh_hooks import waives_adjacency
-from .marshlands import bonus_usable
-from .nomads import usable_nomad
+from .island.rules import BOARD_TILES, EXP_ISLAND, island_tile_types, usable_island_tile
+from .marshlands.hooks import waives_adjacency
+from .marshlands.powers import bonus_usable
+from .marshlands.swamp import hand_terrain
+from .nomads.rules import usable_nomad
 from .powers import (
     base_has_completion,
     builds_settlement,
@@ -68,7 +69,6 @@ from .state import (
     TILES_USED,
     scratch_off,
 )
-from .swamp import hand_terrain
 from .traits import (
     ARM_POWER,
     BONUS_TYPE,
@@ -135,7 +135,7 @@ def usable_tile(st, p: int, power: int) -> int:
         if (ready >> i) & 1 and st[LOC_TYPE + i] == power:
             return i
     if st[EXPANSIONS] & EXP_ISLAND:
-        return usable_island_tile(st, ready, power)  # the island's location (kbenv.engine.island)
+        return usable_island_tile(st, ready, power)  # the island's location (kbenv.engine.island.rules)
     return -1
 
 
@@ -149,7 +149,7 @@ def ready_types(st, p: int) -> int:
 def tile_types(st, tiles: int) -> int:
     """Bit t set = one of the location tiles of `tiles` (bit i: location hex i) is of type t."""
     bits = 0
-    if st[EXPANSIONS] & EXP_ISLAND:  # the island's tile is no LOC_* slot (kbenv.engine.island)
+    if st[EXPANSIONS] & EXP_ISLAND:  # the island's tile is no LOC_* slot (kbenv.engine.island.rules)
         bits = island_tile_types(st, tiles)
         tiles &= BOARD_TILES
     i = 0
@@ -168,7 +168,7 @@ def legal_powers(st) -> int:
         if st[EXPANSIONS] == 0:
             return 0  # the base game: powers are activated in the idle phase only
         if st[PHASE] == PHASE_REACTION:
-            return 1 << REACTION_POWER  # a reaction: its power or DONE ("pass"), kbenv.engine.marsh_hooks
+            return 1 << REACTION_POWER  # a reaction: its power or DONE ("pass"), kbenv.engine.marshlands.hooks
         if st[PHASE] == PHASE_CHOOSE_POWER:  # Harvest: the power a repeat runs once more (A-H3)
             return repeat_choices(st, st[DECIDER], st[SCRATCH_TMP : SCRATCH_TMP + WORDS])
         return outpost_bit(st) if st[EXPANSIONS] & POWER_EXPANSION_BIT[ARM_POWER] else 0
@@ -318,7 +318,7 @@ def done_legal(st) -> bool:
     if st[PHASE] == PHASE_REACTION:
         return True
     if st[PHASE] == PHASE_SILO:
-        return phase_done_legal(st)  # pass a silo, or stop it after a step (kbenv.engine.silo)
+        return phase_done_legal(st)  # pass a silo, or stop it after a step (kbenv.engine.harvest.silo)
     power = st[POWER]
     if power < 0 or not POWER_STOP_EARLY[power]:
         return False
@@ -356,7 +356,7 @@ def legal_hexes(st, out) -> None:
                     if not source_has_target(st, p, power, i * BITS_PER_WORD + word_lowest_bit(bit), tmp):
                         out[i] &= ~bit
     elif phase == PHASE_SILO:
-        phase_hexes(st, out)  # Harvest's silo end phase (kbenv.engine.harvest_hooks)
+        phase_hexes(st, out)  # Harvest's silo end phase (kbenv.engine.harvest.hooks)
     else:
         clear(out)
 
@@ -383,7 +383,7 @@ def option_bits(st) -> int:
     if st[EXPANSIONS] & EXP_HARVEST == 0:
         return 0
     if st[PHASE] == PHASE_SILO:
-        return options_legal(st)  # kbenv.engine.silo
+        return options_legal(st)  # kbenv.engine.harvest.silo
     if st[PHASE] == PHASE_CHOOSE_POWER:  # a repeat of the Crossroads tile's extra action (A-H3, A-C8)
         return 1 if repeat_card_open(st, st[DECIDER]) else 0
     if not option_pending(st):

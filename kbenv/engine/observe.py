@@ -168,7 +168,7 @@ BOARD_WORDS = np.array([(1 << BITS_PER_WORD) - 1] * (WORDS - 1) + [(1 << (400 - 
 
 @njit(cache=True)
 def mark_hexes(out, ch: int, mask) -> None:
-    """out[ch] = 1 on every board hex of the mask (island hexes: the v1 tables of kbenv.engine.observe_island)."""
+    """out[ch] = 1 on every board hex of the mask (island hexes: the v1 tables of kbenv.engine.island.observe)."""
     for i in range(WORDS):
         w = mask[i] & BOARD_WORDS[i]
         while w != 0:

@@ -16,9 +16,10 @@ from ..board.bitset import BITS_PER_WORD, WORDS, popcount, word_lowest_bit
 from ..board.codes import FARMLAND, PALACE, SILO, SWAMP, SWAMP_CARD_BASE
 from ..board.geometry import NUM_HEXES, ROWS, STEP1
 from .deck import discard_off
-from .nomads_hooks import current_round
+from .island.observe import ISLAND_TYPES, ISLAND_V1_FEATURES, island_features, island_planes
+from .marshlands.swamp import card_side
+from .nomads.hooks import current_round
 from .observe import NUM_CHANNELS, mark_hexes, observe_into, offsets
-from .observe_island import ISLAND_TYPES, ISLAND_V1_FEATURES, island_features, island_planes
 from .piece_table import (
     CELL_PIECE_AT,
     LEFT_KINDS,
@@ -94,7 +95,6 @@ from .state import (
     WALLS_LEFT,
     ZONE,
 )
-from .swamp import card_side
 
 # The "power" feature keeps the power numbering observation v1 was made with (locations 0..11, the usable
 # nomad tiles, the cave move); Crossroads powers have a feature of their own.
@@ -152,7 +152,7 @@ V1_CHANNELS = (
                             "catalogue.HARVEST_TYPES + 1) / 8"),
     (SCOUT.plane, 1, f"the turn owner's {SCOUT.plural} (shared {SCOUT.plural}, catalogue.PIECE_KINDS)"),
     ("mayor_rows", 1, "rows marked for Mayors, every hex of the row: own 1, another player's 0.5"),
-    # The Island, appended so that channels 0..47 keep their meaning: tables, not maps (kbenv.engine.observe_island)
+    # The Island, appended so that channels 0..47 keep their meaning: tables, not maps (kbenv.engine.island.observe)
     ("island_hexes", 1, "Island: row k is island hex k (line k // 4, hex k % 4); its columns: terrain as v0 channels "
                         "0..8, location type, tiles left, own, opponents, legal, source, coast (halves)"),
     ("island_pieces", 1, "Island: row k is island hex k; its columns: wall, own and other pieces, city halls, "
@@ -299,7 +299,7 @@ F_SILOS_LEFT, F_HARVEST_CARDS = F1["silos_left"], F1["harvest_cards"]
 SCOUT_POOL = SCOUT.pool
 SILO_BUILDS = 3  # builds or moves at one silo (H-5, A-H2)
 NUM_SECTORS = 4  # the board quarters of geometry.SECTOR_OF (ROVER_SECTIONS' bits)
-# The Island: two table channels (kbenv.engine.observe_island) and its features
+# The Island: two table channels (kbenv.engine.island.observe) and its features
 CH_ISLAND_HEXES, CH_ISLAND_PIECES, F_ISLAND = CH1["island_hexes"], CH1["island_pieces"], F1["island"]
 assert CH_ISLAND_PIECES == CH_ISLAND_HEXES + 1
 

@@ -26,9 +26,9 @@ from ..board.codes import FARMLAND, LOCATION, NUM_POWERS, NUM_TERRAIN_CODES, PAL
 from ..board.geometry import COLS, NUM_HEXES, ROWS, STEP1
 from ..policies.hints import F_HINT_BEST, F_HINT_VALUE, HINTED_NUM_FEATURES, hint_table
 from .init import TILES_PER_LOCATION
+from .island.observe import HEX_DENOMINATOR, PIECE_DENOMINATOR, island_codes
 from .legal import ACTION_SIZE, SCRATCH_LEGAL, legal_hexes
 from .observe import NUM_CHANNELS, NUM_FEATURES, TERRAIN_CHANNEL, features_into
-from .observe_island import HEX_DENOMINATOR, PIECE_DENOMINATOR, island_codes
 from .observe_v1 import (
     CH_FARMLAND,
     CH_HARVEST_LOCATION,
@@ -112,7 +112,7 @@ PACKED_V1 = (
     (4, 8.0, 0),  # 45 Harvest locations: (type + 1) / 8
     BIT,  # 46 scouts
     (2, 2.0, 0),  # 47 Mayors rows: own 2/2, another player's 1/2
-    (2, float(HEX_DENOMINATOR), 0),  # 48 island_hexes: a table of halves (kbenv.engine.observe_island)
+    (2, float(HEX_DENOMINATOR), 0),  # 48 island_hexes: a table of halves (kbenv.engine.island.observe)
     (3, float(PIECE_DENOMINATOR), 0),  # 49 island_pieces: a table of sixths
 )
 assert len(PACKED_V0) == NUM_CHANNELS and len(PACKED_V1) == NUM_CHANNELS_V1 and len(PACKED_HINTS) == NUM_CHANNELS + 2

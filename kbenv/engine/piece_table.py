@@ -2,7 +2,7 @@
 
 Each kind's state field and slots, the readers and writers of slot-stored pieces that Game.pieces, position
 files and the renderers share, and the numba arrays the observation kernels loop over (kbenv.engine.observe_v1,
-kbenv.engine.packed). The rule kernels of a piece (kbenv.engine.crossroads) keep their named offsets
+kbenv.engine.packed). The rule kernels of a piece (kbenv.engine.crossroads.rules) keep their named offsets
 (state.py's `*_AT` constants), which state.py derives from the same rows.
 """
 

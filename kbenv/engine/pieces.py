@@ -20,7 +20,7 @@ RULE_CAVES_ARE_PLAIN_MOUNTAIN = RULE_BIT["caves_are_plain_mountain"]
 def pieces_into(st, out) -> None:
     """out = the hexes holding a piece: any player's settlements and other pieces, walls, occupied caves, and
     in Harvest games the scouts on the board (they close their hexes for the turn, A-H4), so that rebuilding
-    OCCUPIED after a warrior came or went (kbenv.engine.crossroads.update_zone) keeps them."""
+    OCCUPIED after a warrior came or went (kbenv.engine.crossroads.rules.update_zone) keeps them."""
     caves = st[RULE_FLAGS] & RULE_CAVES_ARE_PLAIN_MOUNTAIN == 0
     scouts = st[EXPANSIONS] & HARVEST != 0
     for i in range(WORDS):

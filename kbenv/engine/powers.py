@@ -32,7 +32,7 @@ from .board_ops import (  # noqa: F401  (re-exported: the building rules live in
     terrain_build_targets,
     terrain_view,
 )
-from .crossroads import (
+from .crossroads.rules import (
     barracks_targets,
     choosing_terrain,
     city_hall_targets,
@@ -41,13 +41,14 @@ from .crossroads import (
     piece_at,
     vehicle_targets,
 )
-from .harvest_hooks import OWN_RULE as HARVEST_RULE
-from .harvest_hooks import rule_targets as harvest_rule_targets
-from .harvest_hooks import special_completion as harvest_completion
-from .marsh_hooks import OWN_RULE as MARSH_RULE
-from .marsh_hooks import rule_targets as marsh_rule_targets
-from .nomads import caravan_targets, has_step, next_victim, quarry_targets, step_targets, village_targets
-from .queenies import cave_targets, next_to_cave
+from .harvest.hooks import OWN_RULE as HARVEST_RULE
+from .harvest.hooks import rule_targets as harvest_rule_targets
+from .harvest.hooks import special_completion as harvest_completion
+from .marshlands.hooks import OWN_RULE as MARSH_RULE
+from .marshlands.hooks import rule_targets as marsh_rule_targets
+from .marshlands.swamp import card_side, hand_terrain, is_swamp_card
+from .nomads.rules import caravan_targets, has_step, next_victim, quarry_targets, step_targets, village_targets
+from .queenies.rules import cave_targets, next_to_cave
 from .state import (
     DECK_COUNT,
     DISCARD_COUNT,
@@ -59,7 +60,6 @@ from .state import (
     VICTIM,
     scratch_off,
 )
-from .swamp import card_side, hand_terrain, is_swamp_card
 from .traits import (  # noqa: F401  (BUILD_POWER re-exported)
     BUILD_POWER,
     LAST_GENERIC_RULE,

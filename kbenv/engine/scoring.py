@@ -1,8 +1,8 @@
 """Final scoring: the ten Kingdom Builder cards and castles, one function per card; the cards of the
-expansions in kbenv.engine.marsh_scoring (Marshlands) and kbenv.engine.harvest_scoring (Harvest).
+expansions in kbenv.engine.marshlands.scoring (Marshlands) and kbenv.engine.harvest.scoring (Harvest).
 
 Hex lists are sized for every hex id (NUM_CELLS: the board and the island), so no board or settlement count can
-overflow them. The island's readings (QI-2, A-QI1, A-QI2) are in kbenv.engine.island, behind the island bit.
+overflow them. The island's readings (QI-2, A-QI1, A-QI2) are in kbenv.engine.island.rules, behind the island bit.
 """
 
 from __future__ import annotations
@@ -40,11 +40,12 @@ from ..board.codes import (
 from ..board.geometry import NUM_CELLS, NUM_HEXES, STEP1
 from ..catalogue import MARSHLANDS, RULE_BIT
 from .board_ops import own_view
-from .harvest_scoring import FIRST_HARVEST_CARD, score_harvest_card
-from .island import EXP_ISLAND, island_best_line, island_lines, touches_island_water
-from .marsh_scoring import FIRST_MARSH_CARD, score_marsh_card, score_palaces
+from .crossroads.tasks import score_tasks
+from .harvest.scoring import FIRST_HARVEST_CARD, score_harvest_card
+from .island.rules import EXP_ISLAND, island_best_line, island_lines, touches_island_water
+from .marshlands.scoring import FIRST_MARSH_CARD, score_marsh_card, score_palaces
 from .powers import terrain_view
-from .queenies import score_capitols
+from .queenies.rules import score_capitols
 from .state import (
     CAPITOL_HEX,
     CARDS,
@@ -59,7 +60,6 @@ from .state import (
     RULE_FLAGS,
     SPECIAL_MASK,
 )
-from .tasks import score_tasks
 
 CAPITOL_REPLACES_CASTLE = RULE_BIT["capitol_replaces_castle"]
 

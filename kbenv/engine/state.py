@@ -30,7 +30,7 @@ PHASE_TARGET = 3
 PHASE_OVER = 4
 PHASE_STEP = 5  # the next step of a multi-step power (DONE ends it where stopping is allowed)
 PHASE_REACTION = 6  # Marshlands: a reaction in another player's turn (its power or DONE = "pass")
-PHASE_SILO = 7  # Harvest: the silo end phase after the last turn (H-5, A-H2; kbenv.engine.silo)
+PHASE_SILO = 7  # Harvest: the silo end phase after the last turn (H-5, A-H2; kbenv.engine.harvest.silo)
 PHASE_CHOOSE_POWER = 8  # Harvest: the power a repeat runs once more is named (A-H3)
 PHASE_NAMES = ("idle", "mandatory", "choose_source", "choose_target", "game_over", "step", "reaction", "silo",
                "choose_power")
@@ -192,17 +192,17 @@ SCRATCH_END = _offset
 # Harvest (all zero in games without it), after the scratch masks so that st[:SCRATCH], which the stored
 # whole-state digests of the earlier rulesets cover, keeps its layout (tests/test_marsh_digests.py).
 FARMLAND_USED = _field(MAX_PLAYERS)  # 1 = the farm action was taken in this turn (H-4, A-H1; decision 8)
-# Harvest cards (H-15 Mayors, H-19 Rovers; kbenv.engine.harvest_scoring), one block.
+# Harvest cards (H-15 Mayors, H-19 Rovers; kbenv.engine.harvest.scoring), one block.
 MAYOR_LINES = _field(ROWS)  # row r: seat + 1 of the player who marked it (H-15, A-H7), 0 = unmarked
 ROVER_SECTIONS = _field()  # bit q: the turn owner built a new settlement in section q in this turn (H-19, A-H8)
-# Harvest, the silo end phase (H-5, A-H2; kbenv.engine.silo): all zero outside PHASE_SILO. The silo player is
+# Harvest, the silo end phase (H-5, A-H2; kbenv.engine.harvest.silo): all zero outside PHASE_SILO. The silo player is
 # DECIDER, a move's chosen settlement is SOURCE.
 SILO_SEAT = _field()  # k: the silo player is seat (START_PLAYER + k) % NUM_PLAYERS (-1 before a silo's first)
 SILO_AT = _field()  # hex + 1 of the silo being done, 0 = none
 SILO_MODE = _field()  # 0 = build, move or done to choose; 1 = building; 2 = moving
 SILO_STEPS = _field()  # builds or moves taken at this silo (3 close it)
 SILO_LEFT = _field(WORDS)  # silos still to come: the silo player's (A-H2 a), or every silo not begun (b)
-# Harvest powers (kbenv.engine.harvest_powers), one block.
+# Harvest powers (kbenv.engine.harvest.powers), one block.
 NUMBER_TILES = _field(MAX_PLAYERS)  # value of the number tiles each player holds (H-10, A-H5 a; key number_tiles)
 NUMBER_TILE_MODE = _field()  # 1 = the number tiles' "return" was chosen: its builds are being made
 SCOUTS = _field(WORDS)  # the turn owner's scout tiles on the board (H-9, A-H4; key scouts); part of OCCUPIED
@@ -213,7 +213,7 @@ REPEAT_CARDS = _field()
 # Island (issue 23; all zero in games without it), one block after every earlier field. The island's hexes are the
 # ids 400..419 of the same masks (kbenv.board.geometry): its terrain sits in TERRAIN_MASKS, BUILDABLE_MASK and
 # SPECIAL_MASK like the board's. Its one location hex is no slot of LOC_HEX (those 8 stay the board's): its tile is
-# bit ISLAND_TILE_BIT (= MAX_LOCATIONS) of TILES_HELD / TILES_FRESH / TILES_USED (kbenv.engine.island).
+# bit ISLAND_TILE_BIT (= MAX_LOCATIONS) of TILES_HELD / TILES_FRESH / TILES_USED (kbenv.engine.island.rules).
 ISLAND_LOC_AT = _field()  # hex + 1 of the island's location hex, 0 = none
 ISLAND_LOC_TYPE = _field()  # its location type (catalogue.LOCATION_TYPES: rope_bridge or tree_house)
 ISLAND_LOC_TILES = _field()  # tiles left on it (2 at the start, EN 1443)

@@ -1,5 +1,5 @@
 """Turn flow: starting a turn, the no-eligible-hex exception, ending a turn, the end of the game (in Harvest
-games the silo end phase comes first: kbenv.engine.silo)."""
+games the silo end phase comes first: kbenv.engine.harvest.silo)."""
 
 from __future__ import annotations
 
@@ -10,14 +10,15 @@ from ..board.codes import SWAMP
 from ..catalogue import CROSSROADS as EXP_CROSSROADS
 from ..catalogue import HARVEST as EXP_HARVEST
 from ..catalogue import MARSHLANDS as EXP_MARSHLANDS
-from .crossroads import choosing_terrain, discard_extra_cards, draw_extra_cards, hand_has_free_hex
+from .crossroads.rules import choosing_terrain, discard_extra_cards, draw_extra_cards, hand_has_free_hex
 from .deck import discard_card, draw_card, remove_card
-from .harvest_hooks import end_turn as harvest_end_turn
-from .harvest_hooks import game_end as harvest_game_end
+from .harvest.hooks import end_turn as harvest_end_turn
+from .harvest.hooks import game_end as harvest_game_end
 from .legal import only_end_turn_legal
-from .marsh_hooks import begin_turn as marsh_begin_turn
-from .marsh_hooks import end_turn as marsh_end_turn
-from .nomads import end_of_round
+from .marshlands.hooks import begin_turn as marsh_begin_turn
+from .marshlands.hooks import end_turn as marsh_end_turn
+from .marshlands.swamp import PLAIN_BUILDS, SWAMP_BUILDS, hand_terrain
+from .nomads.rules import end_of_round
 from .state import (
     BONUS_USED,
     BUILT_THIS_TURN,
@@ -49,7 +50,6 @@ from .state import (
     TURN_TERRAIN,
     TURNS_WITHOUT_BUILD,
 )
-from .swamp import PLAIN_BUILDS, SWAMP_BUILDS, hand_terrain
 
 MANDATORY_BUILDS = 3  # settlements of the base game's mandatory action
 

@@ -28,7 +28,7 @@ Everything of `kingdom_builder_v0` holds (decision model, rewards, wrappers, `st
   Harvest planes: farmland, silos, Harvest location types, scouts, Mayors rows, and its
   features: tiles, number tiles, the farm action, Rovers sections, the silo phase, the cards, the power being
   resolved); then the Island's two tables (row k = island hex k, a column per fact: terrain, location, tiles,
-  settlements, legal, source, coast; walls, pieces, scouts, Mayors lines; kbenv.engine.observe_island) and its
+  settlements, legal, source, coast; walls, pieces, scouts, Mayors lines; kbenv.engine.island.observe) and its
   features (tiles, the power being resolved, Mayors lines, rule flags). 50 planes: 80 KB. The Crossroads,
   Marshlands, Harvest and Island planes and features were appended, so channels 0..34, 0..39, 0..42 and 0..47 keep
   their meaning (networks made before read them).

@@ -1,4 +1,5 @@
-"""The import paths the environment adapters had before they moved into `kbenv/envs/`, kept working.
+"""The import paths modules had before they moved (the environment adapters into `kbenv/envs/`, the expansions' kernels
+into `kbenv/engine/<expansion>/`), kept working.
 
 `import kbenv.openspiel`, `from kbenv.wrappers import SelfPlayEnv`, `kbenv.vector_env.SelfPlayVecEnv`, ... give
 the very module objects of `kbenv.envs.*` (not copies: `kbenv.openspiel is kbenv.envs.openspiel`), imported
@@ -18,6 +19,15 @@ MOVED: dict[str, str] = {
     f"kbenv.{name}": f"kbenv.envs.{name}"
     for name in ("kingdom_builder_v0", "kingdom_builder_v1", "wrappers", "vector_env", "registration", "openspiel")
 }
+# The expansion modules of kbenv/engine before each expansion got its package (kbenv.engine.<expansion>). The old
+# modules named like the packages (nomads, crossroads, marshlands, harvest, island, queenies) are the packages:
+# their names resolve there.
+MOVED.update({f"kbenv.engine.{old}": f"kbenv.engine.{new}" for old, new in (
+    ("nomads_hooks", "nomads.hooks"), ("tasks", "crossroads.tasks"), ("marsh_hooks", "marshlands.hooks"),
+    ("marsh_scoring", "marshlands.scoring"), ("canoe", "marshlands.canoe"), ("swamp", "marshlands.swamp"),
+    ("harvest_hooks", "harvest.hooks"), ("harvest_powers", "harvest.powers"), ("harvest_scoring", "harvest.scoring"),
+    ("silo", "harvest.silo"), ("island_deal", "island.deal"), ("observe_island", "island.observe"),
+)})
 
 
 class _AliasLoader(importlib.abc.Loader):

@@ -12,8 +12,9 @@ import numpy as np
 from numba import njit
 
 from ..engine.actions import apply_unchecked
+from ..engine.crossroads.tasks import score_tasks
 from ..engine.legal import ACTION_SIZE_V1, DONE, END_TURN, TILE_ACTION_BASE, legal_action_list
-from ..engine.queenies import score_capitols
+from ..engine.queenies.rules import score_capitols
 from ..engine.rng import rand_below
 from ..engine.scoring import score_card, score_castles
 from ..engine.state import (
@@ -27,7 +28,6 @@ from ..engine.state import (
     NUM_TASKS,
     TILES_HELD,
 )
-from ..engine.tasks import score_tasks
 
 TILE_VALUE = 2.0
 POWER_BONUS = 0.5

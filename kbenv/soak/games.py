@@ -16,7 +16,7 @@ from numba import njit, prange
 from ..catalogue import ACTION_SIZE_V1
 from ..engine.actions import apply_unchecked
 from ..engine.batch import start_game
-from ..engine.island import ISLAND_TILE_BIT
+from ..engine.island.rules import ISLAND_TILE_BIT
 from ..engine.legal import is_legal, legal_mask_into
 from ..engine.rng import rand_below, seed_u32
 from ..engine.state import LOC_TILES, MAX_LOCATIONS, PHASE, PHASE_OVER, STATE_SIZE

@@ -27,7 +27,7 @@ from ..catalogue import (
     WALLS_IN_GAME,
 )
 from ..engine.deck import deck_off, discard_off, removed_off
-from ..engine.island import ISLAND_TILE_BIT
+from ..engine.island.rules import ISLAND_TILE_BIT
 from ..engine.scoring import SCORE_COLUMNS, score_table
 from ..engine.state import (
     BONUS_FRESH,

@@ -21,8 +21,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..board.bitset import NEIGHBOUR_MASK, WORDS, count_and, has, mask_of, to_hex_list
-from ..board.codes import (
+from ...board.bitset import NEIGHBOUR_MASK, WORDS, count_and, has, mask_of, to_hex_list
+from ...board.codes import (
     CANYON,
     CASTLE,
     DESERT,
@@ -36,11 +36,11 @@ from ..board.codes import (
     SWAMP,
     WATER,
 )
-from ..board.geometry import COLS, NUM_CELLS, ROWS, STEP1, hex_id
-from ..catalogue import TASK_GOLD as _TASK_GOLD
-from ..catalogue import TASK_NAMES
-from .board_ops import own_view
-from .state import NOMAD_MASK, NUM_TASKS, TASKS, TERRAIN_MASKS
+from ...board.geometry import COLS, NUM_CELLS, ROWS, STEP1, hex_id
+from ...catalogue import TASK_GOLD as _TASK_GOLD
+from ...catalogue import TASK_NAMES
+from ..board_ops import own_view
+from ..state import NOMAD_MASK, NUM_TASKS, TASKS, TERRAIN_MASKS
 
 HOME_COUNTRY, FORTRESS, ROAD, PLACE_OF_REFUGE, ADVANCE, COMPASS_POINTS = (
     TASK_NAMES.index(n) for n in ("home_country", "fortress", "road", "place_of_refuge", "advance", "compass_points"))

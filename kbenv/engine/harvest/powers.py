@@ -6,17 +6,17 @@ Scouts are a board mask of their own (SCOUTS, the turn owner's), never part of O
 own settlements (the mandatory action, "adjacent if possible", the farm action, the second scout) connects to
 them, while every card and rule that reads OWN[p] leaves them out (EN 1333).
 
-Generic engine code reaches these kernels only through kbenv.engine.harvest_hooks, except `seized_tile`, which
+Generic engine code reaches these kernels only through kbenv.engine.harvest.hooks, except `seized_tile`, which
 kbenv.engine.board_ops calls as a tile is seized (this module imports neither board_ops nor harvest_hooks, so
-board_ops may import it, as it does kbenv.engine.marshlands).
+board_ops may import it, as it does kbenv.engine.marshlands.powers).
 """
 
 from __future__ import annotations
 
 from numba import njit
 
-from .. import catalogue as CAT
-from ..board.bitset import (
+from ... import catalogue as CAT
+from ...board.bitset import (
     BITS_PER_WORD,
     NEIGHBOUR_MASK,
     WORDS,
@@ -29,9 +29,9 @@ from ..board.bitset import (
     remove,
     word_lowest_bit,
 )
-from ..board.codes import MOUNTAIN, WATER
-from ..board.geometry import STEP1
-from .state import (
+from ...board.codes import MOUNTAIN, WATER
+from ...board.geometry import STEP1
+from ..state import (
     ADJACENT,
     BUILDABLE_MASK,
     CURRENT,
@@ -48,7 +48,7 @@ from .state import (
     TERRAIN_MASKS,
     scratch_off,
 )
-from .traits import POWER_RULE, RULE_CODE
+from ..traits import POWER_RULE, RULE_CODE
 
 LONE_SETTLEMENT_MOVES = CAT.RULE_BIT["palisade_moves_lone_settlement"]  # A-H6 (b)
 SCRATCH_AREA = scratch_off("lifted")  # the settlement area being measured
@@ -169,7 +169,7 @@ def scout_targets(st, p: int, out) -> None:
 @njit(cache=True, inline="always")
 def scouts_allowed(st) -> int:
     """How many scouts may stand: both tiles, or while a repeat relocates the scouts (the Scout cabin running with
-    STEPS_LEFT > 0, kbenv.engine.harvest_hooks.begin_relocation) as many as were lifted: a repeat gives no new
+    STEPS_LEFT > 0, kbenv.engine.harvest.hooks.begin_relocation) as many as were lifted: a repeat gives no new
     scout tiles (EN 1305)."""
     power = st[POWER]
     if power >= 0 and st[STEPS_LEFT] > 0 and POWER_RULE[power] == RULE_SCOUT:

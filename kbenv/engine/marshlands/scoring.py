@@ -27,12 +27,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..board.bitset import NEIGHBOUR_MASK, WORDS, count_and, has, intersects, popcount, to_hex_list
-from ..board.codes import MOUNTAIN, PALACE
-from ..board.geometry import NUM_CELLS, STEP1
-from ..board.marsh_tables import HEX_DISTANCE, SEAM_MASK, SEAM_OUTER_MASK, label_areas
-from ..catalogue import CARD_GOLD, CARD_ID, PALACE_GOLD, RULE_BIT
-from .state import NUM_PLAYERS, OWN, REMOVED_TERRAIN, RULE_FLAGS, SPECIAL_MASK, TERRAIN_MASKS
+from ...board.bitset import NEIGHBOUR_MASK, WORDS, count_and, has, intersects, popcount, to_hex_list
+from ...board.codes import MOUNTAIN, PALACE
+from ...board.geometry import NUM_CELLS, STEP1
+from ...board.marsh_tables import HEX_DISTANCE, SEAM_MASK, SEAM_OUTER_MASK, label_areas
+from ...catalogue import CARD_GOLD, CARD_ID, PALACE_GOLD, RULE_BIT
+from ..state import NUM_PLAYERS, OWN, REMOVED_TERRAIN, RULE_FLAGS, SPECIAL_MASK, TERRAIN_MASKS
 
 GEOLOGISTS_GOLD = CARD_GOLD["geologists"]
 MESSENGERS_GOLD = CARD_GOLD["messengers"]

@@ -1,4 +1,4 @@
-"""Nomads rules that run inside every build and move (kept apart from kbenv.engine.nomads so that
+"""Nomads rules that run inside every build and move (kept apart from kbenv.engine.nomads.rules so that
 board_ops can call them without an import cycle): claiming nomad tiles, Ambassadors and Shepherds."""
 
 from __future__ import annotations
@@ -6,12 +6,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..board.bitset import NEIGHBOUR_MASK, WORDS, has, intersects
-from ..board.codes import TERRAIN_LETTERS
-from ..board.geometry import STEP1
-from ..catalogue import CARD_NAMES, DONATION_TERRAINS, NOMAD_KINDS
-from .pieces import piece_on
-from .state import (
+from ...board.bitset import NEIGHBOUR_MASK, WORDS, has, intersects
+from ...board.codes import TERRAIN_LETTERS
+from ...board.geometry import STEP1
+from ...catalogue import CARD_NAMES, DONATION_TERRAINS, NOMAD_KINDS
+from ..pieces import piece_on
+from ..state import (
     CARDS,
     GOLD,
     NOMAD_GONE,

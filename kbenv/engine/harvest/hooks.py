@@ -1,16 +1,16 @@
 """Harvest hooks: the one place where generic engine code (the power dispatcher, legal moves, actions, turns)
-reaches the Harvest rules, so that generic modules name Harvest and not each power (as kbenv.engine.marsh_hooks
+reaches the Harvest rules, so that generic modules name Harvest and not each power (as kbenv.engine.marshlands.hooks
 does for Marshlands).
 
 The rule dispatch hands over only the rule codes that Harvest powers alone use (OWN_RULE); the turn hooks are
 called behind `st[EXPANSIONS] & HARVEST`, so games without Harvest never run them. The kernels live in
-kbenv.engine.harvest (the farm action and the Water mill, Mountain station, Watchtower and University),
-kbenv.engine.harvest_powers (the Palisade, the Cathedral's number tiles and the Scout cabin's scouts),
-kbenv.engine.harvest_scoring (the six cards: Rovers gold banked here at the end of a turn, Mayors marks from
-kbenv.engine.board_ops) and kbenv.engine.silo (the silo end phase, H-5, A-H2). The Bazaar has its rule code here
+kbenv.engine.harvest.builds (the farm action and the Water mill, Mountain station, Watchtower and University),
+kbenv.engine.harvest.powers (the Palisade, the Cathedral's number tiles and the Scout cabin's scouts),
+kbenv.engine.harvest.scoring (the six cards: Rovers gold banked here at the end of a turn, Mayors marks from
+kbenv.engine.board_ops) and kbenv.engine.harvest.silo (the silo end phase, H-5, A-H2). The Bazaar has its rule code here
 and its choice of power in kbenv.engine.legal.repeat_choices (REPEATABLE, REPEATER_BITS); the Crossroads tile's
 passive extra action (one more card, C-7) is the Bazaar's option-1 (kbenv.engine.legal.repeat_card_open,
-choose_option here, REPEAT_CARDS drawn by kbenv.engine.crossroads.draw_extra_cards).
+choose_option here, REPEAT_CARDS drawn by kbenv.engine.crossroads.rules.draw_extra_cards).
 """
 
 from __future__ import annotations
@@ -18,28 +18,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .. import catalogue as CAT
-from ..board.bitset import WORDS, clear, is_empty, popcount
-from .board_ops import terrain_build_targets
-from .harvest import (
-    farmland_targets,
-    next_to_other_player_targets,
-    next_to_special_targets,
-    next_to_terrain_targets,
-)
-from .harvest_powers import (
-    choose_number_tiles,
-    number_tile_left,
-    palisade_targets,
-    place_scout,
-    remove_scouts,
-    returned_one,
-    returning,
-    scout_targets,
-)
-from .harvest_scoring import bank_rovers, rovers_built
-from .silo import apply_silo_decision, begin_silo_phase, silo_done_legal, silo_hexes, silo_options
-from .state import (
+from ... import catalogue as CAT
+from ...board.bitset import WORDS, clear, is_empty, popcount
+from ..board_ops import terrain_build_targets
+from ..state import (
     CITY_HALL_AT,
     CURRENT,
     FARMLAND_USED,
@@ -55,7 +37,25 @@ from .state import (
     SCOUTS,
     STEPS_LEFT,
 )
-from .traits import POWER_RULE, POWER_TARGET, POWER_TIMING, RULE_CODE, TARGET_PASSIVE, TIMING_TILE
+from ..traits import POWER_RULE, POWER_TARGET, POWER_TIMING, RULE_CODE, TARGET_PASSIVE, TIMING_TILE
+from .builds import (
+    farmland_targets,
+    next_to_other_player_targets,
+    next_to_special_targets,
+    next_to_terrain_targets,
+)
+from .powers import (
+    choose_number_tiles,
+    number_tile_left,
+    palisade_targets,
+    place_scout,
+    remove_scouts,
+    returned_one,
+    returning,
+    scout_targets,
+)
+from .scoring import bank_rovers, rovers_built
+from .silo import apply_silo_decision, begin_silo_phase, silo_done_legal, silo_hexes, silo_options
 
 RULE_NEXT_TO_TERRAIN = RULE_CODE["next to terrain"]
 RULE_NEXT_TO_OTHER = RULE_CODE["next to another player"]
@@ -130,9 +130,9 @@ def end_turn(st, p: int) -> None:
     bank_rovers(st, p)
 
 
-# ----- the Harvest cards (kernels in kbenv.engine.harvest_scoring) -----------------------------------------------
+# ----- the Harvest cards (kernels in kbenv.engine.harvest.scoring) -----------------------------------------------
 # Mayors marks are made after every placement or move, in kbenv.engine.board_ops (which this module cannot be
-# imported by: kbenv.engine.harvest imports board_ops). End scoring: kbenv.engine.scoring.score_card.
+# imported by: kbenv.engine.harvest.builds imports board_ops). End scoring: kbenv.engine.scoring.score_card.
 @njit(cache=True)
 def settlement_built(st, p: int, h: int) -> None:
     """A new settlement of the turn's flow (mandatory action, a power, the farm action; kbenv.engine.actions):
@@ -140,7 +140,7 @@ def settlement_built(st, p: int, h: int) -> None:
     rovers_built(st, p, h)
 
 
-# ----- the silo end phase (H-5, A-H2; kbenv.engine.silo) -------------------------------------------------
+# ----- the silo end phase (H-5, A-H2; kbenv.engine.harvest.silo) -------------------------------------------------
 # kbenv.engine.turns opens it where the game would end; kbenv.engine.legal asks it for the hexes, the options
 # (OPTION_1 "build", OPTION_2 "move") and DONE in PHASE_SILO; kbenv.engine.actions hands it the decisions.
 OPTION_1 = CAT.ACTION_ID["option-1"]
@@ -224,8 +224,8 @@ def relocation_open(st, p: int, power: int) -> bool:
 @njit(cache=True)
 def begin_relocation(st, p: int, power: int) -> None:
     """A repeat runs the Scout cabin or the City hall (relocation_open): the scouts are lifted and as many placed
-    again (STEPS_LEFT = their number, kbenv.engine.harvest_powers.scouts_allowed); the city hall stays until its
-    new place is chosen (STEPS_LEFT = 1, kbenv.engine.crossroads.city_hall_targets)."""
+    again (STEPS_LEFT = their number, kbenv.engine.harvest.powers.scouts_allowed); the city hall stays until its
+    new place is chosen (STEPS_LEFT = 1, kbenv.engine.crossroads.rules.city_hall_targets)."""
     if POWER_RULE[power] == RULE_SCOUT:
         lifted = popcount(st[SCOUTS : SCOUTS + WORDS])
         remove_scouts(st, p)
@@ -264,7 +264,7 @@ def return_open(st, p: int) -> bool:
 def choose_option(st, p: int, k: int) -> bool:
     """Apply option k (0, 1) of the open choice; True when the power is carried out by it. In the phase
     choose_power, option-1 is the Crossroads tile's extra action run once more (A-H3, A-C8): one more terrain
-    card at the end of the turn (kbenv.engine.crossroads.draw_extra_cards)."""
+    card at the end of the turn (kbenv.engine.crossroads.rules.draw_extra_cards)."""
     if st[PHASE] == PHASE_CHOOSE_POWER:
         st[REPEAT_CARDS] += 1
         return True

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from numba import njit
 
-from ..board.bitset import BALL2_MASK, WORDS, count_and, has, remove
-from .board_ops import own_view, settlements_word
-from .state import BUILDABLE_MASK, CAPITOL_HEX, CAVE_NEAR, NUM_CAPITOLS, OCCUPIED
+from ...board.bitset import BALL2_MASK, WORDS, count_and, has, remove
+from ..board_ops import own_view, settlements_word
+from ..state import BUILDABLE_MASK, CAPITOL_HEX, CAVE_NEAR, NUM_CAPITOLS, OCCUPIED
 
 CAPITOL_GOLD = 1
 

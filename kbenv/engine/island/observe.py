@@ -15,15 +15,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .. import catalogue as CAT
-from ..board.bitset import COAST_MASK, NEIGHBOUR_MASK, WORDS, has
-from ..board.codes import LOCATION, NUM_TERRAIN_CODES
-from ..board.geometry import ISLAND_COLS, ISLAND_FIRST, ISLAND_ROWS, NUM_ISLAND_HEXES
-from .island import ISLAND_TILE
-from .legal import legal_hexes
-from .observe import TERRAIN_CHANNEL, V0_CHANNELS
-from .piece_table import CELL_PIECE_AT, PLANE_PIECE_AT, PLANE_PIECE_CODE, PLANE_PIECE_SLOTS
-from .state import (
+from ... import catalogue as CAT
+from ...board.bitset import COAST_MASK, NEIGHBOUR_MASK, WORDS, has
+from ...board.codes import LOCATION, NUM_TERRAIN_CODES
+from ...board.geometry import ISLAND_COLS, ISLAND_FIRST, ISLAND_ROWS, NUM_ISLAND_HEXES
+from ..legal import legal_hexes
+from ..observe import TERRAIN_CHANNEL, V0_CHANNELS
+from ..piece_table import CELL_PIECE_AT, PLANE_PIECE_AT, PLANE_PIECE_CODE, PLANE_PIECE_SLOTS
+from ..state import (
     DECIDER,
     ISLAND_LOC_AT,
     ISLAND_LOC_TILES,
@@ -44,6 +43,7 @@ from .state import (
     WALLS,
     ZONE,
 )
+from .rules import ISLAND_TILE
 
 ISLAND_TYPES = tuple(loc.name for loc in CAT.LOCATION_TYPES if loc.expansion == "island")  # rope_bridge, tree_house
 FIRST_ISLAND_LOCATION = CAT.LOCATION_NAMES.index(ISLAND_TYPES[0])

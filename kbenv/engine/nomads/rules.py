@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from ..board.bitset import (
+from ...board.bitset import (
     BITS_PER_WORD,
     HEX_BIT,
     HEX_WORD,
@@ -20,13 +20,13 @@ from ..board.bitset import (
     has,
     word_lowest_bit,
 )
-from ..board.geometry import STEP1
-from ..catalogue import DONATION_TERRAINS, NOMAD_KINDS, POWER_TRAIT, RULE_BIT
-from ..catalogue import MARSHLANDS as EXP_MARSHLANDS
-from .board_ops import adjacent_view, own_this_turn, settlements_word
-from .nomads_hooks import FAMILIES, RED_CARD_GOLD, card_in_play, current_round
-from .pieces import piece_on, pieces_into
-from .state import (
+from ...board.geometry import STEP1
+from ...catalogue import DONATION_TERRAINS, NOMAD_KINDS, POWER_TRAIT, RULE_BIT
+from ...catalogue import MARSHLANDS as EXP_MARSHLANDS
+from ..board_ops import adjacent_view, own_this_turn, settlements_word
+from ..marshlands.swamp import PLAIN_BUILDS, mandatory_builds
+from ..pieces import piece_on, pieces_into
+from ..state import (
     BUILDABLE_MASK,
     EXPANSIONS,
     GOLD,
@@ -47,7 +47,7 @@ from .state import (
     WALLS_LEFT,
     ZONE,
 )
-from .swamp import PLAIN_BUILDS, mandatory_builds
+from .hooks import FAMILIES, RED_CARD_GOLD, card_in_play, current_round
 
 # Nomad tile kinds (indices into catalogue.NOMAD_KINDS).
 RESETTLEMENT = NOMAD_KINDS.index("resettlement")

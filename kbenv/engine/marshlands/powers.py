@@ -2,7 +2,7 @@
 the Refuge bonus (M-15, A-M9) and the bonus tiles (M-7, A-M4). Every caller reaches them behind
 `st[EXPANSIONS] & MARSHLANDS`, so games without Marshlands never run them.
 
-The Refuge itself is the generic one-space step (kbenv.engine.nomads.step_targets, rule "step"). Swamp is
+The Refuge itself is the generic one-space step (kbenv.engine.nomads.rules.step_targets, rule "step"). Swamp is
 suitable to be built upon in Marshlands games: kbenv.engine.init adds it to BUILDABLE_MASK.
 """
 
@@ -11,11 +11,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .. import catalogue as CAT
-from ..board.bitset import BITS_PER_WORD, NEIGHBOUR_MASK, WORDS, add, clear, has, word_lowest_bit
-from ..board.codes import MOUNTAIN
-from ..board.geometry import STEP1
-from .state import (
+from ... import catalogue as CAT
+from ...board.bitset import BITS_PER_WORD, NEIGHBOUR_MASK, WORDS, add, clear, has, word_lowest_bit
+from ...board.codes import MOUNTAIN
+from ...board.geometry import STEP1
+from ..state import (
     BONUS_FRESH,
     BONUS_HELD,
     BONUS_LEFT,
@@ -39,7 +39,7 @@ from .state import (
     TILES_FRESH,
     TILES_HELD,
 )
-from .traits import FIRST_BONUS_TYPE
+from ..traits import FIRST_BONUS_TYPE
 
 TEMPLE_RESERVE, TEMPLE_OWED = COUNTER_AT["temple_reserve"], COUNTER_AT["temple_owed"]  # the Temple's counters
 FOUNTAIN = CAT.LOCATION_NAMES.index("fountain")

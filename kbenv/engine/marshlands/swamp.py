@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from numba import njit
 
-from ..board.codes import SWAMP, SWAMP_CARD_BASE
-from ..catalogue import MARSHLANDS
-from .state import EXPANSIONS, HAND, NO_CARD, TERRAIN_FIXED, TURN_TERRAIN
+from ...board.codes import SWAMP, SWAMP_CARD_BASE
+from ...catalogue import MARSHLANDS
+from ..state import EXPANSIONS, HAND, NO_CARD, TERRAIN_FIXED, TURN_TERRAIN
 
 SWAMP_BUILDS = 2  # M-5 (EN 1071): the mandatory action on swamp
 PLAIN_BUILDS = 3

@@ -4,18 +4,18 @@
 Each builds on a free suitable hex (BUILDABLE_MASK: in Harvest games farmland too, X-4). The "next to" powers
 keep "adjacent to own if possible" (X-5; an armed Outpost waives it, N-10); the farm action has no fallback: its
 hex must touch its player's own settlements. Generic engine code reaches these kernels only through
-kbenv.engine.harvest_hooks.
+kbenv.engine.harvest.hooks.
 """
 
 from __future__ import annotations
 
 from numba import njit
 
-from ..board.bitset import BITS_PER_WORD, NEIGHBOUR_MASK, WORDS, clear, word_lowest_bit
-from ..board.codes import CASTLE, FARMLAND, LOCATION, NOMAD, PALACE, SILO, WATER
-from .board_ops import adjacent_view, own_view, restrict_adjacent_if_possible, terrain_view
-from .island import EXP_ISLAND, coast_water_into
-from .state import BUILDABLE_MASK, EXPANSIONS, NUM_PLAYERS, OCCUPIED, OUTPOST_ARMED
+from ...board.bitset import BITS_PER_WORD, NEIGHBOUR_MASK, WORDS, clear, word_lowest_bit
+from ...board.codes import CASTLE, FARMLAND, LOCATION, NOMAD, PALACE, SILO, WATER
+from ..board_ops import adjacent_view, own_view, restrict_adjacent_if_possible, terrain_view
+from ..island.rules import EXP_ISLAND, coast_water_into
+from ..state import BUILDABLE_MASK, EXPANSIONS, NUM_PLAYERS, OCCUPIED, OUTPOST_ARMED
 
 
 @njit(cache=True)

@@ -23,17 +23,17 @@ more of their settlements." The phase (PHASE_SILO, decided by the silo player, D
   The end trigger (ENDING) no longer matters.
 
 A game in which no player touches a silo has no silo phase. Generic engine code reaches this module only
-through kbenv.engine.harvest_hooks.
+through kbenv.engine.harvest.hooks.
 """
 
 from __future__ import annotations
 
 from numba import njit
 
-from ..board.bitset import BITS_PER_WORD, WORDS, add, clear, dilate_into, has, is_empty, remove, word_lowest_bit
-from ..board.codes import SILO
-from ..catalogue import EXPANSION_BIT, RULE_BIT
-from .board_ops import (
+from ...board.bitset import BITS_PER_WORD, WORDS, add, clear, dilate_into, has, is_empty, remove, word_lowest_bit
+from ...board.codes import SILO
+from ...catalogue import EXPANSION_BIT, RULE_BIT
+from ..board_ops import (
     adjacent_view,
     harvest_after_placing,
     move_settlement,
@@ -42,8 +42,8 @@ from .board_ops import (
     settlements_word,
     terrain_view,
 )
-from .nomads_hooks import claim_nomads
-from .state import (
+from ..nomads.hooks import claim_nomads
+from ..state import (
     BUILDABLE_MASK,
     CURRENT,
     DECIDER,

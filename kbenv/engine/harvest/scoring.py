@@ -18,11 +18,11 @@ are unverified; Mayors' 4 per mark is the rule text, EN 1377).
 
 During play (called only in Harvest games, `st[EXPANSIONS] & HARVEST`):
 - `mark_mayor_row` after every placement or move of one of p's pieces (kbenv.engine.board_ops,
-  kbenv.engine.crossroads): the row of the hex is marked for p if it is unmarked, holds at least 4 of p's
+  kbenv.engine.crossroads.rules): the row of the hex is marked for p if it is unmarked, holds at least 4 of p's
   OWN cells (A-H7 a; with the flag `mayors_contiguous`, 4 next to each other, A-H7 b) and p's supply is not
   empty; the mark takes one settlement from the supply (A-H7: it counts for the end trigger).
 - `rovers_built` after each new settlement of the turn owner in the turn's flow (mandatory action, powers,
-  the farm action; kbenv.engine.actions through kbenv.engine.harvest_hooks): the section's bit of
+  the farm action; kbenv.engine.actions through kbenv.engine.harvest.hooks): the section's bit of
   ROVER_SECTIONS. Moves, meeple placement, scouts, reactions in another player's turn and silo builds never
   reach it (A-H8). `bank_rovers` at the end of the turn adds the number of sections to GOLD.
 """
@@ -32,7 +32,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..board.bitset import (
+from ...board.bitset import (
     EDGE_MASK,
     ISLAND_ROW_MASK,
     NEIGHBOUR_MASK,
@@ -43,11 +43,11 @@ from ..board.bitset import (
     has,
     to_hex_list,
 )
-from ..board.geometry import COLS, NUM_CELLS, NUM_HEXES, ROWS, SECTOR_OF
-from ..catalogue import CARD_GOLD, CARD_ID, RULE_BIT, SCORING_CARDS
-from .island import EXP_ISLAND, mark_island_row
-from .nomads_hooks import card_in_play
-from .state import CURRENT, EXPANSIONS, GOLD, ISLAND_MAYOR_LINES, MAYOR_LINES, OWN, ROVER_SECTIONS, RULE_FLAGS, SUPPLY
+from ...board.geometry import COLS, NUM_CELLS, NUM_HEXES, ROWS, SECTOR_OF
+from ...catalogue import CARD_GOLD, CARD_ID, RULE_BIT, SCORING_CARDS
+from ..island.rules import EXP_ISLAND, mark_island_row
+from ..nomads.hooks import card_in_play
+from ..state import CURRENT, EXPANSIONS, GOLD, ISLAND_MAYOR_LINES, MAYOR_LINES, OWN, ROVER_SECTIONS, RULE_FLAGS, SUPPLY
 
 HARVEST_CARDS = ("mayors", "rangers", "chainers", "travellers", "homesteaders", "rovers")
 MAYORS, RANGERS, CHAINERS, TRAVELLERS, HOMESTEADERS, ROVERS = (CARD_ID[n] for n in HARVEST_CARDS)
@@ -159,7 +159,7 @@ def mark_mayor_row(st, p: int, h: int) -> bool:
     """After p placed or moved a piece onto h: mark h's row for p when it qualifies (H-15, A-H7), taking a
     settlement from p's supply. Returns True when that mark emptied the supply (the caller ends the game as
     for a last settlement built)."""
-    if h >= NUM_HEXES:  # an island hex: its line is marked on its own (A-QI4; kbenv.engine.island)
+    if h >= NUM_HEXES:  # an island hex: its line is marked on its own (A-QI4; kbenv.engine.island.rules)
         return card_in_play(st, MAYORS) and mark_island_row(st, p, h, MAYORS_LINE, False)
     r = h // COLS
     if st[MAYOR_LINES + r] != 0 or st[SUPPLY + p] <= 0 or not card_in_play(st, MAYORS):

@@ -5,7 +5,7 @@ a nomad space), the decision in progress is interrupted: a frame is pushed (kben
 the seats to ask, in seat order from the left of the active player (the active player last), without X (unless
 the rule flag `canoe_taker_reacts`, A-M5 b, DE 1181). A seat is asked when its turn in the queue comes, if it
 then holds a ready canoe tile (not fresh: taken before its own turn began, or under the flag
-tiles_ready_next_round before this round began, kbenv.engine.marshlands; and not used since its own last turn
+tiles_ready_next_round before this round began, kbenv.engine.marshlands.powers; and not used since its own last turn
 ended: TILES_FRESH / TILES_USED), a settlement in supply and a free swamp or water hex. It decides in
 PHASE_REACTION ("canoe" or DONE = "pass"); "canoe" spends one tile and asks for a hex: the union of the free
 swamp hexes and the free water hexes, each adjacent to the reactor's settlements if possible on its own (EN
@@ -20,13 +20,12 @@ from __future__ import annotations
 
 from numba import njit
 
-from ..board.bitset import WORDS, is_empty
-from ..board.codes import SWAMP, WATER
-from ..catalogue import POWER_CODE, RULE_BIT
-from .board_ops import adjacent_view, build_settlement, free_of, restrict_adjacent_if_possible, terrain_view
-from .frames import pop_frame, push_frame
-from .marshlands import reserve_owed
-from .state import (
+from ...board.bitset import WORDS, is_empty
+from ...board.codes import SWAMP, WATER
+from ...catalogue import POWER_CODE, RULE_BIT
+from ..board_ops import adjacent_view, build_settlement, free_of, restrict_adjacent_if_possible, terrain_view
+from ..frames import pop_frame, push_frame
+from ..state import (
     BUILT_THIS_TURN,
     CURRENT,
     DECIDER,
@@ -57,7 +56,8 @@ from .state import (
     TILES_USED,
     scratch_off,
 )
-from .traits import POWER_TIMING, TIMING_REACTION
+from ..traits import POWER_TIMING, TIMING_REACTION
+from .powers import reserve_owed
 
 CANOE_POWER = POWER_CODE["canoe"]
 TAKER_REACTS = RULE_BIT["canoe_taker_reacts"]

@@ -3,8 +3,8 @@ moves, building) reaches the Marshlands powers, so that generic modules name Mar
 
 Each hook is called behind `st[EXPANSIONS] & MARSHLANDS` (or, for the rule dispatch, only for the rule codes
 that Marshlands powers alone use), so games without Marshlands never run it. The kernels themselves live in
-kbenv.engine.marshlands (the Fountain, the Temple's reserve, the bonus tiles) and kbenv.engine.canoe (the
-Canoe's reactions); the Refuge is the generic one-space step (rule "step").
+kbenv.engine.marshlands.powers (the Fountain, the Temple's reserve, the bonus tiles) and
+kbenv.engine.marshlands.canoe (the Canoe's reactions); the Refuge is the generic one-space step (rule "step").
 """
 
 from __future__ import annotations
@@ -12,9 +12,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .. import catalogue as CAT
-from ..board.bitset import WORDS, clear
-from .board_ops import settlements_word
+from ... import catalogue as CAT
+from ...board.bitset import WORDS, clear
+from ..board_ops import settlements_word
+from ..state import MANDATORY_DONE, MANDATORY_TARGET
+from ..traits import RULE_CODE
 from .canoe import (  # noqa: F401  (after_decision .. tiles_on_board: the reaction hooks, re-exported)
     after_decision,
     apply_reaction,
@@ -22,7 +24,7 @@ from .canoe import (  # noqa: F401  (after_decision .. tiles_on_board: the react
     reacting,
     tiles_on_board,
 )
-from .marshlands import (
+from .powers import (
     TEMPLE_OWED,
     fountain_targets,
     owe_reserve,
@@ -34,8 +36,6 @@ from .marshlands import (
     tiles_ready_at_turn_end,
     tiles_ready_at_turn_start,
 )
-from .state import MANDATORY_DONE, MANDATORY_TARGET
-from .traits import RULE_CODE
 
 RULE_FOUNTAIN, RULE_TEMPLE, RULE_RAY = RULE_CODE["fountain"], RULE_CODE["temple"], RULE_CODE["ray"]
 RULE_CANOE = RULE_CODE["canoe"]
@@ -76,7 +76,7 @@ def begin_turn(st, p: int) -> None:
 @njit(cache=True)
 def end_turn(st, p: int, round_over: bool) -> None:
     """At the end of p's turn: a Temple reserve owed and not built goes back to the supply (A-M6 R); the tiles
-    taken become ready as kbenv.engine.marshlands.tiles_ready_at_turn_end says."""
+    taken become ready as kbenv.engine.marshlands.powers.tiles_ready_at_turn_end says."""
     return_unbuilt_reserve(st, p)
     tiles_ready_at_turn_end(st, round_over)
 

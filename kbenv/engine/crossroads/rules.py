@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..board.bitset import (
+from ...board.bitset import (
     BITS_PER_WORD,
     HEX_BIT,
     HEX_WORD,
@@ -28,14 +28,14 @@ from ..board.bitset import (
     remove,
     word_lowest_bit,
 )
-from ..board.codes import MOUNTAIN, NUM_BUILDABLE, SWAMP
-from ..board.geometry import STEP1
-from ..catalogue import CROSSROADS as EXP_CROSSROADS
-from ..catalogue import HARVEST as EXP_HARVEST
-from ..catalogue import LOCATION_NAMES, POWER_CODE, POWER_NAMES, POWER_TRAIT, RULE_BIT
-from ..catalogue import MARSHLANDS as EXP_MARSHLANDS
-from ..catalogue import NOMADS as EXP_NOMADS
-from .board_ops import (
+from ...board.codes import MOUNTAIN, NUM_BUILDABLE, SWAMP
+from ...board.geometry import STEP1
+from ...catalogue import CROSSROADS as EXP_CROSSROADS
+from ...catalogue import HARVEST as EXP_HARVEST
+from ...catalogue import LOCATION_NAMES, POWER_CODE, POWER_NAMES, POWER_TRAIT, RULE_BIT
+from ...catalogue import MARSHLANDS as EXP_MARSHLANDS
+from ...catalogue import NOMADS as EXP_NOMADS
+from ..board_ops import (
     adjacent_view,
     free_of,
     harvest_after_placing,
@@ -47,11 +47,12 @@ from .board_ops import (
     terrain_build_targets,
     terrain_view,
 )
-from .deck import discard_card, draw_card
-from .harvest_powers import add_scout_neighbours
-from .nomads_hooks import claim_nomads, red_cards_after_build
-from .pieces import pieces_into
-from .state import (
+from ..deck import discard_card, draw_card
+from ..harvest.powers import add_scout_neighbours
+from ..marshlands.swamp import PLAIN_BUILDS, card_offers, card_side, is_swamp_card, mandatory_builds
+from ..nomads.hooks import claim_nomads, red_cards_after_build
+from ..pieces import pieces_into
+from ..state import (
     ADJACENT,
     BUILDABLE_MASK,
     CAVES,
@@ -85,8 +86,7 @@ from .state import (
     ZONE,
     scratch_off,
 )
-from .swamp import PLAIN_BUILDS, card_offers, card_side, is_swamp_card, mandatory_builds
-from .traits import POWER_TERRAIN
+from ..traits import POWER_TERRAIN
 
 WAGON_POWER = POWER_CODE["wagon"]
 LIGHTHOUSE_POWER = POWER_CODE["lighthouse"]

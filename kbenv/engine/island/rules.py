@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from numba import njit
 
-from .. import catalogue as CAT
-from ..board.bitset import COAST_MASK, ISLAND_ROW_MASK, NEIGHBOUR_MASK, WORDS, count_and, has, intersects
-from ..board.geometry import ISLAND_COLS, ISLAND_ROWS, NUM_HEXES, ROWS
-from .state import (
+from ... import catalogue as CAT
+from ...board.bitset import COAST_MASK, ISLAND_ROW_MASK, NEIGHBOUR_MASK, WORDS, count_and, has, intersects
+from ...board.geometry import ISLAND_COLS, ISLAND_ROWS, NUM_HEXES, ROWS
+from ..state import (
     EXPANSIONS,
     ISLAND_LOC_AT,
     ISLAND_LOC_TILES,

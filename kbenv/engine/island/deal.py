@@ -13,12 +13,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..board.bitset import HEX_BIT, HEX_WORD
-from ..board.codes import CASTLE, LOCATION, NUM_BUILDABLE, decode_hex_code
-from ..board.geometry import ISLAND_FIRST, NUM_ISLAND_HEXES
-from ..board.island_files import SUBSTITUTE_SIDES, load_side
-from .island import TILES_PER_LOCATION
-from .state import BUILDABLE_MASK, ISLAND_LOC_AT, ISLAND_LOC_TILES, ISLAND_LOC_TYPE, SPECIAL_MASK, TERRAIN_MASKS, WORDS
+from ...board.bitset import HEX_BIT, HEX_WORD
+from ...board.codes import CASTLE, LOCATION, NUM_BUILDABLE, decode_hex_code
+from ...board.geometry import ISLAND_FIRST, NUM_ISLAND_HEXES
+from ...board.island_files import SUBSTITUTE_SIDES, load_side
+from ..state import BUILDABLE_MASK, ISLAND_LOC_AT, ISLAND_LOC_TILES, ISLAND_LOC_TYPE, SPECIAL_MASK, TERRAIN_MASKS, WORDS
+from .rules import TILES_PER_LOCATION
 
 
 def _side_tables() -> tuple[np.ndarray, np.ndarray]:

@@ -1,0 +1,17 @@
+"""Queenie 3, the Island (QI-1..QI-4): its location tile, its deal and its observation.
+
+Modules: `rules`, its location tile and scoring readings; `deal`, the island side's set-up; `observe`, its planes of
+observation v1.
+
+`kbenv.engine.island` was one module before each expansion got its package: its names still resolve here (from
+`rules`), so old imports keep working.
+"""
+
+
+def __getattr__(name: str):
+    """The old module's names (`from kbenv.engine.island import ...`), from `.rules`."""
+    import importlib
+
+    if name.startswith("__"):
+        raise AttributeError(name)
+    return getattr(importlib.import_module(".rules", __name__), name)

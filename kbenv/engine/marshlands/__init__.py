@@ -1,0 +1,18 @@
+"""Marshlands (M-1..M-24): swamp cards, the four locations, bonus tiles and the six cards.
+
+Modules: `powers`, three of the locations and the bonus tiles; `hooks`, what generic code asks of Marshlands;
+`canoe`, reactions in other players' turns, on the interrupt stack; `swamp`, the swamp cards; `scoring`, the six
+Marshlands cards.
+
+`kbenv.engine.marshlands` was one module before each expansion got its package: its names still resolve here (from
+`powers`), so old imports keep working.
+"""
+
+
+def __getattr__(name: str):
+    """The old module's names (`from kbenv.engine.marshlands import ...`), from `.powers`."""
+    import importlib
+
+    if name.startswith("__"):
+        raise AttributeError(name)
+    return getattr(importlib.import_module(".powers", __name__), name)

@@ -1,0 +1,16 @@
+"""Nomads (N-1..N-21): nomad tiles, walls, the Nomads locations and the red cards.
+
+Modules: `rules`, the rule kernels; `hooks`, what generic code asks of Nomads (cards in play, rounds, red cards).
+
+`kbenv.engine.nomads` was one module before each expansion got its package: its names still resolve here (from
+`rules`), so old imports keep working.
+"""
+
+
+def __getattr__(name: str):
+    """The old module's names (`from kbenv.engine.nomads import ...`), from `.rules`."""
+    import importlib
+
+    if name.startswith("__"):
+        raise AttributeError(name)
+    return getattr(importlib.import_module(".rules", __name__), name)

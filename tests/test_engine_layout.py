@@ -1,0 +1,108 @@
+"""The engine's layout (issue 49): the generic rules at the top of kbenv/engine/, each expansion's kernels in a
+package of its own, old module paths kept working, and the imports from generic modules into expansion packages
+held to the list below, which may only shrink (each entry is a call into an expansion that the dispatcher of
+issue 49 is to take over)."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+from pathlib import Path
+
+import pytest
+
+ENGINE = Path(__file__).resolve().parents[1] / "kbenv" / "engine"
+PACKAGES = {
+    "nomads": {"rules", "hooks"},
+    "crossroads": {"rules", "tasks"},
+    "marshlands": {"powers", "hooks", "canoe", "swamp", "scoring"},
+    "harvest": {"builds", "powers", "hooks", "scoring", "silo"},
+    "island": {"rules", "deal", "observe"},
+    "queenies": {"rules"},
+}
+GENERIC = {"actions", "base_powers", "batch", "board_ops", "deck", "frames", "hidden", "init", "legal", "observe",
+           "observe_v1", "packed", "piece_table", "pieces", "powers", "rng", "scoring", "state", "traits", "turns"}
+# Generic modules that still import expansion packages, and which ones (issue 49 removes them one by one).
+STILL_IMPORTING = {
+    "actions": {"crossroads", "harvest", "marshlands", "nomads"},
+    "base_powers": {"harvest"},
+    "board_ops": {"harvest", "island", "marshlands", "nomads"},
+    "init": {"island"},
+    "legal": {"crossroads", "harvest", "island", "marshlands", "nomads"},
+    "observe_v1": {"island", "marshlands", "nomads"},
+    "packed": {"island"},
+    "powers": {"crossroads", "harvest", "marshlands", "nomads", "queenies"},
+    "scoring": {"crossroads", "harvest", "island", "marshlands", "queenies"},
+    "turns": {"crossroads", "harvest", "marshlands", "nomads"},
+}
+OLD_PATHS = {
+    "kbenv.engine.nomads_hooks": "kbenv.engine.nomads.hooks",
+    "kbenv.engine.tasks": "kbenv.engine.crossroads.tasks",
+    "kbenv.engine.marsh_hooks": "kbenv.engine.marshlands.hooks",
+    "kbenv.engine.marsh_scoring": "kbenv.engine.marshlands.scoring",
+    "kbenv.engine.canoe": "kbenv.engine.marshlands.canoe",
+    "kbenv.engine.swamp": "kbenv.engine.marshlands.swamp",
+    "kbenv.engine.harvest_hooks": "kbenv.engine.harvest.hooks",
+    "kbenv.engine.harvest_powers": "kbenv.engine.harvest.powers",
+    "kbenv.engine.harvest_scoring": "kbenv.engine.harvest.scoring",
+    "kbenv.engine.silo": "kbenv.engine.harvest.silo",
+    "kbenv.engine.island_deal": "kbenv.engine.island.deal",
+    "kbenv.engine.observe_island": "kbenv.engine.island.observe",
+}
+# The old modules named like their packages: a name of each, now found through the package.
+OLD_NAMES = {"nomads": ("village_targets", "rules"), "crossroads": ("place_city_hall", "rules"),
+             "marshlands": ("fountain_targets", "powers"), "harvest": ("next_to_terrain_targets", "builds"),
+             "island": ("seize_island_tile", "rules"), "queenies": ("cave_targets", "rules")}
+
+
+def expansion_imports(path: Path) -> set[str]:
+    """The expansion packages a generic module imports (relative imports `from .<package>...`)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module:
+            top = node.module.split(".")[0]
+            if top in PACKAGES:
+                found.add(top)
+    return found
+
+
+def test_the_top_of_the_engine_holds_the_generic_modules_only():
+    assert {p.stem for p in ENGINE.glob("*.py")} - {"__init__"} == GENERIC
+    for package, modules in PACKAGES.items():
+        assert {p.stem for p in (ENGINE / package).glob("*.py")} - {"__init__"} == modules, package
+
+
+def test_generic_modules_import_no_more_expansion_packages_than_before():
+    now = {p.stem: expansion_imports(p) for p in ENGINE.glob("*.py")}
+    now = {name: found for name, found in now.items() if found}
+    for name, found in now.items():
+        extra = found - STILL_IMPORTING.get(name, set())
+        assert not extra, f"engine/{name}.py newly imports {extra}"
+    gone = {name for name in STILL_IMPORTING if not now.get(name)}
+    assert not gone, f"no longer importing expansions (take them off STILL_IMPORTING): {sorted(gone)}"
+
+
+def test_expansion_packages_import_no_generic_flow_module():
+    # the packages may use the state, the board operations and each other, never the decision flow that calls them
+    # (the island's observation planes read the legal hexes and the v0 planes: that is observation, not flow)
+    flow = {"actions", "turns", "batch", "powers", "scoring", "init"}
+    for package in PACKAGES:
+        for path in (ENGINE / package).glob("*.py"):
+            tree = ast.parse(path.read_text())
+            for node in ast.walk(tree):
+                if isinstance(node, ast.ImportFrom) and node.level == 2 and node.module:
+                    assert node.module.split(".")[0] not in flow, f"{package}/{path.name} imports {node.module}"
+
+
+@pytest.mark.parametrize("old", sorted(OLD_PATHS))
+def test_old_engine_module_paths_are_the_moved_modules(old):
+    assert importlib.import_module(old) is importlib.import_module(OLD_PATHS[old])
+
+
+@pytest.mark.parametrize("package", sorted(OLD_NAMES))
+def test_old_modules_named_like_their_packages_still_give_their_names(package):
+    name, module = OLD_NAMES[package]
+    old = importlib.import_module(f"kbenv.engine.{package}")
+    assert getattr(old, name) is getattr(importlib.import_module(f"kbenv.engine.{package}.{module}"), name)
+    with pytest.raises(AttributeError):
+        old.no_such_name  # noqa: B018
