@@ -838,7 +838,7 @@ POWER_TRAITS = (
     PowerTraits("crossroads", "passive", None, "passive", "passive"),  # one more card a turn (C-7)
     # Marshlands (M-8..M-15): the Refuge is the one-space step of the Resettlement on a location tile (EN 1167:
     # "an adjacent unoccupied hex ... does not have to be adjacent to one of your previously built settlements").
-    # The Canoe builds on swamp or water as a reaction in other players' turns (M-8, kbenv.engine.marshlands.canoe),
+    # The Canoe builds on swamp or water as a reaction in other players' turns (M-8, kbenv.engine.marshlands.reactions),
     # never as an extra action of its holder's turn. The Fountain builds next to exactly one own settlement and no
     # opponent's (M-10; with the fountain bonus also on free mountains, M-11); the Temple takes one own plain
     # settlement off into the reserve, chosen as its source (M-12; the reserve is owed in the next turn's mandatory

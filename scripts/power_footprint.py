@@ -8,7 +8,8 @@ whole word where `_` also separates words: `temple`, `Temple`, `TEMPLE_RESERVE`,
 `Forester's Lodge`). Names of task cards (`TaskCard(...)` rows) that hold a power's name (`place_of_refuge`)
 are blanked out first: they name the task, not the power. The power list is read from the `LocationType(...)`
 rows of kbenv/catalogue.py (parsed, not imported: the script loads no numba). This script is left out of its
-own count; folders named `tests` are left out.
+own count; folders named `tests` are left out, and so is the table of old module paths (kbenv/envs/old_paths.py:
+it names modules that moved, such as `kbenv.engine.canoe`, not rules).
 
 Run: `python scripts/power_footprint.py [--json] [--root TREE] [--files]`.
 """
@@ -23,6 +24,7 @@ import sys
 from pathlib import Path
 
 FOLDERS = ("kbenv", "agents", "scripts", "benchmarks")
+NOT_COUNTED = ("scripts/power_footprint.py", "kbenv/envs/old_paths.py")
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -85,7 +87,7 @@ def source_files(root: Path) -> list[Path]:
             parts = path.relative_to(root).parts
             if "tests" in parts or "__pycache__" in parts or any(p.startswith(".") for p in parts):
                 continue
-            if path.resolve() == me or path.relative_to(root).as_posix() == "scripts/power_footprint.py":
+            if path.resolve() == me or path.relative_to(root).as_posix() in NOT_COUNTED:
                 continue
             files.append(path)
     return files

@@ -15,7 +15,7 @@ ENGINE = Path(__file__).resolve().parents[1] / "kbenv" / "engine"
 PACKAGES = {
     "nomads": {"rules", "hooks"},
     "crossroads": {"rules", "tasks"},
-    "marshlands": {"powers", "hooks", "canoe", "swamp", "scoring"},
+    "marshlands": {"powers", "hooks", "reactions", "swamp", "scoring"},
     "harvest": {"builds", "powers", "hooks", "scoring", "silo"},
     "island": {"rules", "deal", "observe"},
     "queenies": {"rules"},
@@ -40,7 +40,7 @@ OLD_PATHS = {
     "kbenv.engine.tasks": "kbenv.engine.crossroads.tasks",
     "kbenv.engine.marsh_hooks": "kbenv.engine.marshlands.hooks",
     "kbenv.engine.marsh_scoring": "kbenv.engine.marshlands.scoring",
-    "kbenv.engine.canoe": "kbenv.engine.marshlands.canoe",
+    "kbenv.engine.canoe": "kbenv.engine.marshlands.reactions",
     "kbenv.engine.swamp": "kbenv.engine.marshlands.swamp",
     "kbenv.engine.harvest_hooks": "kbenv.engine.harvest.hooks",
     "kbenv.engine.harvest_powers": "kbenv.engine.harvest.powers",

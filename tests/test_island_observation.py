@@ -26,8 +26,8 @@ from kbenv.board.bitset import HEX_BIT, HEX_WORD
 from kbenv.board.geometry import NUM_HEXES
 from kbenv.engine import observe_v1 as O
 from kbenv.engine import state as S
-from kbenv.engine.island.rules import observe as I
-from kbenv.engine.island.rules.rules import ISLAND_TILE
+from kbenv.engine.island import observe as I
+from kbenv.engine.island.rules import ISLAND_TILE
 from kbenv.engine.packed import pack_into
 from kbenv.engine.piece_table import PIECE_FIELD
 from kbenv.observation import observation_planes_v1

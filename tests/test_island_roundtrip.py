@@ -23,7 +23,7 @@ from kbenv import Game
 from kbenv import catalogue as CAT
 from kbenv.board.geometry import NUM_HEXES, ROWS
 from kbenv.engine import state as S
-from kbenv.engine.island.rules.rules import ISLAND_TILE
+from kbenv.engine.island.rules import ISLAND_TILE
 from tests import roundtrip_checks
 from tests.harvest_games import canonical
 from tests.island_games import (

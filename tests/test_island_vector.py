@@ -18,7 +18,7 @@ from kbenv import catalogue as CAT
 from kbenv.board.geometry import ISLAND_FIRST
 from kbenv.board.island_files import DATA
 from kbenv.engine import state as S
-from kbenv.engine.island.rules.deal import side_of_seed
+from kbenv.engine.island.deal import side_of_seed
 from kbenv.setup import SetupError
 from kbenv.setup_island import choose_side
 from kbenv.vector import VectorGames
@@ -123,7 +123,7 @@ def test_island_side_errors_name_the_option(tmp_path):
 PURE_SCRIPT = """
 import hashlib, json, sys
 import numpy as np
-from kbenv.engine.island.rules.deal import side_of_seed
+from kbenv.engine.island.deal import side_of_seed
 from kbenv.vector import VectorGames
 batch = VectorGames(2, [2, 3], expansions=["island", "harvest"], packed=True)
 batch.reset(21)

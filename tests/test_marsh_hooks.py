@@ -9,7 +9,7 @@ from kbenv import position_state as PS
 from kbenv import words
 from kbenv.engine import observe_v1 as O
 from kbenv.engine import state as S
-from kbenv.engine.marshlands.powers import hooks as H
+from kbenv.engine.marshlands import hooks as H
 
 
 def test_the_temple_counters_keep_their_names_and_state_fields():

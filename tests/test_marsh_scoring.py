@@ -16,7 +16,7 @@ from kbenv.board.geometry import STEP1
 from kbenv.board.marsh_tables import HEX_DISTANCE, SEAM_MASK, area_labels, cube
 from kbenv.catalogue import CARD_GOLD, PALACE_GOLD, UNVERIFIED_CARDS
 from kbenv.engine import state as S
-from kbenv.engine.marshlands.powers import scoring as MS
+from kbenv.engine.marshlands import scoring as MS
 from kbenv.engine.scoring import score_card
 
 

@@ -24,7 +24,7 @@ MOVED: dict[str, str] = {
 # their names resolve there.
 MOVED.update({f"kbenv.engine.{old}": f"kbenv.engine.{new}" for old, new in (
     ("nomads_hooks", "nomads.hooks"), ("tasks", "crossroads.tasks"), ("marsh_hooks", "marshlands.hooks"),
-    ("marsh_scoring", "marshlands.scoring"), ("canoe", "marshlands.canoe"), ("swamp", "marshlands.swamp"),
+    ("marsh_scoring", "marshlands.scoring"), ("canoe", "marshlands.reactions"), ("swamp", "marshlands.swamp"),
     ("harvest_hooks", "harvest.hooks"), ("harvest_powers", "harvest.powers"), ("harvest_scoring", "harvest.scoring"),
     ("silo", "harvest.silo"), ("island_deal", "island.deal"), ("observe_island", "island.observe"),
 )})

@@ -1,7 +1,7 @@
 """Marshlands (M-1..M-24): swamp cards, the four locations, bonus tiles and the six cards.
 
 Modules: `powers`, three of the locations and the bonus tiles; `hooks`, what generic code asks of Marshlands;
-`canoe`, reactions in other players' turns, on the interrupt stack; `swamp`, the swamp cards; `scoring`, the six
+`reactions`, reactions in other players' turns, on the interrupt stack; `swamp`, the swamp cards; `scoring`, the six
 Marshlands cards.
 
 `kbenv.engine.marshlands` was one module before each expansion got its package: its names still resolve here (from

@@ -4,7 +4,7 @@ moves, building) reaches the Marshlands powers, so that generic modules name Mar
 Each hook is called behind `st[EXPANSIONS] & MARSHLANDS` (or, for the rule dispatch, only for the rule codes
 that Marshlands powers alone use), so games without Marshlands never run it. The kernels themselves live in
 kbenv.engine.marshlands.powers (the Fountain, the Temple's reserve, the bonus tiles) and
-kbenv.engine.marshlands.canoe (the Canoe's reactions); the Refuge is the generic one-space step (rule "step").
+kbenv.engine.marshlands.reactions (the Canoe's reactions); the Refuge is the generic one-space step (rule "step").
 """
 
 from __future__ import annotations
@@ -17,13 +17,6 @@ from ...board.bitset import WORDS, clear
 from ..board_ops import settlements_word
 from ..state import MANDATORY_DONE, MANDATORY_TARGET
 from ..traits import RULE_CODE
-from .canoe import (  # noqa: F401  (after_decision .. tiles_on_board: the reaction hooks, re-exported)
-    after_decision,
-    apply_reaction,
-    canoe_targets,
-    reacting,
-    tiles_on_board,
-)
 from .powers import (
     TEMPLE_OWED,
     fountain_targets,
@@ -35,6 +28,13 @@ from .powers import (
     temple_waiver,
     tiles_ready_at_turn_end,
     tiles_ready_at_turn_start,
+)
+from .reactions import (  # noqa: F401  (after_decision .. tiles_on_board: the reaction hooks, re-exported)
+    after_decision,
+    apply_reaction,
+    canoe_targets,
+    reacting,
+    tiles_on_board,
 )
 
 RULE_FOUNTAIN, RULE_TEMPLE, RULE_RAY = RULE_CODE["fountain"], RULE_CODE["temple"], RULE_CODE["ray"]

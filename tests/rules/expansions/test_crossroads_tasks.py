@@ -16,7 +16,7 @@ import pytest
 from kbenv.board.bitset import HEX_BIT, HEX_WORD
 from kbenv.catalogue import TASK_GOLD, TASK_NAMES
 from kbenv.engine import state as S
-from kbenv.engine.crossroads.rules.tasks import score_tasks, task_gold, task_met
+from kbenv.engine.crossroads.tasks import score_tasks, task_gold, task_met
 
 TASKS_GENERAL = ("Each player who meets a task card's requirement earns the reward. Meeting a card's requirement "
                  "more than once does not increase the amount of gold earned.")  # EN 926
