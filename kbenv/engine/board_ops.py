@@ -6,15 +6,7 @@ from numba import njit
 
 from ..board.bitset import HEX_BIT, HEX_WORD, WORDS, add, dilate_into, has, intersects, is_empty, remove
 from ..board.geometry import STEP1
-from ..catalogue import CROSSROADS as EXP_CROSSROADS
-from ..catalogue import EXPANSION_BIT, RULE_BIT
-from ..catalogue import HARVEST as EXP_HARVEST
-from ..catalogue import NOMADS as EXP_NOMADS
-from .harvest.powers import scout_adjacency, seized_tile
-from .harvest.scoring import mark_mayor_row
-from .island.rules import EXP_ISLAND, drop_island_tile, seize_island_tile
-from .marshlands.powers import lose_bonus_tiles, supply_emptied, take_bonus_tiles
-from .nomads.hooks import claim_nomads, red_cards_after_build
+from . import dispatch
 from .state import (
     ADJACENT,
     CURRENT,
@@ -28,18 +20,13 @@ from .state import (
     OCCUPIED,
     OUTPOST_ARMED,
     OWN,
-    RULE_FLAGS,
     SCOUTS,
     SUPPLY,
     TERRAIN_MASKS,
     TILES_FRESH,
     TILES_HELD,
     TILES_USED,
-    ZONE,
 )
-
-EXP_MARSHLANDS = EXPANSION_BIT["marshlands"]
-RED_CARDS_REACTIONS = RULE_BIT["red_cards_score_reactions"]  # the old reading of EN 604 for a reactor
 
 
 @njit(cache=True)
@@ -84,10 +71,10 @@ def seize_tiles(st, p: int, h: int) -> None:
             st[LOC_TILES + i] -= 1
             st[TILES_HELD + p] |= bit
             st[TILES_FRESH + p] |= bit
-            if st[EXPANSIONS] & EXP_HARVEST:
-                seized_tile(st, p, i)  # a tile that brings something with it (Harvest number tiles)
-    if st[EXPANSIONS] & EXP_ISLAND:
-        seize_island_tile(st, p, h)  # the island's location hex (kbenv.engine.island.rules)
+            if st[EXPANSIONS] != 0:
+                dispatch.tile_seized(st, p, i)
+    if st[EXPANSIONS] != 0:
+        dispatch.tiles_seized(st, p, h)
 
 
 @njit(cache=True)
@@ -101,8 +88,8 @@ def drop_orphaned_tiles(st, p: int, h: int) -> None:
             st[TILES_HELD + p] &= ~bit
             st[TILES_FRESH + p] &= ~bit
             st[TILES_USED + p] &= ~bit
-    if st[EXPANSIONS] & EXP_ISLAND:
-        drop_island_tile(st, p, h)
+    if st[EXPANSIONS] != 0:
+        dispatch.tiles_dropped(st, p, h)
 
 
 @njit(cache=True)
@@ -111,13 +98,8 @@ def build_settlement(st, p: int, h: int) -> None:
     place_from_supply(st, p, h)
     if st[EXPANSIONS] == 0:
         return  # the base game's fast path
-    if st[EXPANSIONS] & EXP_NOMADS:
-        st[OUTPOST_ARMED] = 0  # an armed Outpost serves this one settlement (N-10)
-        claim_nomads(st, p, h)
-        if p == st[CURRENT] or st[RULE_FLAGS] & RED_CARDS_REACTIONS:
-            red_cards_after_build(st, p, h)  # "The active player must check" (EN 604): not a reactor
-    if st[EXPANSIONS] & EXP_HARVEST:
-        harvest_after_placing(st, p, h)
+    if dispatch.settlement_built(st, p, h):
+        last_from_supply(st, p)
 
 
 @njit(cache=True)
@@ -138,8 +120,8 @@ def place_from_supply(st, p: int, h: int) -> None:
     if st[SUPPLY + p] == 0:
         last_from_supply(st, p)
     seize_tiles(st, p, h)
-    if st[EXPANSIONS] & EXP_MARSHLANDS:
-        take_bonus_tiles(st, p)
+    if st[EXPANSIONS] != 0:
+        dispatch.supply_build(st, p)
 
 
 @njit(cache=True)
@@ -147,7 +129,7 @@ def harvest_after_placing(st, p: int, h: int) -> None:
     """Harvest: one of p's pieces was built, placed or moved onto h: Mayors may mark its row, taking a
     settlement from the supply, which may empty it (H-15, A-H7; kbenv.engine.harvest.scoring). Reached
     directly, not through kbenv.engine.harvest.hooks, which imports this module."""
-    if mark_mayor_row(st, p, h):
+    if dispatch.piece_placed(st, p, h):
         last_from_supply(st, p)
 
 
@@ -155,8 +137,7 @@ def harvest_after_placing(st, p: int, h: int) -> None:
 def last_from_supply(st, p: int) -> None:
     """p's supply is empty: the game ends after this round, and nothing is left to build this turn; with
     Marshlands as kbenv.engine.marshlands.powers.supply_emptied says (a reserve set aside, A-M6)."""
-    if st[EXPANSIONS] & EXP_MARSHLANDS:
-        supply_emptied(st, p)
+    if st[EXPANSIONS] != 0 and dispatch.supply_emptied(st, p):
         return
     st[ENDING] = 1
     st[MANDATORY_DONE] = 1  # nothing left to build this turn
@@ -172,18 +153,12 @@ def move_settlement(st, p: int, src: int, dst: int) -> None:
     add(occ, dst)
     add(own, dst)
     dilate_into(adjacent_view(st, p), own)
-    if st[EXPANSIONS] & EXP_HARVEST:
-        scout_adjacency(st, p)  # the turn owner's scouts count for its adjacency (H-9)
+    if st[EXPANSIONS] != 0:
+        dispatch.adjacency_changed(st, p)
     seize_tiles(st, p, dst)
     drop_orphaned_tiles(st, p, src)
-    if st[EXPANSIONS] & EXP_MARSHLANDS:
-        take_bonus_tiles(st, p)
-        lose_bonus_tiles(st, p)
-    if st[EXPANSIONS] & EXP_NOMADS:
-        claim_nomads(st, p, dst)
-    if st[EXPANSIONS] & EXP_CROSSROADS:
-        reblock_zone(st)  # a settlement may leave a warrior zone; the hex it left stays closed
-    if st[EXPANSIONS] & EXP_HARVEST:
+    if st[EXPANSIONS] != 0:
+        dispatch.settlement_moved(st, p, dst)
         harvest_after_placing(st, p, dst)
 
 
@@ -204,20 +179,11 @@ def take_off(st, p: int, h: int) -> None:
     own = own_view(st, p)
     remove(own, h)
     dilate_into(adjacent_view(st, p), own)
-    if st[EXPANSIONS] & EXP_HARVEST:
-        scout_adjacency(st, p)
+    if st[EXPANSIONS] != 0:
+        dispatch.adjacency_changed(st, p)
     drop_orphaned_tiles(st, p, h)
-    if st[EXPANSIONS] & EXP_MARSHLANDS:
-        lose_bonus_tiles(st, p)
-    if st[EXPANSIONS] & EXP_CROSSROADS:
-        reblock_zone(st)
-
-
-@njit(cache=True)
-def reblock_zone(st) -> None:
-    """The warrior zones stay closed after a piece leaves one of their hexes (C-12)."""
-    for i in range(WORDS):
-        st[OCCUPIED + i] |= st[ZONE + i]
+    if st[EXPANSIONS] != 0:
+        dispatch.piece_lifted(st, p)
 
 
 # ----- the building rules shared by every power: terrain, free hexes, adjacent if possible ---------

@@ -40,7 +40,6 @@ from ..board_ops import (
     free_of,
     harvest_after_placing,
     move_settlement,
-    reblock_zone,
     restrict_adjacent_if_possible,
     seize_tiles,
     take_off,
@@ -87,6 +86,7 @@ from ..state import (
     scratch_off,
 )
 from ..traits import POWER_TERRAIN
+from .zone import reblock_zone
 
 WAGON_POWER = POWER_CODE["wagon"]
 LIGHTHOUSE_POWER = POWER_CODE["lighthouse"]

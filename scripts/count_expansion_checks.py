@@ -1,0 +1,62 @@
+"""Count where the engine asks which expansions are in play (issue 49): the tests of a state's expansion bits
+(`st[EXPANSIONS] & ...`) in the generic modules of kbenv/engine, in the dispatcher (kbenv/engine/dispatch.py) and in
+the expansion packages, and the generic modules that import an expansion package.
+
+Run: `python scripts/count_expansion_checks.py [TREE] [--json]` (default: this tree). A test of `st[EXPANSIONS] != 0`
+or `== 0` (any expansion at all: the base game's fast path) is not counted.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+import sys
+from pathlib import Path
+
+BIT_TEST = re.compile(r"EXPANSIONS\]\s*&")
+PACKAGES = ("nomads", "crossroads", "marshlands", "harvest", "island", "queenies")
+
+
+def count(tree: Path) -> dict:
+    engine = tree / "kbenv" / "engine"
+    out = {"generic": {}, "dispatcher": 0, "packages": {}, "generic_importing_packages": {}}
+    for path in sorted(engine.rglob("*.py")):
+        if "__pycache__" in path.parts:
+            continue
+        n = len(BIT_TEST.findall(path.read_text()))
+        rel = path.relative_to(engine)
+        if len(rel.parts) > 1:
+            if n:
+                out["packages"][str(rel)] = n
+        elif path.stem == "dispatch":
+            out["dispatcher"] = n
+        else:
+            if n:
+                out["generic"][path.stem] = n
+            imported = sorted({node.module.split(".")[0] for node in ast.walk(ast.parse(path.read_text()))
+                               if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module
+                               and node.module.split(".")[0] in PACKAGES})
+            if imported:
+                out["generic_importing_packages"][path.stem] = imported
+    out["generic_total"] = sum(out["generic"].values())
+    out["packages_total"] = sum(out["packages"].values())
+    return out
+
+
+def main(argv: list[str]) -> int:
+    args = [a for a in argv if a != "--json"]
+    result = count(Path(args[0]) if args else Path(__file__).resolve().parents[1])
+    if "--json" in argv:
+        print(json.dumps(result, indent=1))
+        return 0
+    print(f"expansion-bit tests in generic modules: {result['generic_total']} "
+          f"({', '.join(f'{k} {v}' for k, v in result['generic'].items())})")
+    print(f"in the dispatcher: {result['dispatcher']}; in the expansion packages: {result['packages_total']}")
+    print(f"generic modules importing an expansion package: {len(result['generic_importing_packages'])} "
+          f"({', '.join(result['generic_importing_packages'])})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
