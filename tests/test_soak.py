@@ -184,6 +184,13 @@ def test_a_soaked_game_replays_from_its_seed(tmp_path, capsys):
     assert game.done and game.num_players == 3 and set(game.expansions) == set(FAMILIES["all"].expansions)
 
 
+def test_a_piece_on_the_island_is_one_of_its_owners_pieces(capsys):
+    # all:523:5: player 4's wagon goes onto island hex (0, 2) at decision 96 (hex id 402: the island's ids follow the
+    # board's 400); the first soak counted only board ids as places for pieces and called this a violation
+    assert soak_script.main(["--replay", "all:523:5"]) == 0
+    assert "no violation" in capsys.readouterr().out
+
+
 def test_the_soak_writes_its_table_and_resumes(tmp_path, capsys):
     out = tmp_path / "soak.json"
     assert soak_script.main(["--games", "3", "--rulesets", "base,nomads", "--out", str(out), "--seed", "5"]) == 0

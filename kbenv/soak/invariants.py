@@ -12,7 +12,7 @@ from numba import njit
 
 from ..board.bitset import HEX_BIT, HEX_WORD, WORDS, popcount, word_popcount
 from ..board.codes import CARD_LETTERS, SWAMP_CARD_BASE
-from ..board.geometry import ISLAND_ROWS, NUM_HEXES, ROWS
+from ..board.geometry import ISLAND_ROWS, NUM_CELLS, ROWS
 from ..catalogue import (
     BONUS_TILES_PER_TYPE,
     COUNTERS,
@@ -192,8 +192,8 @@ def mayors_marks(st, p: int) -> int:
 
 @njit(cache=True)
 def slot_pieces_fit(st, p: int) -> bool:
-    """p's warriors, wagon, ship and city hall stand on p's hexes (in OWN and MEEPLES), and MEEPLES holds nothing
-    else (a city hall covers its centre and 6 neighbours, C-8)."""
+    """p's warriors, wagon, ship and city hall stand on p's hexes (in OWN and MEEPLES; the island's hexes included),
+    and MEEPLES holds nothing else (a city hall covers its centre and 6 neighbours, C-8)."""
     placed = 0
     slots = np.empty(WARRIORS_PER_PLAYER + 2, dtype=np.int64)
     for k in range(WARRIORS_PER_PLAYER):
@@ -202,7 +202,7 @@ def slot_pieces_fit(st, p: int) -> bool:
     slots[WARRIORS_PER_PLAYER + 1] = st[SHIP_AT + p]
     for k in range(len(slots)):
         at = slots[k]
-        if at < 0 or at > NUM_HEXES:
+        if at < 0 or at > NUM_CELLS:
             return False
         if at > 0:
             word, bit = HEX_WORD[at - 1], HEX_BIT[at - 1]
@@ -210,7 +210,7 @@ def slot_pieces_fit(st, p: int) -> bool:
                 return False
             placed += 1
     hall = st[CITY_HALL_AT + p]
-    if hall < 0 or hall > NUM_HEXES:
+    if hall < 0 or hall > NUM_CELLS:
         return False
     if hall > 0:
         placed += CITY_HALL_CELLS
