@@ -28,13 +28,13 @@ from ..catalogue import (
 )
 from ..engine.deck import deck_off, discard_off, removed_off
 from ..engine.island.rules import ISLAND_TILE_BIT
+from ..engine.piece_table import PIECE_FIELD, SLOT_PIECES
 from ..engine.scoring import SCORE_COLUMNS, score_table
 from ..engine.state import (
     BONUS_FRESH,
     BONUS_HELD,
     BONUS_LEFT,
     CAVES,
-    CITY_HALL_AT,
     COUNTER_AT,
     CURRENT,
     DECIDER,
@@ -72,17 +72,13 @@ from ..engine.state import (
     RULE_FLAGS,
     SCOUTS,
     SETTLEMENTS_PER_PLAYER,
-    SHIP_AT,
     SPECIAL_MASK,
     SUPPLY,
     TILES_FRESH,
     TILES_HELD,
     TILES_USED,
-    WAGON_AT,
     WALLS,
     WALLS_LEFT,
-    WARRIOR_AT,
-    WARRIORS_PER_PLAYER,
 )
 
 INVARIANTS = (
@@ -128,7 +124,12 @@ INVARIANTS = (
 
 NUM_CARD_IDS = 2 * len(CARD_LETTERS)  # the plain cards, then a swamp card per terrain (kbenv.board.codes)
 SCOUT_TILES = PIECE_KIND["scout"].pool
-CITY_HALL_CELLS = PIECE_KIND["city_hall"].cells
+# The piece kinds stored in slots (catalogue.PIECE_KINDS: warriors, wagon, ship, city hall): first slot, slots per
+# player, hexes one piece covers.
+SLOT_AT = np.array([PIECE_FIELD[k.name] for k in SLOT_PIECES], dtype=np.int64)
+SLOT_COUNT = np.array([k.per_player for k in SLOT_PIECES], dtype=np.int64)
+SLOT_CELLS = np.array([k.cells for k in SLOT_PIECES], dtype=np.int64)
+assert SLOT_COUNT.min() > 0, "slot pieces belong to players"
 PLAIN_CAVES = RULE_BIT["caves_are_plain_mountain"]
 NUM_PHASES = len(PHASE_NAMES)
 # The per-seat counters of settlements a power keeps off the board (catalogue.COUNTERS, off_board): one here.
@@ -195,25 +196,17 @@ def slot_pieces_fit(st, p: int) -> bool:
     """p's warriors, wagon, ship and city hall stand on p's hexes (in OWN and MEEPLES; the island's hexes included),
     and MEEPLES holds nothing else (a city hall covers its centre and 6 neighbours, C-8)."""
     placed = 0
-    slots = np.empty(WARRIORS_PER_PLAYER + 2, dtype=np.int64)
-    for k in range(WARRIORS_PER_PLAYER):
-        slots[k] = st[WARRIOR_AT + p * WARRIORS_PER_PLAYER + k]
-    slots[WARRIORS_PER_PLAYER] = st[WAGON_AT + p]
-    slots[WARRIORS_PER_PLAYER + 1] = st[SHIP_AT + p]
-    for k in range(len(slots)):
-        at = slots[k]
-        if at < 0 or at > NUM_CELLS:
-            return False
-        if at > 0:
-            word, bit = HEX_WORD[at - 1], HEX_BIT[at - 1]
-            if st[MEEPLES + p * WORDS + word] & bit == 0 or st[OWN + p * WORDS + word] & bit == 0:
+    for k in range(len(SLOT_AT)):
+        for slot in range(SLOT_COUNT[k]):
+            at = st[SLOT_AT[k] + p * SLOT_COUNT[k] + slot]
+            if at < 0 or at > NUM_CELLS:
                 return False
-            placed += 1
-    hall = st[CITY_HALL_AT + p]
-    if hall < 0 or hall > NUM_CELLS:
-        return False
-    if hall > 0:
-        placed += CITY_HALL_CELLS
+            if at > 0:
+                word, bit = HEX_WORD[at - 1], HEX_BIT[at - 1]
+                if SLOT_CELLS[k] == 1 and (st[MEEPLES + p * WORDS + word] & bit == 0
+                                           or st[OWN + p * WORDS + word] & bit == 0):
+                    return False
+                placed += SLOT_CELLS[k]
     meeples = 0
     for i in range(WORDS):
         m = st[MEEPLES + p * WORDS + i]

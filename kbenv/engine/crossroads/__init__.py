@@ -6,11 +6,6 @@ Modules: `rules`, the pieces, the hands and their locations; `tasks`, the task c
 `rules`), so old imports keep working.
 """
 
+from .. import old_module_names
 
-def __getattr__(name: str):
-    """The old module's names (`from kbenv.engine.crossroads import ...`), from `.rules`."""
-    import importlib
-
-    if name.startswith("__"):
-        raise AttributeError(name)
-    return getattr(importlib.import_module(".rules", __name__), name)
+__getattr__ = old_module_names(__name__, "rules")

@@ -7,11 +7,6 @@ observation v1.
 `rules`), so old imports keep working.
 """
 
+from .. import old_module_names
 
-def __getattr__(name: str):
-    """The old module's names (`from kbenv.engine.island import ...`), from `.rules`."""
-    import importlib
-
-    if name.startswith("__"):
-        raise AttributeError(name)
-    return getattr(importlib.import_module(".rules", __name__), name)
+__getattr__ = old_module_names(__name__, "rules")

@@ -8,11 +8,6 @@ Marshlands cards.
 `powers`), so old imports keep working.
 """
 
+from .. import old_module_names
 
-def __getattr__(name: str):
-    """The old module's names (`from kbenv.engine.marshlands import ...`), from `.powers`."""
-    import importlib
-
-    if name.startswith("__"):
-        raise AttributeError(name)
-    return getattr(importlib.import_module(".powers", __name__), name)
+__getattr__ = old_module_names(__name__, "powers")
