@@ -36,6 +36,7 @@ from .engine.init import (
 from .engine.rng import seed_u32
 from .engine.scoring import SCORE_COLUMNS, score_table
 from .game import RECORD_FORMAT, Game, IllegalActionError, describe_action, record_version
+from .layout import LAYOUTS
 from .observation import OBSERVATION_SHAPE, hint_code
 from .packed import layout_of, split
 from .policies import TEACHERS
@@ -131,6 +132,18 @@ def batch_island_side(island_side, expansion_bits: int) -> str | None:
     return island_side
 
 
+def chosen_layout(ruleset, name: str | None):
+    """The layout of VectorGames' `layout` option: the ruleset's own for None, else V0 or V1 by name (V0 only
+    for a base game: its observation has no expansion pieces)."""
+    if name is None:
+        return ruleset.layout
+    if name not in LAYOUTS:
+        raise SetupError(f"layout: expected one of {', '.join(LAYOUTS)} or None, got {short_repr(name)}")
+    if name == "v0" and ruleset.expansions:
+        raise SetupError(f"layout: v0 cannot show the expansions of {ruleset.text()}; use v1 or None")
+    return LAYOUTS[name]
+
+
 class VectorGames:
     """N games as one (N, STATE_SIZE) int64 array; every method is one parallel numba call."""
 
@@ -151,9 +164,12 @@ class VectorGames:
         packed: bool = False,
         ruleset=None,
         island_side=None,
+        layout: str | None = None,
     ):
         """`island_side`: with the island expansion, a shipped side (kbenv.board.island_files.SUBSTITUTE_SIDES) for
-        every game; by default each game's seed chooses, as in `Game.new`."""
+        every game; by default each game's seed chooses, as in `Game.new`. `layout`: "v1" plays a base game in
+        the v1 layout (as `kingdom_builder_v1` does; games of several rulesets then share one observation
+        shape); None: the ruleset's own (v1 with expansions, else v0)."""
         if isinstance(num_games, (bool, np.bool_)) or not isinstance(num_games, (int, np.integer)) or num_games < 1:
             raise SetupError(f"num_games: expected a positive integer, got {short_repr(num_games)}")
         raw_players = np.asarray(num_players)
@@ -172,7 +188,7 @@ class VectorGames:
         self.ruleset = ruleset_of(expansions, rules, lords_count_zero, ruleset)  # lords_count_zero: the old keyword
         self.expansion_bits, self.rule_bits = self.ruleset.bits
         self.island_side = batch_island_side(island_side, self.expansion_bits)
-        self.layout = self.ruleset.layout  # kbenv.layout: v1 with expansions; base rule flags keep v0
+        self.layout = chosen_layout(self.ruleset, layout)  # kbenv.layout: v1 with expansions; base keeps v0
         self.v1 = self.layout.v1
         self.hint_code = hint_code(hints)
         try:

@@ -16,6 +16,7 @@ from agents.training.alphazero import Run
 from agents.training.az_config import AlphaZeroConfig
 from agents.training.az_pool import PoolWarmStart
 from agents.training.imitation import imitation_batches
+from kbenv.engine import state as S
 from kbenv.packed import layout_of
 
 
@@ -151,3 +152,76 @@ def test_a_warm_start_resumes_only_in_its_own_mode(tmp_path):
     _stop_after(Run(_config(tmp_path / "c", imitation_pool=False), log=_quiet), 1)
     with pytest.raises(ValueError, match="field 'imitation_pool' false"):
         Run(_config(tmp_path / "c"), resume=True, log=_quiet)
+
+
+# ----- the pool's cache on disk --------------------------------------------------------------------------
+def test_the_pool_cache_gives_back_the_chunks_played_without_playing_them(tmp_path, monkeypatch):
+    run = Run(_config(tmp_path), log=_quiet)
+    first = run._new_warm_start()
+    first.chunk()
+    first.chunk()
+    files = sorted((tmp_path / "pool" / "pool").glob("*/chunk_*.npz"))
+    assert [f.name for f in files] == ["chunk_00000.npz", "chunk_00001.npz"]
+
+    def no_games(*_args, **_kwargs):
+        raise AssertionError("a cached chunk was played again")
+
+    monkeypatch.setattr("agents.training.az_pool.teacher_chunk", no_games)
+    second = Run(_config(tmp_path), log=_quiet)._new_warm_start()
+    second.chunk()
+    second.chunk()
+    assert second.samples == first.samples
+    for key, array in first.arrays.items():
+        np.testing.assert_array_equal(second.arrays[key], array)
+
+
+def test_a_pool_cache_is_kept_per_game_fields(tmp_path):
+    from agents.training.az_pool import pool_key
+
+    base = _config(tmp_path)
+    assert pool_key(base) == pool_key(_config(tmp_path, imitation_epochs=5, imitation_lr=0.5))  # not the games
+    assert pool_key(base) != pool_key(_config(tmp_path, seed=6))
+    assert pool_key(base) != pool_key(_config(tmp_path, imitation_random_share=0.3))
+    assert pool_key(base) != pool_key(_config(tmp_path, teacher="lookahead"))
+
+
+# ----- teacher games of several rulesets ------------------------------------------------------------------
+ROTATION = {"expansions": ["nomads", "capitol", "caves", "crossroads"],
+            "ruleset_rotation": ["base", "all", "random", "crossroads", "nomads+caves"]}
+
+
+def test_the_rotation_gives_each_chunk_its_ruleset(tmp_path):
+    config = _config(tmp_path, **ROTATION)
+    seed = az_warm.imitation_seed(config)
+    drawn = [az_warm.chunk_ruleset(config, seed + k) for k in range(5)]
+    assert drawn[0] == [] and drawn[1] == ROTATION["expansions"] and drawn[3] == ["crossroads"]
+    assert drawn[4] == ["nomads", "caves"] and set(drawn[2]) <= set(ROTATION["expansions"])
+    randoms = [tuple(az_warm.chunk_ruleset(config, seed + k)) for k in range(2, 200, 5)]
+    assert len(set(randoms)) > 5  # the random entry draws a new subset per chunk
+    assert az_warm.chunk_ruleset(config, seed + 7) == drawn[2] or az_warm.chunk_ruleset(config, seed + 2) == drawn[2]
+    assert az_warm.chunk_ruleset(_config(tmp_path, expansions=["nomads"]), seed + 3) == ["nomads"]
+
+
+def test_every_chunk_of_a_rotation_is_read_in_the_v1_layout(tmp_path):
+    from kbenv.layout import V1
+
+    config = _config(tmp_path, **ROTATION)
+    seed = az_warm.imitation_seed(config)
+    base = az_warm.teacher_chunk(config, seed)  # the base game, in v1
+    every = az_warm.teacher_chunk(config, seed + 1)
+    assert base[0].shape[1:] == every[0].shape[1:] == (V1.num_channels, 20, 20)
+    assert base[1].shape[1] == every[1].shape[1] == V1.action_size
+    assert not base[1][:, 409:].any() and every[1][:, 409:].any()  # no expansion decision in the base game
+    assert not base[5][:, S.EXPANSIONS].any() and (every[5][:, S.EXPANSIONS] == every[5][0, S.EXPANSIONS]).all()
+    assert every[5][0, S.EXPANSIONS] != 0
+
+
+@pytest.mark.parametrize(("fields", "named"), [
+    ({"ruleset_rotation": ["base"]}, "needs the expansions to draw from"),
+    ({**ROTATION, "ruleset_rotation": ["harvest"]}, "entry 0"),
+    ({**ROTATION, "ruleset_rotation": ["all", "nomads+nomads"]}, "entry 1"),
+    ({**ROTATION, "rules": ["nomad_tile_next_turn"]}, "field 'rules': not with field 'ruleset_rotation'"),
+])
+def test_rotation_errors_name_the_field(tmp_path, fields, named):
+    with pytest.raises(ValueError, match=named):
+        _config(tmp_path, **fields)

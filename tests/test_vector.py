@@ -7,6 +7,7 @@ import pytest
 
 from kbenv import Game, IllegalActionError, raw_env
 from kbenv.engine import state as S
+from kbenv.setup import SetupError
 from kbenv.vector import VectorGames
 
 
@@ -187,3 +188,26 @@ def test_greedy_best_masks_contain_the_greedy_choice():
         assert (best <= masks).all()
         assert all(best[i, chosen[i]] for i in range(6))
         v.step(chosen)
+
+
+def test_a_base_game_in_the_v1_layout_keeps_the_v0_decisions():
+    from kbenv.layout import V0, V1
+
+    v1 = VectorGames(3, 2, layout="v1", auto_reset=False)
+    v0 = VectorGames(3, 2, auto_reset=False)
+    v1.reset(40)
+    v0.reset(40)
+    assert v1.observation_shape == (V1.num_channels, 20, 20) and v1.action_size == V1.action_size
+    masks = v1.legal_masks(v1.all_rows)
+    np.testing.assert_array_equal(masks[:, : V0.action_size], v0.legal_masks(v0.all_rows))
+    assert not masks[:, V0.action_size :].any()
+    assert v1.observations(v1.all_rows).shape == (3, V1.num_channels, 20, 20)
+
+
+@pytest.mark.parametrize(("kwargs", "named"), [
+    ({"layout": "v2"}, "layout: expected one of v0, v1"),
+    ({"layout": "v0", "expansions": ["nomads"]}, "layout: v0 cannot show the expansions of nomads"),
+])
+def test_a_bad_layout_is_refused_by_name(kwargs, named):
+    with pytest.raises(SetupError, match=named):
+        VectorGames(2, 2, **kwargs)

@@ -584,8 +584,9 @@ class Run:
         if self.config.teacher == "none":
             raise ValueError(f"{self.dir / CHECKPOINT}: the run stopped during its warm start; resume it with its "
                              f"teacher (field 'teacher' is none), or start a new run")
-        kind = PoolWarmStart if self.config.imitation_pool else WarmStart
-        return kind(self.net, self.config, self.device, log=self.log)
+        if self.config.imitation_pool:
+            return PoolWarmStart(self.net, self.config, self.device, log=self.log, cache_dir=self.dir / "pool")
+        return WarmStart(self.net, self.config, self.device, log=self.log)
 
     def warm_start(self, deadline: float = math.inf) -> None:
         """Imitate the config's teacher (agents.training.az_warm) chunk by chunk until done or `deadline`

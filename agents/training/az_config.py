@@ -32,6 +32,7 @@ from .config import (
 EVAL_OPPONENTS = ("random", "greedy", "lookahead", "mcts:sims=300")
 AZ_TEACHERS = ("none", *TEACHERS)  # the warm start's teacher (agents.training.az_warm); none = random weights
 MAX_ACTORS = 4096
+ROTATION_WORDS = ("base", "all", "random")  # ruleset_rotation's words besides expansion names
 ActorCount = Annotated[int, Field(ge=0, le=MAX_ACTORS)]
 
 
@@ -138,6 +139,13 @@ class AlphaZeroConfig(ConfigModel):
     # passes over all of them in shuffled batches, the rate on a one-cycle schedule peaking at imitation_lr
     # (agents.training.az_pool)
     imitation_pool: bool = _field(False, "true or false")
+    # teacher games of several rulesets in one warm start (agents.training.az_warm.chunk_ruleset): chunk k plays
+    # entry k % len of this list: base, all (field 'expansions'), random (each of field 'expansions' in play with
+    # probability 1/2, drawn from the chunk's seed) or expansions joined by '+' (a subset of field 'expansions');
+    # the network reads v1 (base games too). Empty: every chunk plays field 'expansions'. Self-play rounds and
+    # evaluations play field 'expansions'.
+    ruleset_rotation: list[str] = _field([], "a list of base, all, random or expansions joined by '+'",
+                                         max_length=1000)
     # start from a saved search network instead of random weights or a warm start: a model.pt path or a shipped
     # model as trained:NAME (agents/models); its network must be the one channels, blocks, head_channels and
     # expansions describe. A resumed run takes its weights from the checkpoint instead.
@@ -153,6 +161,7 @@ class AlphaZeroConfig(ConfigModel):
         if self.opponent_positions and self.opponent == "self":
             problems.append("field 'opponent_positions': needs a built-in opponent in field 'opponent' (greedy or "
                             "lookahead; with self every decision is searched and kept already)")
+        problems += self.rotation_problems()
         if self.island_side is not None and "island" not in self.expansions:
             problems.append("field 'island_side': needs the 'island' expansion in field 'expansions'")
         if problems:
@@ -182,6 +191,25 @@ class AlphaZeroConfig(ConfigModel):
             return [f"field 'teacher' must be one of {', '.join(TEACHERS)} to imitate (field 'imitation_samples' "
                     f"is {self.imitation_samples}; set it to 0 for self-play from random weights)"]
         return []
+
+    def rotation_problems(self) -> list[str]:
+        """Entries of `ruleset_rotation` that name no ruleset of field 'expansions', and fields it excludes."""
+        if not self.ruleset_rotation:
+            return []
+        if not self.expansions:
+            return ["field 'ruleset_rotation': needs the expansions to draw from in field 'expansions'"]
+        if self.rules:
+            return ["field 'rules': not with field 'ruleset_rotation' (every chunk plays the default readings)"]
+        problems = []
+        for k, entry in enumerate(self.ruleset_rotation):
+            if entry in ROTATION_WORDS:
+                continue
+            names = entry.split("+")
+            unknown = [n for n in names if n not in self.expansions]
+            if unknown or len(set(names)) != len(names):
+                problems.append(f"field 'ruleset_rotation': entry {k} ({entry[:100]!r}) must be one of "
+                                f"{', '.join(ROTATION_WORDS)} or distinct names of field 'expansions' joined by '+'")
+        return problems
 
     def actor_problems(self) -> list[str]:
         """The parallel self-play fields that do not fit together, each naming the fields."""

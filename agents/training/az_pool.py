@@ -12,28 +12,55 @@ policy, the squared error of the gold still to come per seat for the value).
 Each call of `chunk()` is one unit of work (one chunk of games, or up to STEPS_PER_CALL gradient steps), so
 a run's time limit stops it between units. A checkpoint keeps the progress but not the pool (hundreds of MB):
 a resumed warm start plays the same chunks again (the teacher's games are deterministic in their seeds)
-and goes on bit for bit.
+and goes on bit for bit. With a `cache_dir` (a run's `pool/` folder) each chunk's arrays are also written
+there as `chunk_NNNNN.npz`, under a folder named by the digest of the fields that make the games
+(`pool_key`), and read back instead of played again: a warm start of hours resumes in seconds. The cache
+trusts the engine: after a change to the rules, delete it.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 import time
+from pathlib import Path
 
 import numpy as np
 
-from .az_warm import WarmStart, imitation_losses, measure, teacher_chunk, value_targets
+from .az_warm import WarmStart, imitation_losses, measure_arrays, teacher_chunk, value_targets
 from .networks import hold_torch_threads
 
 STEPS_PER_CALL = 200  # gradient steps between the time checks of a run
 PCT_START = 0.05  # the share of the steps in which the rate rises to imitation_lr
+POOL_FIELDS = ("teacher", "players", "expansions", "rules", "ruleset_rotation", "imitation_random_share", "seed",
+               "imitation_temperature")  # the config fields that decide a pool's games and what is kept of them
+
+
+def pool_key(config) -> str:
+    """The digest (16 hex digits) of the config fields that decide the pool's games (POOL_FIELDS)."""
+    fields = {name: getattr(config, name) for name in POOL_FIELDS}
+    return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def _joined(parts: list[np.ndarray]) -> np.ndarray:
+    """np.concatenate(parts), emptying `parts` as it copies: the pool's memory is held about once, not twice."""
+    out = np.empty((sum(len(p) for p in parts), *parts[0].shape[1:]), dtype=parts[0].dtype)
+    at = 0
+    parts.reverse()
+    while parts:
+        part = parts.pop()
+        out[at : at + len(part)] = part
+        at += len(part)
+    return out
 
 
 class PoolWarmStart(WarmStart):
     """WarmStart with every game generated before training; the same record, resume and interface."""
 
-    def __init__(self, net, config, device: str, log=print):
+    def __init__(self, net, config, device: str, log=print, cache_dir: Path | None = None):
         super().__init__(net, config, device, log)
+        self.cache = None if cache_dir is None else Path(cache_dir) / pool_key(config)
         self.pool: dict[str, list[np.ndarray]] = {k: [] for k in ("obs", "masks", "best", "values", "targets",
                                                                   "seats")}
         self.arrays: dict[str, np.ndarray] | None = None  # the pool once complete
@@ -66,32 +93,49 @@ class PoolWarmStart(WarmStart):
 
     # ----- the pool --------------------------------------------------------------------------------------
     def _generate(self) -> None:
-        c, net = self.config, self.net
+        c = self.config
         t0 = time.perf_counter()
-        chunk = teacher_chunk(c, self.seed + self.generated, packed=True)  # (its layout: checked by WarmStart)
-        obs, masks, best, _outcomes, teacher_values, states, finals = chunk
-        targets, seats = value_targets(states, finals)
+        arrays = self._chunk_arrays(self.generated)
         hold_torch_threads(c.threads)
         if self.before is None:  # the untrained network on positions it has not seen
-            self.before = measure(net, chunk, self.device)
-        for key, part in (("obs", obs), ("masks", masks.astype(np.bool_)), ("best", best.astype(np.bool_)),
-                          ("targets", targets), ("seats", seats)):
+            self.before = measure_arrays(self.net, *(arrays[k] for k in ("obs", "masks", "best", "targets", "seats")),
+                                         self.device)
+        for key, part in arrays.items():
             self.pool[key].append(part)
-        if c.imitation_temperature > 0:  # the teacher's values only when the soft targets need them
-            self.pool["values"].append(teacher_values)
         self.generated += 1
-        self.samples += len(obs)
+        self.samples += len(arrays["obs"])
         self.seconds["label"] += time.perf_counter() - t0
         if self.samples >= c.imitation_samples:
             self._start_training()
         self.log(f"  imitation of {c.teacher}: {self.samples:,} decisions played of {c.imitation_samples:,}")
 
+    def _chunk_arrays(self, k: int) -> dict[str, np.ndarray]:
+        """Chunk k's arrays for the pool (packed observations, masks, best sets, value targets, seats; the
+        teacher's values with soft targets): read from the cache, or played and then written there."""
+        c = self.config
+        path = None if self.cache is None else self.cache / f"chunk_{k:05d}.npz"
+        if path is not None and path.exists():
+            with np.load(path) as stored:
+                return {key: stored[key] for key in stored.files}
+        chunk = teacher_chunk(c, self.seed + k, packed=True)  # (its layout: checked by WarmStart)
+        obs, masks, best, _outcomes, teacher_values, states, finals = chunk
+        targets, seats = value_targets(states, finals)
+        arrays = {"obs": obs, "masks": masks.astype(np.bool_), "best": best.astype(np.bool_), "targets": targets,
+                  "seats": seats}
+        if c.imitation_temperature > 0:  # the teacher's values only when the soft targets need them
+            arrays["values"] = teacher_values
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(".tmp.npz")
+            np.savez(tmp, **arrays)
+            tmp.replace(path)
+        return arrays
+
     def _start_training(self) -> None:
         import torch
 
         c = self.config
-        self.arrays = {k: np.concatenate(v) for k, v in self.pool.items() if v}
-        self.pool = {k: [] for k in self.pool}
+        self.arrays = {key: _joined(parts) for key, parts in self.pool.items() if parts}
         self.chunks = self.generated
         self.scheduler = torch.optim.lr_scheduler.OneCycleLR(self.optimizer, max_lr=c.imitation_lr,
                                                              total_steps=self.total_steps, pct_start=PCT_START)

@@ -67,10 +67,14 @@ def value_targets(states: np.ndarray, finals: np.ndarray) -> tuple[np.ndarray, n
 def measure(net, chunk: tuple, device: str) -> tuple[float, float]:
     """(agreement: the share of positions where the network's most likely legal action is in the teacher's
     best set, value loss: the squared error of its seat values) on a chunk of imitation_batches(positions=True)."""
+    obs, masks, best, _outcomes, _values, states, finals = chunk
+    return measure_arrays(net, obs, masks, best, *value_targets(states, finals), device)
+
+
+def measure_arrays(net, obs, masks, best, targets, seats, device: str) -> tuple[float, float]:
+    """`measure` on a chunk's observations, masks, best sets and value targets (`value_targets`)."""
     import torch
 
-    obs, masks, best, _outcomes, _values, states, finals = chunk
-    targets, seats = value_targets(states, finals)
     hits, squared = 0, 0.0
     net.eval()
     with torch.no_grad():
@@ -111,13 +115,34 @@ def imitation_losses(net, config: AlphaZeroConfig, device: str, batch: dict) -> 
     return p_loss, v_loss
 
 
+def chunk_ruleset(config: AlphaZeroConfig, seed: int) -> list[str]:
+    """The expansions of the teacher's chunk of games with this seed: field 'expansions', or with a
+    `ruleset_rotation` its entry for the chunk (index seed - imitation_seed; the held-out chunk's index is
+    HELD_OUT_SEED)."""
+    c = config
+    if not c.ruleset_rotation:
+        return list(c.expansions)
+    index = seed - imitation_seed(c)
+    entry = c.ruleset_rotation[index % len(c.ruleset_rotation)]
+    if entry == "base":
+        return []
+    if entry == "all":
+        return list(c.expansions)
+    if entry == "random":
+        drawn = np.random.default_rng([imitation_seed(c), index, 2]).random(len(c.expansions)) < 0.5
+        return [name for name, keep in zip(c.expansions, drawn, strict=True) if keep]
+    return entry.split("+")
+
+
 def teacher_chunk(config: AlphaZeroConfig, seed: int, packed: bool = False) -> tuple:
     """One chunk of CHUNK_GAMES complete teacher games with their positions
-    (agents.training.imitation.imitation_batches with positions=True; `packed`: packed observation rows)."""
+    (agents.training.imitation.imitation_batches with positions=True; `packed`: packed observation rows), of the
+    chunk's ruleset (`chunk_ruleset`; v1 observations in every game when the network reads v1)."""
     c = config
+    expansions = chunk_ruleset(c, seed)
     return next(imitation_batches(CHUNK_GAMES, c.players, 1, c.imitation_random_share, seed, teacher=c.teacher,
-                                  expansions=c.expansions or None, rules=c.rules or None, positions=True,
-                                  packed=packed))
+                                  expansions=expansions or None, rules=c.rules or None, positions=True,
+                                  packed=packed, layout="v1" if c.expansions else None))
 
 
 class WarmStart:

@@ -17,7 +17,7 @@ from kbenv.vector import VectorGames, best_sets
 
 def imitation_batches(num_games: int, players: list[int], samples: int, random_share: float, seed: int,
                       reward: str = "score", teacher: str = "greedy", hints: str = "none", expansions=None,
-                      rules=None, positions: bool = False, packed: bool = False):
+                      rules=None, positions: bool = False, packed: bool = False, layout: str | None = None):
     """Yield (observations, legal masks, best masks, outcomes, teacher values) per chunk of games.
 
     The best mask marks every action the teacher values highest, so ties are not noise in the
@@ -29,11 +29,11 @@ def imitation_batches(num_games: int, players: list[int], samples: int, random_s
     chunk also gives the engine states the samples were taken in and the final state of each sample's
     game ((N, STATE_SIZE) int64 each: what the search network's value targets are computed from,
     agents.training.az_warm). With `packed`, the observations are packed uint8 rows (kbenv.packed), about
-    2 KB a position instead of 45-80 KB.
+    2 KB a position instead of 45-80 KB. `layout`: as for kbenv.vector.VectorGames.
     """
     counts = np.array([players[i % len(players)] for i in range(num_games)], dtype=np.int64)
     games = VectorGames(num_games, counts, auto_reset=False, reward=reward, hints=hints, expansions=expansions,
-                        rules=rules, packed=packed)
+                        rules=rules, packed=packed, layout=layout)
     rng = np.random.default_rng(seed)
     produced = 0
     round_ = 0
