@@ -1,5 +1,5 @@
 """Count where the engine asks which expansions are in play (issue 49): the tests of a state's expansion bits
-(`st[EXPANSIONS] & ...`) in the generic modules of kbenv/engine, in the dispatcher (kbenv/engine/dispatch.py) and in
+(`st[EXPANSIONS] & ...`) in the generic modules of kbenv/engine, in the dispatcher (kbenv/engine/dispatch/) and in
 the expansion packages, and the generic modules that import an expansion package.
 
 Run: `python scripts/count_expansion_checks.py [TREE] [--json]` (default: this tree). A test of `st[EXPANSIONS] != 0`
@@ -26,11 +26,11 @@ def count(tree: Path) -> dict:
             continue
         n = len(BIT_TEST.findall(path.read_text()))
         rel = path.relative_to(engine)
-        if len(rel.parts) > 1:
+        if rel.parts[0] == "dispatch":
+            out["dispatcher"] += n
+        elif len(rel.parts) > 1:
             if n:
                 out["packages"][str(rel)] = n
-        elif path.stem == "dispatch":
-            out["dispatcher"] = n
         else:
             if n:
                 out["generic"][path.stem] = n

@@ -6,7 +6,7 @@ from numba import njit
 
 from ..board.bitset import HEX_BIT, HEX_WORD, WORDS, add, dilate_into, has, intersects, is_empty, remove
 from ..board.geometry import STEP1
-from . import dispatch
+from .dispatch import board as board_events
 from .state import (
     ADJACENT,
     CURRENT,
@@ -72,9 +72,9 @@ def seize_tiles(st, p: int, h: int) -> None:
             st[TILES_HELD + p] |= bit
             st[TILES_FRESH + p] |= bit
             if st[EXPANSIONS] != 0:
-                dispatch.tile_seized(st, p, i)
+                board_events.tile_seized(st, p, i)
     if st[EXPANSIONS] != 0:
-        dispatch.tiles_seized(st, p, h)
+        board_events.tiles_seized(st, p, h)
 
 
 @njit(cache=True)
@@ -89,7 +89,7 @@ def drop_orphaned_tiles(st, p: int, h: int) -> None:
             st[TILES_FRESH + p] &= ~bit
             st[TILES_USED + p] &= ~bit
     if st[EXPANSIONS] != 0:
-        dispatch.tiles_dropped(st, p, h)
+        board_events.tiles_dropped(st, p, h)
 
 
 @njit(cache=True)
@@ -98,7 +98,7 @@ def build_settlement(st, p: int, h: int) -> None:
     place_from_supply(st, p, h)
     if st[EXPANSIONS] == 0:
         return  # the base game's fast path
-    if dispatch.settlement_built(st, p, h):
+    if board_events.settlement_built(st, p, h):
         last_from_supply(st, p)
 
 
@@ -121,7 +121,7 @@ def place_from_supply(st, p: int, h: int) -> None:
         last_from_supply(st, p)
     seize_tiles(st, p, h)
     if st[EXPANSIONS] != 0:
-        dispatch.supply_build(st, p)
+        board_events.supply_build(st, p)
 
 
 @njit(cache=True)
@@ -129,7 +129,7 @@ def harvest_after_placing(st, p: int, h: int) -> None:
     """Harvest: one of p's pieces was built, placed or moved onto h: Mayors may mark its row, taking a
     settlement from the supply, which may empty it (H-15, A-H7; kbenv.engine.harvest.scoring). Reached
     directly, not through kbenv.engine.harvest.hooks, which imports this module."""
-    if dispatch.piece_placed(st, p, h):
+    if board_events.piece_placed(st, p, h):
         last_from_supply(st, p)
 
 
@@ -137,7 +137,7 @@ def harvest_after_placing(st, p: int, h: int) -> None:
 def last_from_supply(st, p: int) -> None:
     """p's supply is empty: the game ends after this round, and nothing is left to build this turn; with
     Marshlands as kbenv.engine.marshlands.powers.supply_emptied says (a reserve set aside, A-M6)."""
-    if st[EXPANSIONS] != 0 and dispatch.supply_emptied(st, p):
+    if st[EXPANSIONS] != 0 and board_events.supply_emptied(st, p):
         return
     st[ENDING] = 1
     st[MANDATORY_DONE] = 1  # nothing left to build this turn
@@ -154,11 +154,11 @@ def move_settlement(st, p: int, src: int, dst: int) -> None:
     add(own, dst)
     dilate_into(adjacent_view(st, p), own)
     if st[EXPANSIONS] != 0:
-        dispatch.adjacency_changed(st, p)
+        board_events.adjacency_changed(st, p)
     seize_tiles(st, p, dst)
     drop_orphaned_tiles(st, p, src)
     if st[EXPANSIONS] != 0:
-        dispatch.settlement_moved(st, p, dst)
+        board_events.settlement_moved(st, p, dst)
         harvest_after_placing(st, p, dst)
 
 
@@ -180,10 +180,10 @@ def take_off(st, p: int, h: int) -> None:
     remove(own, h)
     dilate_into(adjacent_view(st, p), own)
     if st[EXPANSIONS] != 0:
-        dispatch.adjacency_changed(st, p)
+        board_events.adjacency_changed(st, p)
     drop_orphaned_tiles(st, p, h)
     if st[EXPANSIONS] != 0:
-        dispatch.piece_lifted(st, p)
+        board_events.piece_lifted(st, p)
 
 
 # ----- the building rules shared by every power: terrain, free hexes, adjacent if possible ---------

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from ..board.bitset import WORDS
 from ..board.codes import SWAMP_CARD_BASE
 from ..catalogue import MARSHLANDS
 from .rng import rand_below
@@ -23,10 +24,12 @@ from .state import (
     MARSH_PILE_SIZE,
     MARSH_REMOVED,
     NO_CARD,
+    OCCUPIED,
     REMOVED,
     REMOVED_COUNT,
     REMOVED_TERRAIN,
     RNG,
+    TERRAIN_MASKS,
 )
 
 
@@ -100,3 +103,13 @@ def remove_card(st, card: int) -> None:
     if card != NO_CARD:
         st[removed_off(st) + st[REMOVED_COUNT]] = card
         st[REMOVED_COUNT] += 1
+
+
+@njit(cache=True, inline="always")
+def card_has_free_hex(st, card: int) -> bool:
+    """Some hex of the card's terrain is free (read by offsets, not views: this runs after every build)."""
+    terrain_at = TERRAIN_MASKS + card * WORDS
+    for i in range(WORDS):
+        if st[terrain_at + i] & ~st[OCCUPIED + i]:
+            return True
+    return False

@@ -5,24 +5,11 @@ from __future__ import annotations
 
 from numba import njit
 
-from ..board.bitset import WORDS
-from ..board.codes import SWAMP
-from ..catalogue import CROSSROADS as EXP_CROSSROADS
-from ..catalogue import HARVEST as EXP_HARVEST
-from ..catalogue import MARSHLANDS as EXP_MARSHLANDS
-from .crossroads.rules import choosing_terrain, discard_extra_cards, draw_extra_cards, hand_has_free_hex
-from .deck import discard_card, draw_card, remove_card
-from .harvest.hooks import end_turn as harvest_end_turn
-from .harvest.hooks import game_end as harvest_game_end
+from .deck import card_has_free_hex, discard_card, draw_card, remove_card
+from .dispatch import flow
 from .legal import only_end_turn_legal
-from .marshlands.hooks import begin_turn as marsh_begin_turn
-from .marshlands.hooks import end_turn as marsh_end_turn
-from .marshlands.swamp import PLAIN_BUILDS, SWAMP_BUILDS, hand_terrain
-from .nomads.rules import end_of_round
 from .state import (
-    BONUS_USED,
     BUILT_THIS_TURN,
-    CAVE_USED,
     CURRENT,
     DECIDER,
     ENDING,
@@ -33,8 +20,6 @@ from .state import (
     MANDATORY_TARGET,
     NO_CARD,
     NUM_PLAYERS,
-    OCCUPIED,
-    OUTPOST_ARMED,
     PHASE,
     PHASE_IDLE,
     PHASE_OVER,
@@ -42,26 +27,13 @@ from .state import (
     SOURCE,
     START_PLAYER,
     SUPPLY,
-    TERRAIN_FIXED,
-    TERRAIN_MASKS,
     TILES_FRESH,
     TILES_USED,
     TURN,
-    TURN_TERRAIN,
     TURNS_WITHOUT_BUILD,
 )
 
 MANDATORY_BUILDS = 3  # settlements of the base game's mandatory action
-
-
-@njit(cache=True, inline="always")
-def card_has_free_hex(st, card: int) -> bool:
-    """Some hex of the card's terrain is free (read by offsets, not views: this runs after every build)."""
-    terrain_at = TERRAIN_MASKS + card * WORDS
-    for i in range(WORDS):
-        if st[terrain_at + i] & ~st[OCCUPIED + i]:
-            return True
-    return False
 
 
 @njit(cache=True)
@@ -75,23 +47,18 @@ def ensure_usable_card(st, p: int) -> None:
     if st[MANDATORY_DONE] == 1:
         return
     while True:
-        if st[EXPANSIONS] != 0 and choosing_terrain(st, p):
-            if hand_has_free_hex(st, p):
+        if st[EXPANSIONS] == 0:
+            if st[HAND + p] != NO_CARD and card_has_free_hex(st, st[HAND + p]):
                 return
-        elif st[HAND + p] != NO_CARD and card_has_free_hex(st, hand_terrain(st, p)):
+        elif flow.hand_has_free_hex(st, p):
             return
         if st[HAND + p] == NO_CARD:
             st[MANDATORY_DONE] = 1
             return
         remove_card(st, st[HAND + p])
         st[HAND + p] = draw_card(st)
-        if st[EXPANSIONS] & EXP_MARSHLANDS:
-            # a drawn card governs the rest of the action: a swamp card offers both options again, and the
-            # count of 2 a swamp card's swamp gave goes back to 3 (the new card sets its own when fixed)
-            if st[TERRAIN_FIXED] == 1 and st[TURN_TERRAIN] == SWAMP:
-                st[MANDATORY_TARGET] += PLAIN_BUILDS - SWAMP_BUILDS
-            st[TERRAIN_FIXED] = 0
-            st[TURN_TERRAIN] = 0
+        if st[EXPANSIONS] != 0:
+            flow.mandatory_card_replaced(st)
 
 
 @njit(cache=True)
@@ -109,10 +76,7 @@ def begin_turn(st, p: int) -> None:
         st[HAND + p] = draw_card(st)
     st[MANDATORY_DONE] = 1 if st[SUPPLY + p] == 0 else 0
     if st[EXPANSIONS] != 0:
-        st[CAVE_USED] = 0
-        st[OUTPOST_ARMED] = 0
-        if st[EXPANSIONS] & EXP_MARSHLANDS:
-            marsh_begin_turn(st, p)  # a reserve owed is built in this mandatory action, on top (M-12)
+        flow.turn_begun(st, p)
     ensure_usable_card(st, p)
 
 
@@ -127,16 +91,13 @@ def end_turn(st) -> None:
     """Discard and draw, then either end the game or begin the next player's turn."""
     p = st[CURRENT]
     discard_card(st, st[HAND + p])
-    if st[EXPANSIONS] & EXP_CROSSROADS:
-        discard_extra_cards(st, p)
-    st[HAND + p] = draw_card(st)
-    if st[EXPANSIONS] & EXP_CROSSROADS:
-        draw_extra_cards(st, p)
-    if st[EXPANSIONS] & EXP_MARSHLANDS:
-        st[TERRAIN_FIXED] = 0
-        st[TURN_TERRAIN] = 0
-    if st[EXPANSIONS] & EXP_MARSHLANDS == 0:
-        st[TILES_FRESH + p] = 0  # ready from the next turn on (EN 213); with Marshlands: marsh_end_turn
+    if st[EXPANSIONS] == 0:
+        st[HAND + p] = draw_card(st)
+        st[TILES_FRESH + p] = 0  # ready from the next turn on (EN 213)
+    else:
+        flow.hand_discarded(st, p)
+        st[HAND + p] = draw_card(st)
+        flow.hand_drawn(st, p)  # and the tiles taken this turn, ready from the next (EN 213) or later (A-M5)
     st[TILES_USED + p] = 0
     if st[BUILT_THIS_TURN] == 1:
         st[TURNS_WITHOUT_BUILD] = 0
@@ -144,20 +105,13 @@ def end_turn(st) -> None:
         st[TURNS_WITHOUT_BUILD] += 1
     stalled = st[TURNS_WITHOUT_BUILD] >= 2 * st[NUM_PLAYERS]
     if st[EXPANSIONS] != 0:
-        st[OUTPOST_ARMED] = 0
-        if st[EXPANSIONS] & EXP_MARSHLANDS:
-            marsh_end_turn(st, p, p == last_seat(st))  # and the tiles taken become ready (A-M5)
-            st[BONUS_USED + p] = 0
-        if st[EXPANSIONS] & EXP_HARVEST:
-            harvest_end_turn(st, p)  # the farm action comes back next turn (A-H1)
-        if p == last_seat(st):
-            end_of_round(st)
+        flow.turn_ended(st, p, p == last_seat(st))
     if (st[ENDING] == 1 and p == last_seat(st)) or stalled:
         st[PHASE] = PHASE_OVER
         st[POWER] = -1
         st[SOURCE] = -1
-        if st[EXPANSIONS] & EXP_HARVEST:
-            harvest_game_end(st)  # the silo phase comes before the final scoring (H-5)
+        if st[EXPANSIONS] != 0:
+            flow.game_ending(st)  # (Harvest: the silo phase comes before the final scoring, H-5)
         return
     begin_turn(st, (p + 1) % st[NUM_PLAYERS])
 

@@ -1,10 +1,4 @@
-"""The one place that asks which expansions are in play: each generic event calls the expansions' kernels for it.
-
-Generic modules call these events and never test an expansion bit themselves; each event is a plain `if` ladder
-over the expansion bits (numba compiles the calls statically). Base games skip the ladders where the caller
-checks `st[EXPANSIONS] != 0` first. The order inside each event is the order the rules apply them in.
-
-Events of the board operations (kbenv.engine.board_ops):
+"""The board operations' events (kbenv.engine.board_ops calls them; see kbenv.engine.dispatch):
 - `tile_seized(p, i)`: p took a tile of location i; `tiles_seized(p, h)` / `tiles_dropped(p, h)`: p's piece
   came to or left h, after the board's location tiles were seized or dropped;
 - `supply_build(p)`: a settlement came from p's supply onto the board; `supply_emptied(p)`: p's supply is empty
@@ -19,15 +13,15 @@ from __future__ import annotations
 
 from numba import njit
 
-from ..catalogue import CROSSROADS, HARVEST, ISLAND, MARSHLANDS, NOMADS, RULE_BIT
-from .crossroads.zone import reblock_zone
-from .harvest.powers import scout_adjacency, seized_tile
-from .harvest.scoring import mark_mayor_row
-from .island.rules import drop_island_tile, seize_island_tile
-from .marshlands.powers import lose_bonus_tiles, take_bonus_tiles
-from .marshlands.powers import supply_emptied as marsh_supply_emptied
-from .nomads.hooks import claim_nomads, red_cards_after_build
-from .state import CURRENT, EXPANSIONS, OUTPOST_ARMED, RULE_FLAGS
+from ...catalogue import CROSSROADS, HARVEST, ISLAND, MARSHLANDS, NOMADS, RULE_BIT
+from ..crossroads.zone import reblock_zone
+from ..harvest.powers import scout_adjacency, seized_tile
+from ..harvest.scoring import mark_mayor_row
+from ..island.rules import drop_island_tile, seize_island_tile
+from ..marshlands.powers import lose_bonus_tiles, take_bonus_tiles
+from ..marshlands.powers import supply_emptied as marsh_supply_emptied
+from ..nomads.hooks import claim_nomads, red_cards_after_build
+from ..state import CURRENT, EXPANSIONS, OUTPOST_ARMED, RULE_FLAGS
 
 RED_CARDS_REACTIONS = RULE_BIT["red_cards_score_reactions"]  # the old reading of EN 604 for a reactor
 
