@@ -12,8 +12,9 @@ from .board.geometry import hex_id, hex_rc
 from .engine import piece_table as PT
 from .engine import state as S
 from .engine.crossroads.rules import update_zone
-from .engine.init import deal_expansions, init_ruleset, place_cave
+from .engine.init import deal_expansions, init_ruleset
 from .engine.nomads.rules import place_wall
+from .engine.queenies.deal import place_cave
 from .safe_json import short_repr
 from .setup_marshlands import MARSH_PIECES, apply_marsh_pieces, validate_marsh_pieces
 

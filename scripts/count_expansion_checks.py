@@ -15,12 +15,13 @@ import sys
 from pathlib import Path
 
 BIT_TEST = re.compile(r"EXPANSIONS\]\s*&")
+ARGUMENT_TEST = re.compile(r"\bexpansions\s*&")  # a kernel's `expansions` argument (the set-up's draws)
 PACKAGES = ("nomads", "crossroads", "marshlands", "harvest", "island", "queenies")
 
 
 def count(tree: Path) -> dict:
     engine = tree / "kbenv" / "engine"
-    out = {"generic": {}, "dispatcher": 0, "packages": {}, "generic_importing_packages": {}}
+    out = {"generic": {}, "dispatcher": 0, "packages": {}, "generic_importing_packages": {}, "argument_tests": {}}
     for path in sorted(engine.rglob("*.py")):
         if "__pycache__" in path.parts:
             continue
@@ -34,6 +35,9 @@ def count(tree: Path) -> dict:
         else:
             if n:
                 out["generic"][path.stem] = n
+            arguments = len(ARGUMENT_TEST.findall(path.read_text()))
+            if arguments:
+                out["argument_tests"][path.stem] = arguments
             imported = sorted({node.module.split(".")[0] for node in ast.walk(ast.parse(path.read_text()))
                                if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module
                                and node.module.split(".")[0] in PACKAGES})
@@ -53,6 +57,9 @@ def main(argv: list[str]) -> int:
     print(f"expansion-bit tests in generic modules: {result['generic_total']} "
           f"({', '.join(f'{k} {v}' for k, v in result['generic'].items())})")
     print(f"in the dispatcher: {result['dispatcher']}; in the expansion packages: {result['packages_total']}")
+    arguments = result["argument_tests"]
+    print(f"tests of an `expansions` argument in generic modules (the set-up's draws, before a state exists): "
+          f"{sum(arguments.values())} ({', '.join(f'{k} {v}' for k, v in arguments.items())})")
     print(f"generic modules importing an expansion package: {len(result['generic_importing_packages'])} "
           f"({', '.join(result['generic_importing_packages'])})")
     return 0

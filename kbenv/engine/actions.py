@@ -7,34 +7,23 @@ from numba import njit
 from ..board.bitset import WORDS, is_empty
 from ..board.codes import NUM_POWERS
 from ..board.geometry import NUM_HEXES
-from ..catalogue import CROSSROADS as EXP_CROSSROADS
-from ..catalogue import HARVEST as EXP_HARVEST
 from ..catalogue import ISLAND_ACTION_BASE
-from ..catalogue import MARSHLANDS as EXP_MARSHLANDS
-from ..catalogue import NOMADS as EXP_NOMADS
 from .board_ops import build_settlement, move_settlement, remove_settlement, take_off
 from .crossroads.rules import (
     barracks_target,
-    card_at,
-    choosing_terrain,
-    fix_terrain,
     fort_discard,
     fort_draw,
     place_city_hall,
     relocate_city_hall,
     vehicle_target,
 )
+from .dispatch import facts, flow
 from .harvest.hooks import (
     RULE_FARMLAND,
     apply_phase_decision,
     begin_relocation,
-    build_goes_on,
     choose_option,
-    enters_choice,
-    place_piece,
     places_own_piece,
-    power_finished,
-    settlement_built,
     take_farm_action,
 )
 from .legal import (
@@ -50,13 +39,12 @@ from .legal import (
 from .marshlands.hooks import (
     after_decision,
     apply_reaction,
-    before_mandatory_build,
     reacting,
     tiles_on_board,
     took_source_off,
 )
 from .marshlands.powers import reserve_owed
-from .nomads.rules import families_after_mandatory, next_victim, place_wall, usable_nomad
+from .nomads.rules import next_victim, place_wall, usable_nomad
 from .powers import has_movable, power_targets
 from .state import (
     BONUS_USED,
@@ -70,7 +58,6 @@ from .state import (
     FRAME_DEPTH,
     MANDATORY_BUILT,
     MANDATORY_DONE,
-    MANDATORY_HEXES,
     MANDATORY_TARGET,
     NOMAD_GONE,
     NOMAD_OWNER,
@@ -96,7 +83,6 @@ from .traits import (
     BUILD_POWER,
     POWER_ACTIVATION_RULE,
     POWER_COUNTS_FROM_START,
-    POWER_FIXES_TERRAIN,
     POWER_OPENS_IN_STEP,
     POWER_RULE,
     POWER_SOURCE,
@@ -120,7 +106,6 @@ from .traits import (
 )
 from .turns import end_turn, ensure_usable_card, settle
 
-OPEN_HANDS = EXP_CROSSROADS | EXP_MARSHLANDS  # expansions whose hands may offer several terrains
 MANDATORY_BUILDS = 3  # the base rule; a turn's count is st[MANDATORY_TARGET]
 
 
@@ -129,9 +114,9 @@ def apply_unchecked(st, action: int) -> None:
     """Apply a decision known to be legal."""
     if st[EXPANSIONS] == 0:
         apply_decision(st, action)  # the base game's fast path
-    elif st[EXPANSIONS] & EXP_HARVEST and st[PHASE] == PHASE_SILO:
+    elif st[PHASE] == PHASE_SILO:  # (Harvest games only)
         apply_phase_decision(st, hex_of(action))  # Harvest's silo end phase (no reactions: the game is over)
-    elif st[EXPANSIONS] & EXP_MARSHLANDS:
+    elif facts.has_reactions(st):
         apply_marshlands(st, action)
     else:
         apply_decision(st, action)
@@ -181,8 +166,8 @@ def apply_decision(st, action: int) -> None:
     st[DECISIONS] += 1
     if action < NUM_HEXES or action >= ISLAND_ACTION_BASE:  # a hex (the most frequent decision first) or an island hex
         h = hex_of(action)
-        if st[EXPANSIONS] & OPEN_HANDS and choosing_terrain(st, p):
-            fix_terrain_by_hex(st, p, phase, h)
+        if st[EXPANSIONS] != 0:
+            flow.hex_chosen(st, p, phase, h)  # an open hand's first hex fixes the turn's terrain (A-C8)
         apply_hex(st, p, phase, h)
     elif action == END_TURN:
         end_turn(st)
@@ -196,32 +181,21 @@ def apply_decision(st, action: int) -> None:
 
 
 @njit(cache=True, inline="always")
-def fix_terrain_by_hex(st, p: int, phase: int, h: int) -> None:
-    """A Crossroads hand: the first hex chosen for the card's terrain fixes this turn's terrain (A-C8): the
-    mandatory action's, or a power's with the `fixes_terrain` trait (Oracle, Barn, Quarry)."""
-    if phase == PHASE_IDLE or phase == PHASE_MANDATORY or (phase == PHASE_TARGET and POWER_FIXES_TERRAIN[st[POWER]]):
-        fix_terrain(st, p, card_at(st, h))
-
-
-@njit(cache=True, inline="always")
 def apply_hex(st, p: int, phase: int, action: int) -> None:
     """A hex chosen: a mandatory build, a source to move, or a power's target."""
     if phase == PHASE_IDLE or phase == PHASE_MANDATORY:
-        if st[EXPANSIONS] & EXP_MARSHLANDS:
-            before_mandatory_build(st, p)  # a reserve owed is built first (A-M6)
+        if st[EXPANSIONS] != 0:
+            flow.mandatory_build_begins(st, p)  # (a reserve owed is built first, A-M6)
         build_settlement(st, p, action)
         st[BUILT_THIS_TURN] = 1
         if st[EXPANSIONS] != 0:
-            if st[EXPANSIONS] & EXP_HARVEST:
-                settlement_built(st, p, action)  # Rovers (H-19)
-            if st[EXPANSIONS] & EXP_NOMADS:
-                mandatory_build_rules(st, p, action)
+            flow.mandatory_build_done(st, p, action)
         st[MANDATORY_BUILT] += 1
         if st[MANDATORY_BUILT] >= st[MANDATORY_TARGET] or (st[SUPPLY + p] == 0 and reserve_owed(st) == 0):
             st[MANDATORY_DONE] = 1
             st[PHASE] = PHASE_IDLE
-            if st[EXPANSIONS] & EXP_NOMADS:
-                families_after_mandatory(st, p, st[MANDATORY_BUILT])
+            if st[EXPANSIONS] != 0:
+                flow.mandatory_action_done(st, p)
         else:
             st[PHASE] = PHASE_MANDATORY
             ensure_usable_card(st, p)
@@ -245,8 +219,8 @@ def finish_power(st, p: int) -> None:
     st[STEPS_LEFT] = 0
     st[STEPS_TAKEN] = 0
     st[PHASE] = PHASE_IDLE
-    if st[EXPANSIONS] & EXP_HARVEST:
-        power_finished(st)
+    if st[EXPANSIONS] != 0:
+        flow.power_finished(st)
     ensure_usable_card(st, p)
 
 
@@ -255,7 +229,7 @@ def finish_power(st, p: int) -> None:
 def activate(st, p: int, power: int) -> None:
     """Activate a location tile, a nomad tile or the cave move."""
     timing = POWER_TIMING[power]
-    repeating = (st[EXPANSIONS] & EXP_HARVEST) != 0 and st[PHASE] == PHASE_CHOOSE_POWER
+    repeating = st[PHASE] == PHASE_CHOOSE_POWER  # (Harvest games only)
     if repeating:
         pass  # named by a repeat (Harvest, A-H3): it runs once more without using its own tile
     elif timing == TIMING_TILE:
@@ -272,7 +246,7 @@ def activate(st, p: int, power: int) -> None:
     if POWER_TARGET[power] == TARGET_ARM:
         st[OUTPOST_ARMED] = 1  # the phase goes on: the next settlement built ignores adjacency (N-10)
         return
-    if st[EXPANSIONS] & EXP_HARVEST and enters_choice(st, p, power):
+    if st[EXPANSIONS] != 0 and flow.enters_choice(st, p, power):
         return  # a repeat (Harvest, A-H3): the power to run once more is chosen next
     st[POWER] = power
     if POWER_COUNTS_FROM_START[power]:
@@ -328,12 +302,12 @@ def build_target(st, p: int, power: int, h: int) -> None:
     """Build a settlement on h; a power of several steps goes on while it has steps, supply and a target."""
     build_settlement(st, p, h)
     st[BUILT_THIS_TURN] = 1
-    if st[EXPANSIONS] & EXP_HARVEST:
-        settlement_built(st, p, h)  # Rovers (H-19)
+    if st[EXPANSIONS] != 0:
+        flow.power_build_done(st, p, h)
     if POWER_TERRAIN[power] == TERRAIN_DRAWN:
         fort_discard(st)
     st[STEPS_LEFT] -= 1
-    if st[EXPANSIONS] & EXP_HARVEST and build_goes_on(st, p, power) and st[SUPPLY + p] > 0 and has_target_now(st, p):
+    if st[EXPANSIONS] != 0 and flow.build_goes_on(st, p, power) and st[SUPPLY + p] > 0 and has_target_now(st, p):
         st[PHASE] = PHASE_STEP  # the next build for a number tile (DONE may stop it, A-H5)
         st[STEPS_LEFT] = 0  # its builds are counted by NUMBER_TILES, not in steps (a position's steps_left: 0..4)
         return
@@ -373,7 +347,7 @@ def special_target(st, p: int, power: int, target: int, h: int) -> None:
             place_city_hall(st, p, h)
         elif rule == RULE_BARRACKS:
             barracks_target(st, p, h)
-        elif st[EXPANSIONS] & EXP_HARVEST and place_piece(st, p, power, h):
+        elif st[EXPANSIONS] != 0 and flow.piece_placed_by_power(st, p, power, h):
             if st[PHASE] == PHASE_TARGET and POWER_STEPS[power] > 1 and has_target_now(st, p):
                 st[PHASE] = PHASE_STEP  # a second scout, or DONE (A-H4)
                 return
@@ -393,19 +367,6 @@ def special_target(st, p: int, power: int, target: int, h: int) -> None:
         if st[VICTIM] >= 0:
             return
     finish_power(st, p)
-
-
-@njit(cache=True, inline="always")
-def mandatory_build_rules(st, p: int, h: int) -> None:
-    """Remember the mandatory hexes (Families): the first 3, then, in a Marshlands turn of more than 3 builds,
-    the last 3, as the settlements owed on top are built first (A-M6) and Families ignores them (A-N10)."""
-    k = st[MANDATORY_BUILT]
-    if k < 3:
-        st[MANDATORY_HEXES + k] = h
-    else:
-        st[MANDATORY_HEXES] = st[MANDATORY_HEXES + 1]
-        st[MANDATORY_HEXES + 1] = st[MANDATORY_HEXES + 2]
-        st[MANDATORY_HEXES + 2] = h
 
 
 @njit(cache=True)

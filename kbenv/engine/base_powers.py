@@ -10,9 +10,8 @@ from numba import njit
 
 from ..board.bitset import BITS_PER_WORD, EDGE_MASK, WORDS, add, clear, dilate_into, has, remove, word_lowest_bit
 from ..board.geometry import STEP1, STEP2
-from ..catalogue import HARVEST as EXP_HARVEST
 from .board_ops import adjacent_view, free_of, own_view, restrict_adjacent_if_possible, terrain_view
-from .harvest.powers import add_scout_neighbours, with_scouts
+from .dispatch import flow
 from .state import BUILDABLE_MASK, EXPANSIONS, OCCUPIED, OUTPOST_ARMED, scratch_off
 
 SCRATCH_LIFTED = scratch_off("lifted")  # adjacency of a player's settlements with one lifted
@@ -39,8 +38,8 @@ def tavern_targets(st, p: int, out) -> None:
     """Free buildable hexes at an end of a straight line of >= 3 of p's settlements."""
     clear(out)
     own = own_view(st, p)
-    if st[EXPANSIONS] & EXP_HARVEST:  # the turn owner's scouts count for the lines (A-H4)
-        own = with_scouts(st, p, own, st[SCRATCH_LIFTED : SCRATCH_LIFTED + WORDS])
+    if st[EXPANSIONS] != 0:  # (the turn owner's scouts count for the lines, A-H4)
+        own = flow.own_for_lines(st, p, own, st[SCRATCH_LIFTED : SCRATCH_LIFTED + WORDS])
     for i in range(WORDS):
         w = own[i]
         while w != 0:
@@ -85,6 +84,6 @@ def move_targets(st, p: int, src: int, terrain: int, out) -> None:
     remove(own, src)
     dilate_into(lifted, own)
     add(own, src)
-    if st[EXPANSIONS] & EXP_HARVEST:
-        add_scout_neighbours(st, p, lifted)  # the turn owner's scouts count for adjacency (H-9)
+    if st[EXPANSIONS] != 0:
+        flow.add_adjacency_of_pieces(st, p, lifted)  # (the turn owner's scouts count for adjacency, H-9)
     restrict_adjacent_if_possible(out, lifted)

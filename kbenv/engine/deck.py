@@ -11,6 +11,7 @@ from numba import njit
 from ..board.bitset import WORDS
 from ..board.codes import SWAMP_CARD_BASE
 from ..catalogue import MARSHLANDS
+from .dispatch import facts
 from .rng import rand_below
 from .state import (
     DECK,
@@ -18,7 +19,6 @@ from .state import (
     DECK_SIZE,
     DISCARD,
     DISCARD_COUNT,
-    EXPANSIONS,
     MARSH_DECK,
     MARSH_DISCARD,
     MARSH_PILE_SIZE,
@@ -36,17 +36,17 @@ from .state import (
 @njit(cache=True)
 def deck_off(st) -> int:
     """Offset of the draw pile (bottom first)."""
-    return MARSH_DECK if st[EXPANSIONS] & MARSHLANDS else DECK
+    return MARSH_DECK if facts.swamp_cards(st) else DECK
 
 
 @njit(cache=True)
 def discard_off(st) -> int:
-    return MARSH_DISCARD if st[EXPANSIONS] & MARSHLANDS else DISCARD
+    return MARSH_DISCARD if facts.swamp_cards(st) else DISCARD
 
 
 @njit(cache=True)
 def removed_off(st) -> int:
-    return MARSH_REMOVED if st[EXPANSIONS] & MARSHLANDS else REMOVED
+    return MARSH_REMOVED if facts.swamp_cards(st) else REMOVED
 
 
 def pile_size(expansions: int) -> int:
@@ -113,3 +113,9 @@ def card_has_free_hex(st, card: int) -> bool:
         if st[terrain_at + i] & ~st[OCCUPIED + i]:
             return True
     return False
+
+
+@njit(cache=True, inline="always")
+def deck_size(st) -> int:
+    """The cards of the game's terrain deck: DECK_SIZE, or MARSH_PILE_SIZE with the swamp cards (M-4)."""
+    return MARSH_PILE_SIZE if facts.swamp_cards(st) else DECK_SIZE

@@ -14,13 +14,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..catalogue import MARSHLANDS
-from .deck import deck_off
+from .deck import deck_off, deck_size
 from .state import (
     CURRENT,
     DECK_COUNT,
-    DECK_SIZE,
-    EXPANSIONS,
     EXTRA_CARDS,
     EXTRA_COUNT,
     HAND,
@@ -95,7 +92,7 @@ def redact(st, player: int, slots, unseen) -> tuple[int, int]:
         n_cards += 1
         st[slots[i]] = NO_CARD
     unseen[:n_cards].sort()
-    size = MARSH_PILE_SIZE if st[EXPANSIONS] & MARSHLANDS else DECK_SIZE
+    size = deck_size(st)
     for i in range(size):
         st[deck + i] = 0
     st[RNG] = 0

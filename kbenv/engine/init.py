@@ -11,23 +11,20 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..board.bitset import BALL2_MASK, HEX_BIT, HEX_WORD, NEIGHBOUR_MASK, WORDS, has, intersects
+from ..board.bitset import HEX_BIT, HEX_WORD, NEIGHBOUR_MASK, WORDS, has
 from ..board.codes import (
     CASTLE,
     FARMLAND,
-    HARBOR,
     LOCATION,
-    MOUNTAIN,
     NOMAD,
     NUM_BUILDABLE,
     NUM_POWERS,
-    ORACLE,
     PALACE,
     SILO,
     SWAMP,
     SWAMP_CARD_BASE,
 )
-from ..board.geometry import NUM_HEXES, SECTOR_OF
+from ..board.geometry import NUM_HEXES
 from ..board.tables import (
     NUM_CROSSROADS_SECTIONS,
     NUM_HARVEST_SECTIONS,
@@ -52,12 +49,6 @@ from ..catalogue import (
     WALLS_IN_GAME,
 )
 from ..catalogue import (
-    CAPITOL as EXP_CAPITOL,
-)
-from ..catalogue import (
-    CAVES as EXP_CAVES,
-)
-from ..catalogue import (
     CROSSROADS as EXP_CROSSROADS,
 )
 from ..catalogue import HARVEST as EXP_HARVEST
@@ -65,15 +56,13 @@ from ..catalogue import MARSHLANDS as EXP_MARSHLANDS
 from ..catalogue import (
     NOMADS as EXP_NOMADS,
 )
+from .dispatch import flow
 from .island.deal import deal_island, side_of_seed
 from .rng import next_u32, seed_u32
 from .state import (
     BONUS_LEFT,
     BUILDABLE_MASK,
-    CAPITOL_HEX,
     CARDS,
-    CAVE_NEAR,
-    CAVES,
     CURRENT,
     DECIDER,
     DECK,
@@ -90,8 +79,6 @@ from .state import (
     LORDS_COUNT_ZERO,
     MARSH_DECK,
     MARSH_PILE_SIZE,
-    MARSH_REMOVED,
-    MAX_CAPITOLS,
     MAX_EXTRA_CARDS,
     MAX_NOMADS,
     MAX_PLAYERS,
@@ -102,15 +89,10 @@ from .state import (
     NOMAD_ON_SPACE,
     NOMAD_OWNER,
     NUM_BONUS_TYPES,
-    NUM_CAPITOLS,
     NUM_LOCATIONS,
     NUM_NOMADS,
     NUM_PLAYERS,
-    NUM_TASKS,
-    OCCUPIED,
     POWER,
-    REMOVED_COUNT,
-    REMOVED_TERRAIN,
     RNG,
     RULE_FLAGS,
     SETTLEMENTS_PER_PLAYER,
@@ -118,7 +100,6 @@ from .state import (
     SPECIAL_MASK,
     START_PLAYER,
     SUPPLY,
-    TASKS,
     TERRAIN_MASKS,
     WALLS_LEFT,
 )
@@ -385,142 +366,11 @@ def deal_marsh_deck(st) -> None:
     st[DECK_COUNT] = rest
 
 
-@njit(cache=True, inline="always")
-def distance_at_least_3_from(mask, h: int) -> bool:
-    """No hex of mask within two steps of h."""
-    return not intersects(BALL2_MASK[h], mask)
-
-
 @njit(cache=True)
 def deal_expansions(st, seed: int) -> None:
-    """The random parts of an expansion set-up, from their own generator (base draws untouched):
-    nomad tiles on the nomad spaces, a capitol on a castle of each Oracle/Harbor section, caves."""
+    """The random parts of an expansion set-up, from their own generator (base draws untouched): nomad tiles on
+    the nomad spaces, a capitol on a castle of each Oracle/Harbor section, caves, tasks, the Scouts set-up
+    (kbenv.engine.dispatch.flow.expansions_dealt)."""
     rng = np.empty(1, dtype=np.int64)
     rng[0] = seed_u32(seed ^ 0x2545F491)
-    if st[EXPANSIONS] & EXP_NOMADS:
-        tiles = np.empty(NUM_NOMAD_TILES, dtype=np.int64)
-        k = 0
-        for kind in range(len(NOMAD_TILE_MULTISET)):
-            for _ in range(NOMAD_TILE_MULTISET[kind]):
-                tiles[k] = kind
-                k += 1
-        for i in range(NUM_NOMAD_TILES - 1, 0, -1):
-            j = _below(rng, i + 1)
-            tiles[i], tiles[j] = tiles[j], tiles[i]
-        for i in range(st[NUM_NOMADS]):
-            st[NOMAD_KIND + i] = tiles[i]
-    special = np.zeros(WORDS, dtype=np.int64)
-    for i in range(WORDS):
-        special[i] = (st[TERRAIN_MASKS + CASTLE * WORDS + i] | st[TERRAIN_MASKS + LOCATION * WORDS + i]
-                      | st[NOMAD_MASK + i])
-    candidates = np.empty(100, dtype=np.int64)
-    castles = st[TERRAIN_MASKS + CASTLE * WORDS : TERRAIN_MASKS + (CASTLE + 1) * WORDS]
-    mountains = st[TERRAIN_MASKS + MOUNTAIN * WORDS : TERRAIN_MASKS + (MOUNTAIN + 1) * WORDS]
-    for q in range(4):
-        if st[EXPANSIONS] & EXP_CAPITOL and quadrant_has_location(st, q, ORACLE, HARBOR):
-            n = 0
-            for h in range(NUM_HEXES):
-                if SECTOR_OF[h] == q and has(castles, h):
-                    candidates[n] = h
-                    n += 1
-            if n > 0 and st[NUM_CAPITOLS] < MAX_CAPITOLS:
-                st[CAPITOL_HEX + st[NUM_CAPITOLS]] = candidates[_below(rng, n)]
-                st[NUM_CAPITOLS] += 1
-    if st[EXPANSIONS] & EXP_CAVES:
-        for q in range(4):
-            n = 0
-            for h in range(NUM_HEXES):
-                if SECTOR_OF[h] == q and has(mountains, h) and distance_at_least_3_from(special, h):
-                    candidates[n] = h
-                    n += 1
-            if n > 0:
-                place_cave(st, candidates[_below(rng, n)])
-    if st[EXPANSIONS] & EXP_CROSSROADS:
-        deal_tasks(st, rng)
-    if st[EXPANSIONS] & EXP_MARSHLANDS and scouts_in_play(st):
-        scouts_setup(st, rng)
-
-
-@njit(cache=True, inline="always")
-def scouts_in_play(st) -> bool:
-    for k in range(3):
-        if st[CARDS + k] == SCOUTS_CARD:
-            return True
-    return False
-
-
-@njit(cache=True, inline="always")
-def scouts_setup(st, rng) -> None:
-    """The Scouts set-up (M-16, A-M10): reveal the top card of the pile; its terrain (a swamp card's other
-    terrain) leaves the game with its 5 cards and its swamp card; the pile is shuffled again. Default (a):
-    hand cards of that terrain are removed too and replaced from the new pile; flag scouts_keep_dealt_hands
-    (b) keeps the hands."""
-    top = st[MARSH_DECK + st[DECK_COUNT] - 1]
-    x = top - SWAMP_CARD_BASE if top >= SWAMP_CARD_BASE else top
-    st[REMOVED_TERRAIN] = x + 1
-    keep = np.empty(MARSH_PILE_SIZE, dtype=np.int64)
-    n_keep = 0
-    for k in range(st[DECK_COUNT]):
-        card = st[MARSH_DECK + k]
-        if card == x or card == SWAMP_CARD_BASE + x:
-            st[MARSH_REMOVED + st[REMOVED_COUNT]] = card
-            st[REMOVED_COUNT] += 1
-        else:
-            keep[n_keep] = card
-            n_keep += 1
-    replace = st[RULE_FLAGS] & RULE_SCOUTS_KEEP_HANDS == 0
-    for p in range(st[NUM_PLAYERS]):
-        card = st[HAND + p]
-        if replace and (card == x or card == SWAMP_CARD_BASE + x):
-            st[MARSH_REMOVED + st[REMOVED_COUNT]] = card
-            st[REMOVED_COUNT] += 1
-            st[HAND + p] = NO_CARD
-    for i in range(n_keep - 1, 0, -1):
-        j = _below(rng, i + 1)
-        keep[i], keep[j] = keep[j], keep[i]
-    for k in range(MARSH_PILE_SIZE):
-        st[MARSH_DECK + k] = keep[k] if k < n_keep else 0
-    st[DECK_COUNT] = n_keep
-    for p in range(st[NUM_PLAYERS]):
-        if st[HAND + p] == NO_CARD and st[DECK_COUNT] > 0:
-            st[DECK_COUNT] -= 1
-            st[HAND + p] = st[MARSH_DECK + st[DECK_COUNT]]
-            st[MARSH_DECK + st[DECK_COUNT]] = 0
-
-
-@njit(cache=True, inline="always")
-def deal_tasks(st, rng) -> None:
-    """One task card per Crossroads section in play, drawn at random (C-2)."""
-    sections = 0
-    for q in range(4):
-        for i in range(st[NUM_LOCATIONS]):
-            if SECTOR_OF[st[LOC_HEX + i]] == q and LOCATION_EXPANSION[st[LOC_TYPE + i]] == EXP_CROSSROADS:
-                sections += 1
-                break
-    tasks = np.arange(NUM_TASK_CARDS)
-    for k in range(sections):
-        j = k + _below(rng, NUM_TASK_CARDS - k)
-        tasks[k], tasks[j] = tasks[j], tasks[k]
-    chosen = np.sort(tasks[:sections])
-    for k in range(sections):
-        st[TASKS + k] = chosen[k]
-    st[NUM_TASKS] = sections
-
-
-@njit(cache=True, inline="always")
-def quadrant_has_location(st, q: int, type_a: int, type_b: int) -> bool:
-    for i in range(st[NUM_LOCATIONS]):
-        t = st[LOC_TYPE + i]
-        if (t == type_a or t == type_b) and SECTOR_OF[st[LOC_HEX + i]] == q:
-            return True
-    return False
-
-
-@njit(cache=True)
-def place_cave(st, h: int) -> None:
-    """A cave on mountain h: occupied unless caves are plain mountains (A-QV2)."""
-    st[CAVES + HEX_WORD[h]] |= HEX_BIT[h]
-    for i in range(WORDS):
-        st[CAVE_NEAR + i] |= NEIGHBOUR_MASK[h, i]
-    if not st[RULE_FLAGS] & RULE_CAVES_ARE_PLAIN_MOUNTAIN:
-        st[OCCUPIED + HEX_WORD[h]] |= HEX_BIT[h]
+    flow.expansions_dealt(st, rng)

@@ -11,6 +11,7 @@ from ..board.codes import NUM_POWERS
 from ..board.geometry import NUM_CELLS, NUM_HEXES
 from .board_ops import free_of, settlements_word, terrain_view
 from .crossroads.rules import choosing_terrain, crossroads_tiles, hand_build_targets
+from .dispatch import facts, flow
 from .harvest.hooks import (
     REPEATABLE,
     REPEATER_BITS,
@@ -27,8 +28,6 @@ from .harvest.hooks import (
     return_open,
     take_open,
 )
-from .island.rules import BOARD_TILES, EXP_ISLAND, island_tile_types, usable_island_tile
-from .marshlands.hooks import waives_adjacency
 from .marshlands.powers import bonus_usable
 from .marshlands.swamp import hand_terrain
 from .nomads.rules import usable_nomad
@@ -134,8 +133,8 @@ def usable_tile(st, p: int, power: int) -> int:
     for i in range(st[NUM_LOCATIONS]):
         if (ready >> i) & 1 and st[LOC_TYPE + i] == power:
             return i
-    if st[EXPANSIONS] & EXP_ISLAND:
-        return usable_island_tile(st, ready, power)  # the island's location (kbenv.engine.island.rules)
+    if st[EXPANSIONS] != 0:
+        return flow.usable_off_board_tile(st, ready, power)  # e.g. the island's location
     return -1
 
 
@@ -149,9 +148,8 @@ def ready_types(st, p: int) -> int:
 def tile_types(st, tiles: int) -> int:
     """Bit t set = one of the location tiles of `tiles` (bit i: location hex i) is of type t."""
     bits = 0
-    if st[EXPANSIONS] & EXP_ISLAND:  # the island's tile is no LOC_* slot (kbenv.engine.island.rules)
-        bits = island_tile_types(st, tiles)
-        tiles &= BOARD_TILES
+    if st[EXPANSIONS] != 0:  # tiles of no LOC_* slot (the island's)
+        bits, tiles = flow.off_board_tile_types(st, tiles)
     i = 0
     while tiles != 0:
         if tiles & 1:
@@ -171,7 +169,7 @@ def legal_powers(st) -> int:
             return 1 << REACTION_POWER  # a reaction: its power or DONE ("pass"), kbenv.engine.marshlands.hooks
         if st[PHASE] == PHASE_CHOOSE_POWER:  # Harvest: the power a repeat runs once more (A-H3)
             return repeat_choices(st, st[DECIDER], st[SCRATCH_TMP : SCRATCH_TMP + WORDS])
-        return outpost_bit(st) if st[EXPANSIONS] & POWER_EXPANSION_BIT[ARM_POWER] else 0
+        return outpost_bit(st) if facts.power_in_play(st, ARM_POWER) else 0
     p = st[DECIDER]
     ready = ready_types(st, p)
     if ready == 0 and st[EXPANSIONS] == 0:
@@ -237,7 +235,7 @@ def repeat_card_open(st, p: int) -> bool:
     taken before this turn (with the flag of A-H3 b never: that extra action is passive, carried out at the end
     of the turn, so it is not used yet), and the cards p will draw at the end of the turn (one per Crossroads
     tile, one per repeat so far, C-7, A-C8) leave room for one more in the hand (MAX_EXTRA_CARDS)."""
-    if st[EXPANSIONS] & EXP_CROSSROADS == 0 or repeats_used_only(st):
+    if not flow.tile_action_repeatable(st):
         return False
     ready = st[TILES_HELD + p] & ~st[TILES_FRESH + p]
     if (tile_types(st, ready) >> CROSSROADS_POWER) & 1 == 0:
@@ -338,7 +336,7 @@ def legal_hexes(st, out) -> None:
         else:
             expansion_mandatory_hexes(st, p, out)
     elif phase == PHASE_TARGET or phase == PHASE_STEP:
-        if st[EXPANSIONS] & EXP_HARVEST and option_pending(st):
+        if st[EXPANSIONS] != 0 and flow.option_pending(st):
             clear(out)  # a choice of option-1 / option-2 comes first
         else:
             power_targets(st, p, st[POWER], st[SOURCE], out)
@@ -365,7 +363,7 @@ def legal_hexes(st, out) -> None:
 def expansion_mandatory_hexes(st, p: int, out) -> None:
     """The mandatory action's hexes with expansions: an open hand (several Crossroads cards, a swamp card,
     A-C8, A-M2) offers each option's hexes; a Marshlands bonus may let the first build ignore adjacency (M-13, A-M7)."""
-    waived = st[EXPANSIONS] & EXP_MARSHLANDS != 0 and waives_adjacency(st, p)
+    waived = flow.adjacency_waived(st, p)
     if choosing_terrain(st, p):
         hand_build_targets(st, p, waived, out)
         return
@@ -380,7 +378,7 @@ def expansion_mandatory_hexes(st, p: int, out) -> None:
 def option_bits(st) -> int:
     """Bit k set = option-(k+1) is legal now (a Harvest choice: the silo's build / move, HA10, or the number
     tiles' take / return, HA8)."""
-    if st[EXPANSIONS] & EXP_HARVEST == 0:
+    if not facts.has_options(st):
         return 0
     if st[PHASE] == PHASE_SILO:
         return options_legal(st)  # kbenv.engine.harvest.silo
@@ -428,7 +426,7 @@ def legal_mask_into(st, mask) -> None:
         options = option_bits(st)
         for k in range(2):
             mask[OPTION_1 + k] = (options >> k) & 1
-        if st[EXPANSIONS] & EXP_ISLAND and len(mask) > ISLAND_ACTION_BASE:
+        if len(mask) > ISLAND_ACTION_BASE and facts.has_off_board_hexes(st):
             for k in range(NUM_ISLAND_HEXES):  # the island's hexes have action ids of their own
                 mask[ISLAND_ACTION_BASE + k] = 1 if has(out, NUM_HEXES + k) else 0
 
@@ -442,7 +440,7 @@ def is_legal(st, action: int) -> bool:
         legal_hexes(st, out)
         return has(out, action)
     if action >= ISLAND_ACTION_BASE:  # an island hex (none in games without the island)
-        if (st[EXPANSIONS] & EXP_ISLAND) == 0:
+        if not facts.has_off_board_hexes(st):
             return False
         out = st[SCRATCH_LEGAL : SCRATCH_LEGAL + WORDS]
         legal_hexes(st, out)
@@ -497,7 +495,7 @@ def legal_action_list(st, out) -> int:
         if done_legal(st):
             out[n] = DONE
             n += 1
-        if st[EXPANSIONS] & EXP_ISLAND:  # island hexes last: their ids follow every other v1 id
+        if facts.has_off_board_hexes(st):  # island hexes last: their ids follow every other v1 id
             w = hexes[WORDS - 1] >> ISLAND_SHIFT
             while w != 0:
                 out[n] = ISLAND_ACTION_BASE + word_lowest_bit(w)

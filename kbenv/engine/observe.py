@@ -23,8 +23,7 @@ from ..board.codes import (
     WATER,
 )
 from ..board.geometry import EDGE_HEXES
-from ..catalogue import MARSHLANDS
-from .deck import discard_off
+from .deck import deck_size, discard_off
 from .legal import SCRATCH_LEGAL, legal_hexes
 from .state import (
     CARDS,
@@ -34,7 +33,6 @@ from .state import (
     DECK_SIZE,
     DISCARD_COUNT,
     ENDING,
-    EXPANSIONS,
     EXTRA_COUNT,
     HAND,
     LOC_HEX,
@@ -275,7 +273,7 @@ def features_into(st, player: int, f) -> None:
     if decides:
         f[F_TO_MOVE] = 1.0
     f[F_LAST_ROUND] = float(st[ENDING])
-    f[F_DECK] = st[DECK_COUNT] / (MARSH_PILE_SIZE if st[EXPANSIONS] & MARSHLANDS else DECK_SIZE)  # 30 cards (M-4)
+    f[F_DECK] = st[DECK_COUNT] / deck_size(st)  # 30 cards with the swamp cards (M-4)
     discard = discard_off(st)
     for k in range(st[DISCARD_COUNT]):  # count each terrain's cards in its (zero) slot, then write its share
         card = st[discard + k]

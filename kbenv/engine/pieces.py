@@ -10,8 +10,9 @@ from __future__ import annotations
 from numba import njit
 
 from ..board.bitset import HEX_BIT, HEX_WORD, WORDS
-from ..catalogue import HARVEST, RULE_BIT
-from .state import CAVES, EXPANSIONS, NUM_PLAYERS, OWN, RULE_FLAGS, SCOUTS, WALLS
+from ..catalogue import RULE_BIT
+from .dispatch import facts
+from .state import CAVES, NUM_PLAYERS, OWN, RULE_FLAGS, SCOUTS, WALLS
 
 RULE_CAVES_ARE_PLAIN_MOUNTAIN = RULE_BIT["caves_are_plain_mountain"]
 
@@ -22,7 +23,7 @@ def pieces_into(st, out) -> None:
     in Harvest games the scouts on the board (they close their hexes for the turn, A-H4), so that rebuilding
     OCCUPIED after a warrior came or went (kbenv.engine.crossroads.rules.update_zone) keeps them."""
     caves = st[RULE_FLAGS] & RULE_CAVES_ARE_PLAIN_MOUNTAIN == 0
-    scouts = st[EXPANSIONS] & HARVEST != 0
+    scouts = facts.has_scouts(st)
     for i in range(WORDS):
         w = st[WALLS + i]
         if caves:

@@ -36,3 +36,10 @@ def rand_below(rng_state, index: int, n: int) -> int:
     x = next_u32(rng_state[index])
     rng_state[index] = x
     return x % n
+
+
+@njit(cache=True, inline="always")
+def draw_below(rng, n: int) -> int:
+    """A draw from 0..n-1 of the set-up's own generator (a one-element array, advanced in place)."""
+    rng[0] = next_u32(rng[0])
+    return rng[0] % n

@@ -37,13 +37,13 @@ from ..board.codes import (
     WATER,
     WORKERS,
 )
-from ..board.geometry import NUM_CELLS, NUM_HEXES, STEP1
-from ..catalogue import MARSHLANDS, RULE_BIT
+from ..board.geometry import NUM_CELLS, STEP1
+from ..catalogue import RULE_BIT
 from .board_ops import own_view
 from .crossroads.tasks import score_tasks
+from .dispatch import facts, flow
 from .harvest.scoring import FIRST_HARVEST_CARD, score_harvest_card
-from .island.rules import EXP_ISLAND, island_best_line, island_lines, touches_island_water
-from .marshlands.scoring import FIRST_MARSH_CARD, score_marsh_card, score_palaces
+from .marshlands.scoring import FIRST_MARSH_CARD, score_marsh_card
 from .powers import terrain_view
 from .queenies.rules import score_capitols
 from .state import (
@@ -86,24 +86,6 @@ def settlements_touching(st, p: int, terrain_mask, exclude_standing_on) -> int:
         if exclude_standing_on and has(terrain_mask, h):
             continue
         if intersects(NEIGHBOUR_MASK[h], terrain_mask):
-            total += 1
-    return total
-
-
-@njit(cache=True, inline="always")
-def island_fishermen(st, p: int) -> int:
-    """Fishermen with the island: a settlement next to water, or on an island coast hex (A-QI2); one standing on
-    water scores nothing, as without the island (EN 318)."""
-    own = own_view(st, p)
-    water = terrain_view(st, WATER)
-    hexes = np.empty(NUM_CELLS, dtype=np.int64)
-    n = to_hex_list(own, hexes)
-    total = 0
-    for k in range(n):
-        h = hexes[k]
-        if has(water, h):
-            continue
-        if intersects(NEIGHBOUR_MASK[h], water) or touches_island_water(st, h):
             total += 1
     return total
 
@@ -162,7 +144,7 @@ def score_citizens(st, p: int) -> int:
     label = np.empty(NUM_CELLS, dtype=np.int64)
     n_areas = areas(st, p, label)
     sizes = np.zeros(max(n_areas, 1), dtype=np.int64)
-    for h in range(NUM_CELLS if st[EXPANSIONS] & EXP_ISLAND else NUM_HEXES):
+    for h in range(facts.hexes_in_play(st)):
         if label[h] >= 0:
             sizes[label[h]] += 1
     return sizes.max() // 2
@@ -175,8 +157,8 @@ def score_discoverers(st, p: int) -> int:
     for r in range(20):
         if intersects(own, ROW_MASK[r]):
             total += 1
-    if st[EXPANSIONS] & EXP_ISLAND:
-        total += island_lines(st, p)  # the island's lines: up to 5 more (QI-2)
+    if st[EXPANSIONS] != 0:
+        total += flow.extra_lines(st, p)  # (the island's lines: up to 5 more, QI-2)
     return total
 
 
@@ -186,8 +168,8 @@ def score_knights(st, p: int) -> int:
     best = 0
     for r in range(20):
         best = max(best, count_and(own, ROW_MASK[r]))
-    if st[EXPANSIONS] & EXP_ISLAND:
-        best = max(best, island_best_line(st, p))  # an island line may be chosen (QI-2, A-QI1)
+    if st[EXPANSIONS] != 0:
+        best = max(best, flow.extra_best_line(st, p))  # (an island line may be chosen, QI-2, A-QI1)
     return 2 * best
 
 
@@ -258,8 +240,8 @@ def holds_capitol(st, h: int) -> bool:
 @njit(cache=True)
 def score_card(st, p: int, card: int) -> int:
     if card == FISHERMEN:
-        if st[EXPANSIONS] & EXP_ISLAND:
-            return island_fishermen(st, p)
+        if st[EXPANSIONS] != 0 and facts.has_off_board_hexes(st):
+            return flow.off_board_fishermen(st, p)  # (the island's coast, A-QI2)
         return settlements_touching(st, p, terrain_view(st, WATER), True)
     if card == MINERS:
         return settlements_touching(st, p, terrain_view(st, MOUNTAIN), True)
@@ -301,7 +283,7 @@ def score_table(st, out) -> None:
         out[p, COL_CAPITOLS] = score_capitols(st, p) if st[NUM_CAPITOLS] > 0 else 0
         out[p, COL_GOLD] = st[GOLD + p]
         out[p, COL_TASKS] = score_tasks(st, p) if st[NUM_TASKS] > 0 else 0
-        out[p, COL_PALACES] = score_palaces(st, p) if st[EXPANSIONS] & MARSHLANDS else 0
+        out[p, COL_PALACES] = flow.palaces(st, p) if st[EXPANSIONS] != 0 else 0
         out[p, SCORE_COLUMNS - 1] = (total + out[p, COL_CASTLES] + out[p, COL_CAPITOLS] + out[p, COL_GOLD]
                                      + out[p, COL_TASKS] + out[p, COL_PALACES])
 

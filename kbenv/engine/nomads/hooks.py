@@ -14,6 +14,8 @@ from ..pieces import piece_on
 from ..state import (
     CARDS,
     GOLD,
+    MANDATORY_BUILT,
+    MANDATORY_HEXES,
     NOMAD_GONE,
     NOMAD_HEX,
     NOMAD_KIND,
@@ -94,3 +96,16 @@ def red_cards_after_build(st, p: int, h: int) -> None:
                     empty_same = True
             if not empty_same:
                 st[GOLD + p] += RED_CARD_GOLD
+
+
+@njit(cache=True, inline="always")
+def remember_mandatory_hex(st, h: int) -> None:
+    """Remember the mandatory hexes (Families): the first 3, then, in a Marshlands turn of more than 3 builds,
+    the last 3, as the settlements owed on top are built first (A-M6) and Families ignores them (A-N10)."""
+    k = st[MANDATORY_BUILT]
+    if k < 3:
+        st[MANDATORY_HEXES + k] = h
+    else:
+        st[MANDATORY_HEXES] = st[MANDATORY_HEXES + 1]
+        st[MANDATORY_HEXES + 1] = st[MANDATORY_HEXES + 2]
+        st[MANDATORY_HEXES + 2] = h
