@@ -8,6 +8,7 @@ or `== 0` (any expansion at all: the base game's fast path) is not counted.
 
 from __future__ import annotations
 
+import argparse
 import ast
 import json
 import re
@@ -49,9 +50,13 @@ def count(tree: Path) -> dict:
 
 
 def main(argv: list[str]) -> int:
-    args = [a for a in argv if a != "--json"]
-    result = count(Path(args[0]) if args else Path(__file__).resolve().parents[1])
-    if "--json" in argv:
+    parser = argparse.ArgumentParser(description="count the engine's expansion-bit tests (issue 49)")
+    parser.add_argument("tree", nargs="?", type=Path, default=Path(__file__).resolve().parents[1],
+                        help="the repository to count (default: this one)")
+    parser.add_argument("--json", action="store_true", help="print the counts as JSON")
+    args = parser.parse_args(argv)
+    result = count(args.tree)
+    if args.json:
         print(json.dumps(result, indent=1))
         return 0
     print(f"expansion-bit tests in generic modules: {result['generic_total']} "
