@@ -198,7 +198,7 @@ def test_the_rotation_gives_each_chunk_its_ruleset(tmp_path):
     assert drawn[4] == ["nomads", "caves"] and set(drawn[2]) <= set(ROTATION["expansions"])
     randoms = [tuple(az_warm.chunk_ruleset(config, seed + k)) for k in range(2, 200, 5)]
     assert len(set(randoms)) > 5  # the random entry draws a new subset per chunk
-    assert az_warm.chunk_ruleset(config, seed + 7) == drawn[2] or az_warm.chunk_ruleset(config, seed + 2) == drawn[2]
+    assert az_warm.chunk_ruleset(config, seed + 2) == drawn[2]  # a chunk's draw depends on its index alone
     assert az_warm.chunk_ruleset(_config(tmp_path, expansions=["nomads"]), seed + 3) == ["nomads"]
 
 
