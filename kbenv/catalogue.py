@@ -985,6 +985,19 @@ HARVEST_V1_FEATURES = (
     ("harvest_cards", len(HARVEST_CARDS), f"{', '.join(HARVEST_CARDS)} in play"),
 )
 
+ISLAND_TYPES = tuple(loc.name for loc in LOCATION_TYPES if loc.expansion == "island")  # rope_bridge, tree_house
+# The island's v1 features (name, size, meaning), appended to observation v1's features after Harvest's.
+ISLAND_V1_FEATURES = (
+    ("island", 1, "Island in play"),
+    ("island_power", len(ISLAND_TYPES), f"one-hot power being resolved: {', '.join(ISLAND_TYPES)}"),
+    ("own_island_tiles", len(ISLAND_TYPES), f"own tile of the island's location, per type ({', '.join(ISLAND_TYPES)})"),
+    ("own_island_ready", len(ISLAND_TYPES), "of it usable now"),
+    ("others_island_tiles", 1, "tiles of the island's location held by the other players / 2"),
+    ("island_tiles_left", 1, "tiles left on the island's location hex / 2"),
+    ("island_mayor_lines", 2, "island lines marked for Mayors / 5: own, the other players' (A-QI4)"),
+    ("island_rules", 2, "rule flags no_island_knights, island_coast_not_water"),
+)
+
 
 def power_trait_table() -> str:
     """The power traits as a markdown table (printed in docs/api.md and tested against it)."""

@@ -1,7 +1,6 @@
 """The engine's layout (issue 49): the generic rules at the top of kbenv/engine/, each expansion's kernels in a
-package of its own, old module paths kept working, and the imports from generic modules into expansion packages
-held to the list below, which may only shrink (each entry is a call into an expansion that the dispatcher of
-issue 49 is to take over)."""
+package of its own, old module paths kept working, and no import from a generic module into an expansion package:
+generic modules reach the expansions' kernels through kbenv/engine/dispatch/ only."""
 
 from __future__ import annotations
 
@@ -17,27 +16,17 @@ import pytest
 ENGINE = Path(__file__).resolve().parents[1] / "kbenv" / "engine"
 PACKAGES = {
     "nomads": {"rules", "hooks", "deal"},
-    "crossroads": {"rules", "tasks", "zone", "deal"},
-    "marshlands": {"powers", "hooks", "reactions", "swamp", "scoring", "deal"},
-    "harvest": {"builds", "powers", "hooks", "scoring", "silo"},
+    "crossroads": {"rules", "tasks", "zone", "deal", "observe"},
+    "marshlands": {"powers", "hooks", "reactions", "swamp", "scoring", "deal", "observe"},
+    "harvest": {"builds", "powers", "hooks", "scoring", "silo", "observe"},
     "island": {"rules", "deal", "observe", "scoring"},
     "queenies": {"rules", "deal"},
 }
 GENERIC = {"actions", "base_powers", "batch", "board_ops", "deck", "frames", "hidden", "init", "legal",
-           "observe", "observe_v1", "packed", "piece_table", "pieces", "powers", "rng", "scoring", "state", "traits",
-           "turns"}
-GENERIC_BIT_TESTS = 12  # tests of st[EXPANSIONS] & ... left in the generic modules (the dispatcher's excepted)
-DISPATCHER = {"board", "facts", "flow"}  # engine/dispatch/: the one place that calls into the expansion packages
-# Generic modules that still import expansion packages, and which ones (issue 49 removes them one by one).
-STILL_IMPORTING = {
-    "actions": {"crossroads", "harvest", "marshlands", "nomads"},
-    "init": {"island"},
-    "legal": {"crossroads", "harvest", "marshlands", "nomads"},
-    "observe_v1": {"island", "marshlands", "nomads"},
-    "packed": {"island"},
-    "powers": {"crossroads", "harvest", "marshlands", "nomads", "queenies"},
-    "scoring": {"crossroads", "harvest", "marshlands", "queenies"},
-}
+           "observe", "observe_layout", "observe_v1", "packed", "packed_layout", "piece_table", "pieces", "powers",
+           "rng", "scoring", "state", "traits", "turns"}
+GENERIC_BIT_TESTS = 0  # tests of st[EXPANSIONS] & ... in the generic modules (the dispatcher's excepted)
+DISPATCHER = {"board", "facts", "flow", "observe", "powers"}  # engine/dispatch/: the one way into the packages
 OLD_PATHS = {
     "kbenv.engine.nomads_hooks": "kbenv.engine.nomads.hooks",
     "kbenv.engine.tasks": "kbenv.engine.crossroads.tasks",
@@ -121,14 +110,19 @@ def test_no_module_the_flow_events_reach_calls_them():
     assert not callers & reached, sorted(callers & reached)
 
 
-def test_generic_modules_import_no_more_expansion_packages_than_before():
+def test_generic_modules_import_no_expansion_package():
     now = {p.stem: expansion_imports(p) for p in ENGINE.glob("*.py")}
-    now = {name: found for name, found in now.items() if found}
-    for name, found in now.items():
-        extra = found - STILL_IMPORTING.get(name, set())
-        assert not extra, f"engine/{name}.py newly imports {extra}"
-    gone = {name for name in STILL_IMPORTING if not now.get(name)}
-    assert not gone, f"no longer importing expansions (take them off STILL_IMPORTING): {sorted(gone)}"
+    assert not {name: found for name, found in now.items() if found}
+
+
+def test_the_power_events_stay_below_the_power_dispatcher_and_the_observation_events_below_the_observations():
+    # powers, legal and actions import dispatch.powers; observe_v1 and packed import dispatch.observe: neither may
+    # reach its callers again (a circle)
+    assert not {"powers", "legal", "actions"} & engine_closure(ENGINE / "dispatch" / "powers.py")
+    assert not {"observe_v1", "packed"} & engine_closure(ENGINE / "dispatch" / "observe.py")
+    # the layouts of the observations import no writer: the packages' writers may import them
+    for layout in ("observe_layout", "packed_layout"):
+        assert not {"observe_v1", "packed", "dispatch.observe"} & engine_closure(ENGINE / f"{layout}.py"), layout
 
 
 def test_expansion_packages_import_no_generic_flow_module():
@@ -163,4 +157,4 @@ def test_expansion_bit_tests_outside_the_dispatcher_only_shrink():
     out = subprocess.run([sys.executable, str(script), "--json"], capture_output=True, text=True, check=True).stdout
     counts = json.loads(out)
     assert counts["generic_total"] <= GENERIC_BIT_TESTS, counts["generic"]
-    assert set(counts["generic_importing_packages"]) == set(STILL_IMPORTING)
+    assert counts["generic_importing_packages"] == {}

@@ -9,22 +9,29 @@ from ..board.codes import NUM_POWERS
 from ..board.geometry import NUM_HEXES
 from ..catalogue import ISLAND_ACTION_BASE
 from .board_ops import build_settlement, move_settlement, remove_settlement, take_off
-from .crossroads.rules import (
-    barracks_target,
-    fort_discard,
-    fort_draw,
-    place_city_hall,
-    relocate_city_hall,
-    vehicle_target,
-)
 from .dispatch import facts, flow
-from .harvest.hooks import (
+from .dispatch.powers import (
     RULE_FARMLAND,
+    after_decision,
     apply_phase_decision,
+    apply_reaction,
+    barracks_target,
     begin_relocation,
     choose_option,
+    fort_discard,
+    fort_draw,
+    next_victim,
+    place_city_hall,
+    place_wall,
     places_own_piece,
+    reacting,
+    relocate_city_hall,
+    reserve_owed,
     take_farm_action,
+    tiles_on_board,
+    took_source_off,
+    usable_nomad,
+    vehicle_target,
 )
 from .legal import (
     ACTION_POWER,
@@ -36,15 +43,6 @@ from .legal import (
     is_legal,
     usable_tile,
 )
-from .marshlands.hooks import (
-    after_decision,
-    apply_reaction,
-    reacting,
-    tiles_on_board,
-    took_source_off,
-)
-from .marshlands.powers import reserve_owed
-from .nomads.rules import next_victim, place_wall, usable_nomad
 from .powers import has_movable, power_targets
 from .state import (
     BONUS_USED,

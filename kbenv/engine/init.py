@@ -38,7 +38,6 @@ from ..catalogue import (
     BONUS_TILES_PER_TYPE,
     CARD_ID,
     EXPANSION_BIT,
-    ISLAND,
     LOCATION_TYPES,
     NOMAD_KINDS,
     NOMAD_LOCATIONS,
@@ -57,7 +56,6 @@ from ..catalogue import (
     NOMADS as EXP_NOMADS,
 )
 from .dispatch import flow
-from .island.deal import deal_island, side_of_seed
 from .rng import next_u32, seed_u32
 from .state import (
     BONUS_LEFT,
@@ -287,9 +285,8 @@ def new_game(st, num_players: int, seed: int, forced, draws, codes, locations) -
     if expansions or rules:
         init_ruleset(st, expansions, rules)
         deal_expansions(st, seed)
-    if expansions & ISLAND:  # after the rest, as kbenv.setup.build_state (kbenv.engine.island.deal)
-        side = forced[FORCED_ISLAND_SIDE] if len(forced) > FORCED_ISLAND_SIDE else -1
-        deal_island(st, side_of_seed(seed) if side < 0 else side)
+    if expansions:  # the island after the rest, as kbenv.setup.build_state (kbenv.engine.dispatch.flow)
+        flow.island_dealt(st, forced[FORCED_ISLAND_SIDE] if len(forced) > FORCED_ISLAND_SIDE else -1, seed)
 
 
 # ----- expansions ---------------------------------------------------------------------------------

@@ -10,14 +10,18 @@ from ..board.bitset import BITS_PER_WORD, WORDS, clear, has, is_empty, word_lowe
 from ..board.codes import NUM_POWERS
 from ..board.geometry import NUM_CELLS, NUM_HEXES
 from .board_ops import free_of, settlements_word, terrain_view
-from .crossroads.rules import choosing_terrain, crossroads_tiles, hand_build_targets
 from .dispatch import facts, flow
-from .harvest.hooks import (
+from .dispatch.powers import (
     REPEATABLE,
     REPEATER_BITS,
     RULE_FARMLAND,
     begin_relocation,
+    bonus_usable,
+    choosing_terrain,
+    crossroads_tiles,
     farm_action_open,
+    hand_build_targets,
+    hand_terrain,
     option_pending,
     options_legal,
     phase_done_legal,
@@ -27,10 +31,8 @@ from .harvest.hooks import (
     repeats_used_only,
     return_open,
     take_open,
+    usable_nomad,
 )
-from .marshlands.powers import bonus_usable
-from .marshlands.swamp import hand_terrain
-from .nomads.rules import usable_nomad
 from .powers import (
     base_has_completion,
     builds_settlement,

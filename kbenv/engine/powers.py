@@ -5,8 +5,9 @@ Every building rule is a mask operation: candidates = allowed terrain & unoccupi
 hexes next to the player's own settlements if that leaves any ("build adjacent if possible"). Powers whose
 rule is generic ("terrain": build on a terrain, "move to terrain": Barn and Harbor) need nothing but their
 catalogue row; every other rule code names its kernel in `special_targets` (the one registration spot for
-targets) and, where the default ("some target exists") is not the rule, in `special_has_completion` and
-`source_has_target`. Chosen hexes are carried out by kbenv.engine.actions, the same way.
+targets; the expansions' codes go on in kbenv.engine.dispatch.powers) and, where the default ("some target
+exists") is not the rule, in `special_completion` and `source_has_target`. Chosen hexes are carried out by
+kbenv.engine.actions, the same way.
 """
 
 from __future__ import annotations
@@ -32,32 +33,24 @@ from .board_ops import (  # noqa: F401  (re-exported: the building rules live in
     terrain_build_targets,
     terrain_view,
 )
-from .crossroads.rules import (
-    barracks_targets,
+from .dispatch.powers import (
+    card_side,
     choosing_terrain,
-    city_hall_targets,
+    expansion_rule_completion,
+    expansion_rule_targets,
     hand_option,
     hand_options,
-    piece_at,
-    vehicle_targets,
+    hand_terrain,
+    has_step,
+    is_swamp_card,
+    next_to_cave,
 )
-from .harvest.hooks import OWN_RULE as HARVEST_RULE
-from .harvest.hooks import rule_targets as harvest_rule_targets
-from .harvest.hooks import special_completion as harvest_completion
-from .marshlands.hooks import OWN_RULE as MARSH_RULE
-from .marshlands.hooks import rule_targets as marsh_rule_targets
-from .marshlands.swamp import card_side, hand_terrain, is_swamp_card
-from .nomads.rules import caravan_targets, has_step, next_victim, quarry_targets, step_targets, village_targets
-from .queenies.rules import cave_targets, next_to_cave
 from .state import (
     DECK_COUNT,
     DISCARD_COUNT,
     FORT_CARD,
     NO_CARD,
-    PHASE,
-    PHASE_STEP,
     SUPPLY,
-    VICTIM,
     scratch_off,
 )
 from .traits import (  # noqa: F401  (BUILD_POWER re-exported)
@@ -146,31 +139,8 @@ def special_targets(st, p: int, power: int, rule: int, t: int, src: int, out) ->
         tavern_targets(st, p, out)
     elif rule == RULE_PADDOCK:
         paddock_targets(st, src, out)
-    elif rule == RULE_CARAVAN:
-        caravan_targets(st, src, out)
-    elif rule == RULE_QUARRY:
-        quarry_targets(st, p, t, out)
-    elif rule == RULE_VILLAGE:
-        village_targets(st, p, out)
-    elif rule == RULE_STEP:
-        step_targets(st, src, out)
-    elif rule == RULE_SWORD:
-        for i in range(WORDS):
-            out[i] = settlements_word(st, st[VICTIM], i)
-    elif rule == RULE_CITY_HALL:
-        city_hall_targets(st, p, out)
-    elif rule == RULE_BARRACKS:
-        barracks_targets(st, p, out)
-    elif rule == RULE_VEHICLE:
-        vehicle_targets(st, p, power, st[PHASE] == PHASE_STEP, out)
-    elif rule == RULE_CAVE:
-        cave_targets(st, src, out)
-    elif MARSH_RULE[rule]:
-        marsh_rule_targets(st, p, rule, src, out)
-    elif HARVEST_RULE[rule]:
-        harvest_rule_targets(st, p, rule, t, src, out)
     else:
-        clear(out)
+        expansion_rule_targets(st, p, power, rule, t, src, out)
 
 
 # The union below and crossroads.hand_build_targets repeat one loop shape: the mandatory action's union
@@ -257,17 +227,10 @@ def base_has_completion(st, p: int, power: int, tmp) -> bool:
 @njit(cache=True, inline="always")
 def special_completion(st, p: int, power: int, rule: int) -> int:
     """Rules whose completion is not "some target exists now" (1: usable, 0: not, -1: the targets decide):
-    the Outpost arms; the Sword needs another player with a settlement (A-N5); a wagon or ship on the
-    board can always go back to the supply."""
+    the Outpost arms; the expansions' other rules: kbenv.engine.dispatch.powers.expansion_rule_completion."""
     if rule == RULE_ARM:
         return 1
-    if rule == RULE_SWORD:
-        return 1 if next_victim(st, p, p) >= 0 else 0
-    if rule == RULE_VEHICLE and piece_at(st, p, power) >= 0:
-        return 1
-    if HARVEST_RULE[rule]:
-        return harvest_completion(st, p, rule)
-    return -1
+    return expansion_rule_completion(st, p, power, rule)
 
 
 @njit(cache=True)

@@ -40,12 +40,8 @@ from ..board.codes import (
 from ..board.geometry import NUM_CELLS, STEP1
 from ..catalogue import RULE_BIT
 from .board_ops import own_view
-from .crossroads.tasks import score_tasks
 from .dispatch import facts, flow
-from .harvest.scoring import FIRST_HARVEST_CARD, score_harvest_card
-from .marshlands.scoring import FIRST_MARSH_CARD, score_marsh_card
 from .powers import terrain_view
-from .queenies.rules import score_capitols
 from .state import (
     CAPITOL_HEX,
     CARDS,
@@ -56,7 +52,6 @@ from .state import (
     NUM_CAPITOLS,
     NUM_CARDS_IN_PLAY,
     NUM_PLAYERS,
-    NUM_TASKS,
     RULE_FLAGS,
     SPECIAL_MASK,
 )
@@ -261,11 +256,7 @@ def score_card(st, p: int, card: int) -> int:
         return score_lords(st, p)
     if card == FARMERS:
         return score_farmers(st, p)
-    if card >= FIRST_HARVEST_CARD:
-        return score_harvest_card(st, p, card)
-    if card >= FIRST_MARSH_CARD:
-        return score_marsh_card(st, p, card)
-    return 0
+    return flow.expansion_card(st, p, card)
 
 
 @njit(cache=True)
@@ -280,9 +271,9 @@ def score_table(st, out) -> None:
             out[p, k] = score_card(st, p, st[CARDS + k])
             total += out[p, k]
         out[p, COL_CASTLES] = score_castles(st, p)
-        out[p, COL_CAPITOLS] = score_capitols(st, p) if st[NUM_CAPITOLS] > 0 else 0
+        out[p, COL_CAPITOLS] = flow.capitols(st, p)
         out[p, COL_GOLD] = st[GOLD + p]
-        out[p, COL_TASKS] = score_tasks(st, p) if st[NUM_TASKS] > 0 else 0
+        out[p, COL_TASKS] = flow.tasks(st, p)
         out[p, COL_PALACES] = flow.palaces(st, p) if st[EXPANSIONS] != 0 else 0
         out[p, SCORE_COLUMNS - 1] = (total + out[p, COL_CASTLES] + out[p, COL_CAPITOLS] + out[p, COL_GOLD]
                                      + out[p, COL_TASKS] + out[p, COL_PALACES])

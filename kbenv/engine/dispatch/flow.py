@@ -1,7 +1,8 @@
 """The decision flow's events (kbenv.engine.turns, legal and actions call them; see kbenv.engine.dispatch).
 
 Callers check `st[EXPANSIONS] != 0` first, so base games never enter these ladders. Set-up:
-`expansions_dealt(rng)`: the random parts of the expansions' set-ups, in this order, from one generator. Turns:
+`expansions_dealt(rng)`: the random parts of the expansions' set-ups, in this order, from one generator;
+`island_dealt(side, seed)`: the island's, after the rest. Turns:
 - `turn_begun(p)`: p's turn has begun and p holds a card; `mandatory_card_replaced()`: the mandatory action's
   card was replaced (the no-eligible-hex exception); `hand_has_free_hex(p)`: some option of p's hand has a free
   hex;
@@ -18,7 +19,7 @@ Actions: `hex_chosen(p, phase, h)` (before any chosen hex is applied); `mandator
 settlements for a base power: Harvest's scouts).
 
 Scoring: `extra_lines(p)`, `extra_best_line(p)` (lines off the board's 20 rows: the island's),
-`off_board_fishermen(p)`, `palaces(p)`.
+`off_board_fishermen(p)`, `expansion_card(p, card)`, `capitols(p)`, `tasks(p)`, `palaces(p)`.
 """
 
 from __future__ import annotations
@@ -30,19 +31,23 @@ from ...catalogue import CAPITOL, CAVES, CROSSROADS, HARVEST, ISLAND, MARSHLANDS
 from ..crossroads.deal import deal_tasks
 from ..crossroads.rules import card_at, choosing_terrain, discard_extra_cards, draw_extra_cards, fix_terrain
 from ..crossroads.rules import hand_has_free_hex as crossroads_hand_has_free_hex
+from ..crossroads.tasks import score_tasks
 from ..deck import card_has_free_hex
 from ..harvest import hooks as harvest
 from ..harvest.powers import add_scout_neighbours, with_scouts
+from ..harvest.scoring import FIRST_HARVEST_CARD, score_harvest_card
+from ..island.deal import deal_island, side_of_seed
 from ..island.rules import BOARD_TILES, island_best_line, island_lines, island_tile_types, usable_island_tile
 from ..island.scoring import island_fishermen
 from ..marshlands import hooks as marsh
 from ..marshlands.deal import scouts_in_play, scouts_setup
-from ..marshlands.scoring import score_palaces
+from ..marshlands.scoring import FIRST_MARSH_CARD, score_marsh_card, score_palaces
 from ..marshlands.swamp import PLAIN_BUILDS, SWAMP_BUILDS, hand_terrain
 from ..nomads.deal import deal_nomad_tiles
 from ..nomads.hooks import remember_mandatory_hex
 from ..nomads.rules import end_of_round, families_after_mandatory
 from ..queenies.deal import deal_capitols, deal_caves
+from ..queenies.rules import score_capitols
 from ..state import (
     BONUS_USED,
     CAVE_USED,
@@ -51,6 +56,8 @@ from ..state import (
     MANDATORY_BUILT,
     MANDATORY_TARGET,
     NO_CARD,
+    NUM_CAPITOLS,
+    NUM_TASKS,
     OUTPOST_ARMED,
     PHASE_IDLE,
     PHASE_MANDATORY,
@@ -76,6 +83,14 @@ def expansions_dealt(st, rng) -> None:
         deal_tasks(st, rng)
     if st[EXPANSIONS] & MARSHLANDS and scouts_in_play(st):
         scouts_setup(st, rng)
+
+
+@njit(cache=True)
+def island_dealt(st, side: int, seed: int) -> None:
+    """The island's set-up, after the rest of the game's (kbenv.engine.island.deal): its side (`side`, or from
+    the seed when negative) and its tiles."""
+    if st[EXPANSIONS] & ISLAND:
+        deal_island(st, side_of_seed(seed) if side < 0 else side)
 
 
 # ----- turns --------------------------------------------------------------------------------------------------
@@ -276,6 +291,28 @@ def extra_best_line(st, p: int) -> int:
 def off_board_fishermen(st, p: int) -> int:
     """Fishermen with off-board hexes: the island's coast counts as water (A-QI2)."""
     return island_fishermen(st, p)
+
+
+@njit(cache=True)
+def expansion_card(st, p: int, card: int) -> int:
+    """The gold of an expansion's scoring card for p (Harvest's, Marshlands'); 0 for any other card."""
+    if card >= FIRST_HARVEST_CARD:
+        return score_harvest_card(st, p, card)
+    if card >= FIRST_MARSH_CARD:
+        return score_marsh_card(st, p, card)
+    return 0
+
+
+@njit(cache=True)
+def capitols(st, p: int) -> int:
+    """The capitols column (Capitol, A-Q1): 0 in games without capitols."""
+    return score_capitols(st, p) if st[NUM_CAPITOLS] > 0 else 0
+
+
+@njit(cache=True)
+def tasks(st, p: int) -> int:
+    """The tasks column (Crossroads, C-8): 0 in games without tasks."""
+    return score_tasks(st, p) if st[NUM_TASKS] > 0 else 0
 
 
 @njit(cache=True)

@@ -18,9 +18,11 @@ from numba import njit
 from ... import catalogue as CAT
 from ...board.bitset import COAST_MASK, NEIGHBOUR_MASK, WORDS, has
 from ...board.codes import LOCATION, NUM_TERRAIN_CODES
-from ...board.geometry import ISLAND_COLS, ISLAND_FIRST, ISLAND_ROWS, NUM_ISLAND_HEXES
+from ...board.geometry import COLS, ISLAND_COLS, ISLAND_FIRST, ISLAND_ROWS, NUM_ISLAND_HEXES
 from ..legal import legal_hexes
 from ..observe import TERRAIN_CHANNEL, V0_CHANNELS
+from ..observe_layout import HEX_DENOMINATOR, PIECE_DENOMINATOR  # noqa: F401  (island_hexes: halves, island_pieces: sixths)
+from ..packed_layout import P_ISLAND_HEXES, P_ISLAND_PIECES, set_code
 from ..piece_table import CELL_PIECE_AT, PLANE_PIECE_AT, PLANE_PIECE_CODE, PLANE_PIECE_SLOTS
 from ..state import (
     DECIDER,
@@ -45,7 +47,7 @@ from ..state import (
 )
 from .rules import ISLAND_TILE
 
-ISLAND_TYPES = tuple(loc.name for loc in CAT.LOCATION_TYPES if loc.expansion == "island")  # rope_bridge, tree_house
+ISLAND_TYPES = CAT.ISLAND_TYPES  # rope_bridge, tree_house
 FIRST_ISLAND_LOCATION = CAT.LOCATION_NAMES.index(ISLAND_TYPES[0])
 NUM_ISLAND_TYPES = len(ISLAND_TYPES)
 assert CAT.LOCATION_NAMES[FIRST_ISLAND_LOCATION : FIRST_ISLAND_LOCATION + NUM_ISLAND_TYPES] == ISLAND_TYPES
@@ -75,8 +77,6 @@ ISLAND_PIECE_COLUMNS = (
     ("scouts", "the turn owner's scouts (Harvest)"),
     ("mayor_line", "the hex's island line is marked for Mayors: own 1, another player's 1/2 (A-QI4)"),
 )
-HEX_DENOMINATOR = 2  # island_hexes: code / 2
-PIECE_DENOMINATOR = 6  # island_pieces: code / 6
 assert len(ISLAND_HEX_COLUMNS) <= 20 and len(ISLAND_PIECE_COLUMNS) <= 20 and NUM_ISLAND_HEXES == 20
 COLUMN = {name: k for k, (name, _) in enumerate(ISLAND_HEX_COLUMNS)}
 PIECE_COLUMN = {name: k for k, (name, _) in enumerate(ISLAND_PIECE_COLUMNS)}
@@ -86,17 +86,7 @@ C_LEGAL, C_SOURCE, C_COAST = COLUMN["legal"], COLUMN["source"], COLUMN["coast_wa
 P_WALL, P_OWN, P_OTHER, P_CITY = (PIECE_COLUMN[k] for k in ("wall", "own_pieces", "other_pieces", "city_halls"))
 P_ZONE, P_SCOUTS, P_MAYOR = PIECE_COLUMN["warrior_zone"], PIECE_COLUMN["scouts"], PIECE_COLUMN["mayor_line"]
 
-# The island's v1 features (name, size, meaning), appended to observe_v1.V1_FEATURES after Harvest's.
-ISLAND_V1_FEATURES = (
-    ("island", 1, "Island in play"),
-    ("island_power", NUM_ISLAND_TYPES, f"one-hot power being resolved: {', '.join(ISLAND_TYPES)}"),
-    ("own_island_tiles", NUM_ISLAND_TYPES, f"own tile of the island's location, per type ({', '.join(ISLAND_TYPES)})"),
-    ("own_island_ready", NUM_ISLAND_TYPES, "of it usable now"),
-    ("others_island_tiles", 1, "tiles of the island's location held by the other players / 2"),
-    ("island_tiles_left", 1, "tiles left on the island's location hex / 2"),
-    ("island_mayor_lines", 2, "island lines marked for Mayors / 5: own, the other players' (A-QI4)"),
-    ("island_rules", 2, "rule flags no_island_knights, island_coast_not_water"),
-)
+ISLAND_V1_FEATURES = CAT.ISLAND_V1_FEATURES  # appended to the v1 features after Harvest's (kbenv.engine.observe_layout)
 
 
 @njit(cache=True)
@@ -210,3 +200,16 @@ def island_columns_table() -> str:
             else "-"
         lines.append(f"| {k} | {hexes} | {pieces} |")
     return "\n".join(lines)
+
+
+@njit(cache=True, inline="always")
+def pack_island(st, player: int, bits) -> None:
+    """The island's two table channels (observe_island.island_codes), cell (r, c) at bit r * 20 + c."""
+    codes = np.empty((2, 20, 20), dtype=np.int64)
+    island_codes(st, player, codes)
+    for r in range(20):
+        for c in range(COLS):
+            if codes[0, r, c]:
+                set_code(bits, P_ISLAND_HEXES, 2, r * COLS + c, codes[0, r, c])
+            if codes[1, r, c]:
+                set_code(bits, P_ISLAND_PIECES, 3, r * COLS + c, codes[1, r, c])
