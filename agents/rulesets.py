@@ -48,21 +48,36 @@ class OutsideTrainingWarning(UserWarning):
 class TrainedFor:
     """The rulesets a model was trained for, where that was read, and what its network can see.
 
-    `rulesets` empty: not known (every game is outside its training). `v1`: the network has the v1
-    layout (it can be given any ruleset's observation and actions); `sees`: the expansions whose
-    pieces its observation shows."""
+    `rulesets` empty and no `subsets_of`: not known (every game is outside its training). `subsets_of`: the
+    model was trained on games whose ruleset was drawn per chunk of games among the subsets of this one's
+    expansions (field `ruleset_rotation` with its `random` entry), so every such subset with the default
+    readings is within its training. `v1`: the network has the v1 layout (it can be given any ruleset's
+    observation and actions); `sees`: the expansions whose pieces its observation shows."""
 
     rulesets: tuple[Ruleset, ...]
     source: str
     v1: bool
     sees: tuple[str, ...]
+    subsets_of: Ruleset | None = None
+
+    def covers(self, ruleset: Ruleset) -> bool:
+        """Whether `ruleset` is within the model's training."""
+        if ruleset in self.rulesets:
+            return True
+        return (self.subsets_of is not None and not ruleset.rules
+                and set(ruleset.expansions) <= set(self.subsets_of.expansions))
 
     def text(self) -> str:
+        if self.subsets_of is not None:
+            return f"any subset of {self.subsets_of.text()} (the default readings)"
         return " or ".join(r.text() for r in self.rulesets) if self.rulesets else "an unknown ruleset"
 
     def card_fields(self) -> dict:
-        """The fields a model card states: `rulesets` and where they come from."""
-        return {"rulesets": [r.to_dict() for r in self.rulesets], "rulesets_source": self.source}
+        """The fields a model card states: `rulesets` (or `rulesets_any_subset_of`) and where they come from."""
+        fields = {"rulesets": [r.to_dict() for r in self.rulesets], "rulesets_source": self.source}
+        if self.subsets_of is not None:
+            fields["rulesets_any_subset_of"] = self.subsets_of.to_dict()
+        return fields
 
 
 def sees_of(v1: bool, input_channels: int | None) -> tuple[str, ...]:
@@ -105,7 +120,16 @@ def from_network(info: dict, config: dict, what: str) -> TrainedFor:
     card = info.get("card") if isinstance(info.get("card"), dict) else None
     if card is None or "ruleset" not in card:
         return inferred(v1, channels, what)
-    return TrainedFor((Ruleset.from_dict(card["ruleset"]),), f"recorded in {what}", v1, sees_of(v1, channels))
+    ruleset = Ruleset.from_dict(card["ruleset"])
+    rotation = card.get("ruleset_rotation") or []
+    if "random" in rotation:
+        return TrainedFor((), f"recorded in {what} (ruleset_rotation {'/'.join(rotation)})", v1, sees_of(v1, channels),
+                          subsets_of=ruleset)
+    if rotation:  # fixed entries: base, all (the run's expansions) or expansions joined by '+'
+        drawn = [Ruleset() if e == "base" else ruleset if e == "all" else Ruleset(e.split("+")) for e in rotation]
+        return TrainedFor(tuple(dict.fromkeys(drawn)), f"recorded in {what} (ruleset_rotation)", v1,
+                          sees_of(v1, channels))
+    return TrainedFor((ruleset,), f"recorded in {what}", v1, sees_of(v1, channels))
 
 
 def from_card(card: dict, v1: bool, input_channels: int | None, what: str) -> TrainedFor:
@@ -113,7 +137,9 @@ def from_card(card: dict, v1: bool, input_channels: int | None, what: str) -> Tr
     if "rulesets" not in card:
         raise ValueError(f"{what}: the model card states no rulesets")
     rulesets = tuple(Ruleset.from_dict(r) for r in card["rulesets"])
-    return TrainedFor(rulesets, card.get("rulesets_source", f"stated in {what}"), v1, sees_of(v1, input_channels))
+    subsets = card.get("rulesets_any_subset_of")
+    return TrainedFor(rulesets, card.get("rulesets_source", f"stated in {what}"), v1, sees_of(v1, input_channels),
+                      subsets_of=None if subsets is None else Ruleset.from_dict(subsets))
 
 
 def agent_name(agent) -> str:
@@ -125,7 +151,7 @@ def check_agent(agent, ruleset: Ruleset) -> str | None:
     ruleset); the note to show if it plays outside its training with `outside_training`; else
     ModelRulesetError naming the agent, its rulesets and the game's."""
     trained: TrainedFor | None = getattr(agent, "trained_for", None)
-    if trained is None or ruleset in trained.rulesets:
+    if trained is None or trained.covers(ruleset):
         return None
     name = agent_name(agent)
     message = f"{name} was trained for {trained.text()}; this game is {ruleset.text()}"

@@ -146,3 +146,40 @@ def test_a_tournament_outside_training_says_so(tmp_path, capsys):
     stored = json.loads((tmp_path / "t" / "summary.json").read_text())
     assert stored["config"]["outside_training"] == {spec: note}
     assert np.isclose(sum(s["win_share"] for s in summary["by_players"]["2"]["seats"].values()), 1.0)
+
+
+SEVEN = ["nomads", "capitol", "caves", "crossroads", "marshlands", "harvest", "island"]
+
+
+def test_a_network_trained_on_drawn_rulesets_plays_every_subset_of_them(tmp_path):
+    # a run with ruleset_rotation's `random` entry drew each chunk's ruleset among the subsets of its expansions:
+    # every subset with the default readings is within its training, another reading or expansion is not
+    torch.manual_seed(0)
+    path = tmp_path / "rotated.pt"
+    card = {"ruleset": {"expansions": SEVEN[:4], "rules": []}, "ruleset_rotation": ["base", "all", "random"]}
+    save_network(PolicyValueNet(v1=True, channels=8, blocks=1, head_channels=2), path, {"card": card})
+    agent = make_agent(f"aznet:path={path}", seed=0)
+    trained = agent.trained_for
+    assert trained.subsets_of == Ruleset(SEVEN[:4])
+    assert "any subset of nomads+capitol+caves+crossroads" in trained.text()
+    for expansions in ([], ["crossroads"], ["capitol", "nomads"], SEVEN[:4]):
+        assert trained.covers(Ruleset(expansions)), expansions
+        game = Game.new(2, seed=3, expansions=expansions or None)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # no OutsideTrainingWarning: the game is within its training
+            action = agent.act(*agent_inputs(game, game.decider))
+        assert game.legal_mask()[action]
+    assert not trained.covers(Ruleset(["island"]))
+    assert not trained.covers(Ruleset([], ["lords_count_zero"]))
+    with pytest.raises(ModelRulesetError, match="any subset of nomads.capitol.caves.crossroads .the default readings.; "
+                                                "this game is island"):
+        agent.act(*agent_inputs(Game.new(2, seed=3, expansions=["island"]), 0))
+    assert trained.card_fields()["rulesets_any_subset_of"] == {"expansions": SEVEN[:4], "rules": []}
+
+
+def test_a_fixed_rotation_is_not_read_as_any_subset(tmp_path):
+    path = tmp_path / "fixed.pt"
+    card = {"ruleset": {"expansions": ["crossroads"], "rules": []}, "ruleset_rotation": ["base", "all"]}
+    save_network(PolicyValueNet(v1=True, channels=8, blocks=1, head_channels=2), path, {"card": card})
+    trained = make_agent(f"aznet:path={path}", seed=0).trained_for
+    assert trained.subsets_of is None and trained.rulesets == (Ruleset(), Ruleset(["crossroads"]))

@@ -536,7 +536,9 @@ class Run:
         c = self.config
         return {"name": c.name, "method": "gumbel alphazero self-play (agents/training/alphazero.py)",
                 "observation": "standard (v1)" if self.net.config["v1"] else "standard (v0), no hint planes",
-                "players": c.players, "ruleset": c.ruleset(), "network": self.net.config,
+                "players": c.players, "ruleset": c.ruleset(),
+                **({"ruleset_rotation": list(c.ruleset_rotation)} if c.ruleset_rotation else {}),
+                "network": self.net.config,
                 "rounds": self.iteration, "self_play_positions": self.selfplay.positions,
                 "games_finished": self.selfplay.finished, "simulations": c.simulations, "considered": c.considered,
                 "search": c.search,
