@@ -211,3 +211,20 @@ def test_the_module_form_of_the_id_needs_no_import_of_kbenv():
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr[-2000:]
     assert "SelfPlayVectorEnv (2, 50, 20, 20)" in out.stdout
+
+
+def test_observation_wrappers_refuse_same_step_as_the_doc_says():
+    with pytest.raises(AssertionError):
+        TransformObservation(make(2, autoreset_mode="SameStep"), lambda obs: obs, None)
+
+
+def test_sync_mode_still_vectorizes_the_single_env():
+    env = gymnasium.make_vec(SELF_PLAY_V1, num_envs=2, vectorization_mode="sync")
+    assert isinstance(env, gymnasium.vector.SyncVectorEnv)
+    assert env.single_observation_space == make(2).single_observation_space
+
+
+def test_the_doc_page_example_runs():
+    text = (ROOT / "docs" / "vector-env.md").read_text(encoding="utf-8")
+    source = text.split("```python\n", 1)[1].split("```", 1)[0]
+    exec(compile(source, "docs/vector-env.md", "exec"), {"__name__": "__doc_example__"})
