@@ -11,6 +11,8 @@ from . import kernel_signatures  # noqa: F401,I001  (third: one specialisation p
 from . import compile_progress  # noqa: F401,I001  (a progress bar while kernels compile for longer than 2 s)
 from .envs import old_paths  # noqa: F401,I001  (installs kbenv.openspiel, kbenv.wrappers, ...: old paths of kbenv.envs.*)
 from .envs import kingdom_builder_v0, kingdom_builder_v1, registration  # noqa: F401,I001  (registration: gymnasium ids)
+from .envs import pettingzoo_ids  # noqa: F401,I001  (PettingZoo registry ids kbenv/kingdom_builder-v0, -v1)
+from ._version import __version__
 from .board.codes import CARD_NAMES, LOCATION_NAMES
 from .engine.legal import ACTION_SIZE, END_TURN, TILE_ACTION_BASE
 from .game import TILE_ACTION, Game, IllegalActionError, describe_action, hex_action
@@ -19,6 +21,7 @@ from .position import score_position
 from .setup import PRESETS, Setup, SetupError
 
 __all__ = [
+    "__version__",
     "env",
     "raw_env",
     "kingdom_builder_v0",
@@ -38,4 +41,3 @@ __all__ = [
     "hex_action",
     "score_position",
 ]
-__version__ = "0.1.0"

@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from . import catalogue as CAT
+from ._version import __version__
 from .board.island_files import SUBSTITUTE_SIDES
 from .colours import SEAT_COLOUR_NAMES, seat_name
 from .game import Game
@@ -600,6 +601,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="kbenv", description="Kingdom Builder environment tools",
                                      epilog="exit codes: 0 ok (also a human's end of input), 2 user error, "
                                             "130 interrupted, 141 stdout closed")
+    parser.add_argument("--version", action="version", version=f"kbenv {__version__}",
+                        help="print the version of kbenv and exit")
     sub = parser.add_subparsers(dest="command", required=True, metavar="command",
                                 help="play, score, legal, position, tournament, train, bench, sections, serve or "
                                      "warmup "

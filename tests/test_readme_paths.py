@@ -25,12 +25,13 @@ from pathlib import Path
 import pytest
 
 from kbenv.cli import EXAMPLES, TOURNAMENT_FILES, build_parser, main
+from kbenv.envs.pettingzoo_ids import KINGDOM_BUILDER_V0, KINGDOM_BUILDER_V1
 from kbenv.registration import SELF_PLAY_V0, SELF_PLAY_V1
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC_FILES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 OUTPUT_ROOTS = ("runs", "results", "bench_results")
-NOT_PATHS = {SELF_PLAY_V0, SELF_PLAY_V1}  # Gymnasium ids
+NOT_PATHS = {SELF_PLAY_V0, SELF_PLAY_V1, KINGDOM_BUILDER_V0, KINGDOM_BUILDER_V1}  # Gymnasium and PettingZoo ids
 # The files each kind of run writes in its folder (test_the_writers_write_these_files checks their sources).
 AZ_FILES = ("model.pt", "checkpoint.pt", "curve.csv", "curve.png", "losses.csv", "model_card.json")
 PPO_FILES = ("model.zip", "checkpoints", "snapshots", "tb", "eval.csv", "eval.png", "progress.json",
@@ -316,6 +317,11 @@ KBENV = kbenv_commands()
 
 @pytest.mark.parametrize("command", KBENV, ids=range(len(KBENV)))
 def test_kbenv_command_lines_parse(command):
+    if argv_of(command) == ["--version"]:  # argparse's version action prints the version and exits 0
+        with pytest.raises(SystemExit) as stop:
+            build_parser().parse_args(["--version"])
+        assert stop.value.code == 0
+        return
     args = build_parser().parse_args(argv_of(command))
     assert callable(args.func)
 

@@ -6,7 +6,10 @@
 | `kingdom_builder_v1` | PettingZoo AEC env of any ruleset (v1 layout) |
 | `wrappers` | gymnasium single-seat self-play envs `SelfPlayEnv` (v0) and `SelfPlayEnvV1` (v1) |
 | `vector_env` | stable-baselines3 `VecEnv` of N self-play games on the batch engine |
+| `gym_vector` | Gymnasium `VectorEnv` of N self-play games on the batch engine (the ids' vector entry points) |
+| `batch_opponents` | the in-batch opponents both batch envs play |
 | `registration` | the gymnasium ids `kbenv/SelfPlay-v0` and `kbenv/SelfPlay-v1` (registered on `import kbenv`) |
+| `pettingzoo_ids` | the PettingZoo ids `kbenv/kingdom_builder-v0` and `-v1`, aec and parallel (on `import kbenv`) |
 | `openspiel` | the OpenSpiel game `python_kingdom_builder` (needs open_spiel; `import kbenv.openspiel`) |
 
 These modules lived directly in `kbenv/` before; their old import paths (`kbenv.kingdom_builder_v0`,

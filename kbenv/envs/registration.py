@@ -21,6 +21,10 @@ keyword arguments are those of `SelfPlayEnv` (`learner_seat`, `reward`, `illegal
 environment has `action_masks()` (sb3-contrib's MaskablePPO reads it through
 `env.get_wrapper_attr("action_masks")`, so it works through gymnasium's wrappers) and puts the mask in
 `info["action_mask"]` too.
+
+Both ids also have a vector entry point, the batch engine as a Gymnasium `VectorEnv` (kbenv.envs.gym_vector,
+docs/vector-env.md): `gymnasium.make_vec("kbenv/SelfPlay-v1", num_envs=64, vectorization_mode="vector_entry_point")`.
+Its opponents are built-in policy names or batched callables (`kbenv.envs.batch_opponents`), not agent specs.
 """
 
 from __future__ import annotations
@@ -84,6 +88,24 @@ def make_self_play_v1(**kwargs: Any) -> SelfPlayEnvV1:
     return SelfPlayEnvV1(**kwargs)
 
 
+def make_self_play_vector_v0(num_envs: int = 1, **kwargs: Any) -> gymnasium.vector.VectorEnv:
+    """Vector entry point of `kbenv/SelfPlay-v0`: `SelfPlayVectorEnv` of the base game in the v0 layout."""
+    from .gym_vector import SelfPlayVectorEnv
+
+    if "layout" in kwargs:
+        raise TypeError(f"{SELF_PLAY_V0}: unknown keyword argument 'layout' (v0 is the v0 layout; use {SELF_PLAY_V1})")
+    return SelfPlayVectorEnv(num_envs, layout="v0", **kwargs)
+
+
+def make_self_play_vector_v1(num_envs: int = 1, **kwargs: Any) -> gymnasium.vector.VectorEnv:
+    """Vector entry point of `kbenv/SelfPlay-v1`: `SelfPlayVectorEnv` in the v1 layout, any ruleset."""
+    from .gym_vector import SelfPlayVectorEnv
+
+    if "layout" in kwargs:
+        raise TypeError(f"{SELF_PLAY_V1}: unknown keyword argument 'layout' (v1 is the v1 layout)")
+    return SelfPlayVectorEnv(num_envs, layout="v1", **kwargs)
+
+
 # gymnasium.make reads `metadata` from the entry point to check `render_mode` before building the env.
 make_self_play_v0.metadata = SelfPlayEnv.metadata  # type: ignore[attr-defined]
 make_self_play_v1.metadata = SelfPlayEnvV1.metadata  # type: ignore[attr-defined]
@@ -95,6 +117,10 @@ ENTRY_POINTS: dict[str, Callable[..., gymnasium.Env]] = {
     SELF_PLAY_V0: make_self_play_v0,
     SELF_PLAY_V1: make_self_play_v1,
 }
+VECTOR_ENTRY_POINTS: dict[str, Callable[..., gymnasium.vector.VectorEnv]] = {
+    SELF_PLAY_V0: make_self_play_vector_v0,
+    SELF_PLAY_V1: make_self_play_vector_v1,
+}
 
 
 def register_envs() -> None:
@@ -102,6 +128,7 @@ def register_envs() -> None:
     for env_id, entry_point in ENTRY_POINTS.items():
         if env_id not in gymnasium.registry:
             gymnasium.register(id=env_id, entry_point=f"{ENTRY_MODULE}:{entry_point.__name__}",
+                               vector_entry_point=f"{ENTRY_MODULE}:{VECTOR_ENTRY_POINTS[env_id].__name__}",
                                disable_env_checker=False, order_enforce=True)
 
 

@@ -19,13 +19,13 @@ from stable_baselines3.common.vec_env import VecEnv
 
 from ..engine import state as S
 from ..game import IllegalActionError
-from ..policies import BUILTIN_POLICIES
 from ..rewards import terminal_rewards
 from ..safe_json import short_repr
 from ..setup import SetupError, check_num_players, is_int
 from ..vector import VectorGames, best_sets
+from .batch_opponents import BUILTIN_OPPONENTS, check_opponents, play_opponents
 
-BUILTIN_OPPONENTS = BUILTIN_POLICIES  # played inside the batch
+__all__ = ["BUILTIN_OPPONENTS", "SelfPlayVecEnv"]
 
 
 class SelfPlayVecEnv(VecEnv):
@@ -43,12 +43,7 @@ class SelfPlayVecEnv(VecEnv):
         packed: bool = False,
         **setup_options,
     ):
-        for opponent in opponents:
-            if not (opponent in BUILTIN_OPPONENTS or callable(opponent)):
-                raise SetupError(
-                    f"opponents: expected one of {', '.join(BUILTIN_OPPONENTS)} or a batched policy callable, "
-                    f"got {short_repr(opponent)}"
-                )
+        opponents = check_opponents(opponents)
         if not is_int(num_envs) or num_envs < 1:
             raise SetupError(f"num_envs: expected a positive integer, got {short_repr(num_envs)}")
         counts = [num_players] if is_int(num_players) else list(num_players)
@@ -90,27 +85,7 @@ class SelfPlayVecEnv(VecEnv):
 
     def _advance(self, rows: np.ndarray) -> None:
         """Play the opponents in these games until the learner is to move or the game is over."""
-        states = self.games.states
-        while True:
-            waiting = rows[(states[rows, S.DECIDER] != self.learner[rows]) & (states[rows, S.PHASE] != S.PHASE_OVER)]
-            if len(waiting) == 0:
-                return
-            kinds = self.seat_opponent[waiting, states[waiting, S.DECIDER]]
-            for k in np.unique(kinds):
-                group = waiting[kinds == k]
-                opponent = self.opponents[k]
-                if opponent == "random":
-                    actions = self.games.random_actions(group)
-                elif opponent == "greedy":
-                    actions = self.games.greedy_actions(group)
-                elif opponent == "lookahead":
-                    actions = self.games.lookahead_actions(group)
-                else:
-                    obs = self.games.observations(group, packed=False)
-                    actions = np.asarray(opponent(obs, self.games.legal_masks(group)))
-                    self.games.step(actions, group)
-                    continue
-                self.games._apply(actions, group)
+        play_opponents(self.games, rows, self.learner, self.seat_opponent, self.opponents)
 
     def _observe(self) -> np.ndarray:
         return self.games.observations(self.games.all_rows, self.learner)
