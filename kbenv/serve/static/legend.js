@@ -9,6 +9,7 @@ function icon(draw) {
   svg.setAttribute("viewBox", "-13 -12 26 24");
   svg.setAttribute("class", "legend-icon");
   draw(svg);
+  for (const e of svg.querySelectorAll("[class]")) e.removeAttribute("class");  // not a piece of the board
   return svg.outerHTML;
 }
 
