@@ -283,7 +283,7 @@ def analyse(analyst, view: PlayerView, seed: int = 0, line: bool = True) -> Anal
         valued = analyst.value(world)
         decisions = [{"action": a, "share": s, "value": v, "words": _words(world, view.player, a)}
                      for a, s, v in zip(valued.actions, valued.shares, valued.values, strict=True)]
-        decisions.sort(key=lambda d: (-d["share"], d["action"]))
+        decisions.sort(key=lambda d: (-d["share"], d["action"] != valued.best, d["action"]))  # its choice first
         steps, games = best_line(analyst, world, view.player, valued.best) if line else ([], [])
     return Analysis(analyst.spec, analyst.method, analyst.eval_kind, analyst.eval_label, view.player,
                     None if world.done else int(world.decider), decisions, valued.evaluation, steps, games)

@@ -177,3 +177,10 @@ def test_a_shipped_model_refuses_a_ruleset_outside_its_training():
         analyse(analyst, PlayerView(Game.new(2, seed=0), 0))
     base = analyse(make_analyst("network:2p"), PlayerView(Game.new(2, seed=0), 0))
     assert math.isclose(sum(d["share"] for d in base.decisions), 1.0, abs_tol=1e-6)
+
+
+def test_the_top_decision_is_the_first_step_of_the_best_line_for_every_analyst(analysts):
+    game = played_game(4, 20, 2)
+    for spec, analyst in analysts.items():
+        result = analyse(analyst, PlayerView(game, game.decider))
+        assert result.top["action"] == result.line[0]["action"], spec

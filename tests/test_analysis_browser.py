@@ -113,7 +113,8 @@ def test_eval_bars_move_and_the_replays_eval_curve_has_a_point_per_decision(serv
     steps = len(game.actions)
     wait(browser, f"return document.getElementById('rp-step').textContent === 'decision 0 / {steps}'")
     analysis_on(browser)
-    wait(browser, "return A.curve !== null && !document.getElementById('eval-chart').hidden")
+    wait(browser, "return A.curve !== null && document.getElementById('eval-chart').getBoundingClientRect().width > 0")
+    assert browser.find_element(By.ID, "chart").is_displayed()  # the score chart beside it
     curves = browser.find_elements(By.CSS_SELECTOR, "#eval-chart polyline.eval-curve")
     assert len(curves) == 2  # a curve per seat
     for curve in curves:

@@ -15,6 +15,7 @@ pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 
 from kbenv import Game  # noqa: E402
+from kbenv.catalogue import TASK_CARDS  # noqa: E402
 from kbenv.serve.sessions import GameSession  # noqa: E402
 
 with warnings.catch_warnings():
@@ -159,3 +160,11 @@ def test_twin_games_that_differ_only_in_hidden_cards_get_the_same_analysis_and_h
         answers.append([get(client, f"/api/games/twin{k}/{kind}?seat=0&analyst={analyst}")
                         for kind in ("analysis", "hint") for analyst in ("lookahead", "network:2p")])
     assert answers[0] == answers[1]
+
+
+def test_a_views_tasks_carry_their_full_text(client):
+    d = client.post("/api/games", json={"players": 2, "seed": 4, "expansions": ["crossroads"],
+                                        "seats": ["human", "greedy"]}).json()
+    rules = {t.name: t.rule for t in TASK_CARDS}
+    tasks = d["view"]["tasks"]
+    assert tasks and all(t["text"] == rules[t["name"]] and t["text"] for t in tasks)

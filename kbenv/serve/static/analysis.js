@@ -152,7 +152,7 @@ async function askHint() {
 
 // The replay's evaluation curve: the analyst's evaluation per seat at each decision, beside the score chart.
 async function refreshCurve() {
-  if (!A.on || S.mode !== "replay" || !S.replay) { $("eval-chart").hidden = true; return; }
+  if (!A.on || S.mode !== "replay" || !S.replay) { setHidden($("eval-chart"), true); return; }
   const key = `${S.replay.id}|${$("analyst").value}`;
   if (A.curveKey !== key) {
     try {
@@ -166,7 +166,7 @@ async function refreshCurve() {
 
 function drawEvalChart(curve, step, steps) {
   const svg = $("eval-chart"), W = 320, H = 140, pad = 24;
-  svg.hidden = false;
+  setHidden(svg, false);
   while (svg.firstChild) svg.removeChild(svg.firstChild);
   const pts = curve.points, n = pts.length ? pts[0].length : 0, last = Math.max(1, steps);
   const lo = Math.min(0, ...pts.flat()), hi = Math.max(1, ...pts.flat());
@@ -198,7 +198,7 @@ function initAnalysis() {
   $("analysis-toggle").addEventListener("change", () => {
     A.on = $("analysis-toggle").checked;
     A.data = null;
-    if (!A.on) $("eval-chart").hidden = true;
+    if (!A.on) setHidden($("eval-chart"), true);
     if (S.view) { drawCurrentBoard(); drawAnalysis(); }
     refreshAnalysis();
   });

@@ -106,10 +106,10 @@ async function newGame() {
     const d = await api("POST", "/api/games", body);
     Object.assign(S, { mode: "play", gameId: d.id, seat: d.seat, humans: d.humans, replay: null });
     $("log").innerHTML = "";
-    $("chart").hidden = true;
+    setHidden($("chart"), true);
     $("watch-controls").hidden = d.humans.length > 0;
     $("title").textContent = `game ${d.id}: ${d.seats.join(" vs ")}`;
-    $("eval-chart").hidden = true;
+    setHidden($("eval-chart"), true);
     analystOptions(d.view);
     render(d.view);
     message(d.humans.length ? "" : "agents only: Run, Pause or Step through the game");
@@ -225,7 +225,7 @@ async function openReplay() {
     $("replay-controls").hidden = false;
     $("rp-slider").max = d.steps;
     $("log").innerHTML = "";
-    $("chart").hidden = false;
+    setHidden($("chart"), false);
     A.curveKey = null;
     analystOptions(d.view);
     showReplay(d.view);

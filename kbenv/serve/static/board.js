@@ -8,6 +8,10 @@ const SVGNS = "http://www.w3.org/2000/svg";
 // A location's letter as drawn: upper case where that is one letter (the palisade's ß stays ß, not SS).
 function displayLetter(ch) { const up = ch.toUpperCase(); return up.length === 1 ? up : ch; }
 
+// Show or hide an element by its hidden attribute (an SVG element has no `hidden` property: setting one would
+// leave the attribute, and the element hidden, as it was).
+function setHidden(e, hidden) { e.toggleAttribute("hidden", hidden); }
+
 function rgb(c) { return `rgb(${c[0]},${c[1]},${c[2]})`; }
 
 function el(name, attrs, parent) {
