@@ -6,7 +6,9 @@ what the phase asks for, then lists the legal decisions by number, in words, wit
 each (`[1] build at 3,4`, `[9] use the Oracle tile (oracle)`). It accepts a number from that list, a
 hex as `r,c` (or `r c`), an island hex as `island r,c`, or a decision's name (`end_turn`, `done`,
 `tavern`, ...); `help` or `?` prints the commands and the legal decisions, `board` shows the board
-again, and `quit` (or the end of input, Ctrl-D) stops the game with `EndOfInput`, which `kbenv play`
+again, `hint` prints an analyst's top decisions with their shares and values and its best line for the rest of the
+turn (agents.analysis, made from this seat's view only; the analyst is `lookahead` unless `kbenv play --hint SPEC`
+names another), and `quit` (or the end of input, Ctrl-D) stops the game with `EndOfInput`, which `kbenv play`
 reports and ends with exit code 0. Input that is not a legal decision is answered with the reason, and asked again.
 """
 
@@ -45,6 +47,8 @@ NAMED_ACTIONS = {name.replace("_", " ").lower(): action for name, action in ACTI
 OPTION_WORDS = {phase: {word: ACTION_ID[f"option-{k + 1}"] for k, word in enumerate(words)}
                 for phase, words in OPTION_NAMES.items()}
 HELP_WORDS = ("help", "?")
+HINT_WORDS = ("hint",)
+DEFAULT_HINT = "lookahead"  # the analyst of `hint` (agents.analysis)
 QUIT_WORDS = ("quit", "exit")
 COMMANDS = (
     "  a number from the list      take that decision (e.g. 1)",
@@ -53,6 +57,7 @@ COMMANDS = (
     "  a decision's name           end_turn, done, oracle, tavern, ... (as shown in brackets)",
     "  help  or  ?                 this help and the legal decisions",
     "  board                       show the board and the scores again",
+    "  hint                        the analyst's best decisions now and its line for the rest of the turn",
     "  quit  (or end of input)     stop the game here",
 )
 
@@ -119,11 +124,36 @@ class HumanAgent:
     name = "human"
 
     def __init__(self, read: Callable[[str], str] | None = None, write: Callable[[str], None] = print,
-                 colour: bool | None = None):
+                 colour: bool | None = None, hint: str = DEFAULT_HINT):
         self.read = read if read is not None else (lambda prompt: input(prompt))  # input() as it is when asked
         self.write = write
         self.colour = sys.stdout.isatty() if colour is None else colour
         self.heard: list[tuple[int, str]] = []
+        self.hint = hint  # the analyst spec of `hint`
+        self._analyst = None
+
+    def set_hint(self, analyst) -> None:
+        """Use `analyst` (agents.analysis.make_analyst's, already made and checked) for `hint`."""
+        self.hint = analyst.spec
+        self._analyst = analyst
+
+    def analyst(self):
+        """The analyst of `hint`, made at its first use (ValueError naming the spec if it names none)."""
+        from .analysis import make_analyst
+
+        if self._analyst is None or self._analyst.spec != self.hint:
+            self._analyst = make_analyst(self.hint)
+        return self._analyst
+
+    def hint_lines(self, view: PlayerView) -> list[str]:
+        """What `hint` prints: the analyst's top decisions from this seat's view, or why there is none."""
+        from .analysis import analyse, hint_lines
+        from .rulesets import ModelRulesetError
+
+        try:
+            return hint_lines(analyse(self.analyst(), view))
+        except (ModelRulesetError, ValueError, OSError) as err:
+            return [f"  no hint: {err}"]
 
     def reset(self, seed: int | None = None) -> None:
         self.heard = []
@@ -166,6 +196,10 @@ class HumanAgent:
                 raise EndOfInput(word)
             if word == "board":
                 self._show_board(game)
+                continue
+            if word in HINT_WORDS:
+                for line in self.hint_lines(view):
+                    self.write(line)
                 continue
             choice = parse_decision(answer, legal, game.phase)
             if isinstance(choice, str):

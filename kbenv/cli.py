@@ -209,6 +209,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     game = Game.new(args.players, seed=args.seed, preset=args.preset, ruleset=ruleset, **island)
     agents = _seat_agents(specs, args.seed) if args.agents else None
     notes = _check_rulesets(agents, game) if agents else {}
+    _set_hints(agents or [], args.hint, game)
     colour = args.colour or (not args.no_colour and sys.stdout.isatty())
     human = "human" in specs
     if human:  # a person needs the set-up before the first decision
@@ -300,6 +301,25 @@ def _seat_agents(specs: list[str], game_seed: int) -> list:
     from agents import make_agent
 
     return [make_agent(spec, seed=game_seed * 31 + i) for i, spec in enumerate(specs)]
+
+
+def _set_hints(agents: list, spec: str | None, game: Game) -> None:
+    """--hint: the analyst of the human seats' `hint` command, checked before the game (ValueError naming --hint
+    for a spec that names no analyst; ModelRulesetError for a model outside its training)."""
+    humans = [a for a in agents if getattr(a, "name", None) == "human"]
+    if spec is None or not humans:
+        if spec is not None:
+            raise ValueError("--hint: needs a human seat (--agents human ...)")
+        return
+    from agents.analysis import make_analyst
+
+    try:
+        analyst = make_analyst(spec)
+    except (ValueError, OSError) as err:
+        raise ValueError(f"--hint: {err}") from None
+    analyst.check(game)
+    for agent in humans:
+        agent.set_hint(analyst)
 
 
 def _check_rulesets(agents: list, game: Game) -> dict[str, str]:
@@ -673,6 +693,10 @@ def _add_play(sub) -> None:
                            "terminal: the set-up comes first, `help` lists the commands, end of input stops the "
                            "game (exit 0). A trained model plays only the rulesets its card states "
                            "(ModelRulesetError otherwise) unless its spec says outside_training=1")
+    play.add_argument("--hint", metavar="SPEC",
+                      help="the analyst of a human seat's `hint` command (agents.analysis): greedy, lookahead (the "
+                           "default), network:NAME (a shipped model's network policy), trained:NAME (its search) or "
+                           "an az: / aznet: spec; a model must fit the game's ruleset")
     colours = play.add_mutually_exclusive_group()
     colours.add_argument("--colour", action="store_true",
                          help="force ANSI colours (default: colours when stdout is a terminal)")

@@ -15,6 +15,13 @@ never a traceback page):
   GET  /api/records                    record files and tournament games under the --records folders
   POST /api/replays                    {"root", "path", "game"} -> a replay: decisions, score totals over time
   GET  /api/replays/{id}?step=n&seat=k the replayed game after n decisions
+  GET  /api/games/{id}/analysis?seat=k&analyst=SPEC   the analysis board (kbenv.serve.analysis): an analyst's
+                                       shares and values of the legal decisions, evaluation per seat, best line
+  GET  /api/games/{id}/hint?seat=k&analyst=SPEC       the analyst's top decision for human seat k, which decides
+  GET  /api/replays/{id}/analysis?step=n&seat=k&analyst=SPEC   the same for a replayed position
+  GET  /api/replays/{id}/curve?seat=k&analyst=SPEC    the analyst's evaluation, one point per decision
+  (analyst: greedy, lookahead (the default), network:NAME, trained:NAME, az:path=FILE or aznet:path=FILE:
+  agents.analysis; every analysis is made from a seat's view, never from the game)
 
 Agents decide in their own threads (at most AGENT_THREADS at once), never on the server's request loop: a decision
 not made within AGENT_SECONDS is answered 503 and not taken (the game stays as it was); a game whose agent is still
@@ -38,6 +45,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..safe_json import short_key
+from .analysis import AnalystStore, analysis_json, analyst_param, hint_json, models_meta
 from .errors import HANDLERS, ApiError, integer, json_body
 from .replay import RecordLibrary, Replay, ReplayStore
 from .sessions import ADVANCE_SECONDS, AGENT_SECONDS, GameStore, action_of, new_session
@@ -111,6 +119,7 @@ def create_app(records_dirs=(), max_games: int = 64) -> Starlette:
     games = GameStore(max_games)
     replays = ReplayStore()
     agent_threads = AgentThreads()
+    analysts = AnalystStore()
 
     async def index(request: Request) -> FileResponse:
         return FileResponse(STATIC / "index.html")
@@ -122,7 +131,9 @@ def create_app(records_dirs=(), max_games: int = 64) -> Starlette:
         kinds = [k for k in KINDS if k not in ("openspiel",)]
         return JSONResponse({**board_meta(), "agent_kinds": kinds,
                              "agent_examples": ["human", "greedy", "lookahead", "random", "mcts:sims=200",
-                                                *(f"trained:{name}" for name in shipped_models())]})
+                                                *(f"trained:{name}" for name in shipped_models())],
+                             "models": await run_in_threadpool(models_meta),
+                             "analysts": ["lookahead", "greedy"]})
 
     def _created(session) -> dict:
         humans = session.humans
@@ -224,6 +235,58 @@ def create_app(records_dirs=(), max_games: int = 64) -> Starlette:
         view = await run_in_threadpool(replay.view, q.get("step", "0"), None if seat in (None, "", "watch") else seat)
         return JSONResponse({"id": replay.id, "view": view})
 
+    def _analysis_request(request: Request, players: int) -> tuple[int | None, object]:
+        seat = _seat_param(request, players)
+        return seat, analysts.get(analyst_param(request.query_params.get("analyst")))
+
+    async def game_analysis(request: Request) -> JSONResponse:
+        session = games.get(request.path_params["game_id"])
+        seat, analyst = await run_in_threadpool(_analysis_request, request, session.game.num_players)
+
+        def answer(abandoned: threading.Event) -> dict:
+            with session.using():
+                view = session.analysed_view(seat)  # a copy: the analysis runs without the game's lock
+            return analysis_json(analyst, view)
+
+        return JSONResponse(await agent_threads.run(answer, AGENT_SECONDS))
+
+    async def game_hint(request: Request) -> JSONResponse:
+        session = games.get(request.path_params["game_id"])
+        seat, analyst = await run_in_threadpool(_analysis_request, request, session.game.num_players)
+        if seat is None or seat not in session.humans:
+            raise ApiError(400, "seat: give the human seat that wants a hint (?seat=k)")
+
+        def answer(abandoned: threading.Event) -> dict:
+            with session.using():
+                view = session.analysed_view(seat)
+            return hint_json(analyst, view)
+
+        return JSONResponse(await agent_threads.run(answer, AGENT_SECONDS))
+
+    async def replay_analysis(request: Request) -> JSONResponse:
+        replay = replays.get(request.path_params["replay_id"])
+        q = request.query_params
+        seat = q.get("seat")
+        seat = None if seat in (None, "", "watch") else seat
+        analyst = await run_in_threadpool(analysts.get, analyst_param(q.get("analyst")))
+
+        def answer(abandoned: threading.Event) -> dict:
+            return {"id": replay.id, **analysis_json(analyst, replay.analysed_view(q.get("step", "0"), seat))}
+
+        return JSONResponse(await agent_threads.run(answer, AGENT_SECONDS))
+
+    async def replay_curve(request: Request) -> JSONResponse:
+        replay = replays.get(request.path_params["replay_id"])
+        q = request.query_params
+        seat = q.get("seat")
+        seat = None if seat in (None, "", "watch") else seat
+        analyst = await run_in_threadpool(analysts.get, analyst_param(q.get("analyst")))
+
+        def answer(abandoned: threading.Event) -> dict:
+            return {"id": replay.id, **replay.curve(analyst, seat)}
+
+        return JSONResponse(await agent_threads.run(answer, AGENT_SECONDS))
+
     routes = [
         Route("/", index),
         Route("/api/meta", meta),
@@ -233,13 +296,18 @@ def create_app(records_dirs=(), max_games: int = 64) -> Starlette:
         Route("/api/games/{game_id}/apply", game_apply, methods=["POST"]),
         Route("/api/games/{game_id}/advance", game_advance, methods=["POST"]),
         Route("/api/games/{game_id}/step", game_step, methods=["POST"]),
+        Route("/api/games/{game_id}/analysis", game_analysis),
+        Route("/api/games/{game_id}/hint", game_hint),
         Route("/api/records", records),
         Route("/api/replays", open_replay, methods=["POST"]),
         Route("/api/replays/{replay_id}", replay_view),
+        Route("/api/replays/{replay_id}/analysis", replay_analysis),
+        Route("/api/replays/{replay_id}/curve", replay_curve),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, exception_handlers=HANDLERS)
     app.state.games = games
     app.state.replays = replays
     app.state.library = library
+    app.state.analysts = analysts
     return app

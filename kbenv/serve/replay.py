@@ -21,6 +21,7 @@ import numpy as np
 
 from ..game import Game
 from ..safe_json import MAX_BYTES, JSONInputError, loads, read_json, short_repr
+from ..view import PlayerView
 from ..words import describe_decision
 from .errors import ApiError, integer
 from .views import seat_view, spectator_view
@@ -193,6 +194,8 @@ class Replay:
         self.states: list[np.ndarray] = [start.state.copy()]
         self.decisions: list[dict] = []
         self.timeline: list[list[int]] = [[int(v) for v in start.score_table()[:, -1]]]
+        self.curves: dict[tuple, dict] = {}  # evaluation curves by (analyst spec, seat)
+        self.lock = threading.Lock()
         for action in self.actions:
             self.decisions.append({"seat": start.decider, "action": action, "words": describe_decision(start, action)})
             start.step(action)
@@ -219,6 +222,31 @@ class Replay:
         out = spectator_view(game, self.seats) if seat is None else seat_view(game, seat, self.seats)
         out.update(step=step, steps=self.steps, next_decision=self.decisions[step] if step < self.steps else None)
         return out
+
+    def analysed_view(self, step, seat) -> PlayerView:
+        """The view the analysis of the position after `step` decisions is made from: `seat`'s, or for a watcher
+        (None) the view of the seat after the one that decides (kbenv.serve.analysis)."""
+        from .analysis import watcher_viewer
+
+        step = integer(step, "step", 0, self.steps, text=True)
+        game = self.game_at(step)
+        if seat is not None:
+            seat = integer(seat, "seat", 0, game.num_players - 1, text=True)
+        return PlayerView(game, watcher_viewer(game) if seat is None else seat)
+
+    def curve(self, analyst, seat) -> dict:
+        """The analyst's evaluation curve: one point per decision (the position it was taken in), kept per
+        analyst and seat."""
+        from .analysis import curve_json
+
+        key = (analyst.spec, seat)
+        with self.lock:
+            cached = self.curves.get(key)
+        if cached is None:
+            cached = curve_json(analyst, [self.analysed_view(k, seat) for k in range(self.steps)])
+            with self.lock:
+                self.curves[key] = cached
+        return cached
 
 
 class ReplayStore:

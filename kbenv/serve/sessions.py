@@ -22,6 +22,7 @@ from ..cli import MAX_SEED, expansion_list, rule_list, ruleset_of_args
 from ..game import Game, IllegalActionError
 from ..safe_json import short_key, short_repr
 from ..setup import SetupError
+from ..view import PlayerView
 from ..words import describe_decision
 from .errors import ApiError, integer
 from .views import seat_view, spectator_view
@@ -76,6 +77,21 @@ class GameSession:
             raise ApiError(403, f"seat: seat {seat} is played by {self.seats[seat]}; only human seats have a "
                                 f"private view (leave seat out to watch)")
         return seat_view(self.game, seat, self.seats)
+
+    def analysed_view(self, seat: int | None) -> PlayerView:
+        """The view an analysis of the position is made from (kbenv.serve.analysis): a human seat's own (any seat's
+        once the game is over), or for a watcher the seat's after the one that decides; ApiError 403 for an agent
+        seat's, and for a watcher of a game with human seats before it ends."""
+        from .analysis import watcher_viewer
+
+        game = self.game
+        if seat is None:
+            if self.humans and not game.done:
+                raise ApiError(403, "seat: give your seat (?seat=k): a watcher of a game with human seats gets no "
+                                    "analysis before the game ends")
+            return PlayerView(game, watcher_viewer(game))
+        self.view(seat)  # the same checks as a seat's view
+        return PlayerView(game, seat)
 
     def _take(self, seat: int, action: int) -> dict:
         words = describe_decision(self.game, action)

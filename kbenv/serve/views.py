@@ -49,6 +49,7 @@ from ..words import LOCATION_TEXT, SCORING_CARD_TEXT, card_words, describe_decis
 BOARD_W = round(MARGIN * 2 + HEX_W * 20.5)
 BOARD_H = round(MARGIN * 2 + RADIUS * 2 + 1.5 * RADIUS * 19)
 ISLAND_WIDTH = round(BOARD_W + ISLAND_W)  # the drawing's width in an island game (the island right of the board)
+TASK_TEXT = {task.name: task.rule for task in CAT.TASK_CARDS}  # a task card's full text (the page's hover)
 
 
 def _hex(rc) -> list[int]:
@@ -87,8 +88,9 @@ def board_meta() -> dict:
     }
 
 
-def _decision(view: PlayerView, public: Game, action: int) -> dict:
-    """One legal decision: its action number, kind (hex / power / done / end_turn), hex and words."""
+def decision_entry(public: Game, action: int) -> dict:
+    """One decision of the public game `public`: its action number, kind (hex / island / power / done / end_turn),
+    hex and words."""
     if action < 400:
         kind, name = "hex", f"{action // 20},{action % 20}"
     elif CAT.ISLAND_ACTION_BASE <= action < CAT.ISLAND_ACTION_BASE + ISLAND_ROWS * ISLAND_COLS:
@@ -109,7 +111,7 @@ def legal_decisions(view: PlayerView) -> list[dict]:
     public = view.public_game()
     if view.done or public.decider != view.player:
         return []
-    return [_decision(view, public, a) for a in view.legal_actions()]
+    return [decision_entry(public, a) for a in view.legal_actions()]
 
 
 def _board(view: PlayerView, public: Game) -> dict:
@@ -209,7 +211,8 @@ def _view_json(views: list[PlayerView], hand_views: list[PlayerView], agents: li
         "expansions": list(view.expansions),
         "rules": list(public.setup.rules or ()),
         "cards": [{"name": c, "title": title(c), "text": SCORING_CARD_TEXT.get(c, "")} for c in view.cards],
-        "tasks": [{"name": t, "title": title(t), "gold": TASK_GOLD[t]} for t in view.tasks()]
+        "tasks": [{"name": t, "title": title(t), "gold": TASK_GOLD[t], "text": TASK_TEXT.get(t, "")}
+                  for t in view.tasks()]
         if "crossroads" in view.expansions else [],
         "locations_text": {name: LOCATION_TEXT.get(name, "") for name in LOCATION_NAMES},
         "deck_size": view.deck_size(),

@@ -36,19 +36,35 @@ function seatInputs() {
   }
 }
 
-function checkboxes(box, items, prefix) {
-  box.innerHTML = items.map((it) => `<label title="${esc(it.text)}"><input type="checkbox" id="${prefix}-${it.name}" value="${it.name}"> ${it.name}</label>`).join(" ");
+// Expansions are shown by name (their description on hover), rule flags by their one-line description from the
+// catalogue (their identifier on hover).
+function checkboxes(box, items, prefix, byText) {
+  box.innerHTML = items.map((it) => `<label title="${esc(byText ? it.name : it.text)}"><input type="checkbox" id="${prefix}-${it.name}" value="${it.name}"> ${esc(byText ? it.text : it.name)}</label>`).join(byText ? "<br>" : " ");
 }
+
+function chosen(box) { return [...document.querySelectorAll(`#${box} input:checked`)].map((i) => i.value); }
+
+// The seat menus: the built-in agents, then the shipped models whose card states the ruleset chosen.
+function agentMenu() {
+  const models = fittingModels(chosen("expansions"), chosen("rules"));
+  const builtin = S.meta.agent_examples.filter((s) => !s.startsWith("trained:"));
+  $("agent-specs").innerHTML = builtin.map((s) => `<option value="${esc(s)}">`).join("") + models.map((m) =>
+    `<option value="${esc(m.spec)}" label="${esc(m.spec)}: trained for ${m.players.join("/")} players">`).join("");
+}
+
+function ruleText(name) { const r = S.meta.rules.find((x) => x.name === name); return r ? r.text : name; }
 
 async function init() {
   S.meta = await api("GET", "/api/meta");
   const list = document.createElement("datalist");
   list.id = "agent-specs";
-  list.innerHTML = S.meta.agent_examples.map((s) => `<option value="${esc(s)}">`).join("");
   document.body.appendChild(list);
   seatInputs();
-  checkboxes($("expansions"), S.meta.expansions, "exp");
-  checkboxes($("rules"), S.meta.rules, "rule");
+  checkboxes($("expansions"), S.meta.expansions, "exp", false);
+  checkboxes($("rules"), S.meta.rules, "rule", true);
+  agentMenu();
+  $("ruleset").addEventListener("change", agentMenu);
+  initAnalysis();
   $("island-side").innerHTML += S.meta.island_sides.map((s) => `<option value="${esc(s)}">${esc(s)}</option>`).join("");
   $("island-side-box").hidden = !S.meta.expansions.some((e) => e.name === "island");
   $("players").addEventListener("change", seatInputs);
@@ -79,8 +95,8 @@ async function newGame() {
   const n = +$("players").value;
   const body = {
     players: n, seed: +$("seed").value || 0, preset: $("preset").value || null,
-    expansions: [...document.querySelectorAll("#expansions input:checked")].map((i) => i.value),
-    rules: [...document.querySelectorAll("#rules input:checked")].map((i) => i.value),
+    expansions: chosen("expansions"),
+    rules: chosen("rules"),
     seats: [...Array(n).keys()].map((p) => $(`seat-${p}`).value.trim()),
   };
   if (body.expansions.includes("island") && $("island-side").value) body.island_side = $("island-side").value;
@@ -90,9 +106,11 @@ async function newGame() {
     const d = await api("POST", "/api/games", body);
     Object.assign(S, { mode: "play", gameId: d.id, seat: d.seat, humans: d.humans, replay: null });
     $("log").innerHTML = "";
-    $("chart").hidden = true;
+    setHidden($("chart"), true);
     $("watch-controls").hidden = d.humans.length > 0;
     $("title").textContent = `game ${d.id}: ${d.seats.join(" vs ")}`;
+    setHidden($("eval-chart"), true);
+    analystOptions(d.view);
     render(d.view);
     message(d.humans.length ? "" : "agents only: Run, Pause or Step through the game");
     await maybeAdvance();
@@ -115,6 +133,7 @@ async function maybeAdvance() {
     message(d.view.done ? "game over" : "your turn");
   } catch (err) { message(err.message, true); }
   S.busy = false;
+  analysisChanged();
 }
 
 async function decide(body) {
@@ -127,6 +146,7 @@ async function decide(body) {
     message(d.move.words);
   } catch (err) { message(err.message, true); S.busy = false; return; }
   S.busy = false;
+  if (!S.humans.length || S.view.done || humanDecides(S.view)) analysisChanged();
   await maybeAdvance();
 }
 
@@ -205,7 +225,9 @@ async function openReplay() {
     $("replay-controls").hidden = false;
     $("rp-slider").max = d.steps;
     $("log").innerHTML = "";
-    $("chart").hidden = false;
+    setHidden($("chart"), false);
+    A.curveKey = null;
+    analystOptions(d.view);
     showReplay(d.view);
     message(`${d.steps} decisions; step through them with < and >`);
   } catch (err) { message(err.message, true); }
@@ -250,10 +272,17 @@ function drawChart(timeline, step) {
 }
 
 // ----- the view -----------------------------------------------------------------------------------------
+function drawCurrentBoard() {
+  const live = S.mode === "play" && S.seat !== null && !S.view.done;
+  drawBoard($("board"), S.meta, S.view, live ? onHex : null, live ? onIsland : null);
+}
+
 function render(view) {
   S.view = view;
   const live = S.mode === "play" && S.seat !== null && !view.done;
-  drawBoard($("board"), S.meta, view, live ? onHex : null, live ? onIsland : null);
+  drawCurrentBoard();
+  renderLegend(view);
+  analysisChanged();
   renderStatus(view);
   renderActions(view, live);
   renderScores(view);
@@ -275,7 +304,8 @@ function renderStatus(view) {
   if (silo) text += `<br>silo phase: ${seatLabel(silo.seat)}${silo.hex ? ` at ${silo.hex[0]},${silo.hex[1]}` : ""}, ` +
     `${esc(silo.mode)}, ${silo.steps} of 3 taken`;
   $("status").innerHTML = `${text}<br>draw pile ${view.deck_size}, discard ${view.discard_size}` +
-    (view.expansions.length ? `<br>expansions: ${view.expansions.join(", ")}${view.rules.length ? "; rules: " + view.rules.join(", ") : ""}` : "");
+    (view.expansions.length ? `<br>expansions: ${view.expansions.join(", ")}` : "") +
+    (view.rules.length ? `<br>rules: ${view.rules.map((r) => `<span class="rule" title="${esc(r)}">${esc(ruleText(r))}</span>`).join("; ")}` : "");
 }
 
 function renderActions(view, live) {
@@ -299,7 +329,8 @@ function renderScores(view) {
   const tasks = s0.tasks ? Object.keys(s0.tasks) : [];
   const head = ["seat", "agent", "hand", "supply", "banked", ...view.cards.map((c) => c.title), "castles", ...extra,
     ...tasks, "total"];
-  let html = `<tr>${head.map((h) => `<th>${esc(h)}</th>`).join("")}</tr>`;
+  const hover = Object.fromEntries(view.cards.map((c) => [c.title, c.text]));
+  let html = `<tr>${head.map((h) => `<th${hover[h] ? ` title="${esc(hover[h])}"` : ""}>${esc(h)}</th>`).join("")}</tr>`;
   for (const seat of view.seats) {
     const hand = seat.hand_words.join(", ") + (seat.hidden_cards ? `${seat.hand_words.length ? " + " : ""}${seat.hidden_cards} hidden` : "") || "-";
     const cells = [seat.supply, seat.gold, ...view.cards.map((c) => seat.score.cards[c.name]), seat.score.castles,
@@ -312,8 +343,8 @@ function renderScores(view) {
 }
 
 function renderCards(view) {
-  let html = view.cards.map((c) => `<div class="card-line"><b>${esc(c.title)}</b>: ${esc(c.text)}</div>`).join("");
-  if (view.tasks.length) html += view.tasks.map((t) => `<div class="card-line">task <b>${esc(t.title)}</b>: ${t.gold} gold</div>`).join("");
+  let html = view.cards.map((c) => `<div class="card-line" id="card-${esc(c.name)}" title="${esc(c.text)}"><b>${esc(c.title)}</b>: ${esc(c.text)}</div>`).join("");
+  if (view.tasks.length) html += view.tasks.map((t) => `<div class="card-line" id="task-${esc(t.name)}" title="${esc(t.text)}">task <b>${esc(t.title)}</b>: ${t.gold} gold for ${esc(t.text)}</div>`).join("");
   const tiles = view.seats.filter((s) => s.tiles.length).map((s) => `${seatLabel(s.seat)}: ${s.tiles.map((t) => t.type).join(", ")}`);
   if (tiles.length) html += `<div class="card-line">tiles - ${esc(tiles.join("; "))}</div>`;
   const H = view.harvest;

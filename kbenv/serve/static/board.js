@@ -8,6 +8,10 @@ const SVGNS = "http://www.w3.org/2000/svg";
 // A location's letter as drawn: upper case where that is one letter (the palisade's ß stays ß, not SS).
 function displayLetter(ch) { const up = ch.toUpperCase(); return up.length === 1 ? up : ch; }
 
+// Show or hide an element by its hidden attribute (an SVG element has no `hidden` property: setting one would
+// leave the attribute, and the element hidden, as it was).
+function setHidden(e, hidden) { e.toggleAttribute("hidden", hidden); }
+
 function rgb(c) { return `rgb(${c[0]},${c[1]},${c[2]})`; }
 
 function el(name, attrs, parent) {
@@ -163,6 +167,12 @@ function drawBoard(svg, meta, view, onHex, onIsland) {
   }
   // the click targets, on top: every hex, the legal ones highlighted
   const legal = new Set(view.legal.filter((d) => d.kind === "hex").map((d) => `${d.hex[0]},${d.hex[1]}`));
+  const places = {};  // a location hex's hover text: its name and its full text
+  for (const loc of B.locations) {
+    const name = meta.location_names[meta.location_letters.indexOf(loc.letter)] || loc.letter;
+    places[`${loc.hex[0]},${loc.hex[1]}`] = `${loc.hex[0]},${loc.hex[1]}: ${name.replace(/_/g, " ")} - ` +
+      `${(view.locations_text || {})[name] || ""} (${loc.tiles_left} tiles left)`;
+  }
   const hits = el("g", { id: "hits" }, svg);
   for (let r = 0; r < 20; r++) {
     for (let c = 0; c < 20; c++) {
@@ -172,7 +182,7 @@ function drawBoard(svg, meta, view, onHex, onIsland) {
       if (onHex) cls.push("clickable");
       const h = el("polygon", { points: corners(x, y, R), id: `hex-${r}-${c}`, class: cls.join(" "), "data-r": r, "data-c": c }, hits);
       const tip = el("title", {}, h);
-      tip.textContent = `${r},${c}`;
+      tip.textContent = places[`${r},${c}`] || `${r},${c}`;
       if (onHex) h.addEventListener("click", () => onHex(r, c));
     }
   }
