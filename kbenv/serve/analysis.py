@@ -118,7 +118,8 @@ def curve_json(analyst, views: list[PlayerView]) -> dict:
 
 def models_meta() -> list[dict]:
     """The shipped models (agents/models), each with the spec of its search agent (`trained:NAME`) and of its raw
-    network (`network:NAME`), the rulesets its card states (expansions and rules, sorted), the player counts it
+    network (`network:NAME`), the rulesets its card states (expansions and rules, sorted; `any_subset_of`: every
+    subset of these expansions with the default readings, or None), the player counts it
     was trained with and its card's summary."""
     from agents.az import shipped_card, shipped_models
 
@@ -130,7 +131,10 @@ def models_meta() -> list[dict]:
             continue  # a card without its .pt file in this copy: not offered
         rulesets = [{"expansions": sorted(r.get("expansions") or []), "rules": sorted(r.get("rules") or [])}
                     for r in card.get("rulesets", [])]
+        subsets = card.get("rulesets_any_subset_of")
+        any_subset_of = None if subsets is None else {"expansions": sorted(subsets.get("expansions") or []), "rules": []}
         out.append({"name": name, "spec": f"trained:{name}", "network": f"network:{name}", "rulesets": rulesets,
+                    "any_subset_of": any_subset_of,
                     "players": list(card.get("run", {}).get("players") or []),
                     "summary": str(card.get("summary", ""))[:600]})
     return out

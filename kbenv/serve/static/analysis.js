@@ -7,11 +7,15 @@ const A = { on: false, data: null, seq: 0, inFlight: false, dirty: false, previe
   curveKey: null };
 
 // The analysts the page offers for a ruleset: the built-in ones, then each shipped model whose card states that
-// ruleset (its search, and its network's raw policy).
+// ruleset, or whose card says any subset of its expansions with the default readings (its search, and its
+// network's raw policy).
 function fittingModels(expansions, rules) {
   const key = (xs) => [...xs].sort().join(",");
   const want = `${key(expansions)}|${key(rules)}`;
-  return S.meta.models.filter((m) => m.rulesets.some((r) => `${key(r.expansions)}|${key(r.rules)}` === want));
+  const inSubsets = (m) => m.any_subset_of && rules.length === 0
+    && expansions.every((e) => m.any_subset_of.expansions.includes(e));
+  return S.meta.models.filter((m) => inSubsets(m)
+    || m.rulesets.some((r) => `${key(r.expansions)}|${key(r.rules)}` === want));
 }
 
 function analystOptions(view) {
