@@ -132,7 +132,8 @@ def models_meta() -> list[dict]:
         rulesets = [{"expansions": sorted(r.get("expansions") or []), "rules": sorted(r.get("rules") or [])}
                     for r in card.get("rulesets", [])]
         subsets = card.get("rulesets_any_subset_of")
-        any_subset_of = None if subsets is None else {"expansions": sorted(subsets.get("expansions") or []), "rules": []}
+        any_subset_of = None if subsets is None else {"expansions": sorted(subsets.get("expansions") or []),
+                                                      "rules": []}
         out.append({"name": name, "spec": f"trained:{name}", "network": f"network:{name}", "rulesets": rulesets,
                     "any_subset_of": any_subset_of,
                     "players": list(card.get("run", {}).get("players") or []),
