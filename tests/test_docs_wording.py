@@ -18,6 +18,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 WORK_PERIOD = re.compile(r"\bsessions? [0-9]+\b", re.IGNORECASE)
 WORK_PERIOD_NAME = re.compile(r"_s[0-9]+[_.]")
+# a file name of that kind written in a text (a reference to a result file under its old name)
+WORK_PERIOD_FILE = re.compile(r"[A-Za-z0-9-]+_s[0-9]+(?:_[A-Za-z0-9-]+)*\.(?:json|csv|png|md|yaml|pt|txt)\b")
 
 
 def tracked_files() -> list[str]:
@@ -44,6 +46,8 @@ def test_the_patterns_catch_work_periods():
     assert not WORK_PERIOD.search("session = games.get(game_id)") and not WORK_PERIOD.search("new_session(body)")
     assert WORK_PERIOD_NAME.search("platform_speed_s12_paired.json") and WORK_PERIOD_NAME.search("bench_s14.json")
     assert not WORK_PERIOD_NAME.search("platform_speed_3ba33b1_paired.json")
+    assert WORK_PERIOD_FILE.search("see benchmarks/results/bench_packed_s14.json")
+    assert not WORK_PERIOD_FILE.search("benchmarks/results/bench_packed_00389c1.json")
 
 
 def test_no_tracked_text_names_a_work_period():
@@ -56,7 +60,7 @@ def test_no_tracked_text_names_a_work_period():
         if text is None:
             continue
         for line_no, line in enumerate(text.splitlines(), 1):
-            if WORK_PERIOD.search(line):
+            if WORK_PERIOD.search(line) or WORK_PERIOD_FILE.search(line):
                 found.append(f"{name}:{line_no}: {line.strip()[:120]}")
     assert not found, "name a commit or a date instead:\n" + "\n".join(found)
 
