@@ -130,3 +130,22 @@ def test_generated_tables_need_no_build():
         ext._ruleset_rows("atlantis")
     with pytest.raises(ValueError, match="unknown command"):
         ext.cli_help("fly")
+
+
+def test_generating_the_tables_compiles_no_kernel():
+    """The extension reads tables only: no numba kernel is compiled (a fresh process, after every table)."""
+    script = (
+        "import importlib.util, sys\n"
+        f"spec = importlib.util.spec_from_file_location('kbenv_docs', {str(DOCS / '_ext' / 'kbenv_docs.py')!r})\n"
+        "m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)\n"
+        "[make() for make in m.TABLES.values()]; [m.cli_help(c) for c in m.cli_parsers()]\n"
+        "from kbenv import catalogue as CAT\n"
+        "[m._ruleset_rows(e.name) for e in CAT.EXPANSIONS]\n"
+        "from numba.core.registry import CPUDispatcher\n"
+        "print(sorted({f'{mod.__name__}.{v.__name__}' for mod in list(sys.modules.values())\n"
+        "              if getattr(mod, '__name__', '').startswith(('kbenv', 'agents'))\n"
+        "              for v in vars(mod).values() if isinstance(v, CPUDispatcher) and v.overloads}))\n"
+    )
+    run = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert run.stdout.strip() == "[]", run.stdout
