@@ -35,9 +35,9 @@ class SingleProcess:
     def __init__(self, config, net, threads: int, device: str = "cpu"):
         import copy
 
-        from agents.alphazero.compiled_search import make_search
-        from agents.alphazero.network import NetworkEvaluator
-        from agents.training.alphazero import ReplayBuffer, SelfPlay
+        from kbenv.agents.alphazero.compiled_search import make_search
+        from kbenv.agents.alphazero.network import NetworkEvaluator
+        from kbenv.agents.training.alphazero import ReplayBuffer, SelfPlay
 
         self.threads = threads
         self.evaluator = NetworkEvaluator(copy.deepcopy(net).to(device).eval(), device)
@@ -70,8 +70,8 @@ class Actors:
     sent, the actors' self-play, their positions added to the learner's buffer)."""
 
     def __init__(self, config, net, device: str = "cpu"):
-        from agents.training.actors import ActorPool
-        from agents.training.alphazero import ReplayBuffer
+        from kbenv.agents.training.actors import ActorPool
+        from kbenv.agents.training.alphazero import ReplayBuffer
 
         self.net = net
         self.pool = ActorPool(config)
@@ -118,9 +118,9 @@ def main(argv: list[str] | None = None) -> dict:
     import ray
     import torch
 
-    from agents.alphazero.network import PolicyValueNet
-    from agents.training.az_config import AlphaZeroConfig
-    from agents.training.networks import flush_denormals
+    from kbenv.agents.alphazero.network import PolicyValueNet
+    from kbenv.agents.training.az_config import AlphaZeroConfig
+    from kbenv.agents.training.networks import flush_denormals
 
     flush_denormals()
     device = ("cuda" if torch.cuda.is_available() else "cpu") if args.device == "auto" else args.device

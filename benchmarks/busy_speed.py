@@ -71,7 +71,7 @@ def warm_twins(players: int = 2) -> None:
         from kbenv.parallel import forced_mode
     except ImportError:  # a kbenv without twins
         return
-    from benchmarks.suite import batch_engine, batch_playouts
+    from .suite import batch_engine, batch_playouts
 
     for mode in ("serial", "numba"):
         with forced_mode(mode):
@@ -83,7 +83,7 @@ def measure(seconds: float, batch_sizes, players: int = 2) -> dict:
     """Decisions/s of the batch engine's random step, the single-game playout kernel and batched playouts."""
     import numba
 
-    from benchmarks.suite import batch_engine, batch_playouts, single_engine
+    from .suite import batch_engine, batch_playouts, single_engine
 
     warm_twins(players)
     result = {"step_random": {}}
@@ -197,7 +197,7 @@ def table(results: dict) -> str:
 # ----- the short in-process version inside `kbenv bench` --------------------------------------
 def in_process(seconds: float, players: int = 2, batch_size: int = 1024, busy: int | None = None) -> dict:
     """Batch-engine step and single-game playouts idle and next to one spinning process per core."""
-    from benchmarks.suite import batch_engine, single_engine
+    from .suite import batch_engine, single_engine
 
     busy = available_cpus() if busy is None else busy
     out = {"busy_processes": busy, "batch_size": batch_size}

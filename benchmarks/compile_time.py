@@ -86,12 +86,12 @@ PROBE = textwrap.dedent(
         from kbenv.catalogue import EXPANSIONS
         random_game(expansions=[x.name for x in EXPANSIONS])
     elif case == "tournament":
-        from agents.evaluation.play import play_game
-        from agents.registry import make_agent
+        from kbenv.agents.evaluation.play import play_game
+        from kbenv.agents.registry import make_agent
         play_game(0, 1, ["greedy", "lookahead"], [make_agent("greedy", 1), make_agent("lookahead", 2)])
     elif case == "trained":
-        from agents.evaluation.play import play_game
-        from agents.registry import make_agent
+        from kbenv.agents.evaluation.play import play_game
+        from kbenv.agents.registry import make_agent
         play_game(0, 1, ["trained:2p", "random"], [make_agent("trained:2p", 1), make_agent("random", 2)])
     else:
         random_game(expansions=[case])

@@ -53,8 +53,8 @@ class TimedEvaluator:
         return out
 
     def __call__(self, states):
-        from agents.alphazero.network import legal_masks, observations
-        from agents.alphazero.search import seat_values
+        from kbenv.agents.alphazero.network import legal_masks, observations
+        from kbenv.agents.alphazero.search import seat_values
 
         logits, values = self.infer(observations(states, self.inner.v1, self.inner.net.config["input_channels"]))
         return legal_masks(states, self.inner.action_size), logits, seat_values(values, states)
@@ -72,9 +72,9 @@ def measure(kind: str, config, net, steps: int, selfplay=None, zero: bool = Fals
     """`steps` self-play decisions per game with one search kind; returns (rates, the SelfPlay)."""
     import torch
 
-    from agents.alphazero.compiled_search import make_search
-    from agents.alphazero.network import NetworkEvaluator
-    from agents.training.alphazero import ReplayBuffer, SelfPlay
+    from kbenv.agents.alphazero.compiled_search import make_search
+    from kbenv.agents.alphazero.network import NetworkEvaluator
+    from kbenv.agents.training.alphazero import ReplayBuffer, SelfPlay
 
     evaluator = TimedEvaluator(NetworkEvaluator(net, threads=torch.get_num_threads(),  # held (numba)
                                                 cache=cache if kind == "compiled-cached" else 0), zero)
@@ -113,9 +113,9 @@ def main(argv: list[str] | None = None) -> dict:
     args = parser.parse_args(argv)
     import torch
 
-    from agents.alphazero.network import PolicyValueNet
-    from agents.training.az_config import AlphaZeroConfig
-    from agents.training.networks import flush_denormals
+    from kbenv.agents.alphazero.network import PolicyValueNet
+    from kbenv.agents.training.az_config import AlphaZeroConfig
+    from kbenv.agents.training.networks import flush_denormals
 
     flush_denormals()
     if args.threads:

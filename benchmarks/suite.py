@@ -173,7 +173,7 @@ def run_suite(seconds: float = 2.0, players: int = 2, out_dir: str = "bench_resu
     results["connect_four_v3_raw_env"] = aec_random(connect_four_v3.raw_env, seconds)
     results["chess_v6_raw_env"] = aec_random(chess_v6.raw_env, seconds)
     results["pgx_connect_four_1024"] = pgx_connect_four(1024, seconds)
-    from benchmarks.busy_speed import in_process
+    from .busy_speed import in_process
 
     progress("batch and single-game engine next to busy processes")
     results["under_load"] = in_process(seconds, players)

@@ -44,12 +44,12 @@ def main(argv: list[str] | None = None) -> dict:
 
     import torch
 
-    from agents.alphazero.network import PolicyValueNet, save_network
-    from agents.training.alphazero import evaluate
-    from agents.training.az_config import AlphaZeroConfig
-    from agents.training.az_warm import imitate_network
-    from agents.training.config import read_yaml
-    from agents.training.networks import flush_denormals
+    from kbenv.agents.alphazero.network import PolicyValueNet, save_network
+    from kbenv.agents.training.alphazero import evaluate
+    from kbenv.agents.training.az_config import AlphaZeroConfig
+    from kbenv.agents.training.az_warm import imitate_network
+    from kbenv.agents.training.config import read_yaml
+    from kbenv.agents.training.networks import flush_denormals
 
     flush_denormals()
     data = read_yaml(args.config)

@@ -9,6 +9,7 @@ from . import parallel  # noqa: F401,I001  (first: threading settings before num
 from . import numba_cache  # noqa: F401,I001  (second: numba's cache stamps each module by its import closure)
 from . import kernel_signatures  # noqa: F401,I001  (third: one specialisation per argument type, not per constant)
 from . import compile_progress  # noqa: F401,I001  (a progress bar while kernels compile for longer than 2 s)
+from . import bundled  # noqa: F401,I001  (kbenv.agents, kbenv.benchmarks: in a checkout, the folders beside kbenv/)
 from .envs import old_paths  # noqa: F401,I001  (installs kbenv.openspiel, kbenv.wrappers, ...: old paths of kbenv.envs.*)
 from .envs import kingdom_builder_v0, kingdom_builder_v1, registration  # noqa: F401,I001  (registration: gymnasium ids)
 from .envs import pettingzoo_ids  # noqa: F401,I001  (PettingZoo registry ids kbenv/kingdom_builder-v0, -v1)

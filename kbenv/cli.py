@@ -216,7 +216,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         _print_setup(game, args.seed, specs, colour, notes)
     left: tuple = ()
     if human:
-        from agents.human import EndOfInput
+        from kbenv.agents.human import EndOfInput
 
         left = (EndOfInput,)  # the person left: end of input or `quit`
     try:
@@ -256,8 +256,8 @@ def _config_with_overrides(model, args: argparse.Namespace, steps_field: str):
 
 
 def _train_alphazero(args: argparse.Namespace) -> int:
-    from agents.training.alphazero import train_alphazero
-    from agents.training.az_config import AlphaZeroConfig
+    from kbenv.agents.training.alphazero import train_alphazero
+    from kbenv.agents.training.az_config import AlphaZeroConfig
 
     config = _config_with_overrides(AlphaZeroConfig, args, "iterations")
     ray = {k: v for k, v in (("actors", args.actors), ("ray_address", args.address)) if v is not None}
@@ -298,7 +298,7 @@ def _check_writable(path: str | None) -> None:
 
 def _seat_agents(specs: list[str], game_seed: int) -> list:
     """Agents for the seats from their spec strings, seeded from the game seed."""
-    from agents import make_agent
+    from kbenv.agents import make_agent
 
     return [make_agent(spec, seed=game_seed * 31 + i) for i, spec in enumerate(specs)]
 
@@ -311,7 +311,7 @@ def _set_hints(agents: list, spec: str | None, game: Game) -> None:
         if spec is not None:
             raise ValueError("--hint: needs a human seat (--agents human ...)")
         return
-    from agents.analysis import make_analyst
+    from kbenv.agents.analysis import make_analyst
 
     try:
         analyst = make_analyst(spec)
@@ -325,7 +325,7 @@ def _set_hints(agents: list, spec: str | None, game: Game) -> None:
 def _check_rulesets(agents: list, game: Game) -> dict[str, str]:
     """ModelRulesetError before the game for a trained agent outside its training; the notes of those that
     play outside it (outside_training=1), each also printed as a warning."""
-    from agents.rulesets import check_agents
+    from kbenv.agents.rulesets import check_agents
 
     notes = check_agents(agents, Ruleset.of_game(game))
     for note in notes.values():
@@ -341,7 +341,7 @@ def _play_out(game: Game, agents: list | None, rng: np.random.Generator, record_
     frames = []
     turn = game.turn
     if agents:
-        from agents.evaluation.play import agent_inputs, announce, listeners
+        from kbenv.agents.evaluation.play import agent_inputs, announce, listeners
 
         hearing = listeners(agents)
     while not game.done:
@@ -420,9 +420,9 @@ def _print_game(game: Game, game_seed: int, specs: list[str], colour: bool, note
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    from agents.training.az_config import config_method
-    from agents.training.config import TrainConfig, read_yaml
-    from agents.training.training import train
+    from kbenv.agents.training.az_config import config_method
+    from kbenv.agents.training.config import TrainConfig, read_yaml
+    from kbenv.agents.training.training import train
 
     if config_method(read_yaml(args.config)) == "alphazero":
         return _train_alphazero(args)
@@ -499,9 +499,9 @@ def legal_text(legal: dict, per_line: int = 12) -> str:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     try:
-        from benchmarks.suite import run_suite, table
-    except ImportError:
-        raise ValueError("run it from a source checkout (the benchmarks/ folder)") from None
+        from kbenv.benchmarks.suite import run_suite, table
+    except ImportError as err:
+        raise ValueError(f"kbenv bench needs kbenv.benchmarks (benchmarks/ in a checkout): {err}") from None
     try:
         results = run_suite(seconds=args.seconds, players=args.players, out_dir=args.out,
                             batch_sizes=args.batch_sizes,
@@ -523,7 +523,7 @@ def output_paths(folder: str, names: tuple[str, ...]) -> list[str]:
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
-    from agents.evaluation.tournament import run_tournament, table_text
+    from kbenv.agents.evaluation.tournament import run_tournament, table_text
 
     setup = {"preset": args.preset} if args.preset else {}
     setup.update(ruleset_options(args))
@@ -544,7 +544,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
         from .serve import serve
     except ImportError as err:
-        raise ValueError(f"needs the serve extra: pip install -e \".[serve]\" ({err})") from None
+        raise ValueError(f"needs the serve extra: pip install \"kbenv[serve]\" (in a checkout: "
+                         f"pip install -e \".[serve]\") ({err})") from None
     serve(args.host, args.port, args.records or ())
     return 0
 

@@ -54,9 +54,13 @@ def module_file(module: str, roots=None) -> Path | None:
     """The file of a module of one of the packages ('kbenv.engine.state' -> .../engine/state.py)."""
     parts = module.split(".")
     for root in _roots(roots):
-        if parts[0] != root.name:
+        if parts[0] == root.name:
+            rest = parts[1:]
+        elif parts[:2] == [PACKAGE.name, root.name] and root.parent != PACKAGE:
+            rest = parts[2:]  # kbenv.agents in a checkout: the folder agents/ beside kbenv/ (kbenv.bundled)
+        else:
             continue
-        base = root.joinpath(*parts[1:])
+        base = root.joinpath(*rest)
         for path in (base.with_suffix(".py"), base / "__init__.py"):
             if path.is_file():
                 return path

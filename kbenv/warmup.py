@@ -101,8 +101,8 @@ def warm_vector() -> None:
 
 def warm_search() -> None:
     """The compiled tree search of the network agents (agents.alphazero), one short search."""
-    from agents.evaluation.play import agent_inputs
-    from agents.registry import make_agent
+    from kbenv.agents.evaluation.play import agent_inputs
+    from kbenv.agents.registry import make_agent
 
     from .game import Game
 

@@ -18,11 +18,16 @@ import json
 import multiprocessing
 import os
 import shutil
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-import yaml
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # the checkout's agents/ (kbenv.bundled), when run as `python scripts/...`
+    sys.path.insert(0, str(ROOT))
+
+import yaml  # noqa: E402
 
 
 def parse_variant(words: list[str]) -> tuple[str, dict]:

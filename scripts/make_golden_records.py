@@ -21,13 +21,17 @@ import json
 import sys
 from pathlib import Path
 
-import numpy as np
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # the checkout's agents/ (kbenv.bundled), when run as `python scripts/...`
+    sys.path.insert(0, str(ROOT))
 
-from agents import make_agent
-from kbenv import Game, raw_env
-from kbenv.observation import action_mask, observation_planes
-from kbenv.vector import VectorGames
-from kbenv.view import PlayerView
+import numpy as np  # noqa: E402
+
+from agents import make_agent  # noqa: E402
+from kbenv import Game, raw_env  # noqa: E402
+from kbenv.observation import action_mask, observation_planes  # noqa: E402
+from kbenv.vector import VectorGames  # noqa: E402
+from kbenv.view import PlayerView  # noqa: E402
 
 OUT = Path(__file__).resolve().parent.parent / "tests" / "data" / "golden_base.json.gz"
 SAMPLE_EVERY = 10

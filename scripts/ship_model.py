@@ -25,7 +25,12 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
+import sys
 from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # the checkout's agents/ (kbenv.bundled), when run as `python scripts/...`
+    sys.path.insert(0, str(ROOT))
 
 MODELS = Path(__file__).resolve().parent.parent / "agents" / "models"
 

@@ -18,14 +18,15 @@ import numpy as np
 import torch
 from torch import nn
 
-from agents.alphazero.search import seat_values
-from agents.training.networks import KingdomBuilderExtractor, SpatialActionHead, hold_torch_threads
-from agents.training.packed import UnpackObservations
 from kbenv.engine import state as S
 from kbenv.engine.observe_v1 import V1_BASE_CHANNELS
 from kbenv.layout import NUM_HEX_ACTIONS, layout_by_flag
 from kbenv.observation import action_mask
 from kbenv.packed import layout_of
+
+from ..training.networks import KingdomBuilderExtractor, SpatialActionHead, hold_torch_threads
+from ..training.packed import UnpackObservations
+from .search import seat_values
 
 VALUE_HIDDEN = 64
 

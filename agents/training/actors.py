@@ -34,10 +34,10 @@ import time
 
 import numpy as np
 
-from agents.alphazero.network import NetworkEvaluator
 from kbenv.engine import state as S
 from kbenv.game import Game
 
+from ..alphazero.network import NetworkEvaluator
 from .alphazero import ReplayBuffer, Run, SelfPlay
 from .az_config import AlphaZeroConfig
 
@@ -133,9 +133,8 @@ class SelfPlayWorker:
                  threads: int = 1):
         import torch
 
-        from agents.alphazero.compiled_search import make_search
-        from agents.alphazero.network import PolicyValueNet
-
+        from ..alphazero.compiled_search import make_search
+        from ..alphazero.network import PolicyValueNet
         from .networks import flush_denormals
 
         flush_denormals()
@@ -199,7 +198,7 @@ class InferenceServer:
     def __init__(self, net_config: dict, device: str, actors: int, wait: float = SERVER_WAIT_S):
         import torch
 
-        from agents.alphazero.network import PolicyValueNet
+        from ..alphazero.network import PolicyValueNet
 
         torch.set_num_threads(1)
         self.device = device

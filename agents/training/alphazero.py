@@ -41,13 +41,13 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.alphazero.search import relative_values, score_values
-from agents.az import DEFAULT_CONSIDERED
 from kbenv.engine import state as S
 from kbenv.engine.rng import seed_u32
 from kbenv.game import Game
 from kbenv.view import determinized_state
 
+from ..alphazero.search import relative_values, score_values
+from ..az import DEFAULT_CONSIDERED
 from .az_config import AlphaZeroConfig
 from .networks import flush_denormals, hold_torch_threads
 from .training import pick_device
@@ -274,7 +274,7 @@ def train_step(net, optimizer, buffer: ReplayBuffer, rng: np.random.Generator, c
     """One gradient step; returns (policy loss, value loss)."""
     import torch
 
-    from agents.alphazero.network import legal_masks, observations
+    from ..alphazero.network import legal_masks, observations
 
     idx = buffer.sample(rng, config.batch_size)
     states = [buffer.states[k] for k in idx]
@@ -400,7 +400,7 @@ class Run:
     def __init__(self, config: AlphaZeroConfig, resume: bool = False, log=print):
         import torch
 
-        from agents.alphazero.network import PolicyValueNet
+        from ..alphazero.network import PolicyValueNet
 
         self.config = config
         self.log = log
@@ -446,10 +446,10 @@ class Run:
 
     def _start_from(self, source: str) -> None:
         """Copy the weights of a saved search network (a file, or trained:NAME); ValueError naming init_from."""
-        from agents.alphazero.network import load_network
+        from ..alphazero.network import load_network
 
         if source.startswith("trained:"):
-            from agents.az import shipped_model
+            from ..az import shipped_model
 
             try:
                 path = shipped_model(source.removeprefix("trained:"))
@@ -525,7 +525,7 @@ class Run:
             self.warm.load(data["warm_start"])
 
     def save_model(self, path: Path | None = None) -> Path:
-        from agents.alphazero.network import save_network
+        from ..alphazero.network import save_network
 
         path = path or self.dir / MODEL
         save_network(self.net, path, {"card": self.card()})
@@ -605,8 +605,8 @@ class Run:
 
     def _searcher(self):
         """(evaluator, search) of this process's self-play."""
-        from agents.alphazero.compiled_search import make_search
-        from agents.alphazero.network import NetworkEvaluator
+        from ..alphazero.compiled_search import make_search
+        from ..alphazero.network import NetworkEvaluator
 
         c = self.config
         evaluator = NetworkEvaluator(self.net, self.device, threads=c.threads, cache=c.evaluation_cache)

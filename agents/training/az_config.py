@@ -10,10 +10,10 @@ from typing import Annotated, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from agents.az import DEFAULT_CONSIDERED
 from kbenv.board.island_files import SUBSTITUTE_SIDES
 from kbenv.policies import TEACHERS
 
+from ..az import DEFAULT_CONSIDERED
 from .config import (
     MAX_COUNT,
     MAX_SEED,

@@ -32,10 +32,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from agents.alphazero.search import relative_values, score_values
 from kbenv.engine import state as S
 from kbenv.layout import layout_by_flag
 
+from ..alphazero.search import relative_values, score_values
 from .az_config import AlphaZeroConfig
 from .imitation import imitation_batches, set_cross_entropy, soft_cross_entropy
 from .networks import hold_torch_threads

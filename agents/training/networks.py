@@ -142,8 +142,9 @@ class KingdomBuilderExtractor(BaseFeaturesExtractor):
         packed_space = observation_space
         self.unpack = None
         if len(observation_space.shape) == 1:
-            from agents.training.packed import UnpackObservations
             from kbenv.packed import layout_for_bytes
+
+            from .packed import UnpackObservations
 
             layout = layout_for_bytes(int(observation_space.shape[0]))
             observation_space = spaces.Box(-1.0, 1.0, layout.shape)  # the float planes (only the shape is read)

@@ -50,7 +50,7 @@ def resolve_opponents(opponents: Iterable[Any] | None) -> list[Any] | None:
     resolved = []
     for opponent in opponents:
         if isinstance(opponent, str):
-            from agents import make_agent  # the spec language lives with the agents; imported only when used
+            from kbenv.agents import make_agent  # the spec language lives with the agents; imported only when used
 
             opponent = make_agent(opponent)
         resolved.append(opponent)

@@ -33,7 +33,7 @@ class AnalystStore:
 
     def get(self, spec: str | None):
         """The analyst of `spec` (None or empty: DEFAULT_ANALYST); ApiError 400 naming the spec if it names none."""
-        from agents.analysis import make_analyst
+        from kbenv.agents.analysis import make_analyst
 
         spec = (spec or DEFAULT_ANALYST).strip()
         with self.lock:
@@ -70,8 +70,8 @@ def _preview(world: Game, viewer: int) -> dict:
 def analysis_json(analyst, view: PlayerView, line: bool = True) -> dict:
     """The page's analysis of `view`'s position: agents.analysis.Analysis as JSON, each decision with its kind and
     hex (kbenv.serve.views.decision_entry), each best-line step with the board after it (`preview`)."""
-    from agents.analysis import analyse
-    from agents.rulesets import ModelRulesetError
+    from kbenv.agents.analysis import analyse
+    from kbenv.agents.rulesets import ModelRulesetError
 
     try:
         result = analyse(analyst, view, line=line)
@@ -105,8 +105,8 @@ def hint_json(analyst, view: PlayerView) -> dict:
 
 def curve_json(analyst, views: list[PlayerView]) -> dict:
     """The evaluation per seat of each position in `views` (one point per decision), with the analyst's words."""
-    from agents.analysis import evaluation_curve
-    from agents.rulesets import ModelRulesetError
+    from kbenv.agents.analysis import evaluation_curve
+    from kbenv.agents.rulesets import ModelRulesetError
 
     try:
         points = evaluation_curve(analyst, views)
@@ -121,7 +121,7 @@ def models_meta() -> list[dict]:
     network (`network:NAME`), the rulesets its card states (expansions and rules, sorted; `any_subset_of`: every
     subset of these expansions with the default readings, or None), the player counts it
     was trained with and its card's summary."""
-    from agents.az import shipped_card, shipped_models
+    from kbenv.agents.az import shipped_card, shipped_models
 
     out = []
     for name in shipped_models():

@@ -125,8 +125,8 @@ def create_app(records_dirs=(), max_games: int = 64) -> Starlette:
         return FileResponse(STATIC / "index.html")
 
     async def meta(request: Request) -> JSONResponse:
-        from agents.az import shipped_models
-        from agents.registry import KINDS
+        from kbenv.agents.az import shipped_models
+        from kbenv.agents.registry import KINDS
 
         kinds = [k for k in KINDS if k not in ("openspiel",)]
         return JSONResponse({**board_meta(), "agent_kinds": kinds,

@@ -117,7 +117,7 @@ class GameSession:
     def agent_step(self, abandoned: threading.Event | None = None) -> dict | None:
         """One decision of the agent seat that decides now (ApiError 409 when a human decides or it is over);
         None, the game unchanged, if `abandoned` was set while the agent decided (the request stopped waiting)."""
-        from agents.evaluation.play import agent_inputs
+        from kbenv.agents.evaluation.play import agent_inputs
 
         game = self.game
         if game.done:
@@ -166,7 +166,7 @@ def _names(value, what: str) -> str:
 def parse_new_game(body: dict) -> dict:
     """The checked fields of a new-game request: players, seed, preset, ruleset, seats (one spec a seat) and, with
     the island expansion, island_side (a shipped side's name; none: the seeded choice)."""
-    from agents.registry import parse_spec
+    from kbenv.agents.registry import parse_spec
 
     unknown = sorted(set(body) - set(NEW_GAME_FIELDS))
     if unknown:
@@ -210,8 +210,8 @@ def parse_new_game(body: dict) -> dict:
 
 def new_session(body: dict) -> GameSession:
     """A new game from a request (see parse_new_game); agents made and checked against the ruleset."""
-    from agents import make_agent
-    from agents.rulesets import check_agents
+    from kbenv.agents import make_agent
+    from kbenv.agents.rulesets import check_agents
 
     spec = parse_new_game(body)
     try:
