@@ -22,7 +22,7 @@ PACKAGES = {
     "island": {"rules", "deal", "observe", "scoring"},
     "queenies": {"rules", "deal"},
 }
-GENERIC = {"actions", "base_powers", "batch", "board_ops", "deck", "frames", "hidden", "init", "legal",
+GENERIC = {"actions", "base_powers", "batch", "board_ops", "borrow", "deck", "frames", "hidden", "init", "legal",
            "observe", "observe_layout", "observe_v1", "packed", "packed_layout", "piece_table", "pieces", "powers",
            "rng", "scoring", "state", "traits", "turns"}
 GENERIC_BIT_TESTS = 0  # tests of st[EXPANSIONS] & ... in the generic modules (the dispatcher's excepted)

@@ -9,6 +9,7 @@ from ..board.codes import NUM_POWERS
 from ..board.geometry import NUM_HEXES
 from ..catalogue import ISLAND_ACTION_BASE
 from .board_ops import build_settlement, move_settlement, remove_settlement, take_off
+from .borrow import borrowed
 from .dispatch import facts, flow
 from .dispatch.powers import (
     RULE_FARMLAND,
@@ -110,6 +111,7 @@ MANDATORY_BUILDS = 3  # the base rule; a turn's count is st[MANDATORY_TARGET]
 @njit(cache=True)
 def apply_unchecked(st, action: int) -> None:
     """Apply a decision known to be legal."""
+    st = borrowed(st)
     if st[EXPANSIONS] == 0:
         apply_decision(st, action)  # the base game's fast path
     elif st[PHASE] == PHASE_SILO:  # (Harvest games only)
@@ -370,6 +372,7 @@ def special_target(st, p: int, power: int, target: int, h: int) -> None:
 @njit(cache=True)
 def apply_action(st, action: int) -> bool:
     """Apply a decision if it is legal; return False (state untouched) if it is not."""
+    st = borrowed(st)
     if not is_legal(st, action):
         return False
     apply_unchecked(st, action)

@@ -10,6 +10,7 @@ from ..board.bitset import BITS_PER_WORD, WORDS, clear, has, is_empty, word_lowe
 from ..board.codes import NUM_POWERS
 from ..board.geometry import NUM_CELLS, NUM_HEXES
 from .board_ops import free_of, settlements_word, terrain_view
+from .borrow import borrowed
 from .dispatch import facts, flow
 from .dispatch.powers import (
     REPEATABLE,
@@ -164,6 +165,7 @@ def tile_types(st, tiles: int) -> int:
 @njit(cache=True)
 def legal_powers(st) -> int:
     """Bit k set = activating power code k is legal now (codes: kbenv.catalogue.POWER_NAMES)."""
+    st = borrowed(st)
     if st[PHASE] != PHASE_IDLE:
         if st[EXPANSIONS] == 0:
             return 0  # the base game: powers are activated in the idle phase only
@@ -315,6 +317,7 @@ def done_legal(st) -> bool:
     """DONE ends a power that may stop early (the `stop_early` trait) after its first hex: in the step
     phase (a second Quarry wall, a wagon's or ship's next space), or, for a move power, when the next
     source is to be chosen (Resettlement); in a reaction DONE passes."""
+    st = borrowed(st)
     if st[PHASE] == PHASE_REACTION:
         return True
     if st[PHASE] == PHASE_SILO:
@@ -330,6 +333,8 @@ def done_legal(st) -> bool:
 @njit(cache=True)
 def legal_hexes(st, out) -> None:
     """out = the hexes that are legal decisions now."""
+    st = borrowed(st)
+    out = borrowed(out)
     p = st[DECIDER]
     phase = st[PHASE]
     if (phase == PHASE_IDLE and st[MANDATORY_DONE] == 0) or phase == PHASE_MANDATORY:
@@ -380,6 +385,7 @@ def expansion_mandatory_hexes(st, p: int, out) -> None:
 def option_bits(st) -> int:
     """Bit k set = option-(k+1) is legal now (a Harvest choice: the silo's build / move, HA10, or the number
     tiles' take / return, HA8)."""
+    st = borrowed(st)
     if not facts.has_options(st):
         return 0
     if st[PHASE] == PHASE_SILO:
@@ -400,6 +406,7 @@ def option_bits(st) -> int:
 
 @njit(cache=True)
 def end_turn_legal(st) -> bool:
+    st = borrowed(st)
     return st[PHASE] == PHASE_IDLE and st[MANDATORY_DONE] == 1
 
 
@@ -412,6 +419,8 @@ def only_end_turn_legal(st) -> bool:
 @njit(cache=True)
 def legal_mask_into(st, mask) -> None:
     """Fill an int8 array with 1 for each legal action: ACTION_SIZE (v0) or ACTION_SIZE_V1 entries."""
+    st = borrowed(st)
+    mask = borrowed(mask)
     out = st[SCRATCH_LEGAL : SCRATCH_LEGAL + WORDS]
     legal_hexes(st, out)
     for h in range(NUM_HEXES):
@@ -435,6 +444,7 @@ def legal_mask_into(st, mask) -> None:
 
 @njit(cache=True)
 def is_legal(st, action: int) -> bool:
+    st = borrowed(st)
     if action < 0 or action >= ACTION_SIZE_V1:
         return False
     if action < NUM_HEXES:
@@ -462,6 +472,8 @@ def is_legal(st, action: int) -> bool:
 @njit(cache=True)
 def legal_action_list(st, out) -> int:
     """Write the legal actions into out (length ACTION_SIZE_V1) in ascending order; return how many."""
+    st = borrowed(st)
+    out = borrowed(out)
     hexes = st[SCRATCH_LEGAL : SCRATCH_LEGAL + WORDS]
     legal_hexes(st, hexes)
     n = 0

@@ -23,6 +23,7 @@ from ..board.codes import (
     WATER,
 )
 from ..board.geometry import EDGE_HEXES
+from .borrow import borrowed
 from .deck import deck_size, discard_off
 from .legal import SCRATCH_LEGAL, legal_hexes
 from .state import (
@@ -178,6 +179,8 @@ def mark_hexes(out, ch: int, mask) -> None:
 @njit(cache=True)
 def observe_into(st, player: int, out) -> None:
     """Write the observation of `player` into out (NUM_CHANNELS, 20, 20) float32."""
+    st = borrowed(st)
+    out = borrowed(out)
     out[:] = 0.0
     n = st[NUM_PLAYERS]
     to_move = st[PHASE] != PHASE_OVER and st[DECIDER] == player  # the turn owner but in a reaction
@@ -237,6 +240,8 @@ def card_slot(card: int) -> int:
 def features_into(st, player: int, f) -> None:
     """Write the scalar features of `player` (F_* indices) into f, a float32 vector of NUM_FEATURES or more
     zeros (the features plane of observe_into, and the float part of kbenv.engine.packed)."""
+    st = borrowed(st)
+    f = borrowed(f)
     n = st[NUM_PLAYERS]
     mover = st[CURRENT]
     decides = st[PHASE] != PHASE_OVER and st[DECIDER] == player  # DECIDER = CURRENT but in a reaction

@@ -15,6 +15,7 @@ from numba import njit
 
 from .. import catalogue as CAT
 from ..board.bitset import WORDS
+from .borrow import borrowed
 from .dispatch.observe import current_round, expansion_features, expansion_planes
 from .observe import NUM_CHANNELS, mark_hexes, observe_into
 from .observe_layout import (  # noqa: F401  (re-exported: the layout's names stay importable from here)
@@ -184,6 +185,8 @@ from .state import (
 @njit(cache=True)
 def observe_v1_into(st, player: int, out) -> None:
     """Write the v1 observation of `player` into out (NUM_CHANNELS_V1, 20, 20) float32."""
+    st = borrowed(st)
+    out = borrowed(out)
     observe_into(st, player, out[:NUM_CHANNELS])
     out[NUM_CHANNELS:] = 0.0
     mark_hexes(out, CH_WALLS, st[WALLS : WALLS + WORDS])
@@ -214,6 +217,8 @@ def observe_v1_into(st, player: int, out) -> None:
 def features_v1_into(st, player: int, f) -> None:
     """Write the v1 scalar features of `player` (F1 indices) into f, a float32 vector of NUM_FEATURES_V1 or
     more zeros (the features_v1 plane, and the float part of kbenv.engine.packed)."""
+    st = borrowed(st)
+    f = borrowed(f)
     n = st[NUM_PLAYERS]
     r = current_round(st)
     others = 0

@@ -24,6 +24,7 @@ from ..board.bitset import BITS_PER_WORD, EDGE_MASK, WORDS  # noqa: F401  (BITS_
 from ..board.codes import LOCATION, NUM_POWERS, NUM_TERRAIN_CODES
 from ..board.geometry import NUM_HEXES
 from ..policies.hints import F_HINT_BEST, F_HINT_VALUE, HINTED_NUM_FEATURES, hint_table
+from .borrow import borrowed
 from .dispatch.observe import expansion_bits
 from .init import TILES_PER_LOCATION
 from .legal import ACTION_SIZE, SCRATCH_LEGAL, legal_hexes
@@ -137,6 +138,9 @@ def pack_planes_v0(st, player: int, bits) -> None:
 def pack_v0_into(st, player: int, bits, values) -> None:
     """The packed v0 observation of `player`: bits is the packed row (int64 words, all overwritten), values
     the float32 view of its words after the bit planes."""
+    st = borrowed(st)
+    bits = borrowed(bits)
+    values = borrowed(values)
     bits[:] = 0
     pack_planes_v0(st, player, bits)
     features_into(st, player, values)
@@ -164,6 +168,9 @@ def pack_hints_into(st, player: int, bits, values, kind: int) -> None:
 @njit(cache=True, inline="always")
 def pack_v1_into(st, player: int, bits, values) -> None:
     """The packed v1 observation of `player` (PACKED_V1): a packed row and the float32 view of its tail."""
+    st = borrowed(st)
+    bits = borrowed(bits)
+    values = borrowed(values)
     pack_v0_into(st, player, bits, values)
     features_v1_into(st, player, values[NUM_FEATURES:])
     or_words(bits, P_WALLS, st, WALLS)
@@ -187,6 +194,9 @@ def pack_v1_into(st, player: int, bits, values) -> None:
 @njit(cache=True)
 def pack_into(st, player: int, bits, values, v1: bool, hint_kind: int) -> None:
     """The packed observation of the layout in use: v1, v0 with hints (hint_kind > 0), or v0."""
+    st = borrowed(st)
+    bits = borrowed(bits)
+    values = borrowed(values)
     if v1:
         pack_v1_into(st, player, bits, values)
     elif hint_kind:

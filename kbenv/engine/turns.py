@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from .borrow import borrowed
 from .deck import card_has_free_hex, discard_card, draw_card, remove_card
 from .dispatch import flow
 from .legal import only_end_turn_legal
@@ -89,6 +90,7 @@ def last_seat(st) -> int:
 @njit(cache=True)
 def end_turn(st) -> None:
     """Discard and draw, then either end the game or begin the next player's turn."""
+    st = borrowed(st)
     p = st[CURRENT]
     discard_card(st, st[HAND + p])
     if st[EXPANSIONS] == 0:
@@ -119,5 +121,6 @@ def end_turn(st) -> None:
 @njit(cache=True)
 def settle(st) -> None:
     """Take every forced END_TURN until a player has a real choice or the game is over."""
+    st = borrowed(st)
     while st[PHASE] == PHASE_IDLE and only_end_turn_legal(st):
         end_turn(st)

@@ -12,6 +12,7 @@ import numpy as np
 from numba import njit
 
 from ..engine.actions import apply_unchecked
+from ..engine.borrow import borrowed
 from ..engine.crossroads.tasks import score_tasks
 from ..engine.legal import ACTION_SIZE_V1, DONE, END_TURN, TILE_ACTION_BASE, legal_action_list
 from ..engine.queenies.rules import score_capitols
@@ -64,6 +65,8 @@ def position_value(st, p: int) -> float:
 
 @njit(cache=True)
 def decision_value(st, work, p: int, action: int) -> float:
+    st = borrowed(st)
+    work = borrowed(work)
     work[:] = st
     apply_unchecked(work, action)
     value = position_value(work, p)
@@ -104,6 +107,8 @@ def greedy_choice(st, work, actions, values, rng_state, rng_index: int) -> int:
 @njit(cache=True)
 def greedy_action(st, rng_state, rng_index: int) -> int:
     """The greedy decision for the player to move (-1 if there is none)."""
+    st = borrowed(st)
+    rng_state = borrowed(rng_state)
     actions = np.empty(ACTION_SIZE_V1, dtype=np.int64)
     values = np.empty(ACTION_SIZE_V1, dtype=np.float64)
     return greedy_choice(st, np.empty_like(st), actions, values, rng_state, rng_index)
@@ -112,6 +117,8 @@ def greedy_action(st, rng_state, rng_index: int) -> int:
 @njit(cache=True)
 def greedy_values(st, values) -> None:
     """values[a] = greedy value of every legal action a, -inf for illegal ones."""
+    st = borrowed(st)
+    values = borrowed(values)
     p = st[CURRENT]
     work = np.empty_like(st)
     actions = np.empty(ACTION_SIZE_V1, dtype=np.int64)

@@ -18,6 +18,7 @@ import numpy as np
 from numba import njit
 
 from ..engine.actions import apply_unchecked
+from ..engine.borrow import borrowed
 from ..engine.legal import ACTION_SIZE_V1, END_TURN, legal_action_list
 from ..engine.state import CURRENT, DECK_COUNT, PHASE, PHASE_OVER, REMOVED_COUNT
 from .greedy import greedy_choice, pick_best, position_value
@@ -29,6 +30,11 @@ MAX_TURN_DECISIONS = 64  # a safety bound; a turn has far fewer decisions
 def turn_value(st, p: int, action: int, work, scratch, actions, values, no_rng) -> float:
     """p's position value after `action` and a greedy finish of p's turn (work, scratch: state buffers;
     no_rng: a generator that first-best ties never draw from)."""
+    st = borrowed(st)
+    work = borrowed(work)
+    scratch = borrowed(scratch)
+    actions = borrowed(actions)
+    values = borrowed(values)
     work[:] = st
     apply_unchecked(work, action)
     steps = 0
@@ -45,6 +51,9 @@ def turn_value(st, p: int, action: int, work, scratch, actions, values, no_rng) 
 @njit(cache=True)
 def lookahead_table(st, actions, values) -> int:
     """Fill actions[:n] with the legal actions and values[:n] with their lookahead values; return n."""
+    st = borrowed(st)
+    actions = borrowed(actions)
+    values = borrowed(values)
     p = st[CURRENT]
     work = np.empty_like(st)
     scratch = np.empty_like(st)
@@ -60,6 +69,8 @@ def lookahead_table(st, actions, values) -> int:
 @njit(cache=True, inline="always")
 def lookahead_action(st, rng_state, rng_index: int) -> int:
     """The lookahead decision for the player to move, ties at random (-1 if there is none)."""
+    st = borrowed(st)
+    rng_state = borrowed(rng_state)
     actions = np.empty(ACTION_SIZE_V1, dtype=np.int64)
     values = np.empty(ACTION_SIZE_V1, dtype=np.float64)
     n = lookahead_table(st, actions, values)
@@ -69,6 +80,8 @@ def lookahead_action(st, rng_state, rng_index: int) -> int:
 @njit(cache=True)
 def lookahead_values(st, out) -> None:
     """out[a] = lookahead value of every legal action a, -inf for illegal ones."""
+    st = borrowed(st)
+    out = borrowed(out)
     actions = np.empty(ACTION_SIZE_V1, dtype=np.int64)
     values = np.empty(ACTION_SIZE_V1, dtype=np.float64)
     out[:] = -np.inf

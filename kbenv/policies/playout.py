@@ -9,6 +9,7 @@ from ..board.bitset import WORDS, nth_hex, popcount
 from ..board.geometry import NUM_HEXES
 from ..catalogue import ISLAND_ACTION_BASE
 from ..engine.actions import apply_unchecked
+from ..engine.borrow import borrowed
 from ..engine.legal import (
     DONE,
     END_TURN,
@@ -29,6 +30,8 @@ from ..parallel import twin_kernels
 @njit(cache=True)
 def random_legal_action(st, rng_state, rng_index: int) -> int:
     """A uniformly random legal action (-1 if there is none)."""
+    st = borrowed(st)
+    rng_state = borrowed(rng_state)
     out = st[SCRATCH_LEGAL : SCRATCH_LEGAL + WORDS]
     legal_hexes(st, out)
     n_hex = popcount(out)
@@ -73,6 +76,8 @@ def random_legal_action(st, rng_state, rng_index: int) -> int:
 @njit(cache=True)
 def random_playout(st, rng_state, rng_index: int, max_decisions: int) -> int:
     """Play random legal decisions until the game ends; return the number of decisions."""
+    st = borrowed(st)
+    rng_state = borrowed(rng_state)
     n = 0
     while st[PHASE] != PHASE_OVER and n < max_decisions:
         a = random_legal_action(st, rng_state, rng_index)
