@@ -8,13 +8,12 @@ No network and no dependency install: the venv gets the wheel alone (`pip --pyth
 file adds the folder only; the .pth files in it (an editable install's finder, `__editable__.kbenv-*.pth`) do not
 run, so the checkout's kbenv and its `agents` stay out of sight.
 
-Time: building and installing take about 15 s. The venv lives at a fixed place per checkout,
-`~/.cache/kbenv/wheel-test/<digest of the checkout's path>/` (or `$KBENV_WHEEL_TEST_DIR`), with the numba cache of
-the installed copy beside it (numba keys a cached kernel by its file's folder, so a venv at a new place would
-compile everything again): the first run compiles the kernels of the env, greedy and the network agents' search
-(9.5 minutes in all on 2 busy cores: the README's loop 290 s, the game 250 s), later runs load them (37 s in all,
-the game 23 s of it). The venv is made anew each run, the cache kept; kbenv's stamps (kbenv/numba_cache.py)
-recompile what changed.
+Time: building and installing take about 15 s; the installed copy runs its kernels as plain Python
+(NUMBA_DISABLE_JIT=1: the kernels run the same there, tests/test_pure_python.py), so the test checks what the
+package ships and where it loads from without compiling the engine again for a new folder (numba keys a cached
+kernel by its file's folder: a cold compile of the env, greedy and the search took 9.5 minutes on 2 busy cores).
+The venv lives at a fixed place per checkout, `~/.cache/kbenv/wheel-test/<digest of the checkout's path>/` (or
+`$KBENV_WHEEL_TEST_DIR`), made anew each run.
 """
 
 from __future__ import annotations
@@ -159,7 +158,8 @@ def _venv_with(wheel: Path, base: Path) -> Path:
 def _env(base: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(("PYTHON", "NUMBA_", "KBENV_")) and k not in ("VIRTUAL_ENV", "PWD", "OLDPWD")}
-    env.update(NUMBA_CACHE_DIR=str(base / "numba"), KBENV_COMPILE_NOTICE="off", PYTHONDONTWRITEBYTECODE="1")
+    env.update(NUMBA_DISABLE_JIT="1", NUMBA_CACHE_DIR=str(base / "numba"), KBENV_COMPILE_NOTICE="off",
+               PYTHONDONTWRITEBYTECODE="1")
     return env
 
 
