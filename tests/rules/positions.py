@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections import Counter
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -51,6 +52,46 @@ MAND_T_HEXES = {(18, 0), (18, 1), (18, 2)}
 MAND_T_BUILDS = [(18, 0), (18, 1), (18, 2)]
 OPP_C = {(16, 0): "C", (16, 1): "C", (16, 2): "C"}
 OPP_C_HEXES = {(16, 0), (16, 1), (16, 2)}
+
+
+# --------------------------------------------------------------------------- set-ups of an expansion
+
+
+def assert_the_pool_has_the_base_and_the_substitute_sections(new_game, substitutes, games=120):
+    """POOL: 4 of 12 sections (the 8 base ones and the expansion's 4; decision 5: its substitutes), 4 distinct in
+    each of ``games`` random set-ups (``new_game(players, seed)``); each section in about 1/3 of the games (40 of
+    120 expected, 15..70 accepted)."""
+    seen = Counter()
+    for seed in range(games):
+        g = new_game(2 + seed % 4, seed)
+        names = [name for name, _ in g.setup.sections]
+        assert len(set(names)) == 4, (seed, names)
+        seen.update(names)
+    assert set(seen) == set(BASE_SECTIONS) | set(substitutes)
+    assert all(15 <= k <= 70 for k in seen.values()), seen
+
+
+def assert_the_new_cards_join_the_kingdom_builder_cards(new_game, new_cards, games=150):
+    """CARDS: 3 of the 16 (10 base + the expansion's 6), 3 distinct per game; each new card appears."""
+    seen = Counter()
+    for seed in range(games):
+        g = new_game(2 + seed % 4, seed)
+        cards = list(g.setup.cards)
+        assert len(set(cards)) == 3 and set(cards) <= set(BASE_CARDS) | set(new_cards), cards
+        seen.update(cards)
+    assert set(new_cards) <= set(seen)
+
+
+def substitute_sections_dealt(new_game, games, substitutes):
+    """(seed, game, tiles left by hex, quadrant, section name) of each substitute section dealt in ``games`` random
+    set-ups (``new_game(players, seed)``), each set-up checked to put 2 tiles on every location hex."""
+    for seed in range(games):
+        g = new_game(2 + seed % 4, seed)
+        tiles_left = {tuple(int(x) for x in key.split(",")): n for key, n in state(g)["tiles_left"].items()}
+        assert all(n == 2 for n in tiles_left.values()), seed
+        for q, (name, _) in enumerate(g.setup.sections):
+            if name in substitutes:
+                yield seed, g, tiles_left, q, name
 
 
 # --------------------------------------------------------------------------- geometry
@@ -206,11 +247,35 @@ def position(cells=None, *, settlements, fill="M", board=None, sections=None, ca
     return json.loads(json.dumps(pos))
 
 
+def located_position(cells=None, *, locations=None, **kwargs):
+    """``position`` with ``L`` hexes at ``locations`` = {(r, c): type} and their ``"locations"`` key (the location
+    hexes of the expansions' positions)."""
+    board = dict(cells or {})
+    for h in locations or {}:
+        board[h] = "L"
+    pos = position(board, **kwargs)
+    if locations:
+        pos["locations"] = {f"{r},{c}": kind for (r, c), kind in locations.items()}
+    return pos
+
+
 def with_then(pos, then):
     """A copy of ``pos`` with another ``then`` list."""
     out = copy.deepcopy(pos)
     out["then"] = [_decision(d) for d in then]
     return out
+
+
+def with_options(pos, options):
+    """A copy of ``pos`` with rule flags switched on (the expansions' ``options``)."""
+    out = copy.deepcopy(pos)
+    out["options"] = dict(options)
+    return out
+
+
+def state(g) -> dict:
+    """The full state of a game, read through its full-state position file (the expansions' position fields)."""
+    return json.loads(json.dumps(g.to_position()))
 
 
 def norm(entry):

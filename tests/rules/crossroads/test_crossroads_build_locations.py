@@ -7,6 +7,22 @@ its settlements, so the mandatory action may start on any of the three); player 
 ``OPP_D`` = (16, 0) (16, 1) (16, 2) is its area.
 
 Neighbours used below: (10, 11) touches (10, 10) (10, 12) (9, 10) (9, 11) (11, 10) (11, 11).
+
+Rule text quoted (the comments below name these):
+
+LODGE (EN 820-822): "Build one settlement on an empty forest space. You must build this settlement adjacent to one
+    of your settlements, if possible. Forfeit this action if no empty forest spaces remain on the game board."
+MONASTERY (EN 828-830): "Build one settlement on an empty canyon space. You must build this settlement adjacent to
+    one of your settlements, if possible. Forfeit this action if no empty canyon spaces remain on the game board."
+FORT (EN 836): "Draw a terrain card and build one settlement on an empty space of the terrain type the card shows.
+    You must build this settlement adjacent to one of your settlements, if possible."
+FORT_FAQ (FAQ, spec C-6): "The action includes both the terrain card draw and settlement placement ... Once the
+    terrain card is drawn, the player cannot avoid placing the settlement (unless they have no settlements to place,
+    or ... no empty spaces of that terrain exist). If the player has an Outpost ... she may decide whether or not to
+    use [it] between terrain draw and placement."
+A_C9 (spec A-C9): "The drawn card is discarded after use (R). A Fort draw reshuffles the discard pile if needed."
+OUTPOST (EN 580): "When building settlements, whether during your mandatory action or any extra actions, you may use
+    the outpost in order to disregard the adjacency requirement for one settlement."
 """
 
 from collections import Counter
@@ -14,22 +30,6 @@ from collections import Counter
 import pytest
 
 from tests.rules.crossroads.helpers import MAND, MAND_G, cpos
-
-LODGE = ("Build one settlement on an empty forest space. You must build this settlement adjacent to one of your "
-         "settlements, if possible. Forfeit this action if no empty forest spaces remain on the game "
-         "board.")  # EN 820-822
-MONASTERY = ("Build one settlement on an empty canyon space. You must build this settlement adjacent to one of your "
-             "settlements, if possible. Forfeit this action if no empty canyon spaces remain on the game "
-             "board.")  # EN 828-830
-FORT = ("Draw a terrain card and build one settlement on an empty space of the terrain type the card shows. You must "
-        "build this settlement adjacent to one of your settlements, if possible.")  # EN 836
-FORT_FAQ = ("The action includes both the terrain card draw and settlement placement ... Once the terrain card is "
-            "drawn, the player cannot avoid placing the settlement (unless they have no settlements to place, or ... "
-            "no empty spaces of that terrain exist). If the player has an Outpost ... she may decide whether or not "
-            "to use [it] between terrain draw and placement.")  # FAQ, spec C-6
-A_C9 = "The drawn card is discarded after use (R). A Fort draw reshuffles the discard pile if needed."  # spec A-C9
-OUTPOST = ("When building settlements, whether during your mandatory action or any extra actions, you may use the "
-           "outpost in order to disregard the adjacency requirement for one settlement.")  # EN 580
 
 L = (10, 10)
 HOME = (10, 11)

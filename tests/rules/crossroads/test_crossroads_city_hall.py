@@ -9,24 +9,26 @@ player 1 holds desert with ``OPP_D`` = (16, 0) (16, 1) (16, 2). Player 0 holds t
 Rosettes used: ``R1`` centre (10, 13): cells (9, 12) (9, 13) (10, 12) (10, 13) (10, 14) (11, 12) (11, 13); its
 cell (10, 12) touches HOME. ``R2`` centre (12, 10): cells (11, 9) (11, 10) (12, 9) (12, 10) (12, 11) (13, 9)
 (13, 10); its cell (11, 10) touches HOME. ``FAR`` centre (5, 5): all 7 cells buildable, touching nothing own.
+
+Rule text quoted (the comments below name these):
+
+CITY_HALL (EN 859): "During your turn, you may place your city hall tile on the game board; once placed, this tile
+    remains in place for the rest of the game. You must place it adjacent to one of your settlements on 7 empty
+    spaces eligible for building."
+CITY_HALL_COUNTS (EN 861): "The city hall tile counts as 7 settlements in all respects for Kingdom Builder cards and
+    task cards! You may build additional settlements adjacent to your city hall tile just as you would build
+    adjacent to other settlements of yours."
+ONCE (DE 929, spec C-8): "darf einmalig (once per game)"
+A_C7 (spec A-C7): "Shape: centre plus its 6 neighbours. Placement: all 7 cells eligible (empty, buildable, not in a
+    zone) and on the board. 'adjacent to one of your settlements': at least one cell touches OWN[p]. There is no 'if
+    possible' fallback. Seizes tiles per A-C3. Never moved, once per game. The action id = the centre hex."
+A_C1 (spec A-C1): "(a) The zone blocks every placement or move of any piece onto a zone hex: settlements, warriors,
+    wagons, ships, city-hall cells ... (b) It blocks settlements only."
 """
 
 import pytest
 
 from tests.rules.crossroads.helpers import MAND, MAND_G, cpos, cscores, piece
-
-CITY_HALL = ("During your turn, you may place your city hall tile on the game board; once placed, this tile remains "
-             "in place for the rest of the game. You must place it adjacent to one of your settlements on 7 empty "
-             "spaces eligible for building.")  # EN 859
-CITY_HALL_COUNTS = ("The city hall tile counts as 7 settlements in all respects for Kingdom Builder cards and task "
-                    "cards! You may build additional settlements adjacent to your city hall tile just as you would "
-                    "build adjacent to other settlements of yours.")  # EN 861
-ONCE = "darf einmalig (once per game)"  # DE 929, spec C-8
-A_C7 = ("Shape: centre plus its 6 neighbours. Placement: all 7 cells eligible (empty, buildable, not in a zone) and on "
-        "the board. 'adjacent to one of your settlements': at least one cell touches OWN[p]. There is no 'if possible' "
-        "fallback. Seizes tiles per A-C3. Never moved, once per game. The action id = the centre hex.")  # spec A-C7
-A_C1 = ("(a) The zone blocks every placement or move of any piece onto a zone hex: settlements, warriors, wagons, "
-        "ships, city-hall cells ... (b) It blocks settlements only.")  # spec A-C1
 
 Y = (10, 10)
 HOME = (10, 11)

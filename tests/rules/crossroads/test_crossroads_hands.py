@@ -5,6 +5,19 @@ the crossroads tile of (11, 10) (and the oracle tile of (9, 9) where a test says
 HOME: (10, 11) (10, 12) (10, 13) (10, 14); flower row far away: (15, 9) (15, 10) (15, 11); canyon (9, 12)
 touches (10, 12) and (10, 13); forest (5, 9) (5, 10) far away. Player 1 holds desert with ``OPP_D``
 (16, 0) (16, 1) (16, 2), so its turn is three forced builds.
+
+Rule text quoted (the comments below name these):
+
+CROSSROADS (EN 845-849): "Draw one additional terrain card at the end of each of your turns. During your turn, you
+    choose which of your two terrain cards you will use for both your mandatory action and your extra actions, if
+    any. Discard both terrain cards after you have finished your actions. Draw the first additional terrain card at
+    the end of your turn during which you gained this location tile."
+A_C8 (spec A-C8): "With 2 crossroads tiles, draw 2 extra (3 cards). The fresh tile already counts at the end of the
+    acquiring turn. The choice fixes the terrain for the mandatory action and for card-dependent extras (Oracle,
+    Barn, Quarry, Cathedral). Default: lazy choice. The terrain is fixed by the first decision that needs it, and
+    both/all cards are discarded at the end of the turn. No-eligible-hex exception: a card in hand is replaced only
+    if none of the cards in hand offers a terrain with a free hex (R)."
+ORACLE (EN 422): "Build one settlement on a hex of the same terrain type as your played terrain card."
 """
 
 from collections import Counter
@@ -12,17 +25,6 @@ from collections import Counter
 import pytest
 
 from tests.rules.crossroads.helpers import OPP_D_HEXES, cpos
-
-CROSSROADS = ("Draw one additional terrain card at the end of each of your turns. During your turn, you choose which "
-              "of your two terrain cards you will use for both your mandatory action and your extra actions, if any. "
-              "Discard both terrain cards after you have finished your actions. Draw the first additional terrain "
-              "card at the end of your turn during which you gained this location tile.")  # EN 845-849
-A_C8 = ("With 2 crossroads tiles, draw 2 extra (3 cards). The fresh tile already counts at the end of the acquiring "
-        "turn. The choice fixes the terrain for the mandatory action and for card-dependent extras (Oracle, Barn, "
-        "Quarry, Cathedral). Default: lazy choice. The terrain is fixed by the first decision that needs it, and "
-        "both/all cards are discarded at the end of the turn. No-eligible-hex exception: a card in hand is replaced "
-        "only if none of the cards in hand offers a terrain with a free hex (R).")  # spec A-C8
-ORACLE = "Build one settlement on a hex of the same terrain type as your played terrain card."  # EN 422
 
 HOME = (10, 10)
 ORACLE_HEX = (9, 9)

@@ -4,6 +4,12 @@ Other players' extra cards are hidden (their number is not); the player to move 
 only once it is chosen. A view re-dealt with other hidden cards gives the same observation and the
 same legal decisions, and determinize keeps every hand's size. The Fort's card is not known before it
 is drawn: greedy values the activation the same whatever the deck order.
+
+Rule text quoted (the comments below name these):
+
+C7 (EN 845-847): "Draw one additional terrain card at the end of each of your turns. During your turn, you choose
+    which of your two terrain cards you will use"
+C6 (EN 836): "Draw a terrain card and build one settlement on an empty space of the terrain type the card shows."
 """
 
 from __future__ import annotations
@@ -15,10 +21,6 @@ from kbenv import Game
 from kbenv.engine import state as S
 from kbenv.observation import observation_planes, observation_planes_v1
 from kbenv.view import PlayerView
-
-C7 = ("Draw one additional terrain card at the end of each of your turns. During your turn, you choose which "
-      "of your two terrain cards you will use")  # EN 845-847
-C6 = "Draw a terrain card and build one settlement on an empty space of the terrain type the card shows."  # EN 836
 
 
 def game_with_hands(seed: int = 3) -> Game:

@@ -3,24 +3,25 @@
 Positions are built on mountain-filled boards (conftest) through the position contract. Player 0's card is
 grass with ``MAND`` (18, 0) (18, 1) (18, 2) as its mandatory area unless a test says otherwise; player 1
 holds desert with ``OPP_D`` (crossroads_helpers).
+
+Rule text quoted (the comments below name these):
+
+RED_CHECK (EN 604): "The active player must check whether the conditions on red cards have been met after building
+    each single new settlement."
+SHEPHERDS (EN 632-634): "2 gold for each of your settlements not adjacent to an empty terrain space of the same kind
+    on which this settlement was just built."
+CITY_HALL (EN 859-861): "You must place it adjacent to one of your settlements on 7 empty spaces eligible for
+    building. The city hall tile counts as 7 settlements in all respects for Kingdom Builder cards and task cards!"
+A_C1 (spec A-C1): "(a) The zone blocks every placement or move of any piece onto a zone hex: settlements, warriors,
+    wagons, ships, city-hall cells, walls and scouts. ... (b) It blocks settlements only. DE says 'Siedlungen' ...
+    Default (a) for settlements, meeples and city hall; walls and scouts also blocked."
+ZONE_DE (DE 982): "Die Krieger verhindern den Bau und das Versetzen von eigenen und fremden Siedlungen auf die an
+    ihn angrenzenden Felder."
 """
 
 import pytest
 
 from tests.rules.crossroads.helpers import MAND, cpos
-
-RED_CHECK = ("The active player must check whether the conditions on red cards have been met after building each "
-             "single new settlement.")  # EN 604
-SHEPHERDS = ("2 gold for each of your settlements not adjacent to an empty terrain space of the same kind on which "
-             "this settlement was just built.")  # EN 632-634
-CITY_HALL = ("You must place it adjacent to one of your settlements on 7 empty spaces eligible for building. The "
-             "city hall tile counts as 7 settlements in all respects for Kingdom Builder cards and task "
-             "cards!")  # EN 859-861
-A_C1 = ("(a) The zone blocks every placement or move of any piece onto a zone hex: settlements, warriors, wagons, "
-        "ships, city-hall cells, walls and scouts. ... (b) It blocks settlements only. DE says 'Siedlungen' ... "
-        "Default (a) for settlements, meeples and city hall; walls and scouts also blocked.")  # spec A-C1
-ZONE_DE = ("Die Krieger verhindern den Bau und das Versetzen von eigenen und fremden Siedlungen auf die an ihn "
-           "angrenzenden Felder.")  # DE 982
 
 BOTH = ("nomads", "crossroads")
 RED = ["shepherds", "fishermen", "knights"]

@@ -4,26 +4,28 @@ Scoring positions are hand-built on mountain-filled boards: player 0's warriors,
 where a test puts them (``warriors``, ``wagons``, ``ships``); each test compares with the same position
 without the pieces. ``score_position`` rows carry a "tasks" column in Crossroads games (no task card is in
 play here, so it adds 0), and ``total`` = cards + castles + capitols + gold + tasks.
+
+Rule text quoted (the comments below name these):
+
+COUNT (EN 866): "Warriors, wagons and ships count as settlements."
+WARRIOR_SCORE (EN 880): "Warriors score gold at the end of the game, like other settlements."
+WAGON_SCORE (EN 897): "Wagons score gold at the end of the game, like other settlements."
+SHIP_SCORE (EN 914): "Ships score gold at the end of the game, like other settlements."
+X3 (spec X-3): "OWN[p]: the settlements plus the hexes of p's warriors, wagon, ship and 7 city-hall cells ... It is
+    used for adjacency, tile keeping and scoring. None of these comes out of the 40-settlement supply."
+FISHERMEN_NOTE (EN 351): "The 'Fishermen' card does not generate gold for settlements on water hexes."
+READING_WATER_MOUNTAIN (docs/rules-readings.md (N-8)): "Fishermen and Miners ignore settlements standing on water or
+    mountain, so a donation on water scores for Miners next to a mountain, and on mountain for Fishermen next to
+    water."
+A_C4 (spec A-C4): "The pieces are given at set-up, so they do not touch the 40-settlement supply or the end trigger.
+    TG: 'Meeples do not change end of game'."
+GAME_END (EN 327): "The game ends when one player has built the last settlement from their personal supply. However,
+    the current game round is still completed."
 """
 
 import pytest
 
 from tests.rules.crossroads.helpers import cpos, cscores
-
-COUNT = "Warriors, wagons and ships count as settlements."  # EN 866
-WARRIOR_SCORE = "Warriors score gold at the end of the game, like other settlements."  # EN 880
-WAGON_SCORE = "Wagons score gold at the end of the game, like other settlements."  # EN 897
-SHIP_SCORE = "Ships score gold at the end of the game, like other settlements."  # EN 914
-X3 = ("OWN[p]: the settlements plus the hexes of p's warriors, wagon, ship and 7 city-hall cells ... It is used for "
-      "adjacency, tile keeping and scoring. None of these comes out of the 40-settlement supply.")  # spec X-3
-FISHERMEN_NOTE = "The 'Fishermen' card does not generate gold for settlements on water hexes."  # EN 351
-READING_WATER_MOUNTAIN = ("Fishermen and Miners ignore settlements standing on water or mountain, so a donation on "
-                          "water scores for Miners next to a mountain, and on mountain for Fishermen next to "
-                          "water.")  # docs/rules-readings.md (N-8)
-A_C4 = ("The pieces are given at set-up, so they do not touch the 40-settlement supply or the end trigger. TG: "
-        "'Meeples do not change end of game'.")  # spec A-C4
-GAME_END = ("The game ends when one player has built the last settlement from their personal supply. However, the "
-            "current game round is still completed.")  # EN 327
 
 
 def score_pair(kx, cells, cards, own, own1=(), warriors=None, wagon=None, ship=None, fill="M"):

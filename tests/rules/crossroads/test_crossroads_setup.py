@@ -9,29 +9,31 @@ Accessors used (brief for the Crossroads engine): ``g.setup.sections``, ``g.boar
 location letters), ``g.tasks()`` (tuple of task names, one per Crossroads section in play),
 ``g.pieces(p)`` ({"warriors": [hexes], "wagon": hex or None, "ship": hex or None, "city_hall": hex or None},
 the pieces on the board), ``g.tiles_left(hex)``, ``g.supply(p)``, ``g.scores()`` (rows with "tasks").
+
+Rule text quoted (the comments below name these):
+
+POOL (EN 800): "Mix the 4 new game board sections with the 8 game board sections of the basic game and/or any
+    expansion game board sections; then select any 4 sections and assemble them into a rectangular game board."
+SUMMARY (EN 801): "If the game board contains one or more sections from this expansion, place the appropriate two
+    location tile summary cards next to these sections."
+TASK_DEAL (EN 802): "Shuffle the task cards, then draw one card at random for each game board section from this
+    expansion. Place these cards next to the 3 Kingdom Builder cards."
+TASK_NOTE (EN 804): "Thus, 0 - 4 task cards will be in a game, depending on the number of new sections that are part
+    of the game board."
+PIECES (EN 806): "Give each player 1 wagon, 1 ship, 2 warriors, and 1 city hall tile in his player color."
+TILES (EN 732-760): "16 location tiles - Each location allows a new extra action. 2x lighthouse 2x forester's lodge
+    2x barracks 2x crossroads 2x city hall 2x fort 2x monastery 2x wagon"
+SECTIONS (EN 724): "4 game board sections - Each section includes two different location spaces and one castle
+    space"
+DECISION_4 (spec, Decisions taken 4): "Crossroads sections. They ship, enabled whenever Crossroads is enabled, with
+    their provenance (single unverified source) recorded."
+A_C4 (spec A-C4): "The pieces are given at set-up, so they do not touch the 40-settlement supply or the end
+    trigger."
 """
 
 from collections import Counter
 
 import pytest
-
-POOL = ("Mix the 4 new game board sections with the 8 game board sections of the basic game and/or any expansion "
-        "game board sections; then select any 4 sections and assemble them into a rectangular game "
-        "board.")  # EN 800
-SUMMARY = ("If the game board contains one or more sections from this expansion, place the appropriate two location "
-           "tile summary cards next to these sections.")  # EN 801
-TASK_DEAL = ("Shuffle the task cards, then draw one card at random for each game board section from this expansion. "
-             "Place these cards next to the 3 Kingdom Builder cards.")  # EN 802
-TASK_NOTE = ("Thus, 0 - 4 task cards will be in a game, depending on the number of new sections that are part of "
-             "the game board.")  # EN 804
-PIECES = "Give each player 1 wagon, 1 ship, 2 warriors, and 1 city hall tile in his player color."  # EN 806
-TILES = ("16 location tiles - Each location allows a new extra action. 2x lighthouse 2x forester's lodge "
-         "2x barracks 2x crossroads 2x city hall 2x fort 2x monastery 2x wagon")  # EN 732-760
-SECTIONS = "4 game board sections - Each section includes two different location spaces and one castle space"  # EN 724
-DECISION_4 = ("Crossroads sections. They ship, enabled whenever Crossroads is enabled, with their provenance (single "
-              "unverified source) recorded.")  # spec, Decisions taken 4
-A_C4 = ("The pieces are given at set-up, so they do not touch the 40-settlement supply or the end "
-        "trigger.")  # spec A-C4
 
 TASK_NAMES = {"home_country", "fortress", "road", "place_of_refuge", "advance", "compass_points"}
 CROSSROADS_SECTIONS = ["barracks", "city_hall", "lighthouse", "monastery"]

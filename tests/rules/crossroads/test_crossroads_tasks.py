@@ -7,6 +7,25 @@ play (for ``score_tasks``) are written into a copy of the state.
 Odd-r diagonals used below (conftest docstring): from (r, c) the SE neighbour is (r+1, c) on an even
 row and (r+1, c+1) on an odd row; the SW neighbour is (r+1, c-1) on an even row and (r+1, c) on an odd
 row.
+
+Rule text quoted (the comments below name these):
+
+TASKS_GENERAL (EN 926): "Each player who meets a task card's requirement earns the reward. Meeting a card's
+    requirement more than once does not increase the amount of gold earned."
+HOME_COUNTRY (EN 932-934): "5 gold for a terrain area completely populated by your own settlements. This terrain
+    area may not contain any empty spaces or spaces with other players' settlements."
+HOME_COUNTRY_TG (TG (D)): "Single water and mountain hexes DO qualify."
+FORTRESS (EN 940): "6 gold for an own settlement surrounded by another 6 of your own settlements."
+ROAD (EN 946-948): "7 gold, if at least 7 of your own settlements form a continuous diagonal line. Each settlement
+    in this line must be adjacent to another of your settlements in this line. A horizontal line does not qualify!
+    The diagonal orientation of this line does not matter."
+PLACE_OF_REFUGE (EN 954; DE 1064 "komplett von 6 eigenen Siedlungen umgeben"): "8 gold for a location, castle or
+    nomads space completely surrounded by your own settlements."
+ADVANCE (EN 960-962): "9 gold, if at least 7 of your own settlements are built at one of the 4 game board edges.
+    Each corner space is part of two edges. These settlements need not be adjacent to one another; they may be built
+    discretely."
+COMPASS_POINTS (EN 968-970): "10 gold, if at least 1 of your own settlements is built at each of the 4 game board
+    edges. Each corner space is part of two edges!"
 """
 
 from __future__ import annotations
@@ -18,22 +37,6 @@ from kbenv.catalogue import TASK_GOLD, TASK_NAMES
 from kbenv.engine import state as S
 from kbenv.engine.crossroads.tasks import score_tasks, task_gold, task_met
 
-TASKS_GENERAL = ("Each player who meets a task card's requirement earns the reward. Meeting a card's requirement "
-                 "more than once does not increase the amount of gold earned.")  # EN 926
-HOME_COUNTRY = ("5 gold for a terrain area completely populated by your own settlements. This terrain area may not "
-                "contain any empty spaces or spaces with other players' settlements.")  # EN 932-934
-HOME_COUNTRY_TG = "Single water and mountain hexes DO qualify."  # TG (D)
-FORTRESS = "6 gold for an own settlement surrounded by another 6 of your own settlements."  # EN 940
-ROAD = ("7 gold, if at least 7 of your own settlements form a continuous diagonal line. Each settlement in this "
-        "line must be adjacent to another of your settlements in this line. A horizontal line does not qualify! "
-        "The diagonal orientation of this line does not matter.")  # EN 946-948
-PLACE_OF_REFUGE = ("8 gold for a location, castle or nomads space completely surrounded by your own "
-                   "settlements.")  # EN 954; DE 1064 "komplett von 6 eigenen Siedlungen umgeben"
-ADVANCE = ("9 gold, if at least 7 of your own settlements are built at one of the 4 game board edges. Each corner "
-           "space is part of two edges. These settlements need not be adjacent to one another; they may be built "
-           "discretely.")  # EN 960-962
-COMPASS_POINTS = ("10 gold, if at least 1 of your own settlements is built at each of the 4 game board edges. "
-                  "Each corner space is part of two edges!")  # EN 968-970
 A_C10 = ("Edges are board rows 0 and 19 and columns 0 and 19. Road = 7 contiguous own hexes along one of the two "
          "diagonal axes (NE-SW or NW-SE). Home country: a terrain area is a maximal connected region of one "
          "terrain (G C D F T S A W M); every hex of the area is in OWN[p]; walls in the area make it fail; castle, "

@@ -9,37 +9,39 @@ wagon (lighthouse) tile comes from the location hex ``LOC`` = (3, 3) through pla
 Decision flow (contract): activate by name; with the piece in supply the targets are placement hexes;
 with the piece on the board the targets are the hexes one step away plus the piece's own hex (= remove);
 after the first step the phase is "step" with the next step hexes plus "done"; at most 3 steps.
+
+Rule text quoted (the comments below name these):
+
+WAGON (EN 886-895): "During each of your turns, you may choose one of these three options: Place your wagon on an
+    empty space eligible for building or a mountain space. You must place this wagon adjacent to one of your
+    settlements, if possible. You can take this action only if your wagon is not on the game board. Or Move your
+    wagon up to 3 spaces across empty spaces eligible for building or mountain spaces. These spaces may not be
+    occupied by settlements, other wagons, or any of your own or other players' warriors. Or Remove your wagon from
+    the game board and place it back into your supply."
+WAGON_NOTE (EN 897): "You may build settlements adjacent to your wagon. Wagons score gold at the end of the game,
+    like other settlements."
+WAGON_DE (DE 1001, spec C-13): "ueber jeweils angrenzende, leere und bebaubare Gelaendefelder oder Bergfelder"
+LIGHTHOUSE (EN 905-912): "Place your ship on an empty water space. You must place this ship adjacent to one of your
+    settlements, if possible. You can take this action only if your ship is not on the game board. Or Move your ship
+    up to 3 spaces across empty water spaces. These spaces may not be occupied by ships. Or Remove your ship from
+    the game board and place it back into your supply."
+SHIP_NOTE (EN 914): "You may build settlements adjacent to your ship."
+SHIP_DE (DE 970, spec C-14): "Diese Felder duerfen nicht besiedelt sein und es darf sich dort kein anderes Schiff
+    befinden"
+ZONE_RULE (EN 878): "A warrior prevents all building and moving actions - whether by you or by any other player - on
+    all spaces adjacent to it."
+A_C6 (spec A-C6): "Moves go step by step through adjacent hexes, 1-3 steps, and each hex entered must be eligible
+    (wagon: eligible-or-mountain, not in a zone (A-C1); ship: empty water). Tiles are seized en route (A-N2).
+    Whether a step may return to an earlier hex: allowed (R). Adjacency-if-possible applies to placement only, not
+    to moves."
+A_C3 (spec A-C3): "Default: yes [placing a meeple or city hall seizes location tiles] for placements and for meeple
+    moves (per step). Tiles are kept while any OWN piece stays adjacent."
+A_N2 (spec A-N2): "Default: every single step is a move that seizes tiles and loses orphaned ones."
 """
 
 import pytest
 
 from tests.rules.crossroads.helpers import MAND, MAND_G, OPP_D_HEXES, READINGS, cpos, piece
-
-WAGON = ("During each of your turns, you may choose one of these three options: Place your wagon on an empty space "
-         "eligible for building or a mountain space. You must place this wagon adjacent to one of your settlements, "
-         "if possible. You can take this action only if your wagon is not on the game board. Or Move your wagon up "
-         "to 3 spaces across empty spaces eligible for building or mountain spaces. These spaces may not be "
-         "occupied by settlements, other wagons, or any of your own or other players' warriors. Or Remove your "
-         "wagon from the game board and place it back into your supply.")  # EN 886-895
-WAGON_NOTE = ("You may build settlements adjacent to your wagon. Wagons score gold at the end of the game, like other "
-              "settlements.")  # EN 897
-WAGON_DE = "ueber jeweils angrenzende, leere und bebaubare Gelaendefelder oder Bergfelder"  # DE 1001, spec C-13
-LIGHTHOUSE = ("Place your ship on an empty water space. You must place this ship adjacent to one of your "
-              "settlements, if possible. You can take this action only if your ship is not on the game board. Or "
-              "Move your ship up to 3 spaces across empty water spaces. These spaces may not be occupied by ships. "
-              "Or Remove your ship from the game board and place it back into your supply.")  # EN 905-912
-SHIP_NOTE = "You may build settlements adjacent to your ship."  # EN 914
-SHIP_DE = ("Diese Felder duerfen nicht besiedelt sein und es darf sich dort kein anderes Schiff "
-           "befinden")  # DE 970, spec C-14
-ZONE_RULE = ("A warrior prevents all building and moving actions - whether by you or by any other player - on all "
-             "spaces adjacent to it.")  # EN 878
-A_C6 = ("Moves go step by step through adjacent hexes, 1-3 steps, and each hex entered must be eligible (wagon: "
-        "eligible-or-mountain, not in a zone (A-C1); ship: empty water). Tiles are seized en route (A-N2). Whether a "
-        "step may return to an earlier hex: allowed (R). Adjacency-if-possible applies to placement only, not to "
-        "moves.")  # spec A-C6
-A_C3 = ("Default: yes [placing a meeple or city hall seizes location tiles] for placements and for meeple moves (per "
-        "step). Tiles are kept while any OWN piece stays adjacent.")  # spec A-C3
-A_N2 = "Default: every single step is a move that seizes tiles and loses orphaned ones."  # spec A-N2
 
 LOC = (3, 3)
 H = (3, 4)

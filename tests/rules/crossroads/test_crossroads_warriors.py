@@ -6,28 +6,30 @@ Warriors are given per player in ``warriors``; the pieces on the board are read 
 
 Zone geometry: a warrior on ``WZ`` = (10, 10) closes ``ZONE`` = (9, 9) (9, 10) (10, 9) (10, 11) (11, 9)
 (11, 10). Player 0's settlement ``A`` = (10, 12) touches (10, 11) and no other zone hex.
+
+Rule text quoted (the comments below name these):
+
+BARRACKS (EN 872-876): "During each of your turns, you may choose one of these two options: Place one of your
+    warriors on an empty space eligible for building. You must place this warrior adjacent to one of your
+    settlements, if possible. Or Remove one of your warriors from the game board and place the token back into your
+    supply. You may place this warrior on the game board again on a future turn."
+ZONE_RULE (EN 878): "A warrior prevents all building and moving actions - whether by you or by any other player - on
+    all spaces adjacent to it. Any existing settlements are not affected. After a warrior has been removed, the
+    blocked spaces are once again eligible for building."
+COUNT (EN 866): "Warriors, wagons and ships count as settlements."
+PIECES (EN 776): "10 warriors - Two of each player color"
+A_C1 (spec A-C1): "(a) The zone blocks every placement or move of any piece onto a zone hex ... (b) It blocks
+    settlements only. Default (a); flag zone_blocks_settlements_only switches to (b)."
+A_C2 (spec A-C2): "A warrior counts as a settlement (C-9), so the hexes next to it count as 'adjacent to own'. They
+    are all blocked (C-12) ... Adjacency-if-possible is computed over eligible hexes only (X-5)."
+A_C3 (spec A-C3): "Default: yes [placing a meeple seizes tiles] for placements and for meeple moves (per step)."
+A_C5 (spec A-C5): "One warrior per use of the tile. A player holding two barracks tiles may place 2."
+TG_MOVE_OUT (TG, spec C-12): "Warriors DO NOT prevent moving away from their area"
 """
 
 import pytest
 
 from tests.rules.crossroads.helpers import MAND, MAND_G, OPP_D_HEXES, READINGS, cpos
-
-BARRACKS = ("During each of your turns, you may choose one of these two options: Place one of your warriors on an "
-            "empty space eligible for building. You must place this warrior adjacent to one of your settlements, if "
-            "possible. Or Remove one of your warriors from the game board and place the token back into your supply. "
-            "You may place this warrior on the game board again on a future turn.")  # EN 872-876
-ZONE_RULE = ("A warrior prevents all building and moving actions - whether by you or by any other player - on all "
-             "spaces adjacent to it. Any existing settlements are not affected. After a warrior has been removed, the "
-             "blocked spaces are once again eligible for building.")  # EN 878
-COUNT = "Warriors, wagons and ships count as settlements."  # EN 866
-PIECES = "10 warriors - Two of each player color"  # EN 776
-A_C1 = ("(a) The zone blocks every placement or move of any piece onto a zone hex ... (b) It blocks settlements "
-        "only. Default (a); flag zone_blocks_settlements_only switches to (b).")  # spec A-C1
-A_C2 = ("A warrior counts as a settlement (C-9), so the hexes next to it count as 'adjacent to own'. They are all "
-        "blocked (C-12) ... Adjacency-if-possible is computed over eligible hexes only (X-5).")  # spec A-C2
-A_C3 = "Default: yes [placing a meeple seizes tiles] for placements and for meeple moves (per step)."  # spec A-C3
-A_C5 = ("One warrior per use of the tile. A player holding two barracks tiles may place 2.")  # spec A-C5
-TG_MOVE_OUT = "Warriors DO NOT prevent moving away from their area"  # TG, spec C-12
 
 
 def warriors_of(g, p):

@@ -1,6 +1,15 @@
 """Task cards through the position contract and the game (C-2, C-15..C-20): `score_position` reports each
 task in play per player and counts it in `total`; a task pays at most once; random set-ups deal one task
-per Crossroads section in play."""
+per Crossroads section in play.
+
+Rule text quoted (the comments below name these):
+
+ONCE (EN 926): "Each player who meets a task card's requirement earns the reward. Meeting a card's requirement more
+    than once does not increase the amount of gold earned."
+COMPASS (EN 968-970): "10 gold, if at least 1 of your own settlements is built at each of the 4 game board edges.
+    Each corner space is part of two edges!"
+C2 (EN 802): "Shuffle the task cards, then draw one card at random for each game board section from this expansion."
+"""
 
 from __future__ import annotations
 
@@ -11,12 +20,6 @@ import pytest
 from kbenv import Game
 from kbenv.catalogue import TASK_GOLD, TASK_NAMES
 from kbenv.position import score_position
-
-ONCE = ("Each player who meets a task card's requirement earns the reward. Meeting a card's requirement more "
-        "than once does not increase the amount of gold earned.")  # EN 926
-COMPASS = ("10 gold, if at least 1 of your own settlements is built at each of the 4 game board edges. Each corner "
-           "space is part of two edges!")  # EN 968-970
-C2 = ("Shuffle the task cards, then draw one card at random for each game board section from this expansion.")  # EN 802
 
 
 def position(tasks, settlements, board=None):

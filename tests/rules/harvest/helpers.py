@@ -59,6 +59,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.rules.positions import located_position, state, with_options  # noqa: F401 (re-exported)
+
 EXPANSION = "harvest"
 HARVEST_TYPES = ("bazaar", "water_mill", "mountain_station", "scout_cabin", "cathedral", "watchtower", "university",
                  "palisade")
@@ -103,12 +105,8 @@ def hpos(kx, cells=None, *, settlements, locations=None, farmland_used=None, num
     """``kx.position`` for Harvest: ``locations`` = {(r, c): type} for ``L`` hexes (HA2), the Harvest keys of
     decision 8 (HA4) and ``"ending"``. ``cells`` may hold the letters A and O. Player 0 holds ``card`` (default
     grass), the others canyon with ``OPP_C`` unless ``hands`` is given (conftest)."""
-    board = dict(cells or {})
-    for h in locations or {}:
-        board[h] = "L"
-    pos = kx.position(board, settlements=settlements, expansions=tuple(expansions), cards=cards, **kwargs)
-    if locations:
-        pos["locations"] = {f"{r},{c}": kind for (r, c), kind in locations.items()}
+    pos = located_position(cells, locations=locations, settlements=settlements, expansions=tuple(expansions),
+                           cards=cards, **kwargs)
     if farmland_used is not None:
         pos["farmland_used"] = [bool(x) for x in farmland_used]
     if number_tiles is not None:
@@ -122,11 +120,6 @@ def hpos(kx, cells=None, *, settlements, locations=None, farmland_used=None, num
     return json.loads(json.dumps(pos))
 
 
-def with_options(pos: dict, options: dict) -> dict:
-    """A copy of ``pos`` with rule flags switched on (HA13)."""
-    out = copy.deepcopy(pos)
-    out["options"] = dict(options)
-    return out
 
 
 def flag(reading: str) -> dict:
@@ -134,9 +127,6 @@ def flag(reading: str) -> dict:
     return {FLAGS[reading]: True}
 
 
-def state(g) -> dict:
-    """The Harvest state of a game, read through its full-state position file (HA4)."""
-    return json.loads(json.dumps(g.to_position()))
 
 
 def number_tiles(g, player: int) -> int:

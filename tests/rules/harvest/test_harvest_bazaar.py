@@ -5,6 +5,23 @@ hex ``OR`` = (9, 10) and the farmland (11, 10); (9, 9) and (11, 9) are its other
 ``FOREST_ROW`` = (10, 11) (10, 12) (10, 13) (each touches the one before; (10, 11) touches B1) and ``MAND_T`` far
 away, so the oracle and the mandatory action build along FOREST_ROW. Player 1 holds canyon with ``OPP_C``. After
 ``"bazaar"`` the player names the power to repeat (phase ``CHOOSE_POWER``, HA9).
+
+Rule text quoted (the comments below name these):
+
+BAZAAR (EN 1297): "The player may repeat any other one of their extra actions during their turn."
+BAZAAR_NOTE (EN 1299): "Note: However, they cannot repeat the farm action."
+BAZAAR_DE (DE 1478): "Eine der eigenen anderen Sonderaktionen eines Ortsplättchens kann ein zweites Mal im gleichen
+    Zug verwendet werden."
+BAZAAR_TOKENS (EN 1305): "By repeating an extra action the player will not gain any additional extra tokens or tiles
+    like scout tiles (expansion 4) or warrior, wagon, ship and city tile (expansion 2)."
+BAZAAR_RELOCATE (EN 1307): "However, these may be relocated during the turn by repeating that extra action."
+BAZAAR_NOMADS (EN 1309): "The bazaar action can be used in combination with extra actions of location tiles only,
+    not with the nomads' tiles (expansion 1)."
+A_H3 (spec A-H3, amended: the text): "(a) It grants one more use of another held, usable (not fresh) location power
+    this turn, whether or not it was already used. (b) Only a power already used this turn. Default (a) (DE 'ein
+    zweites Mal'), flag. It cannot target bazaar, the farm action, nomad tiles or bonus actions (R). Two bazaar
+    tiles give two repeats. City hall ... has no completion under Bazaar. Scout cabin repeat: no new scouts (EN
+    1305), and relocating is forbidden (EN 1331: 'cannot be relocated'), so it has no completion."
 """
 
 from tests.rules.harvest.helpers import (
@@ -20,20 +37,6 @@ from tests.rules.harvest.helpers import (
 
 pytestmark = requires_harvest
 
-BAZAAR = "The player may repeat any other one of their extra actions during their turn."  # EN 1297
-BAZAAR_NOTE = "Note: However, they cannot repeat the farm action."  # EN 1299
-BAZAAR_DE = ("Eine der eigenen anderen Sonderaktionen eines Ortsplättchens kann ein zweites Mal im gleichen Zug "
-             "verwendet werden.")  # DE 1478
-BAZAAR_TOKENS = ("By repeating an extra action the player will not gain any additional extra tokens or tiles like "
-                 "scout tiles (expansion 4) or warrior, wagon, ship and city tile (expansion 2).")  # EN 1305
-BAZAAR_RELOCATE = "However, these may be relocated during the turn by repeating that extra action."  # EN 1307
-BAZAAR_NOMADS = ("The bazaar action can be used in combination with extra actions of location tiles only, not with "
-                 "the nomads' tiles (expansion 1).")  # EN 1309
-A_H3 = ("(a) It grants one more use of another held, usable (not fresh) location power this turn, whether or not it "
-        "was already used. (b) Only a power already used this turn. Default (a) (DE 'ein zweites Mal'), flag. It "
-        "cannot target bazaar, the farm action, nomad tiles or bonus actions (R). Two bazaar tiles give two repeats. "
-        "City hall ... has no completion under Bazaar. Scout cabin repeat: no new scouts (EN 1305), and relocating "
-        "is forbidden (EN 1331: 'cannot be relocated'), so it has no completion.")  # spec A-H3, amended: the text
 # (BAZAAR_RELOCATE) lets a repeat relocate the scouts and the city hall; the spec's reading is the flag
 # bazaar_keeps_pieces_in_place.
 

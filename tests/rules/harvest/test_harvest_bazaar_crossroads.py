@@ -9,6 +9,16 @@ draws one more (TG, D)"). In the Bazaar's phase ``choose_power`` the repeat is t
 Board (mountains elsewhere): player 0's settlement ``HOME`` = (10, 10) on desert holds the tiles of the bazaar hex
 ``BZ`` = (10, 9) and the crossroads hex ``CROSS`` = (11, 10). Its hand is grass + flower; the grass row ``GRASS``
 east of HOME and the flower row ``FLOWER`` far away. Player 1 holds desert with ``OPP_D`` (three forced builds).
+
+Rule text quoted (the comments below name these):
+
+EXTRA_ACTION (EN 840 (the heading of the Crossroads tile)): "Extra action: Draw one additional terrain card."
+CROSSROADS (EN 845): "Draw one additional terrain card at the end of each of your turns."
+BAZAAR (EN 1297): "The player may repeat any other one of their extra actions during their turn."
+A_H3_CROSSROADS (spec A-H3): "Crossroads repeat = 1 more card at the end of the turn (TG, D)."
+A_C8_BAZAAR (spec A-C8): "With 2 crossroads tiles, draw 2 extra (3 cards). Bazaar repeating Crossroads draws one
+    more (TG, D)."
+A_H3_B (spec A-H3, flag bazaar_repeats_used_power_only): "(b) Only a power already used this turn."
 """
 
 from collections import Counter
@@ -23,13 +33,6 @@ from tests.rules.harvest.helpers import CHOOSE_POWER, flag, requires_harvest, st
 
 pytestmark = requires_harvest
 
-EXTRA_ACTION = "Extra action: Draw one additional terrain card."  # EN 840 (the heading of the Crossroads tile)
-CROSSROADS = "Draw one additional terrain card at the end of each of your turns."  # EN 845
-BAZAAR = "The player may repeat any other one of their extra actions during their turn."  # EN 1297
-A_H3_CROSSROADS = "Crossroads repeat = 1 more card at the end of the turn (TG, D)."  # spec A-H3
-A_C8_BAZAAR = ("With 2 crossroads tiles, draw 2 extra (3 cards). Bazaar repeating Crossroads draws one more "
-               "(TG, D).")  # spec A-C8
-A_H3_B = "(b) Only a power already used this turn."  # spec A-H3, flag bazaar_repeats_used_power_only
 
 HOME = (10, 10)
 BZ = (10, 9)

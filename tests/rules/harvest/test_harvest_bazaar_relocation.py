@@ -19,6 +19,30 @@ Boards are mountain-filled; odd-r neighbours (docs/api.md) worked out by hand:
 * (8, 10) touches (8, 9) (8, 11) (7, 9) (7, 10) (9, 9) (9, 10);
 * (13, 10) touches (12, 10) (12, 11) (13, 9) (13, 11) (14, 10) (14, 11);
 * (10, 11) touches (10, 10) (10, 12) (9, 10) (9, 11) (11, 10) (11, 11).
+
+Rule text quoted (the comments below name these):
+
+BAZAAR (EN 1297): "The player may repeat any other one of their extra actions during their turn."
+BAZAAR_TOKENS (EN 1305): "By repeating an extra action the player will not gain any additional extra tokens or tiles
+    like scout tiles (expansion 4) or warrior, wagon, ship and city tile (expansion 2)."
+BAZAAR_RELOCATE (EN 1307): "However, these may be relocated during the turn by repeating that extra action."
+BAZAAR_DE (DE 1485-1488): "Durch den Bazar bekommt der Spieler keine zusätzlichen Sonderfiguren oder Plättchen wie
+    Späherplättchen (Erweiterung 4) oder Krieger, Planwagen, Schiffe, Stadtplättchen (Erweiterung 2). Diese können
+    allerdings durch diese Aktion innerhalb eines Zuges erneut platziert oder bewegt werden."
+SCOUT_CABIN (EN 1329): "The player may place both scout tiles on any suitable terrain, water or mountain spaces of
+    the game board, connecting to their own settlements."
+SCOUTS_NOT_RELOCATED (EN 1331): "Scout tiles placed next to a location do not trigger any extra action, and they
+    cannot be relocated."
+CITY_HALL (EN 859): "During your turn, you may place your city hall tile on the game board; once placed, this tile
+    remains in place for the rest of the game. You must place it adjacent to one of your settlements on 7 empty
+    spaces eligible for building."
+WAGON (EN 893-895): "Move your wagon up to 3 spaces across empty spaces eligible for building or mountain spaces.
+    ... Remove your wagon from the game board and place it back into your supply."
+LIGHTHOUSE (EN 910-912): "Move your ship up to 3 spaces across empty water spaces. ... Remove your ship from the
+    game board and place it back into your supply."
+BARRACKS (EN 874-876): "Place one of your warriors on an empty space eligible for building. You must place this
+    warrior adjacent to one of your settlements, if possible. Or Remove one of your warriors from the game board and
+    place the token back into your supply."
 """
 
 import pytest
@@ -28,43 +52,6 @@ from tests.rules.harvest.helpers import CHOOSE_POWER, DONE, hpos, requires_harve
 
 pytestmark = requires_harvest
 
-BAZAAR = "The player may repeat any other one of their extra actions during their turn."  # EN 1297
-BAZAAR_TOKENS = (
-    "By repeating an extra action the player will not gain any additional extra tokens or tiles like "
-    "scout tiles (expansion 4) or warrior, wagon, ship and city tile (expansion 2)."
-)  # EN 1305
-BAZAAR_RELOCATE = "However, these may be relocated during the turn by repeating that extra action."  # EN 1307
-BAZAAR_DE = (
-    "Durch den Bazar bekommt der Spieler keine zusätzlichen Sonderfiguren oder Plättchen wie "
-    "Späherplättchen (Erweiterung 4) oder Krieger, Planwagen, Schiffe, Stadtplättchen (Erweiterung 2). Diese "
-    "können allerdings durch diese Aktion innerhalb eines Zuges erneut platziert oder bewegt "
-    "werden."
-)  # DE 1485-1488
-SCOUT_CABIN = (
-    "The player may place both scout tiles on any suitable terrain, water or mountain spaces of the game "
-    "board, connecting to their own settlements."
-)  # EN 1329
-SCOUTS_NOT_RELOCATED = (
-    "Scout tiles placed next to a location do not trigger any extra action, and they cannot be relocated."  # EN 1331
-)
-CITY_HALL = (
-    "During your turn, you may place your city hall tile on the game board; once placed, this tile remains "
-    "in place for the rest of the game. You must place it adjacent to one of your settlements on 7 empty "
-    "spaces eligible for building."
-)  # EN 859
-WAGON = (
-    "Move your wagon up to 3 spaces across empty spaces eligible for building or mountain spaces. ... Remove "
-    "your wagon from the game board and place it back into your supply."
-)  # EN 893-895
-LIGHTHOUSE = (
-    "Move your ship up to 3 spaces across empty water spaces. ... Remove your ship from the game board and "
-    "place it back into your supply."
-)  # EN 910-912
-BARRACKS = (
-    "Place one of your warriors on an empty space eligible for building. You must place this warrior adjacent "
-    "to one of your settlements, if possible. Or Remove one of your warriors from the game board and place "
-    "the token back into your supply."
-)  # EN 874-876
 FLAG = "bazaar_keeps_pieces_in_place"
 KEEP = {FLAG: True}
 

@@ -7,6 +7,23 @@ and mountains / water; the own settlement ``S`` = (10, 12) touches (10, 11) only
 (9, 11) (9, 12) (10, 11) (10, 13) (11, 11) (11, 12)); ``S_FAR`` = (3, 3) touches none of them. The power's location
 hex is (9, 12) next to ``S`` or (3, 4) next to ``S_FAR``. (10, 13) grass touches ``S`` but not (10, 10).
 Player 0's card is forest with ``MAND_T`` (18, 0) (18, 1) (18, 2); player 1 holds canyon with ``OPP_C``.
+
+Rule text quoted (the comments below name these):
+
+APPLY (EN 1293): "Extra actions for the new locations - Apply the building rules of the basic game"
+WATER_MILL (EN 1317): "Build one settlement upon a suitable terrain space next to a water space. It must be built
+    connecting to an existing settlement of that player, if possible."
+MOUNTAIN_STATION (EN 1323): "Build one settlement upon a suitable terrain space next to a mountain space. It must be
+    built connecting to an existing settlement of that player, if possible."
+WATCHTOWER (EN 1349): "Build one settlement upon a suitable terrain space next to another player's settlement. It
+    must be built connecting to your own existing settlements, if possible."
+UNIVERSITY (EN 1355): "Build one settlement upon a suitable terrain space next to a location (including castles,
+    nomads spaces, palaces and silos). It must be built connecting to an existing settlement of that player, if
+    possible."
+FARMLAND_SUITABLE (EN 1231): "a new terrain type found on all 4 game board sections that is suitable for being built
+    upon: Farmland"
+X_5 (spec X-5): "Candidates = (eligible hexes of the required kind); if any candidate touches OWN[p] ..., only those
+    touching ones are legal."
 """
 
 import pytest
@@ -15,20 +32,6 @@ from tests.rules.harvest.helpers import FARM, hpos, requires_harvest
 
 pytestmark = requires_harvest
 
-APPLY = "Extra actions for the new locations - Apply the building rules of the basic game"  # EN 1293
-WATER_MILL = ("Build one settlement upon a suitable terrain space next to a water space. It must be built connecting "
-              "to an existing settlement of that player, if possible.")  # EN 1317
-MOUNTAIN_STATION = ("Build one settlement upon a suitable terrain space next to a mountain space. It must be built "
-                    "connecting to an existing settlement of that player, if possible.")  # EN 1323
-WATCHTOWER = ("Build one settlement upon a suitable terrain space next to another player's settlement. It must be "
-              "built connecting to your own existing settlements, if possible.")  # EN 1349
-UNIVERSITY = ("Build one settlement upon a suitable terrain space next to a location (including castles, nomads "
-              "spaces, palaces and silos). It must be built connecting to an existing settlement of that player, if "
-              "possible.")  # EN 1355
-FARMLAND_SUITABLE = ("a new terrain type found on all 4 game board sections that is suitable for being built upon: "
-                     "Farmland")  # EN 1231
-X_5 = ("Candidates = (eligible hexes of the required kind); if any candidate touches OWN[p] ..., only those touching "
-       "ones are legal.")  # spec X-5
 
 THING = (10, 10)
 S = (10, 12)

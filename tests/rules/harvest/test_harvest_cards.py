@@ -4,6 +4,41 @@ The English text gives only the Travellers note, the Mayors text and the Rovers 
 Chainers are images missing from both rulebook files, so their rule and amount follow the spec (TG / kb_prompt
 readings, ``CARD_GOLD``, unverified: decision 6). End-scoring positions are scored with ``score_position``
 (``hscores``) on grass-filled boards (``fill="G"``). Sections (quadrants): rows 0-9 / 10-19, columns 0-9 / 10-19.
+
+Rule text quoted (the comments below name these):
+
+TRAVELLERS_NOTE (EN 1371): "Note: Consider each edge of the complete game board, not of each section. A settlement
+    on a corner space does not count twice."
+TRAVELLERS_TG (spec H-14 (TG, kb_prompt)): "1 gold per own settlement on the board edge"
+MAYORS (EN 1375-1377): "If a player builds a settlement or moves one of their settlements in such a way that at
+    least four of their settlements are arranged in a horizontal line, they mark this by placing a settlement from
+    their supply next to that line outside of the game board. This can be done only if this line is not marked
+    already by some other player. The settlements forming this line may be moved again later. At the end of the
+    game, each marked line is worth 4 gold for that player."
+MAYORS_EXAMPLE (EN 1381): "Example: The orange player builds three of his settlements on desert spaces, therefore
+    having at least 4 settlements on that horizontal line. He takes one settlement from his supply and marks that
+    horizontal line outside the game board."
+MAYORS_SCORES (EN 1385-1389): "= 8 gold for the black player = 12 gold for the orange player = 4 gold for the blue
+    player"
+HOMESTEADERS_TG (spec H-16 (U)): "for each settlement in the quadrant where you have most settlements"
+RANGERS_TG (spec H-17 (U)): "2 gold per horizontal line with exactly one own settlement"
+CHAINERS_TG (spec H-18 (U)): "1 gold per own settlement adjacent to exactly 2 own settlements"
+ROVERS (EN 1395): "After each newly built settlement, the active player checks if they meet the conditions of the
+    card. In case they do, they record the additional gold by flipping one of the summary of location tiles of that
+    game board section. At the end of their turn they get gold equal to the flipped summary of location tiles and
+    move their token on the score track accordingly. Then the summary of location tiles are flipped back. The rovers
+    are not scored during final scoring."
+ROVERS_EXAMPLE (EN 1399): "Example: The orange player has build settlements on two different game board sections,
+    therefore getting 2 gold this turn."
+A_H7 (spec A-H7): "(a) >=4 own settlements anywhere in the row of the built or moved-to hex; (b) 4 contiguous in
+    that row. Default (a), flag. Marking is automatic if the row is unmarked and the player's supply > 0. It takes 1
+    settlement from the supply. Whether the marker counts toward the end trigger: Default (a) yes. The mark is
+    permanent even if the row later has fewer settlements."
+A_H8 (spec A-H8): "Only new settlement builds count: not moves, not scouts, and not meeple placement. Silo builds do
+    not count (TG, D)."
+A_X2 (spec A-X2): "Default: castle + location + nomad space + palace count. Silo is off, flag."
+DECISION_6 (spec, Decisions taken 6): "Unverified card amounts (A-M11, A-H9): shipped as catalogue data marked
+    unverified with their source; the cards are usable; the docs list them as unverified."
 """
 
 import re
@@ -25,39 +60,6 @@ from tests.rules.harvest.helpers import (
 )
 
 pytestmark = requires_harvest
-
-TRAVELLERS_NOTE = ("Note: Consider each edge of the complete game board, not of each section. A settlement on a corner "
-                   "space does not count twice.")  # EN 1371
-TRAVELLERS_TG = "1 gold per own settlement on the board edge"  # spec H-14 (TG, kb_prompt)
-MAYORS = ("If a player builds a settlement or moves one of their settlements in such a way that at least four of their "
-          "settlements are arranged in a horizontal line, they mark this by placing a settlement from their supply "
-          "next to that line outside of the game board. This can be done only if this line is not marked already by "
-          "some other player. The settlements forming this line may be moved again later. At the end of the game, "
-          "each marked line is worth 4 gold for that player.")  # EN 1375-1377
-MAYORS_EXAMPLE = ("Example: The orange player builds three of his settlements on desert spaces, therefore having at "
-                  "least 4 settlements on that horizontal line. He takes one settlement from his supply and marks that "
-                  "horizontal line outside the game board.")  # EN 1381
-MAYORS_SCORES = ("= 8 gold for the black player = 12 gold for the orange player = 4 gold for the blue "
-                 "player")  # EN 1385-1389
-HOMESTEADERS_TG = "for each settlement in the quadrant where you have most settlements"  # spec H-16 (U)
-RANGERS_TG = "2 gold per horizontal line with exactly one own settlement"  # spec H-17 (U)
-CHAINERS_TG = "1 gold per own settlement adjacent to exactly 2 own settlements"  # spec H-18 (U)
-ROVERS = ("After each newly built settlement, the active player checks if they meet the conditions of the card. In "
-          "case they do, they record the additional gold by flipping one of the summary of location tiles of that "
-          "game board section. At the end of their turn they get gold equal to the flipped summary of location tiles "
-          "and move their token on the score track accordingly. Then the summary of location tiles are flipped back. "
-          "The rovers are not scored during final scoring.")  # EN 1395
-ROVERS_EXAMPLE = ("Example: The orange player has build settlements on two different game board sections, therefore "
-                  "getting 2 gold this turn.")  # EN 1399
-A_H7 = ("(a) >=4 own settlements anywhere in the row of the built or moved-to hex; (b) 4 contiguous in that row. "
-        "Default (a), flag. Marking is automatic if the row is unmarked and the player's supply > 0. It takes 1 "
-        "settlement from the supply. Whether the marker counts toward the end trigger: Default (a) yes. The mark is "
-        "permanent even if the row later has fewer settlements.")  # spec A-H7
-A_H8 = ("Only new settlement builds count: not moves, not scouts, and not meeple placement. Silo builds do not count "
-        "(TG, D).")  # spec A-H8
-A_X2 = "Default: castle + location + nomad space + palace count. Silo is off, flag."  # spec A-X2
-DECISION_6 = ("Unverified card amounts (A-M11, A-H9): shipped as catalogue data marked unverified with their source; "
-              "the cards are usable; the docs list them as unverified.")  # spec, Decisions taken 6
 
 
 def card_gold(kx, card, settlements, cells=None, **kwargs):

@@ -5,6 +5,22 @@ is forest: ``FOREST_ROW`` = (10, 11) .. (10, 15) (each touches the one before; (
 (18, 0) (18, 1) (18, 2) far away; the grass (11, 10) touches C1. Player 1 holds canyon with ``OPP_C``. The number
 tiles a player holds are given and read as their total value (A-H5 a; ``number_tiles``, HA4); the pool is 8 tiles
 of value 1 and 2 of value 5 (18 in all).
+
+Rule text quoted (the comments below name these):
+
+CATHEDRAL (EN 1343): "The number tiles are needed for this extra action. During their turn, the player may either
+    take one more tile or return any number of tiles in order to build that same number of settlements upon suitable
+    terrain spaces, according to the drawn terrain card. These must be built connecting to existing settlements of
+    that player, if possible. When a player takes a cathedral tile he also takes a number 1 settlement tile."
+CATHEDRAL_DE (DE 1600): "Bekommt ein Spieler den Dom, erhält er ebenfalls ein Siedlungsplättchen mit dem Wert 1."
+NUMBER_TILES (EN 1241): "10 Settlement tiles"
+NUMBER_TILES_DE (DE 1407): "2x 5er: 8x 1er:"
+H_2 (EN 1258): "If the cathedral is included in the game, put the number tiles next to the game board."
+A_H5 (spec A-H5): "'take one more tile' = a value-1 tile. (a) by value: tiles summing to N allow N builds; the
+    5-tiles are change for five 1s. Default (a): a per-player token value, pool limits 8 ones + 2 fives. Builds use
+    the turn's terrain, adjacent if possible, and come from the supply. Return-and-build is one action with k builds
+    (DONE may stop early; unbuilt tokens are kept (R)). 'When a player takes a cathedral tile' = when the location
+    tile is seized: +1 token at once."
 """
 
 import pytest
@@ -13,20 +29,6 @@ from tests.rules.harvest.helpers import DONE, POOL_VALUE, RETURN, TAKE, hpos, nu
 
 pytestmark = requires_harvest
 
-CATHEDRAL = ("The number tiles are needed for this extra action. During their turn, the player may either take one "
-             "more tile or return any number of tiles in order to build that same number of settlements upon "
-             "suitable terrain spaces, according to the drawn terrain card. These must be built connecting to "
-             "existing settlements of that player, if possible. When a player takes a cathedral tile he also takes a "
-             "number 1 settlement tile.")  # EN 1343
-CATHEDRAL_DE = ("Bekommt ein Spieler den Dom, erhält er ebenfalls ein Siedlungsplättchen mit dem Wert 1.")  # DE 1600
-NUMBER_TILES = "10 Settlement tiles"  # EN 1241
-NUMBER_TILES_DE = "2x 5er: 8x 1er:"  # DE 1407
-H_2 = "If the cathedral is included in the game, put the number tiles next to the game board."  # EN 1258
-A_H5 = ("'take one more tile' = a value-1 tile. (a) by value: tiles summing to N allow N builds; the 5-tiles are "
-        "change for five 1s. Default (a): a per-player token value, pool limits 8 ones + 2 fives. Builds use the "
-        "turn's terrain, adjacent if possible, and come from the supply. Return-and-build is one action with k "
-        "builds (DONE may stop early; unbuilt tokens are kept (R)). 'When a player takes a cathedral tile' = when "
-        "the location tile is seized: +1 token at once.")  # spec A-H5
 
 C1 = (10, 10)
 CH = (10, 9)

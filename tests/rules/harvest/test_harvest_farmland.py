@@ -8,28 +8,30 @@ throw-away script:
 * (10, 10) touches (9, 9) (9, 10) (10, 9) (10, 11) (11, 9) (11, 10);
 * (10, 14) touches (9, 13) (9, 14) (10, 13) (10, 15) (11, 13) (11, 14);
 * (10, 11) touches (9, 10) (9, 11) (10, 10) (10, 12) (11, 10) (11, 11).
+
+Rule text quoted (the comments below name these):
+
+FARMLAND (EN 1269): "Each of the 4 new game board sections contains the new terrain type farmland, which is suitable
+    to be built upon. Once per game round each player may perform one farm action by building a settlement on an
+    adjacent farmland space. If there are more than one farmland spaces adjacent to a player's settlements, they may
+    freely decide on which of these spaces they build their settlement upon. If no farmland spaces are adjacent to a
+    player's settlements, they cannot perform the farm action. The farm action can be performed at any time before
+    or after their mandatory action."
+FARMLAND_NOTE (EN 1271): "Note: Settlements may be moved onto such a space by paddocks or may be built thereupon by
+    taverns or towers."
+FARMLAND_NOTE_DE (DE 1474): "Hinweis: Siedlungen können durch Koppeln auf dieses bewegt oder durch Tavernen und
+    andere darauf gebaut werden."
+FARMLAND_EXAMPLE (EN 1275): "Example: The orange player uses his farm action and builds a settlement on farmland. He
+    now can build his 3 settlements of the mandatory action in a way that he connects to the palisade location."
+A_H1 (spec A-H1): "The target must touch OWN[p] (scouts included during the turn; no fallback). Once per turn: 'once
+    per game round' = once per own turn. Not in the middle of the mandatory action. Bazaar cannot repeat it. It is
+    not an extra action of a tile: no fresh/used tile state, only a per-turn flag."
 """
 
 from tests.rules.harvest.helpers import FARM, farmland_used, hpos, requires_harvest
 
 pytestmark = requires_harvest
 
-FARMLAND = ("Each of the 4 new game board sections contains the new terrain type farmland, which is suitable to be "
-            "built upon. Once per game round each player may perform one farm action by building a settlement on an "
-            "adjacent farmland space. If there are more than one farmland spaces adjacent to a player's settlements, "
-            "they may freely decide on which of these spaces they build their settlement upon. If no farmland spaces "
-            "are adjacent to a player's settlements, they cannot perform the farm action. The farm action can be "
-            "performed at any time before or after their mandatory action.")  # EN 1269
-FARMLAND_NOTE = ("Note: Settlements may be moved onto such a space by paddocks or may be built thereupon by taverns "
-                 "or towers.")  # EN 1271
-FARMLAND_NOTE_DE = ("Hinweis: Siedlungen können durch Koppeln auf dieses bewegt oder durch Tavernen und andere darauf "
-                    "gebaut werden.")  # DE 1474
-FARMLAND_EXAMPLE = ("Example: The orange player uses his farm action and builds a settlement on farmland. He now can "
-                    "build his 3 settlements of the mandatory action in a way that he connects to the palisade "
-                    "location.")  # EN 1275
-A_H1 = ("The target must touch OWN[p] (scouts included during the turn; no fallback). Once per turn: 'once per game "
-        "round' = once per own turn. Not in the middle of the mandatory action. Bazaar cannot repeat it. It is not an "
-        "extra action of a tile: no fresh/used tile state, only a per-turn flag.")  # spec A-H1
 
 S1 = (10, 10)
 S2 = (10, 14)

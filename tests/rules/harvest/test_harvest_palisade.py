@@ -8,6 +8,16 @@ they touch (odd-r neighbours worked out by hand, checked with a throw-away scrip
 * (5, 6) grass: L only;  (7, 7) grass: nothing.
 
 Player 0's card is forest with ``MAND_T``; player 1 holds canyon with ``OPP_C``.
+
+Rule text quoted (the comments below name these):
+
+PALISADE (EN 1361): "Move a settlement to a suitable terrain space connected to the same settlement area."
+PALISADE_DE (DE 1562): "Eine Siedlung auf ein bebaubares Geländefeld versetzen, welches angrenzend an das gleiche
+    Siedlungsgebiet ist."
+A_H6 (spec A-H6): "The area is the settlement's area in OWN, computed with the settlement lifted. The target must
+    touch that remaining area (DE wording). A lone settlement (an area of 1): (a) has no remaining area, so Palisade
+    cannot move it; (b) its area includes itself, so it may step to a free neighbour of its own hex. Default (a),
+    flag. Adjacency-if-possible is moot."
 """
 
 import pytest
@@ -16,13 +26,6 @@ from tests.rules.harvest.helpers import flag, hpos, requires_harvest, with_optio
 
 pytestmark = requires_harvest
 
-PALISADE = "Move a settlement to a suitable terrain space connected to the same settlement area."  # EN 1361
-PALISADE_DE = ("Eine Siedlung auf ein bebaubares Geländefeld versetzen, welches angrenzend an das gleiche "
-               "Siedlungsgebiet ist.")  # DE 1562
-A_H6 = ("The area is the settlement's area in OWN, computed with the settlement lifted. The target must touch that "
-        "remaining area (DE wording). A lone settlement (an area of 1): (a) has no remaining area, so Palisade cannot "
-        "move it; (b) its area includes itself, so it may step to a free neighbour of its own hex. Default (a), flag. "
-        "Adjacency-if-possible is moot.")  # spec A-H6
 
 A1, A2, A3 = (10, 10), (10, 11), (10, 12)
 L = (5, 5)

@@ -3,6 +3,10 @@ A-H3 names, the position keys `number_tiles` and `scouts` (decision 8, HA4, HA16
 
 Mountain-filled boards as in the other Harvest modules (odd-r neighbours: for even r, (r-1, c-1) (r-1, c) (r, c-1)
 (r, c+1) (r+1, c-1) (r+1, c); for odd r, (r-1, c) (r-1, c+1) (r, c-1) (r, c+1) (r+1, c) (r+1, c+1)).
+
+Rule text quoted (the comments below name these):
+
+BAZAAR_RELOCATE (EN 1307): "However, these may be relocated during the turn by repeating that extra action."
 """
 
 import json
@@ -14,7 +18,6 @@ from tests.rules.harvest.helpers import DONE, RETURN, TAKE, hpos, number_tiles, 
 pytestmark = requires_harvest
 
 A_H3_BARRACKS = "Barracks, wagon and lighthouse may be repeated (place another warrior from supply, move or remove)."
-BAZAAR_RELOCATE = "However, these may be relocated during the turn by repeating that extra action."  # EN 1307
 
 B1 = (10, 10)          # player 0's settlement; neighbours (9, 9) (9, 10) (10, 9) (10, 11) (11, 9) (11, 10)
 BZ = (10, 9)           # bazaar hex

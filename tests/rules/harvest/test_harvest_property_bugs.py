@@ -6,6 +6,11 @@ rather than from the engine's output.
 
 Mountain-filled boards as in the other Harvest modules (odd-r neighbours: for even r, (r-1, c-1) (r-1, c) (r, c-1)
 (r, c+1) (r+1, c-1) (r+1, c); for odd r, (r-1, c) (r-1, c+1) (r, c-1) (r, c+1) (r+1, c) (r+1, c+1)).
+
+Rule text quoted (the comments below name these):
+
+EN_SCOUTS (EN 1331): "They count as settlements during the player's turn, and the player may build new settlements
+    connecting to them."
 """
 
 import json
@@ -14,8 +19,6 @@ from tests.rules.harvest.helpers import DONE, RETURN, hpos, requires_harvest, sc
 
 pytestmark = requires_harvest
 
-EN_SCOUTS = "They count as settlements during the player's turn, and the player may build new settlements " \
-            "connecting to them."  # EN 1331
 B1 = (10, 10)      # player 0's settlement; neighbours (9, 9) (9, 10) (10, 9) (10, 11) (11, 9) (11, 10)
 BK = (9, 10)       # the barracks hex next to B1
 SCOUT = (10, 11)   # a forest hex next to B1 holding a scout; its neighbours (9, 10) (9, 11) (10, 12) (11, 10) (11, 11)

@@ -10,29 +10,32 @@ Forest: ``MAND_T`` (18, 0) (18, 1) (18, 2) far away and ``FOREST_NEAR`` = (7, 9)
 touch (8, 10), nothing of them touches O1 or (9, 10). Player 0's card is forest; player 1 holds canyon (``OPP_C``).
 A tower hex (12, 9) touches (11, 9); the farmland (12, 10) touches (11, 9) but not O1. (Neighbours worked out by
 hand, checked with a throw-away script.)
+
+Rule text quoted (the comments below name these):
+
+SCOUT_CABIN (EN 1329): "The player may place both scout tiles on any suitable terrain, water or mountain spaces of
+    the game board, connecting to their own settlements."
+SCOUTS_COUNT (EN 1331): "They count as settlements during the player's turn, and the player may build new
+    settlements connecting to them. Scout tiles placed next to a location do not trigger any extra action, and they
+    cannot be relocated. They are removed from the game board at the end of the player's turn, to be used again by
+    the next player with a scout cabin."
+SCOUTS_NOTE (EN 1333): "Note: The scout do not generate points for the following Kingdom Builder cards: Mayor &
+    Rovers from expansion 4 and Ambassadors, Families & Shepherds from expansion 1."
+SCOUT_EXAMPLE (EN 1337): "Example: The orange player uses his scout cabin first and places the 2 scouts next to his
+    settlements on mountain spaces. Then he builds his 3 settlements of the mandatory action now able to connect to
+    the castle."
+SCOUTS_DE (DE 1589): "Späher, die angrenzend an ein Ortsfeld platziert werden, bringen dem Spieler keine
+    Ortsplättchen."
+A_H4 (spec A-H4): "'may place both': Default place 1 or 2. Placement: a free hex (suitable terrain, water or
+    mountain; not a cave; not a zone) touching OWN[p]. The second scout may touch the first. There are only 2 scout
+    tiles (shared; removed at the end of the turn). Scouts seize no tiles, get no red-card or Mayors/Rovers credit,
+    and are excluded from OWN after the turn."
 """
 
 from tests.rules.harvest.helpers import DONE, FARM, hpos, mayor_lines, requires_harvest, scouts_on_board, state
 
 pytestmark = requires_harvest
 
-SCOUT_CABIN = ("The player may place both scout tiles on any suitable terrain, water or mountain spaces of the game "
-               "board, connecting to their own settlements.")  # EN 1329
-SCOUTS_COUNT = ("They count as settlements during the player's turn, and the player may build new settlements "
-                "connecting to them. Scout tiles placed next to a location do not trigger any extra action, and they "
-                "cannot be relocated. They are removed from the game board at the end of the player's turn, to be "
-                "used again by the next player with a scout cabin.")  # EN 1331
-SCOUTS_NOTE = ("Note: The scout do not generate points for the following Kingdom Builder cards: Mayor & Rovers from "
-               "expansion 4 and Ambassadors, Families & Shepherds from expansion 1.")  # EN 1333
-SCOUT_EXAMPLE = ("Example: The orange player uses his scout cabin first and places the 2 scouts next to his "
-                 "settlements on mountain spaces. Then he builds his 3 settlements of the mandatory action now able to "
-                 "connect to the castle.")  # EN 1337
-SCOUTS_DE = ("Späher, die angrenzend an ein Ortsfeld platziert werden, bringen dem Spieler keine "
-             "Ortsplättchen.")  # DE 1589
-A_H4 = ("'may place both': Default place 1 or 2. Placement: a free hex (suitable terrain, water or mountain; not a "
-        "cave; not a zone) touching OWN[p]. The second scout may touch the first. There are only 2 scout tiles "
-        "(shared; removed at the end of the turn). Scouts seize no tiles, get no red-card or Mayors/Rovers credit, and "
-        "are excluded from OWN after the turn.")  # spec A-H4
 
 O1 = (10, 10)
 SC = (10, 9)

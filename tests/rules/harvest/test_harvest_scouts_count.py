@@ -20,6 +20,28 @@ hex, a second hex or ``done``: HA7). Odd-r neighbours (docs/api.md) worked out b
 * (11, 10) touches (10, 10) (10, 11) (11, 9) (11, 11) (12, 10) (12, 11);
 * (11, 9) touches (10, 9) (10, 10) (11, 8) (11, 10) (12, 9) (12, 10);
 * (10, 12) touches (10, 11) (10, 13) (9, 11) (9, 12) (11, 11) (11, 12).
+
+Rule text quoted (the comments below name these):
+
+SCOUT_CABIN (EN 1329), SCOUTS_COUNT (EN 1331), SCOUTS_NOTE (EN 1333): quoted in
+    tests/rules/harvest/test_harvest_scout_cabin.py.
+SCOUTS_DE (DE 1523-1528): "Sie zählen während des Zuges als Siedlungen, an denen angrenzend gebaut werden darf. ...
+    Am Ende eines jeden Zuges werden sie wieder vom Spielplan entfernt und können vom nächsten Spieler mit der
+    Späherhütte genutzt werden."
+SCOUTS_NOTE_DE (DE 1530-1532): "Hinweis: Die Späher bringen keine Punkte für folgende Kingdom Builder-Karten:
+    Bürgermeister & Vagabund aus Erweiterung 4 und Botschafter, Familien & Hirten aus Erweiterung 1."
+FOUNTAIN (EN 1131): "Build one settlement next to exactly one of your own settlements and next to none of any
+    opponent's settlements on any unoccupied hex suitable to be built upon."
+VILLAGE (EN 706): "Build one additional settlement on an empty space eligible for building that is adjacent to at
+    least 3 of your settlements."
+PALISADE (EN 1361): "Move a settlement to a suitable terrain space connected to the same settlement area."
+TAVERN (EN 417): "Build one settlement at one end of a line of at least 3 of your own settlements. The orientation
+    of the line does not matter (horizontally or diagonally). The chosen hex must be suitable for building."
+MAYORS (EN 1375): "If a player builds a settlement or moves one of their settlements in such a way that at least
+    four of their settlements are arranged in a horizontal line, they mark this by placing a settlement from their
+    supply next to that line outside of the game board."
+SHEPHERDS (EN 634): "2 gold for each of your settlements not adjacent to an empty terrain space of the same kind on
+    which this settlement was just built."
 """
 
 import pytest
@@ -28,51 +50,6 @@ from tests.rules.harvest.helpers import DONE, game_hscores, hpos, mayor_lines, r
 
 pytestmark = requires_harvest
 
-SCOUT_CABIN = (
-    "The player may place both scout tiles on any suitable terrain, water or mountain spaces of the game "
-    "board, connecting to their own settlements."
-)  # EN 1329
-SCOUTS_COUNT = (
-    "They count as settlements during the player's turn, and the player may build new settlements "
-    "connecting to them. Scout tiles placed next to a location do not trigger any extra action, and they "
-    "cannot be relocated. They are removed from the game board at the end of the player's turn, to be "
-    "used again by the next player with a scout cabin."
-)  # EN 1331
-SCOUTS_NOTE = (
-    "Note: The scout do not generate points for the following Kingdom Builder cards: Mayor & Rovers from "
-    "expansion 4 and Ambassadors, Families & Shepherds from expansion 1."
-)  # EN 1333
-SCOUTS_DE = (
-    "Sie zählen während des Zuges als Siedlungen, an denen angrenzend gebaut werden darf. ... Am Ende eines "
-    "jeden Zuges werden sie wieder vom Spielplan entfernt und können vom nächsten Spieler mit der "
-    "Späherhütte genutzt werden."
-)  # DE 1523-1528
-SCOUTS_NOTE_DE = (
-    "Hinweis: Die Späher bringen keine Punkte für folgende Kingdom Builder-Karten: Bürgermeister & "
-    "Vagabund aus Erweiterung 4 und Botschafter, Familien & Hirten aus Erweiterung 1."
-)  # DE 1530-1532
-FOUNTAIN = (
-    "Build one settlement next to exactly one of your own settlements and next to none of any opponent's "
-    "settlements on any unoccupied hex suitable to be built upon."
-)  # EN 1131
-VILLAGE = (
-    "Build one additional settlement on an empty space eligible for building that is adjacent to at least 3 "
-    "of your settlements."
-)  # EN 706
-PALISADE = "Move a settlement to a suitable terrain space connected to the same settlement area."  # EN 1361
-TAVERN = (
-    "Build one settlement at one end of a line of at least 3 of your own settlements. The orientation of the "
-    "line does not matter (horizontally or diagonally). The chosen hex must be suitable for building."
-)  # EN 417
-MAYORS = (
-    "If a player builds a settlement or moves one of their settlements in such a way that at least four of "
-    "their settlements are arranged in a horizontal line, they mark this by placing a settlement from their "
-    "supply next to that line outside of the game board."
-)  # EN 1375
-SHEPHERDS = (
-    "2 gold for each of your settlements not adjacent to an empty terrain space of the same kind on which "
-    "this settlement was just built."
-)  # EN 634
 
 S = (10, 10)
 SCOUT_HEX = (9, 10)  # a mountain touching S

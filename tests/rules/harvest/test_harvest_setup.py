@@ -4,6 +4,26 @@ Random set-ups go through ``Game.new(n, seed=s, expansions=["harvest"], cards=[.
 ``g.setup.sections``, ``g.setup.cards``, ``g.board`` and the full-state position (``state``; HA4, HA14 of
 ``harvest_helpers``). No Harvest section layout is known (spec section 2); the shipped boards are substitutes named
 ``harvest-substitute-1`` .. ``-4`` (EXPANSIONS.md decision 5, issue 22).
+
+Rule text quoted (the comments below name these):
+
+COMPONENTS (EN 1231): "This expansion introduces a new terrain type found on all 4 game board sections that is
+    suitable for being built upon: Farmland. In addition, all 4 sections contain a new terrain type that cannot be
+    built upon: Silo. Finally, there are 8 new types of locations, two on each section."
+TILES (EN 1233): "16 location tiles"
+TILES_DE (DE 1405-1409): "2x Bazar 2x Wassermühle 2x Bergstation 2x Späherhütte ... 2x Dom 2x Wachtturm 2x
+    Universität 2x Palisade"
+SILO_EACH (EN 1279): "Each of the 4 new game board sections contains a silo."
+POOL (EN 1257): "Shuffle the 4 new game board sections with the 8 game board sections of the basic game, then select
+    any 4 of the 12 sections and assemble them into a rectangular game board."
+H_2 (EN 1258): "If the cathedral is included in the game, put the number tiles next to the game board. If the scout
+    cabin is included in the game, put the scout tiles next to the game board."
+CARDS (EN 1259): "Shuffle the 6 new Kingdom Builder cards with those of the basic game, and then randomly draw 3
+    cards. Place these cards face up next to the game board."
+COMBINE (EN 1261): "Note: You may combine all Kingdom Builder expansions any way you want."
+DECISION_5 (spec, Decisions taken 5): "the project also ships substitute sections, named as such everywhere (e.g.
+    marsh-substitute-1), made by a documented seeded procedure that follows the printed component counts (the
+    expansion's terrain, palace or silo hexes, two location hexes of each type per section)"
 """
 
 from collections import Counter
@@ -19,31 +39,17 @@ from tests.rules.harvest.helpers import (
     state,
     substitute_locations,
 )
+from tests.rules.positions import (
+    BASE_SECTIONS,
+    assert_the_new_cards_join_the_kingdom_builder_cards,
+    assert_the_pool_has_the_base_and_the_substitute_sections,
+    substitute_sections_dealt,
+)
 
 pytestmark = requires_harvest
 
-COMPONENTS = ("This expansion introduces a new terrain type found on all 4 game board sections that is suitable for "
-              "being built upon: Farmland. In addition, all 4 sections contain a new terrain type that cannot be "
-              "built upon: Silo. Finally, there are 8 new types of locations, two on each section.")  # EN 1231
-TILES = "16 location tiles"  # EN 1233
-TILES_DE = ("2x Bazar 2x Wassermühle 2x Bergstation 2x Späherhütte ... 2x Dom 2x Wachtturm 2x Universität "
-            "2x Palisade")  # DE 1405-1409
-SILO_EACH = "Each of the 4 new game board sections contains a silo."  # EN 1279
-POOL = ("Shuffle the 4 new game board sections with the 8 game board sections of the basic game, then select any 4 "
-        "of the 12 sections and assemble them into a rectangular game board.")  # EN 1257
-H_2 = ("If the cathedral is included in the game, put the number tiles next to the game board. If the scout cabin is "
-       "included in the game, put the scout tiles next to the game board.")  # EN 1258
-CARDS = ("Shuffle the 6 new Kingdom Builder cards with those of the basic game, and then randomly draw 3 cards. Place "
-         "these cards face up next to the game board.")  # EN 1259
-COMBINE = "Note: You may combine all Kingdom Builder expansions any way you want."  # EN 1261
-DECISION_5 = ("the project also ships substitute sections, named as such everywhere (e.g. marsh-substitute-1), made by "
-              "a documented seeded procedure that follows the printed component counts (the expansion's terrain, "
-              "palace or silo hexes, two location hexes of each type per section)")  # spec, Decisions taken 5
 
-BASE_SECTIONS = ["tavern", "paddock", "oasis", "farm", "tower", "harbor", "oracle", "barn"]
 MARSH_SUBSTITUTES = ["marsh-substitute-1", "marsh-substitute-2", "marsh-substitute-3", "marsh-substitute-4"]
-BASE_CARDS = ["fishermen", "miners", "workers", "merchants", "discoverers", "hermits", "citizens", "knights", "lords",
-              "farmers"]
 
 
 def quadrant_cells(q):
@@ -53,15 +59,7 @@ def quadrant_cells(q):
 
 def test_H1_the_pool_has_the_8_base_and_4_harvest_sections():
     # POOL: 4 of 12 sections; decision 5: the Harvest ones are the substitutes
-    seen = Counter()
-    for seed in range(120):
-        g = new_game(2 + seed % 4, seed)
-        names = [name for name, _ in g.setup.sections]
-        assert len(set(names)) == 4, (seed, names)
-        seen.update(names)
-    assert set(seen) == set(BASE_SECTIONS) | set(SUBSTITUTE_SECTIONS)
-    # each section is in 1/3 of the games: 40 of 120 expected
-    assert all(15 <= k <= 70 for k in seen.values()), seen
+    assert_the_pool_has_the_base_and_the_substitute_sections(new_game, SUBSTITUTE_SECTIONS)
 
 
 @pytest.mark.parametrize("name", SUBSTITUTE_SECTIONS)
@@ -86,18 +84,12 @@ def test_decision5_the_four_substitutes_hold_each_harvest_type_once():
 
 def test_decision5_random_boards_use_the_substitutes_with_two_tiles_per_location_hex():
     checked = 0
-    for seed in range(60):
-        g = new_game(2 + seed % 4, seed)
-        tiles_left = {tuple(int(x) for x in key.split(",")): n for key, n in state(g)["tiles_left"].items()}
-        assert all(n == 2 for n in tiles_left.values()), seed
-        for q, (name, _) in enumerate(g.setup.sections):
-            if name not in SUBSTITUTE_SECTIONS:
-                continue
-            checked += 1
-            cells = quadrant_cells(q)
-            letters = Counter(g.board[r][c] for r, c in cells)
-            assert letters["A"] > 0 and letters["O"] == 1, (seed, name, letters)
-            assert sum(1 for h in cells if h in tiles_left) == 2, (seed, name)
+    for seed, g, tiles_left, q, name in substitute_sections_dealt(new_game, 60, SUBSTITUTE_SECTIONS):
+        checked += 1
+        cells = quadrant_cells(q)
+        letters = Counter(g.board[r][c] for r, c in cells)
+        assert letters["A"] > 0 and letters["O"] == 1, (seed, name, letters)
+        assert sum(1 for h in cells if h in tiles_left) == 2, (seed, name)
     assert checked > 0
 
 
@@ -114,13 +106,7 @@ def test_H2_nobody_holds_number_tiles_or_scouts_at_the_start():
 
 def test_H3_the_six_new_cards_join_the_kingdom_builder_cards():
     # CARDS: 3 of the 16 (10 base + 6 Harvest), 3 distinct per game; each new card appears
-    seen = Counter()
-    for seed in range(150):
-        g = new_game(2 + seed % 4, seed)
-        cards = list(g.setup.cards)
-        assert len(set(cards)) == 3 and set(cards) <= set(BASE_CARDS) | set(NEW_CARDS), cards
-        seen.update(cards)
-    assert set(NEW_CARDS) <= set(seen)
+    assert_the_new_cards_join_the_kingdom_builder_cards(new_game, NEW_CARDS)
 
 
 def test_H4_no_terrain_card_shows_farmland():

@@ -10,6 +10,27 @@ throw-away script:
 * Q = (4, 4) touches (3, 3) (3, 4) (4, 3) (5, 3) (5, 4) mountains and (4, 5) grass;
 * (4, 5) touches (3, 4) (3, 5) (4, 4) (4, 6) (5, 4) (5, 5); (4, 6) touches (3, 5) (3, 6) (4, 5) (4, 7) the castle K,
   (5, 5) (5, 6); (6, 6) touches nothing of player 0.
+
+Rule text quoted (the comments below name these):
+
+SILO (EN 1279): "Each of the 4 new game board sections contains a silo. At the end of the game, but before final
+    scoring takes place, a player may either build up to three settlements or move up to three of their existing
+    settlements for each silo that is adjacent to one or more of their settlements."
+SILO_ORDER (EN 1281): "Players either build or move their settlements for each silo in turn order."
+SILO_CONNECT (EN 1283): "The built or moved settlements must be placed connecting to any of that player's existing
+    settlements. The settlements adjacent to the silo may be moved as well, even if they are no longer adjacent to a
+    silo afterwards."
+SILO_NOTE (EN 1285): "Note: Players are not allowed to build two settlements and move another one or vice versa."
+SILO_EXAMPLE (EN 1289): "Example: Because the orange player has one settlement adjacent to the silo, he chooses to
+    move 3 of his settlements to a different location. This way he ends up adjacent to another castle."
+SILO_DE (DE 1440-1445): "entweder bis zu drei seiner Siedlungen bauen oder drei seiner bisherigen Siedlungen
+    versetzen ... Diese müssen auf bebaubare Geländefelder an eigene, bereits vorhandene Siedlungen angrenzend
+    platziert werden."
+A_H2 (spec A-H2): "(a) TG: each player, in turn order from the start player, does all their silos. (b) Silo by silo,
+    and for each silo the players in turn order. Default (a), flag. A silo's eligibility is evaluated when that
+    player's silo turn starts (R). The mode (build or move) is chosen per silo. Builds come from the supply (none if
+    the supply is empty). Each target must be eligible and touch the player's OWN (no fallback). A move's target
+    must touch OWN with the moved settlement lifted. 'Up to three' (EN) vs 'drei' (DE) for moves: Default up to 3."
 """
 
 import pytest
@@ -18,25 +39,6 @@ from tests.rules.harvest.helpers import BUILD, DONE, FARM, MOVE, SILO_PHASE, fla
 
 pytestmark = requires_harvest
 
-SILO = ("Each of the 4 new game board sections contains a silo. At the end of the game, but before final scoring takes "
-        "place, a player may either build up to three settlements or move up to three of their existing settlements "
-        "for each silo that is adjacent to one or more of their settlements.")  # EN 1279
-SILO_ORDER = "Players either build or move their settlements for each silo in turn order."  # EN 1281
-SILO_CONNECT = ("The built or moved settlements must be placed connecting to any of that player's existing "
-                "settlements. The settlements adjacent to the silo may be moved as well, even if they are no longer "
-                "adjacent to a silo afterwards.")  # EN 1283
-SILO_NOTE = ("Note: Players are not allowed to build two settlements and move another one or vice versa.")  # EN 1285
-SILO_EXAMPLE = ("Example: Because the orange player has one settlement adjacent to the silo, he chooses to move 3 of "
-                "his settlements to a different location. This way he ends up adjacent to another castle.")  # EN 1289
-SILO_DE = ("entweder bis zu drei seiner Siedlungen bauen oder drei seiner bisherigen Siedlungen versetzen ... Diese "
-           "müssen auf bebaubare Geländefelder an eigene, bereits vorhandene Siedlungen angrenzend platziert "
-           "werden.")  # DE 1440-1445
-A_H2 = ("(a) TG: each player, in turn order from the start player, does all their silos. (b) Silo by silo, and for "
-        "each silo the players in turn order. Default (a), flag. A silo's eligibility is evaluated when that player's "
-        "silo turn starts (R). The mode (build or move) is chosen per silo. Builds come from the supply (none if the "
-        "supply is empty). Each target must be eligible and touch the player's OWN (no fallback). A move's target "
-        "must touch OWN with the moved settlement lifted. 'Up to three' (EN) vs 'drei' (DE) for moves: Default up to "
-        "3.")  # spec A-H2
 
 X = (10, 10)
 P = (10, 11)

@@ -61,6 +61,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.rules.positions import answer, norm, with_options  # noqa: F401 (re-exported)
+
 EXPANSION = "island"
 ISLAND = "island"                  # first element of an island hex (IA5)
 ROWS, COLS = 5, 4                  # IA3: 5 lines (A-QI4) of 4 hexes
@@ -139,9 +141,6 @@ def _decision(d):
     return d if isinstance(d, str) else _hex(d)
 
 
-def norm(entry):
-    """A JSON hex or decision as the tests compare it: lists become tuples."""
-    return tuple(entry) if isinstance(entry, list) else entry
 
 
 def ipos(kx, cells=None, *, settlements, island=None, island_locations=None, side=HAND_SIDE, island_key=True,
@@ -188,11 +187,6 @@ def with_then(pos: dict, then) -> dict:
     return out
 
 
-def with_options(pos: dict, options: dict) -> dict:
-    """A copy of ``pos`` with rule flags switched on (IA8)."""
-    out = copy.deepcopy(pos)
-    out["options"] = dict(options)
-    return out
 
 
 def flag(reading: str) -> dict:
@@ -202,16 +196,6 @@ def flag(reading: str) -> dict:
 
 # --------------------------------------------------------------------------- reading results (IA5, IA9, IA10)
 
-def answer(pos: dict) -> dict:
-    """legal_position(pos) with "legal" as a set (hexes as tuples, island hexes as ("island", r, c))."""
-    from kbenv.position import legal_position
-
-    out = legal_position(copy.deepcopy(pos))
-    assert set(out) >= {"player", "phase", "legal"}, out
-    entries = [norm(x) for x in out["legal"]]
-    assert len(entries) == len(set(entries)), f"duplicate legal entries: {out['legal']}"
-    assert "end_turn" not in entries or len(entries) > 1, "a lone end_turn must be taken automatically"
-    return {"player": out["player"], "phase": out["phase"], "legal": set(entries)}
 
 
 def legal(pos: dict) -> set:

@@ -19,6 +19,45 @@ Set-up of every case (conftest ``make_board`` and island_helpers ``ipos``: mount
 location L = (5, 6), whose tile player 0 holds), so no power target is ever adjacent to own settlements on the board;
 player 0 holds the flower card with its mandatory hexes MAND_F far away (the island has no flower hex unless a case
 says so), player 1 canyon with OPP_C (16, 0) (16, 1) (16, 2) (conftest), which are free canyon hexes.
+
+Rule text quoted (the comments below name these):
+
+MOUNTAIN_STATION (EN 1323), WATCHTOWER (EN 1349), UNIVERSITY (EN 1355): quoted in
+    tests/rules/harvest/test_harvest_build_powers.py.
+RULE_3 (EN 276-284): "Always, a player must build each new settlement adjacent to at least one of their own existing
+    settlements, if possible. If this is not possible, the player must (if mandatory action) or may (if extra
+    action) choose a new unoccupied hex where they can build their settlement."
+ORACLE (EN 389): "Build one settlement on a hex of the same terrain type as your played terrain card. Build adjacent
+    if possible."
+FARM (EN 391): "Build one settlement on a grass hex. Build adjacent if possible."
+HARBOR (EN 432): "Move any one of your existing settlements to a water hex. Build adjacent if possible. This is the
+    only way to build settlements on water hexes."
+PADDOCK (EN 434): "Move any one of your existing settlements two hexes in a straight line in any direction
+    (horizontally or diagonally) to an eligible hex."
+TAVERN (EN 399): "Build one settlement at one end of a line of at least 3 of your own settlements. The orientation
+    of the line does not matter (horizontally or diagonally). The chosen hex must be suitable for building."
+CARAVAN (EN 694): "Move one of your own previously built settlements in a straight line, either horizontally or
+    diagonally, until it is blocked by an obstacle. (Obstacles are water, mountains, castles, location spaces, nomad
+    spaces, and each space occupied by a settlement.)"
+GARDEN (EN 712): "Build one additional settlement on an empty flower field space. You must build this settlement
+    adjacent to one of your settlements, if possible."
+OUTPOST (EN 580): "you may use the outpost in order to disregard the adjacency requirement for one settlement. This
+    settlement must still be built on the appropriate terrain type"
+DONATION (EN 556; FAQ (spec N-8): "If it's possible to build ... next to existing houses, you must."): "Build 3
+    additional settlements, taken from your supply, on spaces of the terrain type shown on the nomad tile."
+RESETTLEMENT (EN 568): "Settlements can be moved only to adjacent, unoccupied spaces that are eligible for
+    building."
+FORT (EN 826): "Draw a terrain card and build one settlement on an empty space of the terrain type the card shows.
+    You must build this settlement adjacent to one of your settlements, if possible."
+CATHEDRAL (EN 1343): "return any number of tiles in order to build that same number of settlements upon suitable
+    terrain spaces, according to the drawn terrain card. These must be built connecting to existing settlements of
+    that player, if possible."
+VILLAGE (EN 706): "Build one additional settlement on an empty space eligible for building that is adjacent to at
+    least 3 of your settlements."
+TEMPLE_BONUS (EN 1158): "During each of your turns, you may build the first settlement of your mandatory action in a
+    hex not adjacent to one of your previously built settlements."
+CANOE_BONUS (EN 1123): "Build one settlement on an unoccupied swamp or water hex. If possible, this must be built
+    adjacent to one of the player's own previously built settlements."
 """
 
 import pytest
@@ -43,45 +82,10 @@ MAND_F = {(12, 3): "F", (12, 4): "F", (12, 5): "F"}
 MAND_F_HEXES = set(MAND_F)
 OPP_C_HEXES = {(16, 0), (16, 1), (16, 2)}
 
-RULE_3 = ("Always, a player must build each new settlement adjacent to at least one of their own existing "
-          "settlements, if possible. If this is not possible, the player must (if mandatory action) or may (if extra "
-          "action) choose a new unoccupied hex where they can build their settlement.")  # EN 276-284
-ORACLE = ("Build one settlement on a hex of the same terrain type as your played terrain card. Build adjacent if "
-          "possible.")  # EN 389
-FARM = "Build one settlement on a grass hex. Build adjacent if possible."  # EN 391
-HARBOR = ("Move any one of your existing settlements to a water hex. Build adjacent if possible. This is the only way "
-          "to build settlements on water hexes.")  # EN 432
-PADDOCK = ("Move any one of your existing settlements two hexes in a straight line in any direction (horizontally or "
-           "diagonally) to an eligible hex.")  # EN 434
-TAVERN = ("Build one settlement at one end of a line of at least 3 of your own settlements. The orientation of the "
-          "line does not matter (horizontally or diagonally). The chosen hex must be suitable for building.")  # EN 399
-CARAVAN = ("Move one of your own previously built settlements in a straight line, either horizontally or diagonally, "
-           "until it is blocked by an obstacle. (Obstacles are water, mountains, castles, location spaces, nomad "
-           "spaces, and each space occupied by a settlement.)")  # EN 694
-GARDEN = ("Build one additional settlement on an empty flower field space. You must build this settlement adjacent to "
-          "one of your settlements, if possible.")  # EN 712
-OUTPOST = ("you may use the outpost in order to disregard the adjacency requirement for one settlement. This "
-           "settlement must still be built on the appropriate terrain type")  # EN 580
-DONATION = ("Build 3 additional settlements, taken from your supply, on spaces of the terrain type shown on the nomad "
-            "tile.")  # EN 556; FAQ (spec N-8): "If it's possible to build ... next to existing houses, you must."
-RESETTLEMENT = ("Settlements can be moved only to adjacent, unoccupied spaces that are eligible for "
-                "building.")  # EN 568
 FORESTER = ("Build one settlement on an empty forest space. You must build this settlement adjacent to one of your "
             "settlements, if possible.")  # EN 820
 MONASTERY = ("Build one settlement on an empty canyon space. You must build this settlement adjacent to one of your "
              "settlements, if possible.")  # EN 823
-FORT = ("Draw a terrain card and build one settlement on an empty space of the terrain type the card shows. You must "
-        "build this settlement adjacent to one of your settlements, if possible.")  # EN 826
-MOUNTAIN_STATION = ("Build one settlement upon a suitable terrain space next to a mountain space. It must be built "
-                    "connecting to an existing settlement of that player, if possible.")  # EN 1323
-WATCHTOWER = ("Build one settlement upon a suitable terrain space next to another player's settlement. It must be "
-              "built connecting to your own existing settlements, if possible.")  # EN 1349
-UNIVERSITY = ("Build one settlement upon a suitable terrain space next to a location (including castles, nomads "
-              "spaces, palaces and silos). It must be built connecting to an existing settlement of that player, if "
-              "possible.")  # EN 1355
-CATHEDRAL = ("return any number of tiles in order to build that same number of settlements upon suitable terrain "
-             "spaces, according to the drawn terrain card. These must be built connecting to existing settlements "
-             "of that player, if possible.")  # EN 1343
 
 
 def place(kx, letter, cells=None, island=None, settlements=((S,), ()), card="F", expansions=("island",),
@@ -203,10 +207,6 @@ def test_QI1_resettlement_steps_stay_on_the_island(kx):
     assert legal(with_then(pos, ["resettlement", I(0, 0)])) == {I(0, 1), I(1, 0)}
 
 
-VILLAGE = ("Build one additional settlement on an empty space eligible for building that is adjacent to at least 3 of "
-           "your settlements.")  # EN 706
-
-
 def test_QI1_village_counts_island_neighbours_only(kx):
     # VILLAGE with own I(0,1) I(1,0) I(1,1) on a grass corner of the island. Own neighbours of each free grass hex
     # (island odd-r, IA4): I(0,0) 2 (I(0,1) I(1,0)), I(0,2) 2 (I(0,1) I(1,1)), I(1,2) 1, I(2,0) 1, I(2,1) 2 (I(1,0)
@@ -300,10 +300,6 @@ def test_QI1_cathedral_builds_reach_the_island(kx):
 # --------------------------------------------------------------------------- Marshlands
 
 MARSHLANDS = ("marshlands", "island")
-TEMPLE_BONUS = ("During each of your turns, you may build the first settlement of your mandatory action in a hex not "
-                "adjacent to one of your previously built settlements.")  # EN 1158
-CANOE_BONUS = ("Build one settlement on an unoccupied swamp or water hex. If possible, this must be built adjacent to "
-               "one of the player's own previously built settlements.")  # EN 1123
 L2 = (4, 5)  # a second location hex next to S (odd row 5: (4, 5) is a neighbour)
 
 

@@ -6,6 +6,14 @@ Shared layout (both powers, ``X`` = canyon for the Rope bridge, forest for the T
 (6,5) (6,6); S2's are (5,6) (5,8) (4,7) (4,8) (6,7) (6,8)), board (12, 12) (touches nothing), island I(3,1) (touches
 SI: inb(2, 1) = I(2,0) I(2,2) I(1,0) I(1,1) I(3,0) I(3,1)) and island I(0,0) (touches nothing own). Player 0's
 card is flower with ``MAND_F`` (12, 3) (12, 4) (12, 5), so the mandatory hexes never mix with the targets.
+
+Rule text quoted (the comments below name these):
+
+SETUP (EN 1443): "Place the island next to the game board. Put 2 corresponding location tiles on the location hex
+    and place the corresponding summary of location tile next to the island."
+TILE_TIMING (spec X-6 (EN 213-217, 179-183)): "A location tile is taken immediately when a settlement is built or
+    moved next to the location hex. It can be used 'from their next turn on', once per turn, and is lost when no own
+    settlement stays adjacent."
 """
 
 import pytest
@@ -35,11 +43,6 @@ TREE_HOUSE = "Move any of your existing settlements to a forest hex. Must be adj
 # EN 1456 / 1462; DE 1710-1723: "Eine beliebige eigene Siedlung auf ein Canyonfeld / Waldfeld versetzen, es muss wenn
 # möglich, angrenzend gebaut werden."
 APPLY = "New location tiles and there extra actions - Apply the building rules of the basic game"  # EN 1452
-SETUP = ("Place the island next to the game board. Put 2 corresponding location tiles on the location hex and place "
-         "the corresponding summary of location tile next to the island.")  # EN 1443
-TILE_TIMING = ("A location tile is taken immediately when a settlement is built or moved next to the location hex. It "
-               "can be used 'from their next turn on', once per turn, and is lost when no own settlement stays "
-               "adjacent.")  # spec X-6 (EN 213-217, 179-183)
 
 LOC = (2, 2)
 S, S2, SI = (5, 5), (5, 7), I(2, 1)

@@ -2,6 +2,18 @@
 tests/surfaces/test_properties.py (then tests/test_island_properties.py), the round trip
 tests/surfaces/test_roundtrip.py, and reading the kernels they exercise),
 each with the hand-built position that shows it and the expected result from the rule text.
+
+Rule text quoted (the comments below name these):
+
+HARBOR_NOTE (EN 316-318): "The 'Fishermen' card does not generate gold for settlements on water hexes."
+FISHERMEN (base card): "1 gold for each of your settlements built adjacent to one or more water hexes."
+A_QI2 (spec A-QI2): "TG: 'The coast spaces are adjacent to water spaces. The surrounding water is NOT made of
+    spaces, so no tokens can go there' (i.e. coast hexes count as next to water for Fishermen and Water mill)."
+MESSENGERS_NOTE (EN 1189): "Note: Consider only the shortest path between the 2 connected settlements that are
+    separated by the most distance, regardless of whether the hexes in this path have settlements on them or cannot
+    be built upon. Include the hexes where these settlements are located."
+ROVERS_SECTIONS (HA): "the sections (0 top-left, 1 top-right, 2 bottom-left, 3 bottom-right) built in this turn"
+A_H8 (spec A-H8 / A-QI4: the island is no section): "TG: 'Rovers do not score for building on the Island'"
 """
 
 import json
@@ -11,11 +23,6 @@ from kbenv.position import game_from_position
 from tests.rules.island.helpers import I, game, ipos, requires_island, scores
 
 pytestmark = requires_island
-
-HARBOR_NOTE = "The 'Fishermen' card does not generate gold for settlements on water hexes."  # EN 316-318
-FISHERMEN = "1 gold for each of your settlements built adjacent to one or more water hexes."  # base card
-A_QI2 = ("TG: 'The coast spaces are adjacent to water spaces. The surrounding water is NOT made of spaces, so no "
-         "tokens can go there' (i.e. coast hexes count as next to water for Fishermen and Water mill).")  # spec A-QI2
 
 
 def test_fishermen_with_the_island_ignore_settlements_standing_on_water(kx):
@@ -34,9 +41,6 @@ def test_fishermen_with_the_island_ignore_settlements_standing_on_water(kx):
     assert scores(base)[0]["cards"]["fishermen"] == 1
 
 
-MESSENGERS_NOTE = ("Note: Consider only the shortest path between the 2 connected settlements that are separated by "
-                   "the most distance, regardless of whether the hexes in this path have settlements on them or "
-                   "cannot be built upon. Include the hexes where these settlements are located.")  # EN 1189
 MESSENGERS_TG = "2 points for each hex in the shortest path between your two connected, most distant settlements"
 
 
@@ -56,10 +60,6 @@ def test_messengers_measure_paths_on_the_island(kx):
     # odd-r: (0,0)-(1,0) 1 step, (0,0)-(2,0) 2, (0,0)-(4,0) 4 steps -> 5 hexes -> 10 (more than the board pair)
     column = [I(r, 0) for r in range(5)]
     assert scores(messengers_position(kx, [(5, 2), (5, 3), *column]))[0]["cards"]["messengers"] == 10
-
-
-ROVERS_SECTIONS = "the sections (0 top-left, 1 top-right, 2 bottom-left, 3 bottom-right) built in this turn"  # HA
-A_H8 = "TG: 'Rovers do not score for building on the Island'"  # spec A-H8 / A-QI4: the island is no section
 
 
 def test_rovers_an_island_build_records_no_section_and_the_position_round_trips(kx):

@@ -6,6 +6,32 @@ island_helpers (IA3; no real island layout is known). Island neighbours (IA4, od
 I(0,2) I(2,1) I(2,2); ``inb(2, 1)`` = I(2,0) I(2,2) I(1,0) I(1,1) I(3,0) I(3,1). Board neighbours of (5, 5) (odd
 row): (5,4) (5,6) (4,5) (4,6) (6,5) (6,6). Player 1 holds canyon with ``OPP_C`` (conftest), so a turn of player 1
 waits for a real decision.
+
+Rule text quoted (the comments below name these):
+
+QI_1 (EN 1445): "The island is an extra board, but not connected to the rest of the board. A player can get there by
+    having to place or move a settlement to a terrain he is not adjacent to, and putting that settlement on the
+    island. Once on the island, a player may be forced to play there due to being adjacent to terrains there, just
+    like anywhere else on the board."
+QI_1_DE (DE 1692-1695): "Kann ein Spieler nicht angrenzend bauen und darf sich ein neues freies Geländefeld zum Bau
+    seiner Siedlung wählen, kann er statt einem Feld auf dem Spielplan auch ein passendes Geländefeld auf der Insel
+    wählen."
+EXAMPLE (EN 1450): "Example: Frank (orange) builds his three mandatory action settlements on desert (1). With his
+    extra action (Oasis) he is allowed to build another settlement on a desert space. He may build it onto the
+    island (2), because no unoccupied desert space is adjacent to his settlements. With his second extra action
+    (Fram) he builds another settlement, next to it, on a grass space (3)."
+RULE_3 (EN 276-284): "Always, a player must build each new settlement adjacent to at least one of their own existing
+    settlements, if possible. If this is not possible, the player must (if mandatory action) or may (if extra
+    action) choose a new unoccupied hex where they can build their settlement."
+TOWER (EN 411): "Build one settlement at the edge of the game board. Choose any of the 5 suitable terrain type
+    hexes. Build adjacent if possible."
+BARN (EN 426): "Move any one of your existing settlements to a hex of the same terrain type as your played terrain
+    card. Build adjacent if possible."
+PADDOCK (EN 438): "Move any one of your existing settlements two hexes in a straight line in any direction
+    (horizontally or diagonally) to an eligible hex."
+A_QI2 (spec A-QI2): "Island hexes neighbour only island hexes."
+A_QI3 (spec A-QI3): "TG: 'Tower CANNOT build on the Island'. Default: island hexes are not board-edge hexes (Tower,
+    Advance, Compass points, Travellers)."
 """
 
 from tests.rules.island.helpers import (
@@ -24,29 +50,6 @@ from tests.rules.island.helpers import (
 
 pytestmark = requires_island
 
-QI_1 = ("The island is an extra board, but not connected to the rest of the board. A player can get there by having "
-        "to place or move a settlement to a terrain he is not adjacent to, and putting that settlement on the island. "
-        "Once on the island, a player may be forced to play there due to being adjacent to terrains there, just like "
-        "anywhere else on the board.")  # EN 1445
-QI_1_DE = ("Kann ein Spieler nicht angrenzend bauen und darf sich ein neues freies Geländefeld zum Bau seiner "
-           "Siedlung wählen, kann er statt einem Feld auf dem Spielplan auch ein passendes Geländefeld auf der Insel "
-           "wählen.")  # DE 1692-1695
-EXAMPLE = ("Example: Frank (orange) builds his three mandatory action settlements on desert (1). With his extra action "
-           "(Oasis) he is allowed to build another settlement on a desert space. He may build it onto the island (2), "
-           "because no unoccupied desert space is adjacent to his settlements. With his second extra action (Fram) he "
-           "builds another settlement, next to it, on a grass space (3).")  # EN 1450
-RULE_3 = ("Always, a player must build each new settlement adjacent to at least one of their own existing "
-          "settlements, if possible. If this is not possible, the player must (if mandatory action) or may (if extra "
-          "action) choose a new unoccupied hex where they can build their settlement.")  # EN 276-284
-TOWER = ("Build one settlement at the edge of the game board. Choose any of the 5 suitable terrain type hexes. Build "
-         "adjacent if possible.")  # EN 411
-BARN = ("Move any one of your existing settlements to a hex of the same terrain type as your played terrain card. "
-        "Build adjacent if possible.")  # EN 426
-PADDOCK = ("Move any one of your existing settlements two hexes in a straight line in any direction (horizontally or "
-           "diagonally) to an eligible hex.")  # EN 438
-A_QI2 = "Island hexes neighbour only island hexes."  # spec A-QI2
-A_QI3 = ("TG: 'Tower CANNOT build on the Island'. Default: island hexes are not board-edge hexes (Tower, Advance, "
-         "Compass points, Travellers).")  # spec A-QI3
 
 S = (5, 5)
 BOARD_D = {(10, 10): "D", (10, 11): "D"}

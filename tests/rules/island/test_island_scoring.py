@@ -4,6 +4,24 @@ End-scoring positions are scored with ``score_position`` (island_helpers ``score
 a test says otherwise; the islands are the 5 x 4 test islands of island_helpers (IA3), mountain-filled, with the
 named hexes set. Sectors are the four 10x10 quadrants of the board (docs/api.md). Card rules are those of the base
 game (kb-data cards.md section 1, summarised in ``CARDS``); the arithmetic is next to every expected number.
+
+Rule text quoted (the comments below name these):
+
+QI_2 (EN 1447): "Important: The island does not count as its own sector, and thus does not score gold for the
+    "LORDS" kingdom builder card. It is also ignored in scoring for "FARMERS". You can choose a line on the island
+    for "KNIGHTS". You can score up to 5 gold for the horizontal lines on the island for "DISCOVERERS". All other
+    kingdom builder cards score normally."
+QI_2_DE (DE 1697-1702): "Wichtig: Die Insel zählt nicht als eigener Quadrant. Sie gibt keine Punkte für die Kingdom
+    Builder Karte „LORDS“ und wird auch nicht bei den „BAUERN“ und dem „RITTER“ berücksichtigt. Bei den „ENTDECKERN“
+    können aber 5 zusätzliche Gold erzielt werden. Alle übrigen Kingdom Builder Karten gelten ohne Einschränkung
+    auch für die Inselfelder."
+A_QI2 (spec A-QI2): "The coast spaces are adjacent to water spaces. The surrounding water is NOT made of spaces, so
+    no tokens can go there (TG). Default as TG, flag."
+A_QI4 (spec A-QI4): "The island has 5 horizontal lines (implied by 'up to 5 gold'). Island rows are separate lines
+    for Discoverers, Knights, Rangers and Mayors. It is not a sector (Lords, Farmers, Homesteaders, Rovers,
+    Vassals)."
+FARMERS_NOTE (EN 386): "In order to qualify as a "Farmer" a player must have built at least 1 settlement in each
+    sector."
 """
 
 from tests.rules.island.helpers import (
@@ -21,20 +39,7 @@ from tests.rules.island.helpers import (
 
 pytestmark = requires_island
 
-QI_2 = ("Important: The island does not count as its own sector, and thus does not score gold for the \"LORDS\" "
-        "kingdom builder card. It is also ignored in scoring for \"FARMERS\". You can choose a line on the island for "
-        "\"KNIGHTS\". You can score up to 5 gold for the horizontal lines on the island for \"DISCOVERERS\". All other "
-        "kingdom builder cards score normally.")  # EN 1447
-QI_2_DE = ("Wichtig: Die Insel zählt nicht als eigener Quadrant. Sie gibt keine Punkte für die Kingdom Builder Karte "
-           "„LORDS“ und wird auch nicht bei den „BAUERN“ und dem „RITTER“ berücksichtigt. Bei den „ENTDECKERN“ können "
-           "aber 5 zusätzliche Gold erzielt werden. Alle übrigen Kingdom Builder Karten gelten ohne Einschränkung auch "
-           "für die Inselfelder.")  # DE 1697-1702
 A_QI1 = "Knights conflict: the EN text says an island line may be chosen, the DE text ignores the island. Default EN."
-A_QI2 = ("The coast spaces are adjacent to water spaces. The surrounding water is NOT made of spaces, so no tokens can "
-         "go there (TG). Default as TG, flag.")  # spec A-QI2
-A_QI4 = ("The island has 5 horizontal lines (implied by 'up to 5 gold'). Island rows are separate lines for "
-         "Discoverers, Knights, Rangers and Mayors. It is not a sector (Lords, Farmers, Homesteaders, Rovers, "
-         "Vassals).")  # spec A-QI4
 CARDS = {  # kb-data cards.md section 1 (the card texts are pictures in the rulebook files)
     "fishermen": "1 gold per own settlement that touches >= 1 water hex",
     "miners": "1 gold per own settlement that touches >= 1 mountain hex",
@@ -47,8 +52,6 @@ CARDS = {  # kb-data cards.md section 1 (the card texts are pictures in the rule
     "lords": "per sector: 12 gold for the most settlements, 6 for the second most",
     "farmers": "3 gold per own settlement in the own weakest sector; 0 without a settlement in every sector",
 }
-FARMERS_NOTE = ("In order to qualify as a \"Farmer\" a player must have built at least 1 settlement in each "
-                "sector.")  # EN 386
 
 
 def card_gold(kx, card, settlements, island=None, fill="G", cells=None, options=None, **kwargs):

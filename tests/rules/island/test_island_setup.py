@@ -3,6 +3,23 @@
 Random set-ups go through ``Game.new(n, seed=s, expansions=["island"], island_side=...)`` (IA11) and are read through
 ``g.setup.sections`` and the full-state position (``island_of`` / ``state``; IA10). No layout of either island side is
 known (spec section 2); the shipped sides are substitutes ``island-substitute-1`` / ``-2`` (decision 5, IA12).
+
+Rule text quoted (the comments below name these):
+
+COMPONENTS (EN 1435-1439): "1 Island (double-sided) • 2 summary cards of the location tiles • 4 location tiles (2x
+    rope bridge and 2x tree house)"
+SETUP (EN 1443): "Place the island next to the game board. Put 2 corresponding location tiles on the location hex
+    and place the corresponding summary of location tile next to the island."
+SETUP_DE (DE 1704-1708): "Die Insel wird mit einer beliebigen Seite neben den Spielplan gelegt. Auf das Ortsfeld
+    werden die 2 passenden Ortsplättchen abgelegt. Die passende Übersicht Ortsplättchen, wird an die Insel angelegt.
+    Das übrige Spielmaterial wird nicht benötigt."
+A_QI4_LINES (spec A-QI4): "The island has 5 horizontal lines (implied by 'up to 5 gold')."
+A_QI5 (spec A-QI5): "The text says 'next to the game board'. pmw57 pairs it with the Harbor/Lighthouse sections (a
+    usage suggestion, not in the text). Default: a set-up option independent of sections."
+DECISION_5 (spec, Decisions taken 5): "the project also ships substitute sections, named as such everywhere (e.g.
+    marsh-substitute-1), made by a documented seeded procedure that follows the printed component counts"
+DECISION_8 (spec decision 8): "The Island: "island": {"board": [...rows...], "side": name} in a position, island
+    hexes addressed as ["island", r, c]; its own section file format is the same as a board section's."
 """
 
 import json
@@ -33,25 +50,11 @@ from tests.rules.island.helpers import (
     state,
     tiles_left,
 )
+from tests.rules.positions import BASE_SECTIONS
 
 pytestmark = requires_island
 
-COMPONENTS = "1 Island (double-sided) • 2 summary cards of the location tiles • 4 location tiles (2x rope bridge and "\
-             "2x tree house)"  # EN 1435-1439
-SETUP = ("Place the island next to the game board. Put 2 corresponding location tiles on the location hex and place "
-         "the corresponding summary of location tile next to the island.")  # EN 1443
-SETUP_DE = ("Die Insel wird mit einer beliebigen Seite neben den Spielplan gelegt. Auf das Ortsfeld werden die 2 "
-            "passenden Ortsplättchen abgelegt. Die passende Übersicht Ortsplättchen, wird an die Insel angelegt. Das "
-            "übrige Spielmaterial wird nicht benötigt.")  # DE 1704-1708
-A_QI4_LINES = "The island has 5 horizontal lines (implied by 'up to 5 gold')."  # spec A-QI4
-A_QI5 = ("The text says 'next to the game board'. pmw57 pairs it with the Harbor/Lighthouse sections (a usage "
-         "suggestion, not in the text). Default: a set-up option independent of sections.")  # spec A-QI5
-DECISION_5 = ("the project also ships substitute sections, named as such everywhere (e.g. marsh-substitute-1), made by "
-              "a documented seeded procedure that follows the printed component counts")  # spec, Decisions taken 5
-DECISION_8 = ("The Island: \"island\": {\"board\": [...rows...], \"side\": name} in a position, island hexes addressed "
-              "as [\"island\", r, c]; its own section file format is the same as a board section's.")  # spec decision 8
 
-BASE_SECTIONS = ["tavern", "paddock", "oasis", "farm", "tower", "harbor", "oracle", "barn"]
 
 
 def location_hexes(island: dict) -> dict:

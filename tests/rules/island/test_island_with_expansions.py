@@ -3,6 +3,30 @@
 The Harvest tests also need Harvest (``requires_harvest`` of harvest_helpers: skipped until Harvest is implemented or
 ``KBENV_RUN_HARVEST_TESTS=1``); Harvest card amounts are harvest_helpers' ``CARD_GOLD`` (unverified, decision 6). The
 islands are the 5 x 4 test islands of island_helpers (IA3). Sections are the four 10x10 quadrants of the board.
+
+Rule text quoted (the comments below name these):
+
+A_QI2 (spec A-QI2): "The coast spaces are adjacent to water spaces. The surrounding water is NOT made of spaces, so
+    no tokens can go there (TG; i.e. coast hexes count as next to water for Fishermen and Water mill). Default as
+    TG, flag."
+A_QI3 (spec A-QI3): "TG: 'Tower CANNOT build on the Island'. Default: island hexes are not board-edge hexes (Tower,
+    Advance, Compass points, Travellers)."
+A_QI4 (spec A-QI4): "Island rows are separate lines for Discoverers, Knights, Rangers and Mayors. It is not a sector
+    (Lords, Farmers, Homesteaders, Rovers, Vassals)."
+A_H8 (spec A-H8): "The island is not a section (TG: 'Rovers do not score for building on the Island')."
+QI_2_OTHERS (EN 1447): "All other kingdom builder cards score normally."
+WATER_MILL (EN 1317): "Build one settlement upon a suitable terrain space next to a water space. It must be built
+    connecting to an existing settlement of that player, if possible."
+MAYORS (EN 1375-1377): "If a player builds a settlement or moves one of their settlements in such a way that at
+    least four of their settlements are arranged in a horizontal line, they mark this by placing a settlement from
+    their supply next to that line outside of the game board. ... At the end of the game, each marked line is worth
+    4 gold for that player."
+ROVERS_EXAMPLE (EN 1399): "Example: The orange player has build settlements on two different game board sections,
+    therefore getting 2 gold this turn."
+ADVANCE (EN 960-962): "9 gold, if at least 7 of your own settlements are built at one of the 4 game board edges.
+    Each corner space is part of two edges."
+COMPASS_POINTS (EN 968-970): "10 gold, if at least 1 of your own settlements is built at each of the 4 game board
+    edges. Each corner space is part of two edges!"
 """
 
 from tests.rules.harvest.helpers import CARD_GOLD, MAYOR_GOLD, requires_harvest
@@ -26,27 +50,6 @@ from tests.rules.island.helpers import (
 
 pytestmark = requires_island
 
-A_QI2 = ("The coast spaces are adjacent to water spaces. The surrounding water is NOT made of spaces, so no tokens can "
-         "go there (TG; i.e. coast hexes count as next to water for Fishermen and Water mill). Default as TG, "
-         "flag.")  # spec A-QI2
-A_QI3 = ("TG: 'Tower CANNOT build on the Island'. Default: island hexes are not board-edge hexes (Tower, Advance, "
-         "Compass points, Travellers).")  # spec A-QI3
-A_QI4 = ("Island rows are separate lines for Discoverers, Knights, Rangers and Mayors. It is not a sector (Lords, "
-         "Farmers, Homesteaders, Rovers, Vassals).")  # spec A-QI4
-A_H8 = "The island is not a section (TG: 'Rovers do not score for building on the Island')."  # spec A-H8
-QI_2_OTHERS = "All other kingdom builder cards score normally."  # EN 1447
-WATER_MILL = ("Build one settlement upon a suitable terrain space next to a water space. It must be built connecting "
-              "to an existing settlement of that player, if possible.")  # EN 1317
-MAYORS = ("If a player builds a settlement or moves one of their settlements in such a way that at least four of their "
-          "settlements are arranged in a horizontal line, they mark this by placing a settlement from their supply "
-          "next to that line outside of the game board. ... At the end of the game, each marked line is worth 4 gold "
-          "for that player.")  # EN 1375-1377
-ROVERS_EXAMPLE = ("Example: The orange player has build settlements on two different game board sections, therefore "
-                  "getting 2 gold this turn.")  # EN 1399
-ADVANCE = ("9 gold, if at least 7 of your own settlements are built at one of the 4 game board edges. Each corner "
-           "space is part of two edges.")  # EN 960-962
-COMPASS_POINTS = ("10 gold, if at least 1 of your own settlements is built at each of the 4 game board edges. "
-                  "Each corner space is part of two edges!")  # EN 968-970
 
 HARVEST = ("island", "harvest")
 

@@ -48,6 +48,8 @@ from __future__ import annotations
 import copy
 import json
 
+from tests.rules.positions import located_position, state, with_options  # noqa: F401 (re-exported)
+
 EXPANSION = "marshlands"
 MARSH_TYPES = ("temple", "refuge", "canoe", "fountain")
 MARSH_POWERS = {"canoe", "fountain", "temple", "refuge", "canoe_bonus", "refuge_bonus"}
@@ -90,12 +92,8 @@ def mpos(kx, cells=None, *, settlements, locations=None, bonus_tiles=None, templ
     """``kx.position`` for Marshlands: ``locations`` = {(r, c): type} for ``L`` hexes (A2), the Marshlands keys
     of decision 8 (A4-A6), ``"expansions"`` with ``marshlands``. ``cells`` may hold the letters S and P.
     Player 0 holds ``card`` (default grass), the others canyon with ``OPP_C`` unless ``hands`` is given."""
-    board = dict(cells or {})
-    for h in locations or {}:
-        board[h] = "L"
-    pos = kx.position(board, settlements=settlements, expansions=tuple(expansions), cards=cards, **kwargs)
-    if locations:
-        pos["locations"] = {f"{r},{c}": kind for (r, c), kind in locations.items()}
+    pos = located_position(cells, locations=locations, settlements=settlements, expansions=tuple(expansions),
+                           cards=cards, **kwargs)
     if bonus_tiles is not None:
         pos["bonus_tiles"] = [list(b) for b in bonus_tiles]
     if temple_reserve is not None:
@@ -105,11 +103,6 @@ def mpos(kx, cells=None, *, settlements, locations=None, bonus_tiles=None, templ
     return json.loads(json.dumps(pos))
 
 
-def with_options(pos, options):
-    """A copy of ``pos`` with rule flags switched on (A12)."""
-    out = copy.deepcopy(pos)
-    out["options"] = dict(options)
-    return out
 
 
 def flag(reading: str) -> dict:
@@ -117,9 +110,6 @@ def flag(reading: str) -> dict:
     return {FLAGS[reading]: True}
 
 
-def state(g) -> dict:
-    """The Marshlands state of a game, read through its full-state position file (A14)."""
-    return json.loads(json.dumps(g.to_position()))
 
 
 def reserve(g, player: int) -> int:

@@ -4,23 +4,25 @@ How a bonus tile is written in a position (``"bonus_tiles"``), read back (``bonu
 validated is assumption A4 of ``marshlands_helpers``. Unless a test says otherwise the board is water-filled
 (``fill="W"``), player 0 holds grass, and the grass row ``ROW`` = (4, 5) (4, 6) (4, 7) is its mandatory area:
 (4, 5) touches the location hex (4, 4); player 1 holds canyon with ``OPP_C``.
+
+Rule text quoted (the comments below name these):
+
+LOCATION_TILES (EN 1059): "Stack two location tiles on each corresponding location space, and place the bonus action
+    tiles on the appropriate summary cards."
+COMPONENTS (EN 990-1012): "16 location tiles: 4x temple 4x refuge 4x canoe 4x fountain; 8 bonus action tiles: 2x
+    temple 2x refuge 2x canoe 2x fountain"
+BONUS (EN 1095-1099): "When a player takes a second location tile of the same type, they also take the bonus action
+    tile from the corresponding bonus action summary card. Now the player can not only perform that extra action
+    twice during each game round, but they can also perform the additional bonus action as well. As with extra
+    actions, a bonus action may be performed before or after the mandatory action."
+A_M4 (spec A-M4): "Taken only with the 2nd tile of the same type, and only while bonus tiles of that type are left
+    (2 per type). Usable from the next turn. Losing one of the two location tiles: (a) keep the bonus, (b) lose it
+    (out of the game, like tiles). Default (b), flag KEEP_BONUS."
 """
 
 import pytest
 
 from tests.rules.marshlands.helpers import FLAGS, MARSH_TYPES, bonus_held, bonus_ready, flag, mpos, state
-
-LOCATION_TILES = ("Stack two location tiles on each corresponding location space, and place the bonus action tiles on "
-                  "the appropriate summary cards.")  # EN 1059
-COMPONENTS = "16 location tiles: 4x temple 4x refuge 4x canoe 4x fountain; 8 bonus action tiles: 2x temple 2x refuge " \
-             "2x canoe 2x fountain"  # EN 990-1012
-BONUS = ("When a player takes a second location tile of the same type, they also take the bonus action tile from the "
-         "corresponding bonus action summary card. Now the player can not only perform that extra action twice during "
-         "each game round, but they can also perform the additional bonus action as well. As with extra actions, a "
-         "bonus action may be performed before or after the mandatory action.")  # EN 1095-1099
-A_M4 = ("Taken only with the 2nd tile of the same type, and only while bonus tiles of that type are left (2 per "
-        "type). Usable from the next turn. Losing one of the two location tiles: (a) keep the bonus, (b) lose it (out "
-        "of the game, like tiles). Default (b), flag KEEP_BONUS.")  # spec A-M4
 
 L1 = (10, 10)
 A = (10, 11)

@@ -12,39 +12,43 @@ next to it, far swamp (8, 8) and far water (8, 10). Player 1 holds canyon with `
 
 Neighbours used: (4, 5) touches (3, 4) (3, 5) (4, 4) (4, 6) (5, 4) (5, 5); (4, 6) touches (3, 5) (3, 6) (4, 5)
 (4, 7) (5, 5) (5, 6); (12, 2) touches (12, 1) (12, 3) (11, 1) (11, 2) (13, 1) (13, 2).
+
+Rule text quoted (the comments below name these):
+
+CANOE (EN 1105): "Build one settlement on an unoccupied swamp or water hex, building adjacent to one of the player's
+    own previously built settlements, if possible. However, this action can be performed only after any other player
+    takes the last location tile from a location space."
+CANOE_ORDER (EN 1107): "That player's turn is briefly interrupted for this action. If more than one player owns a
+    canoe tile, they perform this extra action in player order, starting with the player to the left of the active
+    player."
+CANOE_EITHER (EN 1111): "Note: A player can pick swamp despite being adjacent to water and vice versa."
+CANOE_EXAMPLE (EN 1115-1117): "Example: Ani (blue) builds next to the refuge and takes the last refuge tile. Frank
+    (orange) now builds one settlement on a swamp or water hex immediately. He has seven options where to build."
+CANOE_NOMADS (EN 1119): "Note: If playing with Kingdom Builder: Nomads, this extra action also takes place when an
+    opponent takes the last nomad tile from a nomad space."
+CANOE_DE (DE 1177-1181): "Zunächst wählt der Spieler Sumpf oder Wasser. Dann muss, wenn möglich, angrenzend gebaut
+    werden. ... darf immer dann ausgeführt werden, wenn ein Spieler das letzte Ortsplättchen von einem Ortsfeld
+    nimmt."
+CANOE_BONUS (EN 1123): "Build one settlement on an unoccupied swamp or water hex. If possible, this must be built
+    adjacent to one of the player's own previously built settlements. This bonus action may be performed before or
+    after the player's mandatory action."
+A_M5 (spec A-M5): "Trigger: a location hex's tile count reaches 0, or a nomad space's tile is taken (with Nomads),
+    by any build, move or placement of player X, in anyone's turn. Eligible reactors: (a) (EN) every canoe holder
+    except X; (b) (DE) also X. Default (a). A reactor needs a ready canoe tile (held since the end of their
+    acquiring turn, not used since their last own turn ended), a settlement in supply, and a free swamp or water
+    hex. Order: seats starting left of the active player. Each reactor may pass. A reactor with 2 ready canoe tiles
+    reacts once per trigger (R); the second tile waits for the next trigger. Nested triggers (a reaction empties a
+    location) interrupt again: TG gives the order '(B, (C, A), C)'. Default: a LIFO stack of trigger frames; each
+    frame keeps its own reactor queue. The canoe tile cannot be used as an ordinary extra action (only the bonus
+    can)."
+RED_CARDS (EN 604): "The active player must check whether the conditions on red cards have been met after building
+    each single new settlement."
+RED_CARDS_DE (DE 698): "Der Spieler am Zug überprüft nach jedem Bau einer neuen Siedlung, ob die Bedingungen"
 """
 
 import pytest
 
 from tests.rules.marshlands.helpers import FLAGS, PASS, REACTION, flag, mpos, react
-
-CANOE = ("Build one settlement on an unoccupied swamp or water hex, building adjacent to one of the player's own "
-         "previously built settlements, if possible. However, this action can be performed only after any other "
-         "player takes the last location tile from a location space.")  # EN 1105
-CANOE_ORDER = ("That player's turn is briefly interrupted for this action. If more than one player owns a canoe tile, "
-               "they perform this extra action in player order, starting with the player to the left of the active "
-               "player.")  # EN 1107
-CANOE_EITHER = "Note: A player can pick swamp despite being adjacent to water and vice versa."  # EN 1111
-CANOE_EXAMPLE = ("Example: Ani (blue) builds next to the refuge and takes the last refuge tile. Frank (orange) now "
-                 "builds one settlement on a swamp or water hex immediately. He has seven options where to "
-                 "build.")  # EN 1115-1117
-CANOE_NOMADS = ("Note: If playing with Kingdom Builder: Nomads, this extra action also takes place when an opponent "
-                "takes the last nomad tile from a nomad space.")  # EN 1119
-CANOE_DE = ("Zunächst wählt der Spieler Sumpf oder Wasser. Dann muss, wenn möglich, angrenzend gebaut werden. ... "
-            "darf immer dann ausgeführt werden, wenn ein Spieler das letzte Ortsplättchen von einem Ortsfeld "
-            "nimmt.")  # DE 1177-1181
-CANOE_BONUS = ("Build one settlement on an unoccupied swamp or water hex. If possible, this must be built adjacent to "
-               "one of the player's own previously built settlements. This bonus action may be performed before or "
-               "after the player's mandatory action.")  # EN 1123
-A_M5 = ("Trigger: a location hex's tile count reaches 0, or a nomad space's tile is taken (with Nomads), by any build, "
-        "move or placement of player X, in anyone's turn. Eligible reactors: (a) (EN) every canoe holder except X; "
-        "(b) (DE) also X. Default (a). A reactor needs a ready canoe tile (held since the end of their acquiring "
-        "turn, not used since their last own turn ended), a settlement in supply, and a free swamp or water hex. "
-        "Order: seats starting left of the active player. Each reactor may pass. A reactor with 2 ready canoe tiles "
-        "reacts once per trigger (R); the second tile waits for the next trigger. Nested triggers (a reaction empties "
-        "a location) interrupt again: TG gives the order '(B, (C, A), C)'. Default: a LIFO stack of trigger frames; "
-        "each frame keeps its own reactor queue. The canoe tile cannot be used as an ordinary extra action (only the "
-        "bonus can).")  # spec A-M5
 
 X = (12, 1)
 GRASS = [(12, 2), (12, 3), (12, 4)]
@@ -352,9 +356,6 @@ def test_M9_canoe_bonus_in_the_own_turn_before_or_after_the_mandatory_action(kx)
 
 # --------------------------------------------------------------------------- red cards and a canoe build (A-N9)
 
-RED_CARDS = ("The active player must check whether the conditions on red cards have been met after building each "
-             "single new settlement.")  # EN 604
-RED_CARDS_DE = "Der Spieler am Zug überprüft nach jedem Bau einer neuen Siedlung, ob die Bedingungen"  # DE 698
 AMBASSADORS = "1 gold for each of your settlements built adjacent to at least one settlement of another player."
 
 

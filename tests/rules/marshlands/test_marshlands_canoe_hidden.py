@@ -6,18 +6,20 @@ through ``PlayerView`` (docs/api.md "What a player may see") and the position co
 
 3 players. Player 0 (active, grass) builds (12, 2) next to ``X`` = (12, 1), a refuge hex with one tile left;
 player 1 holds a canoe tile (canoe hex (4, 4), settlement (4, 5), swamp (4, 6), water (3, 5)) and reacts.
+
+Rule text quoted (the comments below name these):
+
+CANOE_ORDER (EN 1107): "That player's turn is briefly interrupted for this action. If more than one player owns a
+    canoe tile, they perform this extra action in player order, starting with the player to the left of the active
+    player."
+CANOE (EN 1105): "Build one settlement on an unoccupied swamp or water hex, building adjacent to one of the player's
+    own previously built settlements, if possible."
 """
 
 import numpy as np
 import pytest
 
 from tests.rules.marshlands.helpers import PASS, REACTION, mpos, swamp_card
-
-CANOE_ORDER = ("That player's turn is briefly interrupted for this action. If more than one player owns a canoe tile, "
-               "they perform this extra action in player order, starting with the player to the left of the active "
-               "player.")  # EN 1107
-CANOE = ("Build one settlement on an unoccupied swamp or water hex, building adjacent to one of the player's own "
-         "previously built settlements, if possible.")  # EN 1105
 
 X = (12, 1)
 GRASS = [(12, 2), (12, 3), (12, 4)]

@@ -24,33 +24,22 @@ row of its own terrain, three hexes per turn from the west, one row each, far ap
   never gives its taker an action of its own (the turns end by themselves after the third build).
 * Swamp (18, 18) and water (18, 16): a free swamp or water hex for the canoe build (no own settlement touches them,
   so each option is "anywhere", EN 1105 "if possible").
+
+Rule text quoted (the comments below name these):
+
+CANOE (EN 1105), CANOE_ORDER (EN 1107): quoted in tests/rules/marshlands/test_marshlands_canoe.py.
+TILE_READY_EN (EN 213): "Whenever a player builds a settlement next to a location hex, they seize immediately one of
+    these location tiles, if available. Then, they place this tile in front of themselves, picture side face up and
+    can use this extra action from their next turn on."
+TILE_READY_DE (DE 202-207): "Sobald ein Spieler eine Siedlung angrenzend an ein Ortsfeld baut, nimmt er sich,
+    solange vorhanden, sofort ein dort liegendes Ortsplättchen und legt es mit der Bildseite nach oben auf ein
+    freies Feld auf seinem Spielertableau ab. Die Sonderaktion kann erst ab der nächsten Runde genutzt werden."
 """
 
 import pytest
 
 from tests.rules.marshlands.helpers import PASS, REACTION, mpos
 
-TILE_READY_EN = (
-    "Whenever a player builds a settlement next to a location hex, they seize immediately one of these "
-    "location tiles, if available. Then, they place this tile in front of themselves, picture side face "
-    "up and can use this extra action from their next turn on."
-)  # EN 213
-TILE_READY_DE = (
-    "Sobald ein Spieler eine Siedlung angrenzend an ein Ortsfeld baut, nimmt er sich, solange "
-    "vorhanden, sofort ein dort liegendes Ortsplättchen und legt es mit der Bildseite nach oben auf ein "
-    "freies Feld auf seinem Spielertableau ab. Die Sonderaktion kann erst ab der nächsten Runde genutzt "
-    "werden."
-)  # DE 202-207
-CANOE = (
-    "Build one settlement on an unoccupied swamp or water hex, building adjacent to one of the player's own "
-    "previously built settlements, if possible. However, this action can be performed only after any other "
-    "player takes the last location tile from a location space."
-)  # EN 1105
-CANOE_ORDER = (
-    "That player's turn is briefly interrupted for this action. If more than one player owns a canoe tile, "
-    "they perform this extra action in player order, starting with the player to the left of the active "
-    "player."
-)  # EN 1107
 FLAG = "tiles_ready_next_round"
 READINGS = [pytest.param(None, id="EN-next-turn"), pytest.param({FLAG: True}, id="DE-next-round")]
 

@@ -5,6 +5,32 @@ scoring follows the spec (TG / kb_prompt readings) with the amounts of ``CARD_GO
 6). Each card has a positive and a negative position, scored with ``score_position`` (``mscores``). Boards are
 grass-filled (``fill="G"``) unless a test says otherwise, so only the hexes named are anything else. Hex distances
 use cube coordinates: for (r, c) in odd-r, x = c - (r - r % 2) / 2, z = r, y = -x - z, distance = max |difference|.
+
+Rule text quoted (the comments below name these):
+
+GEOLOGISTS_NOTE (EN 1185): "Note: A mountain is a series of adjacent mountain hexes and may consist of only a single
+    hex. If mountains are connected to one another through more than one hex, the player still scores for each
+    mountain only once."
+GEOLOGISTS_TG (M-19): "2 points for each mountain area that is connected with another mountain by your settlements"
+MESSENGERS_NOTE (EN 1189): "Note: Consider only the shortest path between the 2 connected settlements that are
+    separated by the most distance, regardless of whether the hexes in this path have settlements on them or cannot
+    be built upon. Include the hexes where these settlements are located."
+MESSENGERS_TG (M-20): "2 points for each hex in the shortest path between your two connected, most distant
+    settlements"
+NOBLEWOMEN_NOTE (EN 1193): "Note: Palaces are scored only once."
+NOBLEWOMEN_EXAMPLE (EN 1195-1197): "Player orange: 5 gold Player blue: 5 gold Player white: 15 gold"
+NOBLEWOMEN_TG (M-21): "All special location hexes score as palaces - 5 points for majority control"
+VASSALS_NOTE (EN 1201): "Note: You can count these settlements more easily if you carefully pull the sections a
+    little bit apart."
+VASSALS_TG (M-22): "1 point for each settlement built on the inner edges of the board"
+CAPTAINS_TG (M-23): "1 point for each settlement next to at least 3 of your settlements"
+SCOUTS_TG (M-24): "1 gold per own settlement adjacent to (not on) the removed terrain"
+A_M11 (A-M11): "Card amounts (M-19..24) are configuration (CARD_GOLD table), marked unverified in code and docs.
+    Vassals: (a) own settlements on hexes touching an inner section seam (board rows 9-10 or columns 9-10); (b) all
+    section-border hexes, including the outer edge. Default (a). Messengers: the maximum over all same-area pairs.
+    Geologists: (a) mountain areas, Merchants-style (TG); (b) mountain hexes. Default (a)."
+DECISION_6 (spec, Decisions taken 6): "Unverified card amounts (A-M11, A-H9): shipped as catalogue data marked
+    unverified with their source; the cards are usable; the docs list them as unverified."
 """
 
 import re
@@ -13,30 +39,6 @@ from pathlib import Path
 import pytest
 
 from tests.rules.marshlands.helpers import CARD_GOLD, FLAGS, NEW_CARDS, flag, mpos, mscores
-
-GEOLOGISTS_NOTE = ("Note: A mountain is a series of adjacent mountain hexes and may consist of only a single hex. If "
-                   "mountains are connected to one another through more than one hex, the player still scores for "
-                   "each mountain only once.")  # EN 1185
-GEOLOGISTS_TG = "2 points for each mountain area that is connected with another mountain by your settlements"  # M-19
-MESSENGERS_NOTE = ("Note: Consider only the shortest path between the 2 connected settlements that are separated by "
-                   "the most distance, regardless of whether the hexes in this path have settlements on them or "
-                   "cannot be built upon. Include the hexes where these settlements are located.")  # EN 1189
-MESSENGERS_TG = ("2 points for each hex in the shortest path between your two connected, most distant "
-                 "settlements")  # M-20
-NOBLEWOMEN_NOTE = "Note: Palaces are scored only once."  # EN 1193
-NOBLEWOMEN_EXAMPLE = "Player orange: 5 gold Player blue: 5 gold Player white: 15 gold"  # EN 1195-1197
-NOBLEWOMEN_TG = "All special location hexes score as palaces - 5 points for majority control"  # M-21
-VASSALS_NOTE = ("Note: You can count these settlements more easily if you carefully pull the sections a little bit "
-                "apart.")  # EN 1201
-VASSALS_TG = "1 point for each settlement built on the inner edges of the board"  # M-22
-CAPTAINS_TG = "1 point for each settlement next to at least 3 of your settlements"  # M-23
-SCOUTS_TG = "1 gold per own settlement adjacent to (not on) the removed terrain"  # M-24
-A_M11 = ("Card amounts (M-19..24) are configuration (CARD_GOLD table), marked unverified in code and docs. Vassals: "
-         "(a) own settlements on hexes touching an inner section seam (board rows 9-10 or columns 9-10); (b) all "
-         "section-border hexes, including the outer edge. Default (a). Messengers: the maximum over all same-area "
-         "pairs. Geologists: (a) mountain areas, Merchants-style (TG); (b) mountain hexes. Default (a).")  # A-M11
-DECISION_6 = ("Unverified card amounts (A-M11, A-H9): shipped as catalogue data marked unverified with their source; "
-              "the cards are usable; the docs list them as unverified.")  # spec, Decisions taken 6
 
 REPO = Path(__file__).resolve().parents[3]
 

@@ -3,20 +3,22 @@
 Player 0 holds a settlement ``X`` far from the row of four hexes ``ROW`` = (10, 10) .. (10, 13) and, where a test
 says so, owes one settlement set aside with the Temple (``temple_reserve``). Gold earned during play is read from
 the "gold" column of the scores right after the builds.
+
+Rule text quoted (the comments below name these):
+
+FAMILIES (EN 614-616): "2 gold, if you built all 3 settlements of the mandatory action adjacent to each other in
+    straight line (horizontally or diagonally)."
+TEMPLE (EN 1148): "you must build this settlement during the mandatory action on your next turn in addition to your
+    other required builds."
+A_N10 (spec A-N10): "2 swamp builds: no gold. Temple builds (3+k): TG says temple builds are not part of the
+    mandatory action for Families. Default: the 3 regular mandatory hexes form the line and the extra temple builds
+    are ignored."
+A_M6 (spec A-M6): "The reserve settlements are built first from the reserve, then the rest from the supply (R)."
 """
 
 import pytest
 
 from tests.rules.marshlands.helpers import game_mscores, mpos, reserve, swamp_card
-
-FAMILIES = ("2 gold, if you built all 3 settlements of the mandatory action adjacent to each other in straight line "
-            "(horizontally or diagonally).")  # EN 614-616
-TEMPLE = ("you must build this settlement during the mandatory action on your next turn in addition to your other "
-          "required builds.")  # EN 1148
-A_N10 = ("2 swamp builds: no gold. Temple builds (3+k): TG says temple builds are not part of the mandatory action "
-         "for Families. Default: the 3 regular mandatory hexes form the line and the extra temple builds are "
-         "ignored.")  # spec A-N10
-A_M6 = "The reserve settlements are built first from the reserve, then the rest from the supply (R)."  # spec A-M6
 
 X = (5, 5)
 ROW = [(10, 10), (10, 11), (10, 12), (10, 13)]

@@ -3,15 +3,19 @@ or the card's other terrain, each with its own "adjacent if possible", and build
 
 Found by the property suite over all expansions together (tests/surfaces/test_properties.py): the engine
 read the swamp card's id (5..9) as a terrain code, so the Fort built on water, mountain, castle or nomad
-hexes, and a position written with such a Fort card could not be written at all."""
+hexes, and a position written with such a Fort card could not be written at all.
+
+Rule text quoted (the comments below name these):
+
+FORT (EN 836): "Draw a terrain card and build one settlement on an empty space of the terrain type the card shows.
+    You must build this settlement adjacent to one of your settlements, if possible."
+A_C9 (spec A-C9): "A swamp/X card drawn by Fort: choose swamp or X (R). A swamp choice still gives 1 build."
+"""
 
 import numpy as np
 
 from tests.rules.crossroads.helpers import MAND, MAND_G, cpos
 
-FORT = ("Draw a terrain card and build one settlement on an empty space of the terrain type the card shows. You must "
-        "build this settlement adjacent to one of your settlements, if possible.")  # EN 836
-A_C9 = "A swamp/X card drawn by Fort: choose swamp or X (R). A swamp choice still gives 1 build."  # spec A-C9
 # EN 1071:
 SWAMP_CARDS = ("If a player's terrain card shows a swamp and another terrain type that's suitable to be built upon, "
                "the player must place ... either 2 settlements ... on unoccupied swamp hexes or 3 settlements on "

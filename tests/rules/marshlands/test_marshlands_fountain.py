@@ -11,26 +11,28 @@ touches its settlements, so the mandatory action may start on any of the three);
 * (11, 11) touches (10, 11) (10, 12) (11, 10) (11, 12) (12, 11) (12, 12);
 * (9, 13) touches (8, 13) (8, 14) (9, 12) (9, 14) (10, 13) (10, 14);
 * (11, 13) touches (10, 13) (10, 14) (11, 12) (11, 14) (12, 13) (12, 14).
+
+Rule text quoted (the comments below name these):
+
+FOUNTAIN (EN 1131): "Build one settlement next to exactly one of your own settlements and next to none of any
+    opponent's settlements on any unoccupied hex suitable to be built upon."
+FOUNTAIN_EXAMPLE (EN 1134): "Example: Frank (orange) wants to build next to the palace space in order to draw level
+    with Jenny (white). There is only one possible space."
+FOUNTAIN_BONUS (EN 1138-1140): "The fountain extra action allows the player to build this bonus settlement on a
+    mountain hex. Important: The fountain bonus action does not allow for the building of an additional settlement;
+    instead it modifies and improves the fountain extra action."
+FOUNTAIN_BONUS_DE (DE 1261): "Die Brunnen Bonusaktion erlaubt nicht das Bauen einer weiteren Siedlung, sondern
+    verbessert nur die Beiden, zur Verfügung stehenden Sonderaktionen für Brunnen."
+BONUS_TAKEN (EN 1095): "When a player takes a second location tile of the same type, they also take the bonus action
+    tile from the corresponding bonus action summary card."
+A_M4_TIMING (spec A-M4): "Usable from the next turn (TG: 'Fountain Bonus tile does not modify Fountain until the
+    turn after it is acquired')."
+A_M8 (spec A-M8): "'Next to exactly one own settlement and none of an opponent': count OWN neighbours. With the
+    bonus, free mountain hexes (not caves) are also targets; the 'exactly one own / no opponent' condition still
+    applies."
 """
 
 from tests.rules.marshlands.helpers import bonus_held, bonus_ready, mpos
-
-FOUNTAIN = ("Build one settlement next to exactly one of your own settlements and next to none of any opponent's "
-            "settlements on any unoccupied hex suitable to be built upon.")  # EN 1131
-FOUNTAIN_EXAMPLE = ("Example: Frank (orange) wants to build next to the palace space in order to draw level with Jenny "
-                    "(white). There is only one possible space.")  # EN 1134
-FOUNTAIN_BONUS = ("The fountain extra action allows the player to build this bonus settlement on a mountain hex. "
-                  "Important: The fountain bonus action does not allow for the building of an additional settlement; "
-                  "instead it modifies and improves the fountain extra action.")  # EN 1138-1140
-FOUNTAIN_BONUS_DE = ("Die Brunnen Bonusaktion erlaubt nicht das Bauen einer weiteren Siedlung, sondern verbessert nur "
-                     "die Beiden, zur Verfügung stehenden Sonderaktionen für Brunnen.")  # DE 1261
-BONUS_TAKEN = ("When a player takes a second location tile of the same type, they also take the bonus action tile from "
-               "the corresponding bonus action summary card.")  # EN 1095
-A_M4_TIMING = ("Usable from the next turn (TG: 'Fountain Bonus tile does not modify Fountain until the turn after it "
-               "is acquired').")  # spec A-M4
-A_M8 = ("'Next to exactly one own settlement and none of an opponent': count OWN neighbours. With the bonus, free "
-        "mountain hexes (not caves) are also targets; the 'exactly one own / no opponent' condition still "
-        "applies.")  # spec A-M8
 
 FL = (10, 10)
 A = (10, 11)

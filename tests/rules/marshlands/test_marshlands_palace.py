@@ -3,21 +3,23 @@
 Scores are read from ``score_position`` (``mscores``: rows with a ``palaces`` column, A10 in
 ``marshlands_helpers``). The palace ``PAL`` = (5, 5) stands on a mountain-filled board; its neighbours are
 (5, 4) (5, 6) (4, 5) (4, 6) (6, 5) (6, 6) (odd row), all made grass here, so settlements can stand on them.
+
+Rule text quoted (the comments below name these):
+
+PALACE (EN 1083): "The player who has built the most settlements next to the palace earns 5 gold at the end of the
+    game. In case of a tie, each of the tied players earns 5 gold."
+PALACE_CARDS (EN 1085): "Note: The palaces also count for the Kingdom Builder cards "Workers" and "Merchants"."
+PALACE_EXAMPLE (EN 1089-1091): "Example: Frank (orange) has built the most settlements next to the palace and earns
+    5 gold. Jenny (white) and Ani (blue) do not earn gold."
+PALACE_TERRAIN (EN 984): "all 4 sections contain a new terrain type that cannot be built upon: the palace, which
+    replaces the castle spaces."
+A_M1 (spec A-M1): "Palace with zero. If nobody is adjacent, is everyone tied at 0? Default: at least 1 adjacent
+    settlement is required."
 """
 
 import pytest
 
 from tests.rules.marshlands.helpers import PALACE_GOLD, game_mscores, mpos, mscores
-
-PALACE = ("The player who has built the most settlements next to the palace earns 5 gold at the end of the game. In "
-          "case of a tie, each of the tied players earns 5 gold.")  # EN 1083
-PALACE_CARDS = 'Note: The palaces also count for the Kingdom Builder cards "Workers" and "Merchants".'  # EN 1085
-PALACE_EXAMPLE = ("Example: Frank (orange) has built the most settlements next to the palace and earns 5 gold. Jenny "
-                  "(white) and Ani (blue) do not earn gold.")  # EN 1089-1091
-PALACE_TERRAIN = ("all 4 sections contain a new terrain type that cannot be built upon: the palace, which replaces "
-                  "the castle spaces.")  # EN 984
-A_M1 = ("Palace with zero. If nobody is adjacent, is everyone tied at 0? Default: at least 1 adjacent settlement is "
-        "required.")  # spec A-M1
 
 PAL = (5, 5)
 RING = [(5, 4), (5, 6), (4, 5), (4, 6), (6, 5), (6, 6)]

@@ -6,22 +6,24 @@ Player 0's card is forest with ``MAND_T`` = (18, 0) (18, 1) (18, 2); player 1 ho
 a test names it. Straight lines ("rays") follow the six hex directions of the odd-r layout (docs/api.md): from an
 even row, north-east is (r-1, c), south-west (r+1, c-1); from an odd row, north-east is (r-1, c+1), south-west
 (r+1, c). The rays of (2, 3) and (2, 17) meet no free buildable hex in any of the positions below.
+
+Rule text quoted (the comments below name these):
+
+REFUGE (EN 1167): "Relocate one of your previously built settlements to an adjacent unoccupied hex suitable to be
+    built upon; this hex does not have to be adjacent to one of your previously built settlements."
+REFUGE_BONUS (EN 1173): "Relocate one of your previously built settlements in a straight line from its current
+    location to the next unoccupied hex suitable to be built upon."
+EXAMPLE_1177 (EN 1177): "Example: Using his refuge bonus action, Frank (orange) relocates his settlement, jumping
+    over the location space and Ani's settlements (blue) to land next to the temple location and claim his second
+    temple location tile, thus gaining the temple bonus action."
+A_M9 (spec A-M9): "In each of the 6 directions, skip hexes that are not eligible (anything, including water,
+    specials and pieces) and land on the first eligible hex. A direction with none before the edge is not an option.
+    At least one hex of movement. A warrior zone hex is not eligible, so it is skipped."
 """
 
 import pytest
 
 from tests.rules.marshlands.helpers import bonus_held, mpos
-
-REFUGE = ("Relocate one of your previously built settlements to an adjacent unoccupied hex suitable to be built "
-          "upon; this hex does not have to be adjacent to one of your previously built settlements.")  # EN 1167
-REFUGE_BONUS = ("Relocate one of your previously built settlements in a straight line from its current location to "
-                "the next unoccupied hex suitable to be built upon.")  # EN 1173
-EXAMPLE_1177 = ("Example: Using his refuge bonus action, Frank (orange) relocates his settlement, jumping over the "
-                "location space and Ani's settlements (blue) to land next to the temple location and claim his second "
-                "temple location tile, thus gaining the temple bonus action.")  # EN 1177
-A_M9 = ("In each of the 6 directions, skip hexes that are not eligible (anything, including water, specials and "
-        "pieces) and land on the first eligible hex. A direction with none before the edge is not an option. At "
-        "least one hex of movement. A warrior zone hex is not eligible, so it is skipped.")  # spec A-M9
 
 RH = (10, 10)
 HOME = (10, 11)

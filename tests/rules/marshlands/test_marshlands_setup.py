@@ -5,6 +5,27 @@ Random set-ups go through ``Game.new(n, seed=s, expansions=["marshlands"], cards
 ``"removed_terrain"`` (assumptions A3, A6, A13, A14 of ``marshlands_helpers``). No Marshlands section layout is
 known (spec section 2); the shipped boards are substitutes named ``marsh-substitute-1`` .. ``-4``
 (EXPANSIONS.md decision 5).
+
+Rule text quoted (the comments below name these):
+
+POOL (EN 1057): "Shuffle the 4 new game board sections with the 8 game board sections of the basic game, then select
+    any 4 of the 12 sections and assemble them into a rectangular game board."
+TILES (EN 1059): "Stack two location tiles on each corresponding location space, and place the bonus action tiles on
+    the appropriate summary cards."
+CARDS (EN 1060): "Shuffle the 6 new Kingdom Builder cards with those of the basic game, then randomly draw 3 cards.
+    Place these cards face up next to the game board."
+SECTIONS (EN 984): "all 4 sections contain a new terrain type that cannot be built upon: the palace, which replaces
+    the castle spaces. Finally, there are 4 new types of locations, one on each section."
+SCOUTS (EN 1211-1213): "Important: Prior to the first player's turn, reveal the top terrain card from the deck, then
+    remove all terrain cards of this type from the game (including the one with swamp on it). If the revealed card
+    shows a swamp, then you remove that card and all cards showing the other type of terrain. Shuffle the terrain
+    deck once again. During the game, players can build on hexes of the removed terrain type only by using extra
+    actions."
+SCOUTS_DE_CROSSROADS (DE 1369): "Hinweis: Wird mit der Sonderaktion Kreuzung aus der zweiten Erweiterung gespielt
+    und ein Spieler zieht zweimal die gleiche Geländeart, darf er auch die entfernte Geländeart wählen."
+A_M10 (A-M10): "The hands are dealt before the reveal (base set-up order). (a) Hand cards of the removed terrain are
+    also removed and replaced. (b) Hands are kept. Default (a). A revealed swamp/X card removes X (5 plain + 1
+    swamp/X = 6 cards). Swamp is never the removed terrain. No-eligible-hex draws skip removed cards."
 """
 
 from collections import Counter
@@ -23,30 +44,12 @@ from tests.rules.marshlands.helpers import (
     state,
     swamp_card,
 )
+from tests.rules.positions import (
+    assert_the_new_cards_join_the_kingdom_builder_cards,
+    assert_the_pool_has_the_base_and_the_substitute_sections,
+    substitute_sections_dealt,
+)
 
-POOL = ("Shuffle the 4 new game board sections with the 8 game board sections of the basic game, then select any 4 "
-        "of the 12 sections and assemble them into a rectangular game board.")  # EN 1057
-TILES = ("Stack two location tiles on each corresponding location space, and place the bonus action tiles on the "
-         "appropriate summary cards.")  # EN 1059
-CARDS = ("Shuffle the 6 new Kingdom Builder cards with those of the basic game, then randomly draw 3 cards. Place "
-         "these cards face up next to the game board.")  # EN 1060
-SECTIONS = ("all 4 sections contain a new terrain type that cannot be built upon: the palace, which replaces the "
-            "castle spaces. Finally, there are 4 new types of locations, one on each section.")  # EN 984
-SCOUTS = ("Important: Prior to the first player's turn, reveal the top terrain card from the deck, then remove all "
-          "terrain cards of this type from the game (including the one with swamp on it). If the revealed card shows "
-          "a swamp, then you remove that card and all cards showing the other type of terrain. Shuffle the terrain "
-          "deck once again. During the game, players can build on hexes of the removed terrain type only by using "
-          "extra actions.")  # EN 1211-1213
-SCOUTS_DE_CROSSROADS = ("Hinweis: Wird mit der Sonderaktion Kreuzung aus der zweiten Erweiterung gespielt und ein "
-                        "Spieler zieht zweimal die gleiche Geländeart, darf er auch die entfernte Geländeart "
-                        "wählen.")  # DE 1369
-A_M10 = ("The hands are dealt before the reveal (base set-up order). (a) Hand cards of the removed terrain are also "
-         "removed and replaced. (b) Hands are kept. Default (a). A revealed swamp/X card removes X (5 plain + 1 "
-         "swamp/X = 6 cards). Swamp is never the removed terrain. No-eligible-hex draws skip removed cards.")  # A-M10
-
-BASE_SECTIONS = ["tavern", "paddock", "oasis", "farm", "tower", "harbor", "oracle", "barn"]
-BASE_CARDS = ["fishermen", "miners", "workers", "merchants", "discoverers", "hermits", "citizens", "knights", "lords",
-              "farmers"]
 SCOUT_CARDS = ["scouts", "fishermen", "knights"]
 
 
@@ -59,45 +62,25 @@ def cards_in_play(st):
 
 def test_M1_the_pool_has_the_8_base_and_4_marshlands_sections():
     # POOL: 4 of 12 sections; decision 5: the Marshlands ones are the substitutes
-    seen = Counter()
-    for seed in range(120):
-        g = new_game(2 + seed % 4, seed)
-        names = [name for name, _ in g.setup.sections]
-        assert len(set(names)) == 4, (seed, names)
-        seen.update(names)
-    assert set(seen) == set(BASE_SECTIONS) | set(SUBSTITUTE_SECTIONS)
-    # each section is in 1/3 of the games: 40 of 120 expected
-    assert all(15 <= k <= 70 for k in seen.values()), seen
+    assert_the_pool_has_the_base_and_the_substitute_sections(new_game, SUBSTITUTE_SECTIONS)
 
 
 def test_M1_M2_substitute_sections_have_swamp_a_palace_no_castle_and_two_full_location_hexes():
     # SECTIONS / TILES / decision 5 ("the expansion's terrain, palace ..., two location hexes ... per section")
     checked = 0
-    for seed in range(80):
-        g = new_game(2 + seed % 4, seed)
-        tiles_left = {tuple(int(x) for x in key.split(",")): n for key, n in state(g)["tiles_left"].items()}
-        assert all(n == 2 for n in tiles_left.values()), seed
-        for q, (name, _) in enumerate(g.setup.sections):
-            if name not in SUBSTITUTE_SECTIONS:
-                continue
-            checked += 1
-            r0, c0 = (q // 2) * 10, (q % 2) * 10
-            cells = [(r0 + r, c0 + c) for r in range(10) for c in range(10)]
-            letters = Counter(g.board[r][c] for r, c in cells)
-            assert letters["S"] > 0 and letters["P"] >= 1 and letters["K"] == 0, (seed, name, letters)
-            assert sum(1 for h in cells if h in tiles_left) == 2, (seed, name)
+    for seed, g, tiles_left, q, name in substitute_sections_dealt(new_game, 80, SUBSTITUTE_SECTIONS):
+        checked += 1
+        r0, c0 = (q // 2) * 10, (q % 2) * 10
+        cells = [(r0 + r, c0 + c) for r in range(10) for c in range(10)]
+        letters = Counter(g.board[r][c] for r, c in cells)
+        assert letters["S"] > 0 and letters["P"] >= 1 and letters["K"] == 0, (seed, name, letters)
+        assert sum(1 for h in cells if h in tiles_left) == 2, (seed, name)
     assert checked > 0
 
 
 def test_M3_the_six_new_cards_join_the_kingdom_builder_cards():
     # CARDS: 3 of the 16 (10 base + 6 Marshlands), 3 distinct per game; each new card appears
-    seen = Counter()
-    for seed in range(150):
-        g = new_game(2 + seed % 4, seed)
-        cards = list(g.setup.cards)
-        assert len(set(cards)) == 3 and set(cards) <= set(BASE_CARDS) | set(NEW_CARDS), cards
-        seen.update(cards)
-    assert set(NEW_CARDS) <= set(seen)
+    assert_the_new_cards_join_the_kingdom_builder_cards(new_game, NEW_CARDS)
 
 
 # --------------------------------------------------------------------------- M-16 Scouts set-up

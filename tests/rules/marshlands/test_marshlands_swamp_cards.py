@@ -10,6 +10,33 @@ Areas used below:
 * ``DESERT_ROW`` (18, 0) (18, 1) (18, 2): three desert hexes in a row, far from everything.
 
 Rows 14, 16 and 18 are two rows apart, so no hex of one row touches another row.
+
+Rule text quoted (the comments below name these):
+
+SWAMP_CARD (EN 1071): "If a player's terrain card shows a swamp and another terrain type that's suitable to be built
+    upon, the player must place as their mandatory action either 2 settlements from their personal supply on
+    unoccupied swamp hexes or 3 settlements on unoccupied hexes of the depicted terrain type. The usual building
+    rules apply in both cases."
+SAME_TERRAIN (EN 1073): "Note: If a player performs the oracle or barn extra action, they must choose the same
+    terrain type for both their mandatory action and their extra action."
+EXAMPLE_1077 (EN 1077): "Example: Frank (orange) has drawn a swamp/desert card. He now chooses whether to build 2
+    settlements on swamp hexes or 3 on desert hexes."
+SWAMP_TERRAIN (EN 984): "This expansion introduces a new terrain type found on all 4 game board sections that is
+    suitable for being built upon: swamp."
+DECK (EN 1061): "Shuffle the 5 new terrain cards with the terrain cards of the basic game, then place this deck face
+    down next to the game board."
+IGNORE_SWAMP (EN 1063): "If you want, you can combine all the Kingdom Builder expansions, leaving the new terrain
+    cards in the terrain deck even when one of these game board sections is not in play. In this case, simply ignore
+    the swamp pictured on these cards."
+LAZY (spec, decision 8): "As for Crossroads hands (A-C8), the choice between swamp and the other terrain is lazy:
+    the first hex built names the terrain; there is no separate terrain decision."
+A_M2 (spec A-M2): "The choice is made when the mandatory terrain is first needed (lazy). Oracle, Barn, Quarry and
+    Cathedral must use the same terrain. No-eligible-hex exception: the card is replaced only when neither swamp nor
+    X has a free hex (R). If only one of them has a free hex, that option is forced. Families cannot score with 2
+    swamp builds."
+A_M3 (spec A-M3): "Swamp cards without swamp hexes. The swamp option is simply not offered (EN 1063)."
+FAMILIES (EN 614-616): "2 gold, if you built all 3 settlements of the mandatory action adjacent to each other in
+    straight line (horizontally or diagonally)."
 """
 
 from collections import Counter
@@ -17,31 +44,6 @@ from collections import Counter
 import pytest
 
 from tests.rules.marshlands.helpers import full_deck, game_mscores, mpos, new_game, state, swamp_card
-
-SWAMP_CARD = ("If a player's terrain card shows a swamp and another terrain type that's suitable to be built upon, "
-              "the player must place as their mandatory action either 2 settlements from their personal supply on "
-              "unoccupied swamp hexes or 3 settlements on unoccupied hexes of the depicted terrain type. The usual "
-              "building rules apply in both cases.")  # EN 1071
-SAME_TERRAIN = ("Note: If a player performs the oracle or barn extra action, they must choose the same terrain type "
-                "for both their mandatory action and their extra action.")  # EN 1073
-EXAMPLE_1077 = ("Example: Frank (orange) has drawn a swamp/desert card. He now chooses whether to build 2 settlements "
-                "on swamp hexes or 3 on desert hexes.")  # EN 1077
-SWAMP_TERRAIN = ("This expansion introduces a new terrain type found on all 4 game board sections that is suitable "
-                 "for being built upon: swamp.")  # EN 984
-DECK = ("Shuffle the 5 new terrain cards with the terrain cards of the basic game, then place this deck face down "
-        "next to the game board.")  # EN 1061
-IGNORE_SWAMP = ("If you want, you can combine all the Kingdom Builder expansions, leaving the new terrain cards in the "
-                "terrain deck even when one of these game board sections is not in play. In this case, simply ignore "
-                "the swamp pictured on these cards.")  # EN 1063
-LAZY = ("As for Crossroads hands (A-C8), the choice between swamp and the other terrain is lazy: the first hex built "
-        "names the terrain; there is no separate terrain decision.")  # spec, decision 8
-A_M2 = ("The choice is made when the mandatory terrain is first needed (lazy). Oracle, Barn, Quarry and Cathedral "
-        "must use the same terrain. No-eligible-hex exception: the card is replaced only when neither swamp nor X "
-        "has a free hex (R). If only one of them has a free hex, that option is forced. Families cannot score "
-        "with 2 swamp builds.")  # spec A-M2
-A_M3 = "Swamp cards without swamp hexes. The swamp option is simply not offered (EN 1063)."  # spec A-M3
-FAMILIES = ("2 gold, if you built all 3 settlements of the mandatory action adjacent to each other in straight line "
-            "(horizontally or diagonally).")  # EN 614-616
 
 SWAMP_ROW = [(14, 0), (14, 1), (14, 2)]
 DESERT_ROW = [(18, 0), (18, 1), (18, 2)]

@@ -7,30 +7,34 @@ first card at the end of its turn, player 1 the second.
 
 The temple reserve and the supply are read from the game's full-state position (``reserve``, ``state`` in
 ``marshlands_helpers``; A5 and A14 there).
+
+Rule text quoted (the comments below name these):
+
+TEMPLE (EN 1148): "Remove one of your own settlements from the game board; you must build this settlement during the
+    mandatory action on your next turn in addition to your other required builds."
+TEMPLE_TERRAIN (EN 1150): "Note: This settlement must be built on the terrain type indicated on the card you play
+    next turn."
+TEMPLE_REMINDER (EN 1152): "Note: Place the removed settlement on the temple tile as a reminder that you must build
+    it next turn."
+TEMPLE_BONUS (EN 1158): "During each of your turns, you may build the first settlement of your mandatory action in a
+    hex not adjacent to one of your previously built settlements."
+EXAMPLE_1161 (EN 1161): "Example: Because of his 2 temple location tiles, Frank (orange) has 2 more settlements to
+    build during his mandatory action. Thanks to his temple bonus, he builds the first settlement next to the
+    fountain location hex to take that last tile. He must build his 4 other settlements adjacent to his previously
+    built settlements."
+A_M6 (spec A-M6): "The removed settlement goes to TEMPLE_RESERVE[p], not to the supply. Next turn the mandatory
+    count = (3 or 2 swamp) + reserve. The reserve settlements are built first from the reserve, then the rest from
+    the supply (R). All building rules apply, on the turn's terrain. Settlements set aside stay owed even if the
+    temple tile is lost (TG, D). Game end: ENDING triggers when supply = 0 and reserve = 0 after a build [amended:
+    GAME_END wins; this is the flag temple_reserve_delays_end]. Tile loss applies when the removal orphans a tile."
+A_M7 (spec A-M7): "Temple bonus. This is a passive modifier on the first mandatory build of each turn (no
+    activation; 'may'). It gives the Outpost effect (ignore adjacency) on the card terrain."
+GAME_END (EN 298): "The game ends when one player has built the last settlement from their personal supply. However,
+    the current game round is still completed"
+GAME_END_DE (DE 312): "Das Spiel endet, sobald ein Spieler die letzte Siedlung aus seinem Vorrat gebaut hat."
 """
 
 from tests.rules.marshlands.helpers import flag, mpos, reserve, state, with_options
-
-TEMPLE = ("Remove one of your own settlements from the game board; you must build this settlement during the "
-          "mandatory action on your next turn in addition to your other required builds.")  # EN 1148
-TEMPLE_TERRAIN = ("Note: This settlement must be built on the terrain type indicated on the card you play next "
-                  "turn.")  # EN 1150
-TEMPLE_REMINDER = ("Note: Place the removed settlement on the temple tile as a reminder that you must build it next "
-                   "turn.")  # EN 1152
-TEMPLE_BONUS = ("During each of your turns, you may build the first settlement of your mandatory action in a hex not "
-                "adjacent to one of your previously built settlements.")  # EN 1158
-EXAMPLE_1161 = ("Example: Because of his 2 temple location tiles, Frank (orange) has 2 more settlements to build "
-                "during his mandatory action. Thanks to his temple bonus, he builds the first settlement next to the "
-                "fountain location hex to take that last tile. He must build his 4 other settlements adjacent to his "
-                "previously built settlements.")  # EN 1161
-A_M6 = ("The removed settlement goes to TEMPLE_RESERVE[p], not to the supply. Next turn the mandatory count = (3 or "
-        "2 swamp) + reserve. The reserve settlements are built first from the reserve, then the rest from the supply "
-        "(R). All building rules apply, on the turn's terrain. Settlements set aside stay owed even if the temple "
-        "tile is lost (TG, D). Game end: ENDING triggers when supply = 0 and reserve = 0 after a build "
-        "[amended: GAME_END wins; this is the flag temple_reserve_delays_end]. Tile loss "
-        "applies when the removal orphans a tile.")  # spec A-M6
-A_M7 = ("Temple bonus. This is a passive modifier on the first mandatory build of each turn (no activation; 'may'). "
-        "It gives the Outpost effect (ignore adjacency) on the card terrain.")  # spec A-M7
 
 TH = (10, 10)
 T1 = (10, 11)
@@ -106,9 +110,6 @@ def test_M12_temple_takes_only_own_settlements(kx):
     kx.then_error(pos, 1)
 
 
-GAME_END = ("The game ends when one player has built the last settlement from their personal supply. However, "
-            "the current game round is still completed")  # EN 298
-GAME_END_DE = "Das Spiel endet, sobald ein Spieler die letzte Siedlung aus seinem Vorrat gebaut hat."  # DE 312
 TURN_1 = ["temple", X, (18, 0), (18, 1)]
 
 

@@ -7,50 +7,51 @@ and an explicit deck, so every turn of the flow is a decision sequence worked ou
 * player 0 (card grass) builds along row 12 from (12, 2) eastwards, one turn = 3 hexes;
 * player 1 (card canyon) builds along row 16 from (16, 0) eastwards;
 * deck ``G C G C``: player 0 draws grass, player 1 canyon, again and again.
+
+Rule text quoted (the comments below name these):
+
+NOMAD_SPACE (EN 490): "nomad spaces ... appear on these game board sections in place of castle spaces"
+CLAIM (EN 538): "After building a settlement next to a nomad space, the player claims the nomad tile from that
+    space, if available, and places it on the table for use next round."
+EMPTY (EN 540): "If the nomad space is empty, the player receives nothing for building a settlement next to it."
+TIMING (EN 542): "The player can use this extra action only during the next game round, not the game round in which
+    it is claimed. At the end of the next game round, remove the nomad tile from the game, whether or not the player
+    used the action on it!"
+FAQ_MOVE (FAQ, spec N-5): "'After building a settlement' means 'After building or moving a settlement'"
+KEPT (spec N-7): "The tile is kept even if the player no longer touches the space (FAQ, TG)."
+DONATION (EN 556): "Build 3 additional settlements, taken from your supply, on spaces of the terrain type shown on
+    the nomad tile. You may perform this extra action either before or after your mandatory action."
+DONATION_NOTE (EN 558): "If these 3 additional settlements are built on water or mountain spaces, they do not count
+    for gold for the Kingdom Builder cards 'Fishermen' and 'Miners'."
+DONATION_FAQ (spec N-8): "FAQ intent: on water, no Fishermen gold (Miners possible); on mountain, no Miners gold
+    (Fishermen possible). If it's possible to build your Donation tile houses next to existing houses, you must."
+DONATION_STOP (spec 3.2): "It stops early only when there is no target or the supply is 0 (there is no DONE)."
+RESETTLEMENT (EN 568): "Move 1-4 settlements up to 4 spaces in total. Settlements can be moved only to adjacent,
+    unoccupied spaces that are eligible for building. After movement, these settlements don't need to be adjacent to
+    the player's other settlements."
+RESETTLEMENT_EXAMPLE (EN 574): "The player moves one of her settlements 3 spaces, then claims the nomad tile next to
+    its new location. Then she moves another settlement 1 space next to a location space."
+A_N2 (spec A-N2): "Default: every single step is a move that seizes tiles and loses orphaned ones."
+A_N3 (spec A-N3): "It needs at least 1 step ('1-4'). The 4 steps are a shared budget; steps of different settlements
+    may interleave. The player may stop early (DONE)."
+OUTPOST (EN 580-582): "When building settlements, whether during your mandatory action or any extra actions, you may
+    use the outpost in order to disregard the adjacency requirement for one settlement. This settlement must still
+    be built on the appropriate terrain type for your mandatory action or the specific extra action."
+OUTPOST_EXAMPLE (EN 582 picture text): "The player builds settlements A and B next to a location space on the
+    appropriate terrain, then uses the outpost to build settlement C next to a nomad space."
+SWORD (EN 592): "Remove one settlement belonging to each other player from the game board, then return those
+    settlements to their respective supplies. You may perform this extra action either before or after your
+    mandatory action."
+KEEP_TILE (EN 217, spec N-12): "The player keeps a location tile as long as at least one of their settlements is
+    adjacent to the corresponding location."
+TREASURE (EN 598): "Gain 3 gold immediately when claiming this tile, then remove it from the game."
+A_N1 (spec A-N1): "(a) The tile can be used only in the holder's turn in round (claim round + 1). (b) 'The holder's
+    next turn'. The two differ only for off-turn claims. Default (a)."
 """
 
 import pytest
 
-NOMAD_SPACE = ("nomad spaces ... appear on these game board sections in place of castle spaces")  # EN 490
-CLAIM = ("After building a settlement next to a nomad space, the player claims the nomad tile from that space, if "
-         "available, and places it on the table for use next round.")  # EN 538
-EMPTY = "If the nomad space is empty, the player receives nothing for building a settlement next to it."  # EN 540
-TIMING = ("The player can use this extra action only during the next game round, not the game round in which it "
-          "is claimed. At the end of the next game round, remove the nomad tile from the game, whether or not the "
-          "player used the action on it!")  # EN 542
-FAQ_MOVE = "'After building a settlement' means 'After building or moving a settlement'"  # FAQ, spec N-5
-KEPT = "The tile is kept even if the player no longer touches the space (FAQ, TG)."  # spec N-7
-DONATION = ("Build 3 additional settlements, taken from your supply, on spaces of the terrain type shown on the "
-            "nomad tile. You may perform this extra action either before or after your mandatory action.")  # EN 556
-DONATION_NOTE = ("If these 3 additional settlements are built on water or mountain spaces, they do not count for "
-                 "gold for the Kingdom Builder cards 'Fishermen' and 'Miners'.")  # EN 558
-DONATION_FAQ = ("FAQ intent: on water, no Fishermen gold (Miners possible); on mountain, no Miners gold (Fishermen "
-                "possible). If it's possible to build your Donation tile houses next to existing houses, you "
-                "must.")  # spec N-8
-DONATION_STOP = "It stops early only when there is no target or the supply is 0 (there is no DONE)."  # spec 3.2
-RESETTLEMENT = ("Move 1-4 settlements up to 4 spaces in total. Settlements can be moved only to adjacent, "
-                "unoccupied spaces that are eligible for building. After movement, these settlements don't need "
-                "to be adjacent to the player's other settlements.")  # EN 568
-RESETTLEMENT_EXAMPLE = ("The player moves one of her settlements 3 spaces, then claims the nomad tile next to its "
-                        "new location. Then she moves another settlement 1 space next to a location space.")  # EN 574
-A_N2 = "Default: every single step is a move that seizes tiles and loses orphaned ones."  # spec A-N2
-A_N3 = ("It needs at least 1 step ('1-4'). The 4 steps are a shared budget; steps of different settlements may "
-        "interleave. The player may stop early (DONE).")  # spec A-N3
-OUTPOST = ("When building settlements, whether during your mandatory action or any extra actions, you may use the "
-           "outpost in order to disregard the adjacency requirement for one settlement. This settlement must still "
-           "be built on the appropriate terrain type for your mandatory action or the specific extra "
-           "action.")  # EN 580-582
-OUTPOST_EXAMPLE = ("The player builds settlements A and B next to a location space on the appropriate terrain, then "
-                   "uses the outpost to build settlement C next to a nomad space.")  # EN 582 picture text
-SWORD = ("Remove one settlement belonging to each other player from the game board, then return those settlements "
-         "to their respective supplies. You may perform this extra action either before or after your mandatory "
-         "action.")  # EN 592
-KEEP_TILE = ("The player keeps a location tile as long as at least one of their settlements is adjacent to the "
-             "corresponding location.")  # EN 217, spec N-12
 A_N5 = "A player with no plain settlement is skipped. TG: 'Sword cannot cancel the end of game'. ENDING stays set."
-TREASURE = "Gain 3 gold immediately when claiming this tile, then remove it from the game."  # EN 598
-A_N1 = ("(a) The tile can be used only in the holder's turn in round (claim round + 1). (b) 'The holder's next "
-        "turn'. The two differ only for off-turn claims. Default (a).")  # spec A-N1
 
 READINGS = [pytest.param({}, id="next-round"), pytest.param({"nomad_tile_next_turn": True}, id="next-turn")]
 

@@ -4,35 +4,35 @@ Positions are built on mountain-filled boards (conftest). Player 0 holds the loc
 before this turn (``tiles``), so the power is usable now. Unless a test says otherwise player 0's card
 is forest and ``MAND_T`` (18, 0) (18, 1) (18, 2) is its mandatory area, so the idle legal set before
 the mandatory action is ``MAND_T_HEXES`` plus the powers.
+
+Rule text quoted (the comments below name these):
+
+QUARRY (EN 682-684): "Build 1 or 2 stone walls on empty terrain spaces of the same type as your played terrain card.
+    These stone walls must be adjacent to at least one of your settlements on the game board. Stone walls are not
+    owned by any player, and they generate no gold for anyone. Instead, they simply block the spaces they're on for
+    the remainder of the game."
+QUARRY_EXAMPLE (EN 688): "For her mandatory action, the orange player has revealed a desert terrain card and built 3
+    settlements. She then builds 1 stone wall adjacent to one of her newly built settlements. She cannot build a
+    second stone wall because no available desert spaces are adjacent to one of her own settlements."
+WALLS (EN 516): "25 stone walls - These pieces come into play via the quarry location tile"
+CARAVAN (EN 694-696): "Move one of your own previously built settlements in a straight line, either horizontally or
+    diagonally, until it is blocked by an obstacle. (Obstacles are water, mountains, castles, location spaces, nomad
+    spaces, and each space occupied by a settlement.) Place this settlement on the empty space eligible for building
+    directly in front of the obstacle."
+CARAVAN_EXAMPLE (EN 700): "The orange player wants to move this settlement. She has four options as one direction is
+    blocked by a mountain and another is blocked by an opponent's settlement."
+VILLAGE (EN 706): "Build one additional settlement on an empty space eligible for building that is adjacent to at
+    least 3 of your settlements."
+GARDEN (EN 712): "Build one additional settlement on an empty flower field space. You must build this settlement
+    adjacent to one of your settlements, if possible."
+A_N6 (spec A-N6): "Is a wall a Caravan obstacle? Default: yes; the caravan stops in front of it (a wall hex is not
+    'eligible')."
+A_N8 (spec A-N8): "The edge blocks the slide like an obstacle (TG). A direction whose first hex is an obstacle is
+    not an option. Default: stop on the last eligible hex before the first obstacle or edge."
+A_N2_CARAVAN (spec A-N2): "TG: ... 'Caravan does NOT [pick up nomad tiles en route] ... it is a single move'."
 """
 
 import pytest
-
-QUARRY = ("Build 1 or 2 stone walls on empty terrain spaces of the same type as your played terrain card. "
-          "These stone walls must be adjacent to at least one of your settlements on the game board. "
-          "Stone walls are not owned by any player, and they generate no gold for anyone. Instead, they "
-          "simply block the spaces they're on for the remainder of the game.")  # EN 682-684
-QUARRY_EXAMPLE = ("For her mandatory action, the orange player has revealed a desert terrain card and built 3 "
-                  "settlements. She then builds 1 stone wall adjacent to one of her newly built settlements. She "
-                  "cannot build a second stone wall because no available desert spaces are adjacent to one of her "
-                  "own settlements.")  # EN 688
-WALLS = "25 stone walls - These pieces come into play via the quarry location tile"  # EN 516
-CARAVAN = ("Move one of your own previously built settlements in a straight line, either horizontally or "
-           "diagonally, until it is blocked by an obstacle. (Obstacles are water, mountains, castles, location "
-           "spaces, nomad spaces, and each space occupied by a settlement.) Place this settlement on the empty "
-           "space eligible for building directly in front of the obstacle.")  # EN 694-696
-CARAVAN_EXAMPLE = ("The orange player wants to move this settlement. She has four options as one direction is "
-                   "blocked by a mountain and another is blocked by an opponent's settlement.")  # EN 700
-VILLAGE = ("Build one additional settlement on an empty space eligible for building that is adjacent to at "
-           "least 3 of your settlements.")  # EN 706
-GARDEN = ("Build one additional settlement on an empty flower field space. You must build this settlement "
-          "adjacent to one of your settlements, if possible.")  # EN 712
-A_N6 = ("Is a wall a Caravan obstacle? Default: yes; the caravan stops in front of it (a wall hex is not "
-        "'eligible').")  # spec A-N6
-A_N8 = ("The edge blocks the slide like an obstacle (TG). A direction whose first hex is an obstacle is not an "
-        "option. Default: stop on the last eligible hex before the first obstacle or edge.")  # spec A-N8
-A_N2_CARAVAN = "TG: ... 'Caravan does NOT [pick up nomad tiles en route] ... it is a single move'."  # spec A-N2
-
 
 # --------------------------------------------------------------------------- quarry (N-18)
 

@@ -3,20 +3,22 @@
 The expected nomad spaces and location hexes of a set-up are read from the section files in
 kbenv/data/sections (the kb-data grids), assembled with the kb-data rule: section cell (r, c) goes to
 (r + 10 b, c + 10 k), and a turned section maps (r, c) to (9 - r, 9 - c) first.
+
+Rule text quoted (the comments below name these):
+
+POOL (EN 528): "Shuffle the 4 new game board sections with the 8 sections from the basic game, then select any 4 of
+    the 12 sections and assemble them into a rectangular game board."
+DEAL (EN 529): "Place the 15 nomad tiles on the table picture side up, shuffle them, then randomly draw and place 1
+    tile for each nomad space on the game board, now with the pictogram side up."
+TILES (EN 504): "15 nomad tiles ... 7x donation 2x resettlement 2x outpost 2x sword 2x treasure"
+CARDS (EN 530): "Shuffle the 3 new Kingdom Builder cards with the 10 cards from the basic game, then randomly draw 3
+    cards and place them face-up next to the game board."
+LOCATION_TILES (EN 498): "14 location tiles ... 2x quarry 4x caravan 4x village 4x garden"
 """
 
 from collections import Counter
 
 import pytest
-
-POOL = ("Shuffle the 4 new game board sections with the 8 sections from the basic game, then select any 4 of the "
-        "12 sections and assemble them into a rectangular game board.")  # EN 528
-DEAL = ("Place the 15 nomad tiles on the table picture side up, shuffle them, then randomly draw and place 1 tile "
-        "for each nomad space on the game board, now with the pictogram side up.")  # EN 529
-TILES = "15 nomad tiles ... 7x donation 2x resettlement 2x outpost 2x sword 2x treasure"  # EN 504
-CARDS = ("Shuffle the 3 new Kingdom Builder cards with the 10 cards from the basic game, then randomly draw 3 cards "
-         "and place them face-up next to the game board.")  # EN 530
-LOCATION_TILES = "14 location tiles ... 2x quarry 4x caravan 4x village 4x garden"  # EN 498
 
 SEEDS = range(240)
 NOMADS_LOCATION_CODES = {"c": "caravan", "q": "quarry", "v": "village", "g": "garden"}

@@ -2,32 +2,33 @@
 
 Gold earned during play is read from the "gold" column of ``game.scores()`` right after the builds;
 at final scoring the red cards themselves are worth 0 (their entry in "cards" is 0).
+
+Rule text quoted (the comments below name these):
+
+RED_CHECK (EN 604): "The active player must check whether the conditions on red cards have been met after building
+    each single new settlement. If these conditions have been fulfilled, the player immediately records the gold
+    earned on the score track."
+RED_FINAL (EN 606): "Ignore red Kingdom Builder cards during final scoring."
+FAMILIES (EN 614-616): "Build settlements in a straight line. 2 gold, if you built all 3 settlements of the
+    mandatory action adjacent to each other in straight line (horizontally or diagonally)."
+FAMILIES_EXAMPLE (EN 626): "Here are 2 examples of settlements being built in a straight line during a player's
+    mandatory action."
+SHEPHERDS (EN 632-634): "Complete terrain areas. 2 gold for each of your settlements not adjacent to an empty
+    terrain space of the same kind on which this settlement was just built."
+SHEPHERDS_EXAMPLE (EN 644-648): "If the player builds her settlements in order ABC, she earns 2 gold, but... ...if
+    she instead builds the settlements in order CBA, she earns no gold."
+AMBASSADORS (EN 654-656): "Build settlements adjacent to other players' settlements. 1 gold for each of your
+    settlements built adjacent to at least one settlement of another player."
+AMBASSADORS_NOTE (EN 660): "Check whether you fulfill the condition on this card after building every single
+    settlement, whether during your mandatory action or extra actions."
+AMBASSADORS_EXAMPLE (EN 664-670): "1 gold 1 gold 0 gold. The orange player earns 2 gold during her turn."
+A_N6_SHEPHERDS (spec A-N6): "Is a wall 'empty' for Shepherds? Default: no; a wall is not empty."
+A_N9 (spec A-N9): "Default: builds and placements ... trigger red cards; moves do not."
+A_X2 (spec A-X2): "Default: castle + location + nomad space + palace count [for Workers and Merchants]. Flag
+    nomad_spaces_not_special: Workers/Merchants ignore nomad spaces even with Nomads."
 """
 
 import pytest
-
-RED_CHECK = ("The active player must check whether the conditions on red cards have been met after building each "
-             "single new settlement. If these conditions have been fulfilled, the player immediately records the "
-             "gold earned on the score track.")  # EN 604
-RED_FINAL = "Ignore red Kingdom Builder cards during final scoring."  # EN 606
-FAMILIES = ("Build settlements in a straight line. 2 gold, if you built all 3 settlements of the mandatory action "
-            "adjacent to each other in straight line (horizontally or diagonally).")  # EN 614-616
-FAMILIES_EXAMPLE = ("Here are 2 examples of settlements being built in a straight line during a player's mandatory "
-                    "action.")  # EN 626
-SHEPHERDS = ("Complete terrain areas. 2 gold for each of your settlements not adjacent to an empty terrain space of "
-             "the same kind on which this settlement was just built.")  # EN 632-634
-SHEPHERDS_EXAMPLE = ("If the player builds her settlements in order ABC, she earns 2 gold, but... ...if she instead "
-                     "builds the settlements in order CBA, she earns no gold.")  # EN 644-648
-AMBASSADORS = ("Build settlements adjacent to other players' settlements. 1 gold for each of your settlements built "
-               "adjacent to at least one settlement of another player.")  # EN 654-656
-AMBASSADORS_NOTE = ("Check whether you fulfill the condition on this card after building every single settlement, "
-                    "whether during your mandatory action or extra actions.")  # EN 660
-AMBASSADORS_EXAMPLE = "1 gold 1 gold 0 gold. The orange player earns 2 gold during her turn."  # EN 664-670
-A_N6_SHEPHERDS = "Is a wall 'empty' for Shepherds? Default: no; a wall is not empty."  # spec A-N6
-A_N9 = "Default: builds and placements ... trigger red cards; moves do not."  # spec A-N9
-A_X2 = ("Default: castle + location + nomad space + palace count [for Workers and Merchants]. "
-        "Flag nomad_spaces_not_special: Workers/Merchants ignore nomad spaces even with Nomads.")  # spec A-X2
-
 
 # --------------------------------------------------------------------------- N-15 families
 

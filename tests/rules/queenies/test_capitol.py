@@ -2,19 +2,22 @@
 
 Hex distance: odd-r cells converted to cube coordinates (conftest ``hex_distance``); "next to or up to
 2 hexes away" = distance 1 or 2.
+
+Rule text quoted (the comments below name these):
+
+CAPITOL (EN 1409): "If the game board sections with location harbor or oracle are in play, place the capitol on one
+    of the castles. If both sections are in play, you may use both capitols."
+CAPITOL_SCORING (EN 1411-1413): "At the end of the game 1 gold for each of your own settlements built next to or up
+    to 2 hexes away from the capitol. Example: 4 gold"
+CASTLE (EN 221): "At the end of the game, players will earn 3 gold for each castle hex if they have built at least
+    one of their own settlements next to it."
 """
 
 import pytest
 
-CAPITOL = ("If the game board sections with location harbor or oracle are in play, place the capitol on one of the "
-           "castles. If both sections are in play, you may use both capitols.")  # EN 1409
-CAPITOL_SCORING = ("At the end of the game 1 gold for each of your own settlements built next to or up to 2 hexes "
-                   "away from the capitol. Example: 4 gold")  # EN 1411-1413
 A_QC1 = "(a) It [the castle under the capitol] still scores 3 per castle. (b) The capitol replaces it. Default (a)."
 A_QC2 = "A settlement within 2 of both capitols counts twice (R)."
 A_QC3 = "Default: set-up option; in random set-ups, always used and the castle drawn at random."
-CASTLE = ("At the end of the game, players will earn 3 gold for each castle hex if they have built at least one of "
-          "their own settlements next to it.")  # EN 221
 
 OWN_CASTLES = {"oracle": [(1, 3), (7, 2)], "harbor": [(4, 2), (8, 2)]}   # kb-data section coordinates
 

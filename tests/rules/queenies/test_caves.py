@@ -1,18 +1,23 @@
 """Queenie 2: Caves (QV-1, QV-2, A-QV1..A-QV3).
 
 Hand-built cave positions use a water-filled board, so every mountain (and so every cave) is named.
+
+Rule text quoted (the comments below name these):
+
+CAVES (EN 1423): "On each quadrant, put one of the cave tiles on any mountain hex, which is not within two hexes of
+    a location, castle or nomad hex. A cave counts as a mountain hex."
+CAVE_MOVE (EN 1425): "Once every turn, before or after the mandatory action, the player may move one of his
+    settlements adjacent to a cave, to any unoccupied and suitable hex adjacent to any cave (including the same one)
+    on the board."
+CAVE_EXAMPLE (EN 1429): "Example: 2 possibilities to place the cave."
+KEEP_TILE (EN 217): "If they move their last settlement away from such a location by using an extra action, they
+    must discard this location tile and remove it from the game."
 """
 
 from collections import Counter
 
 import pytest
 
-CAVES = ("On each quadrant, put one of the cave tiles on any mountain hex, which is not within two hexes of a "
-         "location, castle or nomad hex. A cave counts as a mountain hex.")  # EN 1423
-CAVE_MOVE = ("Once every turn, before or after the mandatory action, the player may move one of his settlements "
-             "adjacent to a cave, to any unoccupied and suitable hex adjacent to any cave (including the same one) "
-             "on the board.")  # EN 1425
-CAVE_EXAMPLE = "Example: 2 possibilities to place the cave."  # EN 1429
 A_QV1 = ("Eligible = mountain hexes at hex distance >= 3 from every location, castle and nomad hex. A quadrant "
          "without an eligible hex gets no cave. Default seeded random.")
 A_QV2 = ("(a) Yes [a cave hex is occupied]: no Donation-M, Fountain-bonus or wagon there. (b) It is a normal "
@@ -20,8 +25,6 @@ A_QV2 = ("(a) Yes [a cave hex is occupied]: no Donation-M, Fountain-bonus or wag
 A_QV3 = ("A power available to every player, once per turn, without a tile. Source: an own plain settlement "
          "adjacent to any cave. Target: an eligible hex adjacent to any cave, != source. No adjacency rule. It "
          "seizes and loses tiles like any move.")
-KEEP_TILE = ("If they move their last settlement away from such a location by using an extra action, they must "
-             "discard this location tile and remove it from the game.")  # EN 217
 
 READINGS = [pytest.param(None, id="cave-occupied"), pytest.param({"caves_are_plain_mountain": True}, id="plain")]
 
