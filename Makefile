@@ -6,13 +6,13 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test browser lint bench clean
+.PHONY: demo test browser lint bench docs clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q torch==2.13.0  # CPU build; a plain torch requirement would pull CUDA
-	$(BIN)/pip install -q -e ".[dev,train,openspiel,rllib,interop,serve]"
+	$(BIN)/pip install -q -e ".[dev,train,openspiel,rllib,interop,serve,docs]"
 	$(BIN)/kbenv warmup --workers 2  # compile the kernels once, with a progress bar; every later run loads them
 	touch $(STAMP)
 
@@ -47,5 +47,9 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks.engine_speed
 	$(BIN)/python -m benchmarks.aec_speed
 
+# The documentation site (docs/conf.py; warnings are errors) into docs/_build/html.
+docs: $(STAMP)
+	$(BIN)/sphinx-build -W --keep-going -b html docs docs/_build/html
+
 clean:
-	rm -rf $(VENV) .pytest_cache
+	rm -rf $(VENV) .pytest_cache docs/_build

@@ -10,8 +10,9 @@
   with the search their card's `play` names (these four: 64 simulations over 8 candidates, compiled), else 16
   simulations. The models
   they replaced stay shipped under other names: `trained:2p-selfplay`, `trained:4p-selfplay` and
-  `trained:nomads-2p-selfplay` (self-play networks, before sessions 16-18), `trained:2p-lookahead-430k`
-  (the trained:2p of session 16) and `trained:2p-lookahead-860k` (the trained:2p of sessions 17-22).
+  `trained:nomads-2p-selfplay` (self-play networks, shipped under the plain names until 2026-11-28),
+  `trained:2p-lookahead-430k` (the trained:2p of abab3b0, 2026-11-28) and `trained:2p-lookahead-860k` (the
+  trained:2p from 2026-11-28 until 714d333, 2026-11-29).
 
 Each agent knows the rulesets its network was trained for (`trained_for`, agents.rulesets: a shipped
 model's card, else the card saved in the file, else inferred from the network) and refuses any other

@@ -10,11 +10,11 @@ records numba's compile events (`numba:compile`, the compiles that the cache cou
 - `top`: the largest compiles, each with its inclusive seconds (everything it reached) and its own seconds;
   `outermost`: the compiles started from Python (of 1 s or more), in order, with their CPU seconds.
 
-Cases: `readme` (the README's PettingZoo loop: 3 players, random legal actions), `base` (`Game.new(2)` and
-one random game), one case per expansion (`Game.new(2, expansions=[name])`), `all` (every expansion),
+Cases: `readme` (the PettingZoo loop of docs/getting-started.md: 3 players, random legal actions), `base`
+(`Game.new(2)` and one random game), one case per expansion (`Game.new(2, expansions=[name])`), `all` (every expansion),
 `tournament` (greedy against lookahead, one game), `trained` (the shipped `trained:2p` against random, one
 game). `--paired` runs each case in both trees at the same time, one core each; `--readme-table` prints the
-Markdown table of the README.
+Markdown table of docs/benchmarks.md.
 """
 
 from __future__ import annotations
@@ -175,7 +175,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, help="write the results as JSON here")
     parser.add_argument("--paired", action="store_true",
                         help="run each case in both trees at the same time, one core each (needs 2 free cores)")
-    parser.add_argument("--readme-table", action="store_true", help="print the README's Markdown table")
+    parser.add_argument("--readme-table", action="store_true", help="print the Markdown table of docs/benchmarks.md")
     args = parser.parse_args(argv)
     cases = [c for c in args.cases.split(",") if c]
     unknown = [c for c in cases if c not in CASES]

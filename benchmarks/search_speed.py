@@ -61,7 +61,7 @@ class TimedEvaluator:
 
 
 def view_determinization(game, seat: int, rng) -> np.ndarray:
-    """Self-play's determinization of a root until session 27: through the seat's PlayerView."""
+    """Self-play's determinization of a root until 4622086 (2026-11-29): through the seat's PlayerView."""
     from kbenv.view import PlayerView
 
     return PlayerView(game, seat).determinize(rng).state

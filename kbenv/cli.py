@@ -753,7 +753,7 @@ def _add_train(sub) -> None:
     tr.add_argument("--max-minutes", type=non_negative_number,
                     help="override max_minutes (stop learning after this wall time; 0 = no limit)")
     tr.add_argument("--actors", type=actor_count, help="override actors (method: alphazero): N Ray actors play, "
-                    "this process learns; auto = the Ray cluster's CPUs - 1; 0 = one process (docs/self-play.md)")
+                    "this process learns; auto = the Ray cluster's CPUs - 1; 0 = one process (docs/training.md)")
     tr.add_argument("--address", help="override ray_address: the Ray cluster of the actors (auto, ray://HOST:10001; "
                     "default: a new local Ray instance)")
     tr.add_argument("--quiet", action="store_true", help="no progress output")

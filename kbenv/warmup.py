@@ -1,8 +1,8 @@
 """`kbenv warmup`: compile kbenv's kernels ahead, so that the first game, test or training run only loads them.
 
 Each target plays a little through one public path of kbenv (the kernels it needs compile, or load from the
-cache when they are there already): `env` the README's PettingZoo loop, `games` a random game of the base
-game and of every expansion, `v1` the v1 observation, `policies` the built-in greedy and lookahead policies
+cache when they are there already): `env` the PettingZoo loop of docs/getting-started.md, `games` a random game of
+the base game and of every expansion, `v1` the v1 observation, `policies` the built-in greedy and lookahead policies
 and their hint planes, `vector` the batch engine (its parallel and serial kernels) with observations and
 teachers, `search` the compiled tree search of the network agents (needs torch). A progress bar shows the
 target and the function compiling; the summary says how many compilations ran (0 when all was cached).
@@ -28,7 +28,7 @@ def _random_game(num_players: int = 2, **setup) -> None:
 
 
 def warm_env() -> None:
-    """The README loop: kingdom_builder_v0, 3 players, random legal actions, to the end of the game."""
+    """The loop of docs/getting-started.md: kingdom_builder_v0, 3 players, random legal actions, to the end."""
     from . import env
 
     e = env(num_players=3, reward="win")

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Parallel self-play on a lent GPU machine (16 cores, no network there): install the carried wheels (.whl,
-# docs/self-play.md), compile the numba kernels once (the actors load them from the cache), measure the
+# docs/training.md), compile the numba kernels once (the actors load them from the cache), measure the
 # self-play throughput of one process on the GPU against 15 Ray actors (network in each actor, then one
 # inference server on the GPU: benchmarks/actors_speed.py) for the quick network and the warm run's, then
 # (TRAIN=1) train configs/selfplay_2p_warm_gpu.yaml until $DEADLINE seconds after the start and pack the

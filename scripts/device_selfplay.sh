@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Search-based self-play on a lent GPU machine (no network there): install the carried wheels
-# (.whl, see docs/self-play.md), compile the numba kernels once, train every config given side by
+# (.whl, see docs/training.md), compile the numba kernels once, train every config given side by
 # side for $MINUTES minutes (each run in its own process), then pack each run's model, card, losses
 # and (when it fits in 16 MB) its checkpoint into $OUT/<run>.tar.gz.
 #

@@ -8,7 +8,7 @@ of an episode, which is what CleanRL's GAE loop expects. Illegal actions get pro
 
 The network is small on purpose: two 3x3 convolutions over the planes, a 1x1 convolution for the 400 hex
 actions, and a linear head over pooled features for the other actions and for the value. It shows the loop;
-training a strong agent is `kbenv train` (README, "Training").
+training a strong agent is `kbenv train` (docs/training.md).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The tournaments behind the shipped models' cards and the self-play goals (docs/self-play.md):
+# The tournaments behind the shipped models' cards and the self-play goals (docs/training.md):
 # trained:2p against lookahead, mcts:sims=300, greedy and random in 2-player games, and trained:4p
 # alone against three lookahead (and three greedy) players in 4-player games. Results in results/rate_*.
 #

@@ -1,6 +1,6 @@
 """The search's fast determinization (kbenv.view.determinized_state, kernels in kbenv.engine.hidden).
 
-The reference below is the Python determinization that self-play used until session 27 (PlayerView's
+The reference below is the Python determinization that self-play used until 4622086 (2026-11-29; PlayerView's
 redaction, then its re-deal), written out here: the kernels must give the same state, bit for bit, with
 the same draws from the caller's generator, for every seat of random positions in every ruleset, so
 that self-play runs, their checkpoints and seeds play the same games as before.

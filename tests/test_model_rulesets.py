@@ -22,7 +22,7 @@ from kbenv.cli import main
 from kbenv.game import Game
 
 NOMADS_CAPITOL_CAVES = ["nomads", "capitol", "caves"]
-# What the shipped models were trained on (docs/self-play.md): the base game, Nomads + Capitol + Caves, Crossroads.
+# What the shipped models were trained on (docs/training.md): the base game, Nomads + Capitol + Caves, Crossroads.
 TRAINED_ON = {"2p": {"expansions": [], "rules": []}, "4p": {"expansions": [], "rules": []},
               "2p-selfplay": {"expansions": [], "rules": []}, "4p-selfplay": {"expansions": [], "rules": []},
               "2p-lookahead-430k": {"expansions": [], "rules": []},

@@ -169,7 +169,7 @@ def make_search(kind: str, evaluator, num_simulations: int = 16, max_considered:
     """The `python` (agents.alphazero.search) or `compiled` search over a NetworkEvaluator's network;
     ValueError naming `search` for any other kind. `packed` (compiled only; default: when the network is
     not on the CPU) hands the network packed rows: less memory moved to a GPU, but on the CPU torch's
-    unpacking cost more than the float planes save (benchmarks/search_speed.py, docs/self-play.md)."""
+    unpacking cost more than the float planes save (benchmarks/search_speed.py, docs/training.md)."""
     if kind == "python":
         return GumbelSearch(evaluator, evaluator.action_size, num_simulations=num_simulations,
                             max_considered=max_considered, gumbel_scale=gumbel_scale, min_spread=min_spread)

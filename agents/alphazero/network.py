@@ -114,7 +114,7 @@ class NetworkEvaluator:
     `cache` > 0 keeps the network's outputs for that many recent observation rows (least recently used out),
     keyed by a 160-bit hash (SHA-1) of each row: a search meets the same position again through transpositions (the same
     settlements placed in another order) and in the next decision's search, and about 30% of self-play's leaf
-    evaluations are repeats (docs/self-play.md). A row met again is not passed through the network; the
+    evaluations are repeats (docs/training.md). A row met again is not passed through the network; the
     outputs are the network's for that row (computed in the batch it first came in: the same numbers up to
     float rounding, which a batch of one can change). `clear_cache()` when the weights change."""
 

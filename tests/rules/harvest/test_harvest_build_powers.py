@@ -76,7 +76,7 @@ def test_H7_H8_H11_adjacent_if_possible(kx, power, thing, fill):
     assert g.supply(0) == 40 - 1 - 1
     # once per turn with one tile; the new settlement on (10, 11) touches the farmland (11, 10), so the farm action
     # is now open ("building a settlement on an adjacent farmland space ... at any time before or after their
-    # mandatory action", EN 1269; corrected in session 10: the first version of this test left it out)
+    # mandatory action", EN 1269; corrected in 9e85db0: the first version of this test left it out)
     assert kx.legal(kx.with_then(pos, [power, (10, 11)])) == kx.MAND_T_HEXES | {FARM}
 
 

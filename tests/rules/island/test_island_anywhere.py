@@ -12,7 +12,7 @@ Not covered here, and why: the Tower never reaches the island (A-QI3, test_islan
 nothing (EN 592, EN 598); the Quarry places walls, not settlements; the Capitol and the Caves stay on board hexes (the
 capitol on a castle, EN 1409; caves on board mountains, QV-1); the Canoe reaction (the same targets as the Canoe
 bonus tested here), the Refuge and its bonus, the Fountain and the Harvest Scout cabin / Palisade / Bazaar
-(targets next to own pieces or repeats of another power) are left for a later session.
+(targets next to own pieces or repeats of another power) are left for later.
 
 Set-up of every case (conftest ``make_board`` and island_helpers ``ipos``: mountain-filled board and island): player
 0 owns S = (5, 5) (odd row; its board neighbours (5,4) (5,6) (4,5) (4,6) (6,5) (6,6) are mountain but for the
