@@ -1,5 +1,5 @@
-"""Checks shared by the expansions' property and interface suites (tests/test_marshlands_properties.py,
-tests/test_harvest_properties.py, tests/test_island_properties.py and their interface files): the per-decision
+"""Checks shared by the property and interface suites of every ruleset (tests/surfaces/test_properties.py,
+tests/surfaces/test_interfaces.py): the per-decision
 mask check, the sweep of every action id, a biased random game checked at every decision, the batch engine
 against single games, the Gymnasium self-play environment and VecEnv on a ruleset, and `kbenv legal --json` of
 a position written mid-game."""

@@ -1,5 +1,5 @@
-"""The position round-trip checks shared by tests/test_position_roundtrip.py and the expansions' round-trip suites
-(tests/test_position_roundtrip_all.py, tests/test_harvest_roundtrip.py, tests/test_island_roundtrip.py): a game
+"""The position round-trip checks shared by the round trip of every ruleset (tests/surfaces/test_roundtrip.py) and
+the other tests that write a game as a position (tests/test_soak.py, tests/test_marsh_powers.py): a game
 written as a position and read back, random play, and the same future for the original and the rebuilt game."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Harvest cards in play (issue 22): edge cases beyond the rule-text tests of
-tests/rules/expansions/test_harvest_cards.py. Expected values are worked out by hand from the rule text
+tests/rules/harvest/test_harvest_cards.py. Expected values are worked out by hand from the rule text
 (EN 1371-1399) and the spec's readings (EXPANSIONS.md H-14..H-19, A-H7, A-H8, A-X2):
 
 - A-H7 "Meeples count": a warrior counts among the 4 settlements of a Mayors row.

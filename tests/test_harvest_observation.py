@@ -17,21 +17,10 @@ from kbenv.board.geometry import NUM_HEXES, hex_id
 from kbenv.engine import observe_v1 as O
 from kbenv.engine import state as S
 from kbenv.engine.observe import CH_LOCATION_OTHER, CH_OTHER_BLOCKED
-from kbenv.engine.packed import pack_into
 from kbenv.observation import observation_planes_v1
-from kbenv.packed import layout_of, split
-from kbenv.view import PlayerView
+from tests.observation_checks import feature, packed_equals_float
 
 CARDS = ["mayors", "rovers", "fishermen"]
-
-
-def features(obs: np.ndarray) -> np.ndarray:
-    return obs[O.CH_FEATURES_V1].reshape(NUM_HEXES)[: O.NUM_FEATURES_V1]
-
-
-def feature(obs: np.ndarray, name: str) -> list[float]:
-    size = dict((n, k) for n, k, _ in O.V1_FEATURES)[name]
-    return [float(x) for x in features(obs)[O.F1[name] : O.F1[name] + size]]
 
 
 def hexes_of(st: np.ndarray, off: int) -> set[int]:
@@ -40,14 +29,6 @@ def hexes_of(st: np.ndarray, off: int) -> set[int]:
 
 def harvest_game(players: int = 3, seed: int = 4) -> Game:
     return Game.new(players, seed=seed, expansions=["harvest"], cards=CARDS)
-
-
-def packed_equals_float(st: np.ndarray, player: int) -> bool:
-    layout = layout_of(True)
-    buffer = layout.empty(1)
-    bits, values = split(buffer, layout)
-    pack_into(st, player, bits[0], values[0], True, 0)
-    return layout.unpack(buffer.view(np.uint8))[0].tobytes() == observation_planes_v1(st, player).tobytes()
 
 
 def test_the_layout_is_appended():
@@ -168,31 +149,3 @@ def test_a_pending_repeat_choice_shows_its_phase_and_power():
     assert CAT.LOCATION_TYPES[CAT.LOCATION_NAMES.index(CAT.HARVEST_TYPES[0])].power == "power"
     assert feature(obs, "harvest_power") == power
 
-
-def test_packed_equals_float_and_view_equals_game_in_random_harvest_games():
-    checked = 0
-    for seed in range(3):
-        g = Game.new(2 + seed, seed=seed, expansions=["harvest"], cards=CARDS)
-        rng = np.random.default_rng(seed)
-        step = 0
-        while not g.done:
-            if step % 5 == 0:
-                for p in range(g.num_players):
-                    assert packed_equals_float(g.state, p)
-                    assert np.array_equal(PlayerView(g, p).observation_v1(), observation_planes_v1(g.state, p))
-                    checked += 1
-            g.step(int(rng.choice(g.legal_actions())))
-            step += 1
-    assert checked > 50
-
-
-@pytest.mark.parametrize("expansions", [["marshlands"], ["nomads", "capitol", "caves", "crossroads", "marshlands"]])
-def test_earlier_rulesets_leave_the_harvest_part_zero(expansions):
-    g = Game.new(3, seed=5, expansions=expansions)
-    rng = np.random.default_rng(5)
-    for _ in range(40):
-        for p in range(3):
-            obs = observation_planes_v1(g.state, p)
-            assert not obs[O.CH_FARMLAND:].any()
-            assert not features(obs)[O.V1_MARSHLANDS_FEATURES:].any()
-        g.step(int(rng.choice(g.legal_actions())))

@@ -2,7 +2,7 @@
 accepted decisions, it follows the A-H2 order, the AEC env hands the decision to the silo player, records and
 positions replay it, and its position key is validated (kbenv.engine.harvest.silo, kbenv.setup_harvest).
 
-The rule-text tests of the phase are tests/rules/expansions/test_harvest_silo.py.
+The rule-text tests of the phase are tests/rules/harvest/test_harvest_silo.py.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from kbenv import Game, SetupError
 from kbenv import catalogue as CAT
 from kbenv.engine import state as S
 from kbenv.position import decision_name, game_from_position, legal_position
-from tests.harvest_games import canonical
+from tests.ruleset_games import canonical
 
 BUILD, MOVE, DONE = CAT.ACTION_ID["option-1"], CAT.ACTION_ID["option-2"], CAT.DONE
 SEEDS = range(12)  # 2, 3 and 4 players in turn (seed % 3)

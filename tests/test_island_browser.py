@@ -12,10 +12,6 @@ Skipped, with the reason, when selenium, Chromium or chromedriver is missing. Sa
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
-
 import pytest
 
 pytest.importorskip("starlette")
@@ -27,43 +23,20 @@ from selenium.webdriver.common.by import By  # noqa: E402
 from kbenv import Game  # noqa: E402
 from kbenv.colours import LOCATION_RGB, TERRAIN_RGB  # noqa: E402
 from kbenv.serve import create_app  # noqa: E402
-from tests.test_serve_browser import CHROMIUM, DRIVER, wait  # noqa: E402
+from tests.browser_checks import NO_BROWSER, WHY_NO_BROWSER, browser_fixture, served, wait  # noqa: E402
 
-pytestmark = pytest.mark.skipif(CHROMIUM is None or DRIVER is None, reason="no headless browser (chromium and "
-                                "chromedriver; see tests/test_serve_browser.py)")
+pytestmark = pytest.mark.skipif(NO_BROWSER, reason=WHY_NO_BROWSER)
 SIDE_1 = ("GFGT", "GLWD", "CWDM", "FTMC", "DFTC")
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
     app = create_app([tmp_path_factory.mktemp("records")])
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not srv.started and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert srv.started, "uvicorn did not start"
-    yield f"http://127.0.0.1:{port}", app
-    srv.should_exit = True
-    thread.join(timeout=10)
+    with served(app) as url:
+        yield url, app
 
 
-@pytest.fixture(scope="module")
-def browser():
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1700,900"):
-        options.add_argument(arg)
-    driver = webdriver.Chrome(options=options, service=Service(DRIVER))
-    yield driver
-    driver.quit()
+browser = browser_fixture("1700,900")
 
 
 def start_seed() -> int:

@@ -3,7 +3,7 @@
 Expected values come from the geometry decision (docs/design-notes.md "Island geometry": island line r, column c is
 hex id 400 + 4r + c and action 458 + 4r + c; odd-r with the island's own rows, row 0 even, IA4) and from the rule
 text (EN 1443: 2 tiles on the location hex; EN 1445: the island is not connected to the board), worked out by hand.
-The rule-text tests are in tests/rules/expansions/test_island_*.py.
+The rule-text tests are in tests/rules/island/test_island_*.py.
 """
 
 from __future__ import annotations

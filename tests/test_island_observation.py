@@ -18,7 +18,6 @@ Pieces are written into the state fields the rules name, as in tests/test_harves
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from kbenv import Game
 from kbenv import catalogue as CAT
@@ -28,10 +27,9 @@ from kbenv.engine import observe_v1 as O
 from kbenv.engine import state as S
 from kbenv.engine.island import observe as I
 from kbenv.engine.island.rules import ISLAND_TILE
-from kbenv.engine.packed import pack_into
 from kbenv.engine.piece_table import PIECE_FIELD
 from kbenv.observation import observation_planes_v1
-from kbenv.packed import layout_of, split
+from tests.observation_checks import feature, packed_equals_float
 
 SIDE_1 = "GFGT" "GLWD" "CWDM" "FTMC" "DFTC"
 TERRAIN_COLUMN = {"G": 0, "C": 1, "D": 2, "F": 3, "T": 4, "W": 5, "M": 6}  # as v0 channels 0..6
@@ -43,24 +41,10 @@ def island_game(players: int = 3, seed: int = 4, **kwargs) -> Game:
     return Game.new(players, seed=seed, expansions=["island"], island_side="island-substitute-1", **kwargs)
 
 
-def feature(obs: np.ndarray, name: str) -> list[float]:
-    size = dict((n, k) for n, k, _ in O.V1_FEATURES)[name]
-    flat = obs[O.CH_FEATURES_V1].reshape(NUM_HEXES)
-    return [float(x) for x in flat[O.F1[name] : O.F1[name] + size]]
-
-
 def put(st: np.ndarray, off: int, k: int) -> None:
     """Island hex k (id 400 + k) into the hex mask at st[off:]."""
     h = 400 + k
     st[off + HEX_WORD[h]] |= HEX_BIT[h]
-
-
-def packed_equals_float(st: np.ndarray, player: int) -> bool:
-    layout = layout_of(True)
-    buffer = layout.empty(1)
-    bits, values = split(buffer, layout)
-    pack_into(st, player, bits[0], values[0], True, 0)
-    return layout.unpack(buffer.view(np.uint8))[0].tobytes() == observation_planes_v1(st, player).tobytes()
 
 
 def test_the_layout_is_appended():
@@ -192,15 +176,6 @@ def test_rule_flags():
     obs = observation_planes_v1(g.state, 0)
     assert feature(obs, "island_rules") == [1.0, 1.0]
     assert not obs[HEXES, :, 19].any()  # no coast hex counts as next to water
-
-
-@pytest.mark.parametrize("expansions", [["harvest"], ["nomads", "crossroads", "marshlands"]])
-def test_other_rulesets_read_zeros(expansions):
-    g = Game.new(3, seed=2, expansions=expansions)
-    obs = observation_planes_v1(g.state, 0)
-    assert not obs[HEXES:].any()
-    flat = obs[O.CH_FEATURES_V1].reshape(NUM_HEXES)
-    assert not flat[O.F_ISLAND : O.NUM_FEATURES_V1].any()
 
 
 def test_random_island_games_pack_as_they_observe():

@@ -23,12 +23,9 @@ from kbenv.engine.observe import CH_LEGAL, CH_OTHER_BLOCKED, F0
 from kbenv.observation import observation_planes, observation_planes_v1
 from kbenv.packed import PackedLayout, unpack
 from kbenv.vector import VectorGames
+from tests.observation_checks import features
 
 MARSH = ["marshlands"]
-
-
-def features(obs: np.ndarray) -> np.ndarray:
-    return obs[O.CH_FEATURES_V1].reshape(NUM_HEXES)[: O.NUM_FEATURES_V1]
 
 
 def feature(obs: np.ndarray, name: str) -> np.ndarray:
@@ -221,27 +218,10 @@ def test_twin_games_differing_in_hidden_cards_look_the_same():
     assert np.array_equal(observation_planes_v1(twin, third), observation_planes_v1(st, third))
 
 
-def test_packed_observations_equal_the_float_ones_in_marshlands_games():
-    layout = PackedLayout("v1")
-    v = VectorGames(4, num_players=3, expansions=MARSH, packed=True)
-    v.reset(5)
-    rng = np.random.default_rng(5)
-    checked = 0
-    for _ in range(60):
-        packed = v.observations()
-        floats = v.observations(packed=False)
-        assert np.array_equal(unpack(packed, layout), floats)
-        assert floats.max() <= 1.0 and floats.min() >= 0.0
-        checked += len(floats)
-        masks = v.legal_masks()
-        v.step(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
-    assert checked == 240
-
-
 def test_a_canoe_reaction_shows_the_reactor_to_move():
     """During a reaction the reactor decides (A15): its observation has to_move, the legal plane and the
     reaction flag; the turn owner's has own_turn but neither to_move nor a legal plane."""
-    from tests.test_marshlands_interfaces import reaction_game
+    from tests.ruleset_games import reaction_game
 
     g, _ = reaction_game()
     reactor, owner = g.decider, g.current_player

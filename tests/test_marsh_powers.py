@@ -1,5 +1,5 @@
 """Marshlands Fountain, Temple, Refuge and bonus tiles beyond the rule-text acceptance tests
-(tests/rules/expansions/test_marshlands_*.py): random whole games (pieces conserved, the mask is what the
+(tests/rules/marshlands/test_marshlands_*.py): random whole games (pieces conserved, the mask is what the
 engine accepts, the powers really occur), position round trips of the Marshlands keys mid-turn, the
 A-M6 (R) return of a reserve that cannot be built, bonus tiles that go out of the game, and the errors of
 the position keys (the field named)."""
@@ -15,7 +15,8 @@ from kbenv import Game, SetupError
 from kbenv import catalogue as CAT
 from kbenv.engine import state as S
 from kbenv.position import game_from_position, legal_position
-from tests.test_position_roundtrip import assert_same_future, canonical
+from tests.roundtrip_checks import assert_same_future
+from tests.ruleset_games import canonical
 
 MARSH = ["marshlands"]
 POWERS = {CAT.ACTION_ID[name]: name for name in ("fountain", "temple", "refuge", "refuge_bonus")}
@@ -88,7 +89,7 @@ def test_marshlands_positions_round_trip_mid_game(seed):
             np.testing.assert_array_equal(canonical(rebuilt), canonical(g))
             checked += 1
     rebuilt = game_from_position(json.loads(json.dumps(g.to_position())))
-    assert_same_future(g, rebuilt, rng)
+    assert_same_future(g, rebuilt, rng, canonical=canonical)
 
 
 def test_a_temple_reserve_round_trips_with_what_is_owed_this_turn():

@@ -8,7 +8,6 @@ import json
 import os
 import warnings
 
-import numpy as np
 import pytest
 
 pytest.importorskip("starlette")
@@ -25,6 +24,7 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient  # noqa: E402
 
 from kbenv.serve import create_app  # noqa: E402
+from tests.ruleset_games import played_record  # noqa: E402
 
 
 @pytest.fixture
@@ -221,14 +221,6 @@ def test_expansion_games_start_and_show_their_pieces(client):
 
 
 # ----- replays ---------------------------------------------------------------------------------------------
-def played_record(seed: int) -> dict:
-    game = Game.new(2, seed=seed)
-    rng = np.random.default_rng(seed)
-    while not game.done:
-        game.step(int(rng.choice(game.legal_actions())))
-    return game.to_record()
-
-
 @pytest.fixture
 def records(tmp_path):
     folder = tmp_path / "records"

@@ -9,11 +9,6 @@ chromium and chromium-driver when it runs as root). KBENV_CHROMIUM / KBENV_CHROM
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import socket
-import threading
-import time
 from pathlib import Path
 
 import numpy as np
@@ -21,31 +16,18 @@ import pytest
 
 pytest.importorskip("starlette")
 uvicorn = pytest.importorskip("uvicorn")
-webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install -e '.[dev]')")
+pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install -e '.[dev]')")
 
-from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 from kbenv import Game  # noqa: E402
 from kbenv.serve import create_app  # noqa: E402
+from tests.browser_checks import CHROMIUM, DRIVER, NO_BROWSER, WHY_NO_BROWSER, browser_fixture, served, wait  # noqa: E402,F401
 
 SCREENSHOT = Path(__file__).resolve().parents[1] / "docs" / "images" / "serve.png"
 
 
-def _binary(env: str, *names: str) -> str | None:
-    for name in (os.environ.get(env), *names):
-        if name and (shutil.which(name) or os.path.isfile(name)):
-            return shutil.which(name) or name
-    return None
-
-
-CHROMIUM = _binary("KBENV_CHROMIUM", "/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome")
-DRIVER = _binary("KBENV_CHROMEDRIVER", "/usr/bin/chromedriver", "chromedriver")
-pytestmark = pytest.mark.skipif(CHROMIUM is None or DRIVER is None,
-                                reason=f"no headless browser: chromium {'found' if CHROMIUM else 'not found'}, "
-                                       f"chromedriver {'found' if DRIVER else 'not found'} (apt-get install "
-                                       "chromium chromium-driver)")
+pytestmark = pytest.mark.skipif(NO_BROWSER, reason=WHY_NO_BROWSER)
 
 
 @pytest.fixture(scope="module")
@@ -61,35 +43,12 @@ def records(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def server(records):
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
     app = create_app([records[0]])
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not srv.started and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert srv.started, "uvicorn did not start"
-    yield f"http://127.0.0.1:{port}", app
-    srv.should_exit = True
-    thread.join(timeout=10)
+    with served(app) as url:
+        yield url, app
 
 
-@pytest.fixture(scope="module")
-def browser():
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1500,900"):
-        options.add_argument(arg)
-    driver = webdriver.Chrome(options=options, service=Service(DRIVER))
-    yield driver
-    driver.quit()
-
-
-def wait(driver, condition, seconds: float = 30):
-    return WebDriverWait(driver, seconds, poll_frequency=0.05).until(lambda d: d.execute_script(condition))
+browser = browser_fixture("1500,900")
 
 
 def best_hex(game: Game) -> tuple[int, int]:

@@ -21,6 +21,7 @@ from kbenv.serve import app as app_module  # noqa: E402
 from kbenv.serve import create_app  # noqa: E402
 from kbenv.serve import sessions as sessions_module  # noqa: E402
 from kbenv.serve.errors import MAX_BODY_BYTES  # noqa: E402
+from tests.ruleset_games import played_record  # noqa: E402
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -154,20 +155,12 @@ def test_a_long_unknown_game_id_is_echoed_short(client):
 
 
 # ----- replays and the records folders -------------------------------------------------------------------------
-def played_record(seed: int, decisions: int = 12) -> dict:
-    game = Game.new(2, seed=seed)
-    rng = np.random.default_rng(seed)
-    for _ in range(decisions):
-        game.step(int(rng.choice(game.legal_actions())))
-    return game.to_record()
-
-
 @pytest.fixture
 def records(tmp_path):
     """A records folder with a good record, damaged ones, a tournament folder and, outside it, a secret record."""
     folder = tmp_path / "records"
     (folder / "tour").mkdir(parents=True)
-    record = played_record(1)
+    record = played_record(1, decisions=12)
     (folder / "game.json").write_text(json.dumps(record))
     (folder / "deep.json").write_text('{"format": "kbenv-record", "x": ' + DEEP + "}")
     (folder / "twice.json").write_text(json.dumps(record)[:-1] + ', "actions": []}')

@@ -24,8 +24,8 @@ from kbenv.soak.families import families, flags_for
 from kbenv.soak.games import soak_games
 from kbenv.vector import forced_options
 from tests import roundtrip_checks
-from tests.harvest_games import canonical
 from tests.roundtrip_checks import play, reread
+from tests.ruleset_games import canonical
 
 FAMILIES = families()
 assert_same_future = partial(roundtrip_checks.assert_same_future, canonical=canonical)

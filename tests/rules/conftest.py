@@ -1,4 +1,5 @@
-"""Board-building helpers for the rule tests (exposed as the ``kb`` fixture).
+"""Board-building helpers for the rule tests: the ``kb`` fixture of the base rule tests (tests/rules/test_*.py),
+the ``kx`` fixture of the expansion rule tests (tests/rules/<expansion>/, tests/rules/positions.py).
 
 Positions are built with ``Game.custom`` on small, readable boards: by default every hex is
 mountain ``M`` (never buildable) and only the hexes a test places deliberately are buildable, so
@@ -14,33 +15,17 @@ import numpy as np
 import pytest
 
 from kbenv import ACTION_SIZE, END_TURN, TILE_ACTION, Game, IllegalActionError, hex_action
+from tests.rules import positions
+from tests.rules.positions import make_board, neighbours
 
 SCORING_CARDS = ["fishermen", "knights", "merchants"]
 TERRAINS = "GCDFT"
 TILE_NAMES = ["oracle", "farm", "oasis", "tower", "tavern", "barn", "harbor", "paddock"]
 
 
-def make_board(cells=None, fill="M"):
-    """20 strings of 20 codes: ``fill`` everywhere, ``cells`` = {(r, c): code} on top."""
-    grid = [[fill] * 20 for _ in range(20)]
-    for (r, c), code in (cells or {}).items():
-        assert 0 <= r < 20 and 0 <= c < 20, (r, c)
-        grid[r][c] = code
-    return ["".join(row) for row in grid]
-
-
 def striped_board():
     """Every hex buildable: column c has terrain GCDFT[c % 5] (80 hexes of each terrain)."""
     return ["".join(TERRAINS[c % 5] for c in range(20)) for _ in range(20)]
-
-
-def neighbours(r, c):
-    """Odd-r neighbours on the 20x20 board (docs/api.md)."""
-    if r % 2 == 0:
-        cand = [(r, c - 1), (r, c + 1), (r - 1, c - 1), (r - 1, c), (r + 1, c - 1), (r + 1, c)]
-    else:
-        cand = [(r, c - 1), (r, c + 1), (r - 1, c), (r - 1, c + 1), (r + 1, c), (r + 1, c + 1)]
-    return {(rr, cc) for rr, cc in cand if 0 <= rr < 20 and 0 <= cc < 20}
 
 
 def new_game(cells=None, *, board=None, fill="M", num_players=2, hands=None, settlements=None,
@@ -171,3 +156,9 @@ def kb():
         TERRAINS=TERRAINS,
         TILE_NAMES=TILE_NAMES,
     )
+
+
+@pytest.fixture
+def kx():
+    """Helpers and constants for the expansion tests (tests/rules/positions.py)."""
+    return positions.namespace()
