@@ -16,7 +16,7 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.env_util import make_vec_env
 
 import kbenv  # noqa: F401  (registers kbenv/SelfPlay-v0 and -v1)
-from agents.evaluation.tournament import run_tournament
+from kbenv.agents.evaluation.tournament import run_tournament
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

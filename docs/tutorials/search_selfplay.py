@@ -13,9 +13,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from agents.evaluation.tournament import run_tournament
-from agents.training.alphazero import Run
-from agents.training.az_config import AlphaZeroConfig
+from kbenv.agents.evaluation.tournament import run_tournament
+from kbenv.agents.training.alphazero import Run
+from kbenv.agents.training.az_config import AlphaZeroConfig
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

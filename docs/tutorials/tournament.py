@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from agents.evaluation.tournament import run_tournament
+from kbenv.agents.evaluation.tournament import run_tournament
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
