@@ -294,8 +294,8 @@ def _source(name: str) -> str:
 
 
 def bench_suite() -> str:
-    """`kbenv bench` at batch 1024 (the run of benchmarks/results/bench_packed_00389c1.json)."""
-    name = "bench_packed_00389c1.json"
+    """`kbenv bench` at batch 1024 (the run of benchmarks/results/bench_c3bdc3c.json)."""
+    name = "bench_c3bdc3c.json"
     d = json.loads((RESULTS / name).read_text())
     c4 = d["connect_four_v3_raw_env"]["decisions_per_s"]
     rows = [("single-game engine (one numba call per game)", d["single_engine"]["decisions_per_s"])]
