@@ -20,7 +20,6 @@ from numba import njit, prange
 from ..board.geometry import NUM_HEXES
 from ..parallel import twin_kernels
 from .actions import apply_unchecked
-from .borrow import borrowed
 from .init import NUM_DRAWS, new_game
 from .legal import is_legal, legal_mask_into
 from .observe_v1 import observe_v1_into
@@ -31,8 +30,6 @@ from .turns import begin_turn, settle
 
 @njit(cache=True)
 def start_game(st, num_players: int, seed: int, forced) -> None:
-    st = borrowed(st)
-    forced = borrowed(forced)
     draws = np.empty(NUM_DRAWS, dtype=np.int64)
     codes = np.empty(NUM_HEXES, dtype=np.int64)
     locations = np.empty(NUM_HEXES, dtype=np.int64)
@@ -43,11 +40,6 @@ def start_game(st, num_players: int, seed: int, forced) -> None:
 
 @twin_kernels(min_rows=16)
 def new_games(states, idx, num_players, seeds, forced) -> None:
-    states = borrowed(states)
-    idx = borrowed(idx)
-    num_players = borrowed(num_players)
-    seeds = borrowed(seeds)
-    forced = borrowed(forced)
     for j in prange(len(idx)):
         i = idx[j]
         start_game(states[i], num_players[i], seeds[i], forced)
@@ -55,19 +47,12 @@ def new_games(states, idx, num_players, seeds, forced) -> None:
 
 @twin_kernels(min_rows=128)
 def legal_masks(states, idx, out) -> None:
-    states = borrowed(states)
-    idx = borrowed(idx)
-    out = borrowed(out)
     for j in prange(len(idx)):
         legal_mask_into(states[idx[j]], out[j])
 
 
 @twin_kernels(min_rows=512)
 def check_legal(states, idx, actions, ok) -> None:
-    states = borrowed(states)
-    idx = borrowed(idx)
-    actions = borrowed(actions)
-    ok = borrowed(ok)
     for j in prange(len(idx)):
         ok[j] = is_legal(states[idx[j]], actions[j])
 
@@ -75,11 +60,6 @@ def check_legal(states, idx, actions, ok) -> None:
 @twin_kernels(min_rows=128)
 def apply_actions(states, idx, actions, done, totals) -> None:
     """Apply known-legal actions; for games that end, set done and their final totals."""
-    states = borrowed(states)
-    idx = borrowed(idx)
-    actions = borrowed(actions)
-    done = borrowed(done)
-    totals = borrowed(totals)
     for j in prange(len(idx)):
         st = states[idx[j]]
         apply_unchecked(st, actions[j])
@@ -94,9 +74,5 @@ def apply_actions(states, idx, actions, done, totals) -> None:
 @twin_kernels(min_rows=8)
 def observations_v1(states, idx, players, out) -> None:
     """out[j] = v1 observation (kbenv.engine.observe_v1) of players[j] in game idx[j]."""
-    states = borrowed(states)
-    idx = borrowed(idx)
-    players = borrowed(players)
-    out = borrowed(out)
     for j in prange(len(idx)):
         observe_v1_into(states[idx[j]], players[j], out[j])

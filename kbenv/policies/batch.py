@@ -11,7 +11,6 @@ from numba import prange
 
 from ..engine.actions import apply_unchecked
 from ..engine.batch import start_game
-from ..engine.borrow import borrowed
 from ..engine.observe import observe_into
 from ..engine.packed import pack_into
 from ..engine.scoring import SCORE_COLUMNS, score_table
@@ -47,10 +46,6 @@ def observation_min_rows(args) -> int:
 @twin_kernels(min_rows=observation_min_rows, kind=observation_kind)
 def observations(states, idx, players, out, hint_kind: int) -> None:
     """out[j] = observation of players[j] in game idx[j] (with hint planes unless hint_kind is 0)."""
-    states = borrowed(states)
-    idx = borrowed(idx)
-    players = borrowed(players)
-    out = borrowed(out)
     for j in prange(len(idx)):
         observe_into(states[idx[j]], players[j], out[j])
         hints_into(states[idx[j]], players[j], out[j], hint_kind)
@@ -59,11 +54,6 @@ def observations(states, idx, players, out, hint_kind: int) -> None:
 @twin_kernels(min_rows=32)
 def packed_observations(states, idx, players, bits_out, values_out, v1: bool, hint_kind: int) -> None:
     """Packed observations (kbenv.engine.packed) of players[j] in game idx[j]: v1, v0 with hints, or v0."""
-    states = borrowed(states)
-    idx = borrowed(idx)
-    players = borrowed(players)
-    bits_out = borrowed(bits_out)
-    values_out = borrowed(values_out)
     for j in prange(len(idx)):
         pack_into(states[idx[j]], players[j], bits_out[j], values_out[j], v1, hint_kind)
 
@@ -71,20 +61,12 @@ def packed_observations(states, idx, players, bits_out, values_out, v1: bool, hi
 @twin_kernels(min_rows=256)
 def random_actions(states, idx, rng_state, out) -> None:
     """Uniformly random legal actions; rng_state has one generator per batch row."""
-    states = borrowed(states)
-    idx = borrowed(idx)
-    rng_state = borrowed(rng_state)
-    out = borrowed(out)
     for j in prange(len(idx)):
         out[j] = random_legal_action(states[idx[j]], rng_state, idx[j])
 
 
 @twin_kernels(min_rows=8)
 def greedy_actions(states, idx, rng_state, out) -> None:
-    states = borrowed(states)
-    idx = borrowed(idx)
-    rng_state = borrowed(rng_state)
-    out = borrowed(out)
     for j in prange(len(idx)):
         out[j] = greedy_action(states[idx[j]], rng_state, idx[j])
 
@@ -97,19 +79,6 @@ def random_steps(states, idx, rng_state, num_players, seeds, seed_stride: int, f
     restart them (seed + seed_stride), and optionally write the next observation of the player to move:
     the float v0 planes into obs_out, or (packed) the packed v0 or v1 observation into bits_out and
     values_out (kbenv.engine.packed)."""
-    states = borrowed(states)
-    idx = borrowed(idx)
-    rng_state = borrowed(rng_state)
-    num_players = borrowed(num_players)
-    seeds = borrowed(seeds)
-    forced = borrowed(forced)
-    actions_out = borrowed(actions_out)
-    done_out = borrowed(done_out)
-    totals_out = borrowed(totals_out)
-    rewards_out = borrowed(rewards_out)
-    obs_out = borrowed(obs_out)
-    bits_out = borrowed(bits_out)
-    values_out = borrowed(values_out)
     for j in prange(len(idx)):
         i = idx[j]
         st = states[i]
@@ -136,19 +105,12 @@ def random_steps(states, idx, rng_state, num_players, seeds, seed_stride: int, f
 @twin_kernels(min_rows=8)
 def greedy_value_table(states, idx, out) -> None:
     """out[j, a] = greedy value of legal action a in game idx[j], -inf for illegal actions."""
-    states = borrowed(states)
-    idx = borrowed(idx)
-    out = borrowed(out)
     for j in prange(len(idx)):
         greedy_values(states[idx[j]], out[j])
 
 
 @twin_kernels(min_rows=2)
 def lookahead_actions(states, idx, rng_state, out) -> None:
-    states = borrowed(states)
-    idx = borrowed(idx)
-    rng_state = borrowed(rng_state)
-    out = borrowed(out)
     for j in prange(len(idx)):
         out[j] = lookahead_action(states[idx[j]], rng_state, idx[j])
 
@@ -156,8 +118,5 @@ def lookahead_actions(states, idx, rng_state, out) -> None:
 @twin_kernels(min_rows=2)
 def lookahead_value_table(states, idx, out) -> None:
     """out[j, a] = lookahead value of legal action a in game idx[j], -inf for illegal actions."""
-    states = borrowed(states)
-    idx = borrowed(idx)
-    out = borrowed(out)
     for j in prange(len(idx)):
         lookahead_values(states[idx[j]], out[j])
