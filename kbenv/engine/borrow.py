@@ -6,8 +6,9 @@ every decision, those atomic operations took most of a decision's time (about tw
 game's, by a profile of NRT_incref's callers). A view whose memory record is null is counted by a test
 and a jump instead. `borrowed(st)` at the top of a kernel called from Python gives every kernel below it
 such a view; it is safe where the array outlives the call (an argument passed in from Python, which holds
-it) and the kernel never returns the view or stores it anywhere that outlives the call. Under
-NUMBA_DISABLE_JIT it is the identity.
+it) and the kernel never returns the view or stores it anywhere that outlives the call. Not in the batch kernels' own
+bodies: a borrowed array handed to a `prange` loop gave wrong results in the parallel twin (tests/test_vector.py),
+so they pass their rows as they are and the per-row kernels borrow. Under NUMBA_DISABLE_JIT it is the identity.
 """
 
 from __future__ import annotations
