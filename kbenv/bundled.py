@@ -48,11 +48,11 @@ def become(name: str) -> ModuleType:
     return module
 
 
-class _AliasLoader(importlib.abc.Loader):
-    """Loads `agents.x` as the module of `kbenv.agents.x` (the same object); gives its code to runpy
-    (`python -m benchmarks.engine_speed`)."""
+class AliasLoader(importlib.abc.Loader):
+    """Loads a module under a second name as the module of its real name (the same object, not a copy); gives
+    its code to runpy (`python -m benchmarks.engine_speed`). Also serves kbenv/envs/old_paths.py."""
 
-    def __init__(self, target: str, target_spec: importlib.machinery.ModuleSpec):
+    def __init__(self, target: str, target_spec: importlib.machinery.ModuleSpec | None = None):
         self.target = target
         self.target_spec = target_spec
 
@@ -64,11 +64,16 @@ class _AliasLoader(importlib.abc.Loader):
     def exec_module(self, module: ModuleType) -> None:
         module.__spec__ = self.target_spec  # the import system set the alias's spec: the module keeps its own
 
+    def _spec(self) -> importlib.machinery.ModuleSpec:
+        if self.target_spec is None:
+            self.target_spec = importlib.util.find_spec(self.target)
+        return self.target_spec
+
     def get_code(self, fullname: str):
-        return self.target_spec.loader.get_code(self.target)
+        return self._spec().loader.get_code(self.target)
 
     def is_package(self, fullname: str) -> bool:
-        return self.target_spec.submodule_search_locations is not None
+        return self._spec().submodule_search_locations is not None
 
 
 class _BundledFinder(importlib.abc.MetaPathFinder):
@@ -92,7 +97,7 @@ class _BundledFinder(importlib.abc.MetaPathFinder):
         target_spec = sys.modules[name].__spec__ if name in sys.modules else importlib.util.find_spec(name)
         if target_spec is None:
             return None
-        spec = importlib.machinery.ModuleSpec(fullname, _AliasLoader(name, target_spec), origin=target_spec.origin,
+        spec = importlib.machinery.ModuleSpec(fullname, AliasLoader(name, target_spec), origin=target_spec.origin,
                                               is_package=target_spec.submodule_search_locations is not None)
         spec.has_location = target_spec.has_location
         if spec.submodule_search_locations is not None:

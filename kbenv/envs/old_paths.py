@@ -13,7 +13,8 @@ import importlib
 import importlib.abc
 import importlib.machinery
 import sys
-from types import ModuleType
+
+from ..bundled import AliasLoader
 
 MOVED: dict[str, str] = {
     f"kbenv.{name}": f"kbenv.envs.{name}"
@@ -30,22 +31,6 @@ MOVED.update({f"kbenv.engine.{old}": f"kbenv.engine.{new}" for old, new in (
 )})
 
 
-class _AliasLoader(importlib.abc.Loader):
-    """Loads an old path as the module at its new path (the same object)."""
-
-    def __init__(self, target: str):
-        self.target = target
-        self.target_spec: importlib.machinery.ModuleSpec | None = None
-
-    def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
-        module = importlib.import_module(self.target)
-        self.target_spec = module.__spec__
-        return module
-
-    def exec_module(self, module: ModuleType) -> None:
-        module.__spec__ = self.target_spec  # the import system set the alias's spec: the module keeps its own
-
-
 class _OldPathFinder(importlib.abc.MetaPathFinder):
     """Finds the old paths listed in MOVED (and nothing else)."""
 
@@ -53,7 +38,7 @@ class _OldPathFinder(importlib.abc.MetaPathFinder):
         new = MOVED.get(fullname)
         if new is None:
             return None
-        return importlib.machinery.ModuleSpec(fullname, _AliasLoader(new))
+        return importlib.machinery.ModuleSpec(fullname, AliasLoader(new))
 
 
 def install() -> None:
