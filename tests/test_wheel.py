@@ -12,13 +12,11 @@ Time: building and installing take about 15 s; the installed copy runs its kerne
 (NUMBA_DISABLE_JIT=1: the kernels run the same there, tests/test_pure_python.py), so the test checks what the
 package ships and where it loads from without compiling the engine again for a new folder (numba keys a cached
 kernel by its file's folder: a cold compile of the env, greedy and the search took 9.5 minutes on 2 busy cores).
-The venv lives at a fixed place per checkout, `~/.cache/kbenv/wheel-test/<digest of the checkout's path>/` (or
-`$KBENV_WHEEL_TEST_DIR`), made anew each run.
+The venv is made anew in a temporary folder each run.
 """
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import json
 import os
@@ -131,17 +129,9 @@ def test_sdist_has_the_sources(dist):
         assert name in names
 
 
-def _wheel_test_dir() -> Path:
-    if os.environ.get("KBENV_WHEEL_TEST_DIR"):
-        return Path(os.environ["KBENV_WHEEL_TEST_DIR"])
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return cache / "kbenv" / "wheel-test" / hashlib.sha256(str(ROOT).encode()).hexdigest()[:12]
-
-
 def _venv_with(wheel: Path, base: Path) -> Path:
     """A new venv at base/venv with the wheel alone, and this interpreter's site-packages for its dependencies."""
     venv = base / "venv"
-    shutil.rmtree(venv, ignore_errors=True)
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=300)
     python = venv / "bin" / "python"
     out = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet", "--no-deps",
@@ -155,11 +145,10 @@ def _venv_with(wheel: Path, base: Path) -> Path:
     return venv
 
 
-def _env(base: Path) -> dict[str, str]:
+def _env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(("PYTHON", "NUMBA_", "KBENV_")) and k not in ("VIRTUAL_ENV", "PWD", "OLDPWD")}
-    env.update(NUMBA_DISABLE_JIT="1", NUMBA_CACHE_DIR=str(base / "numba"), KBENV_COMPILE_NOTICE="off",
-               PYTHONDONTWRITEBYTECODE="1")
+    env.update(NUMBA_DISABLE_JIT="1", KBENV_COMPILE_NOTICE="off", PYTHONDONTWRITEBYTECODE="1")
     return env
 
 
@@ -169,19 +158,14 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def test_the_installed_wheel_runs_outside_the_repository(dist, tmp_path):
+def test_the_installed_wheel_runs_outside_the_repository(dist, tmp_path, tmp_path_factory):
     for module in ("torch", "uvicorn", "starlette"):
         if importlib.util.find_spec(module) is None:
             pytest.skip(f"{module} is not installed here (the train and serve extras)")
-    base = _wheel_test_dir()
-    try:
-        base.mkdir(parents=True, exist_ok=True)
-    except OSError:  # no writable cache folder: a venv and a numba cache of this run only (a cold compile)
-        base = tmp_path / "wheel-test"
-    venv = _venv_with(dist["wheel"], base)
+    venv = _venv_with(dist["wheel"], tmp_path_factory.mktemp("wheel-venv"))
     site = next((venv / "lib").glob("python3*/site-packages"))
     assert not tmp_path.resolve().is_relative_to(ROOT) and not venv.resolve().is_relative_to(ROOT)
-    env = _env(base)
+    env = _env()
 
     def run(*args: str) -> subprocess.CompletedProcess:
         start = time.monotonic()
