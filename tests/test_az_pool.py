@@ -216,7 +216,35 @@ def test_every_chunk_of_a_rotation_is_read_in_the_v1_layout(tmp_path):
     assert every[5][0, S.EXPANSIONS] != 0
 
 
+def test_self_play_games_follow_the_rotation_only_when_asked(tmp_path):
+    from agents.training.alphazero import SelfPlay
+
+    rotating = _config(tmp_path, **ROTATION, teacher="none", imitation_samples=0, iterations=1, games=10,
+                       selfplay_rotation=True)
+    played = [list(g.setup.expansions or []) for g in SelfPlay(rotating).games]
+    assert played[0] == [] and played[1] == ROTATION["expansions"] and played[3] == ["crossroads"]
+    assert played[4] == ["nomads", "caves"] and played[5] == [] and played[6] == ROTATION["expansions"]
+    assert set(played[2]) <= set(ROTATION["expansions"]) and set(played[7]) <= set(ROTATION["expansions"])
+    draws = {tuple(rotating.selfplay_setup(k, [rotating.seed, k, 3]).get("expansions", ()))
+             for k in range(2, 200, 5)}
+    assert len(draws) > 5  # the random entry draws a new subset per game
+    assert [list(g.setup.expansions or []) for g in SelfPlay(rotating).games] == played  # from the seed alone
+    fixed = rotating.model_copy(update={"selfplay_rotation": False})
+    assert {tuple(g.setup.expansions or ()) for g in SelfPlay(fixed).games} == {tuple(ROTATION["expansions"])}
+
+
+def test_actors_rotate_their_own_games(tmp_path):
+    from agents.training.actors import ActorSelfPlay
+
+    config = _config(tmp_path, **ROTATION, teacher="none", imitation_samples=0, iterations=1, games=8,
+                     selfplay_rotation=True)
+    games = ActorSelfPlay(config, actor=1, games=4).games
+    assert [list(g.setup.expansions or []) for g in games][:2] == [[], ROTATION["expansions"]]
+    assert [list(g.setup.expansions or []) for g in games][3] == ["crossroads"]
+
+
 @pytest.mark.parametrize(("fields", "named"), [
+    ({"selfplay_rotation": True}, "field 'selfplay_rotation': needs the rulesets"),
     ({"ruleset_rotation": ["base"]}, "needs the expansions to draw from"),
     ({**ROTATION, "ruleset_rotation": ["harvest"]}, "entry 0"),
     ({**ROTATION, "ruleset_rotation": ["all", "nomads+nomads"]}, "entry 1"),

@@ -95,7 +95,7 @@ class ActorSelfPlay(SelfPlay):
         self.started += 1
         players = c.players[k % len(c.players)]
         seed = int(np.random.SeedSequence([c.seed, 1 + self.actor, k, 0]).generate_state(1, np.uint64)[0] >> 1)
-        game = Game.new(num_players=players, seed=seed, **c.setup())
+        game = Game.new(num_players=players, seed=seed, **c.selfplay_setup(k, [c.seed, 1 + self.actor, k, 3]))
         return game, np.random.default_rng([c.seed, 1 + self.actor, k, 1])
 
     def to_dict(self) -> dict:

@@ -169,7 +169,8 @@ class SelfPlay:
         index = self.started
         self.started += 1
         players = c.players[index % len(c.players)]
-        game = Game.new(num_players=players, seed=(c.seed * 1_000_003 + index) % 2**63, **c.setup())
+        game = Game.new(num_players=players, seed=(c.seed * 1_000_003 + index) % 2**63,
+                        **c.selfplay_setup(index, [c.seed, index, 3]))
         return game, np.random.default_rng([c.seed, index])
 
     def _new_game(self, slot: int | None) -> None:
@@ -538,6 +539,7 @@ class Run:
                 "observation": "standard (v1)" if self.net.config["v1"] else "standard (v0), no hint planes",
                 "players": c.players, "ruleset": c.ruleset(),
                 **({"ruleset_rotation": list(c.ruleset_rotation)} if c.ruleset_rotation else {}),
+                **({"selfplay_rotation": True} if c.selfplay_rotation else {}),
                 "network": self.net.config,
                 "rounds": self.iteration, "self_play_positions": self.selfplay.positions,
                 "games_finished": self.selfplay.finished, "simulations": c.simulations, "considered": c.considered,

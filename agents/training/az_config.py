@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
+import numpy as np
 from pydantic import Field, field_validator, model_validator
 
 from kbenv.board.island_files import SUBSTITUTE_SIDES
@@ -142,10 +143,14 @@ class AlphaZeroConfig(ConfigModel):
     # teacher games of several rulesets in one warm start (agents.training.az_warm.chunk_ruleset): chunk k plays
     # entry k % len of this list: base, all (field 'expansions'), random (each of field 'expansions' in play with
     # probability 1/2, drawn from the chunk's seed) or expansions joined by '+' (a subset of field 'expansions');
-    # the network reads v1 (base games too). Empty: every chunk plays field 'expansions'. Self-play rounds and
-    # evaluations play field 'expansions'.
+    # the network reads v1 (base games too). Empty: every chunk plays field 'expansions'. Evaluations play
+    # field 'expansions'; self-play rounds too, unless selfplay_rotation is true.
     ruleset_rotation: list[str] = _field([], "a list of base, all, random or expansions joined by '+'",
                                          max_length=1000)
+    # true: self-play game k (counted over the run; per actor with actors) plays entry k % len of
+    # ruleset_rotation (random: drawn from the game's own seed), so one network learns every ruleset of the
+    # rotation by search as well as by imitation. False: every self-play game plays field 'expansions'.
+    selfplay_rotation: bool = _field(False, "true or false")
     # start from a saved search network instead of random weights or a warm start: a model.pt path or a shipped
     # model as trained:NAME (agents/models); its network must be the one channels, blocks, head_channels and
     # expansions describe. A resumed run takes its weights from the checkpoint instead.
@@ -162,6 +167,8 @@ class AlphaZeroConfig(ConfigModel):
             problems.append("field 'opponent_positions': needs a built-in opponent in field 'opponent' (greedy or "
                             "lookahead; with self every decision is searched and kept already)")
         problems += self.rotation_problems()
+        if self.selfplay_rotation and not self.ruleset_rotation:
+            problems.append("field 'selfplay_rotation': needs the rulesets to rotate in field 'ruleset_rotation'")
         if self.island_side is not None and "island" not in self.expansions:
             problems.append("field 'island_side': needs the 'island' expansion in field 'expansions'")
         if problems:
@@ -171,6 +178,30 @@ class AlphaZeroConfig(ConfigModel):
     def setup(self) -> dict:
         """The set-up options of the run's games: the ruleset (`ruleset()`), and `island_side` when one is set."""
         return {**self.ruleset(), **({"island_side": self.island_side} if self.island_side is not None else {})}
+
+    def rotation_expansions(self, index: int, draw_key: list[int]) -> list[str]:
+        """The expansions of entry `index % len` of `ruleset_rotation` (field 'expansions' without one);
+        its `random` entry keeps each of field 'expansions' with probability 1/2, drawn from `draw_key`."""
+        if not self.ruleset_rotation:
+            return list(self.expansions)
+        entry = self.ruleset_rotation[index % len(self.ruleset_rotation)]
+        if entry == "base":
+            return []
+        if entry == "all":
+            return list(self.expansions)
+        if entry == "random":
+            drawn = np.random.default_rng(draw_key).random(len(self.expansions)) < 0.5
+            return [name for name, keep in zip(self.expansions, drawn, strict=True) if keep]
+        return entry.split("+")
+
+    def selfplay_setup(self, index: int, draw_key: list[int]) -> dict:
+        """The set-up options of self-play game `index`: `setup()`, or with selfplay_rotation the rotation's
+        entry for the game (`rotation_expansions`; `island_side` where the Island is in play)."""
+        if not self.selfplay_rotation:
+            return self.setup()
+        expansions = self.rotation_expansions(index, draw_key)
+        side = {"island_side": self.island_side} if self.island_side is not None and "island" in expansions else {}
+        return {**({"expansions": expansions} if expansions else {}), **side}
 
     def teacher_problems(self) -> list[str]:
         """The warm-start and policy-target fields that do not fit together, each naming the field to change."""

@@ -119,19 +119,8 @@ def chunk_ruleset(config: AlphaZeroConfig, seed: int) -> list[str]:
     """The expansions of the teacher's chunk of games with this seed: field 'expansions', or with a
     `ruleset_rotation` its entry for the chunk (index seed - imitation_seed; the held-out chunk's index is
     HELD_OUT_SEED)."""
-    c = config
-    if not c.ruleset_rotation:
-        return list(c.expansions)
-    index = seed - imitation_seed(c)
-    entry = c.ruleset_rotation[index % len(c.ruleset_rotation)]
-    if entry == "base":
-        return []
-    if entry == "all":
-        return list(c.expansions)
-    if entry == "random":
-        drawn = np.random.default_rng([imitation_seed(c), index, 2]).random(len(c.expansions)) < 0.5
-        return [name for name, keep in zip(c.expansions, drawn, strict=True) if keep]
-    return entry.split("+")
+    index = seed - imitation_seed(config)
+    return config.rotation_expansions(index, [imitation_seed(config), index, 2])
 
 
 def teacher_chunk(config: AlphaZeroConfig, seed: int, packed: bool = False) -> tuple:
