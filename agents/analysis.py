@@ -36,10 +36,10 @@ from kbenv.engine import state as S
 from kbenv.game import Game
 from kbenv.policies.greedy import greedy_values, position_value
 from kbenv.policies.lookahead import lookahead_values
+from kbenv.present.view import PlayerView
+from kbenv.present.words import describe_decision
 from kbenv.ruleset import Ruleset
 from kbenv.safe_json import short_repr
-from kbenv.view import PlayerView
-from kbenv.words import describe_decision
 
 VALUE_TEMPERATURE = 1.0  # gold: the softmax temperature that turns greedy / lookahead values into shares
 MARGIN_SCALE = 30.0  # the value head's unit (agents.alphazero.search.MARGIN_SCALE): margins / 30

@@ -12,7 +12,7 @@ import numpy as np
 
 from kbenv.engine.rng import seed_u32
 from kbenv.policies.greedy import greedy_action
-from kbenv.view import PlayerView
+from kbenv.present.view import PlayerView
 
 
 class KernelAgent:

@@ -21,13 +21,13 @@ import numpy as np
 
 from kbenv.board.geometry import ISLAND_COLS
 from kbenv.catalogue import ACTION_ID, ISLAND_ACTION_BASE
-from kbenv.colours import seat_name
-from kbenv.explain import explain_illegal
-from kbenv.island_view import parse_island_hex
-from kbenv.position import OPTION_NAMES
-from kbenv.render_text import board_text, score_text
-from kbenv.view import PlayerView
-from kbenv.words import action_phrase, describe_decision, hand_words, phase_words
+from kbenv.expansions.island.view import parse_island_hex
+from kbenv.positions.files import OPTION_NAMES
+from kbenv.present.colours import seat_name
+from kbenv.present.explain import explain_illegal
+from kbenv.present.text import board_text, score_text
+from kbenv.present.view import PlayerView
+from kbenv.present.words import action_phrase, describe_decision, hand_words, phase_words
 
 
 class EndOfInput(Exception):
@@ -36,14 +36,14 @@ class EndOfInput(Exception):
 
 def decision_label(action: int, phase: str = "") -> str:
     """A decision as the player types it: `r,c` for a hex, else its name (kbenv.catalogue.ACTION_NAMES; option-1 /
-    option-2 by their name in `phase`: kbenv.words.action_phrase)."""
+    option-2 by their name in `phase`: kbenv.present.words.action_phrase)."""
     return action_phrase(action, phase)
 
 
 # Every named decision, as typed: lower case, spaces for underscores ("end turn", "terrain-g").
 NAMED_ACTIONS = {name.replace("_", " ").lower(): action for name, action in ACTION_ID.items()}
-# Harvest's option-1 / option-2 by phase (kbenv.position.OPTION_NAMES): a silo's "build" / "move" (H-5), the number
-# tiles' "take" / "return" (A-H5), a repeat's "crossroads" (A-H3); each word is read in its own phase only.
+# Harvest's option-1 / option-2 by phase (kbenv.positions.files.OPTION_NAMES): a silo's "build" / "move" (H-5), the
+# number tiles' "take" / "return" (A-H5), a repeat's "crossroads" (A-H3); each word is read in its own phase only.
 OPTION_WORDS = {phase: {word: ACTION_ID[f"option-{k + 1}"] for k, word in enumerate(words)}
                 for phase, words in OPTION_NAMES.items()}
 HELP_WORDS = ("help", "?")

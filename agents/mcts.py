@@ -18,7 +18,7 @@ import numpy as np
 
 from kbenv.engine.rng import seed_u32
 from kbenv.policies.search import ROLLOUT_GREEDY, ROLLOUT_MIXED, ROLLOUT_RANDOM, rollout
-from kbenv.view import PlayerView
+from kbenv.present.view import PlayerView
 
 ROLLOUTS = {"random": ROLLOUT_RANDOM, "greedy": ROLLOUT_GREEDY, "mixed": ROLLOUT_MIXED}
 MARGIN_WEIGHT = 0.01

@@ -24,7 +24,7 @@ import numpy as np
 from kbenv.catalogue import ACTION_SIZE_V0
 from kbenv.engine.observe_v1 import V1_BASE_CHANNELS
 from kbenv.layout import layout_by_flag
-from kbenv.view import PlayerView
+from kbenv.present.view import PlayerView
 
 from . import rulesets
 

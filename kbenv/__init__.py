@@ -18,7 +18,7 @@ from .board.codes import CARD_NAMES, LOCATION_NAMES
 from .engine.legal import ACTION_SIZE, END_TURN, TILE_ACTION_BASE
 from .game import TILE_ACTION, Game, IllegalActionError, describe_action, hex_action
 from .envs.kingdom_builder_v0 import env, raw_env
-from .position import score_position
+from .positions.files import score_position
 from .setup import PRESETS, Setup, SetupError
 
 __all__ = [
@@ -42,3 +42,12 @@ __all__ = [
     "hex_action",
     "score_position",
 ]
+
+
+def __getattr__(name: str):
+    """`kbenv.position`, `kbenv.view`, ...: the old module paths (kbenv/envs/old_paths.py) as attributes too."""
+    if f"{__name__}.{name}" in old_paths.MOVED:
+        import importlib
+
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -102,9 +102,9 @@ class LocationType:
     letter: str
     expansion: str | None
     power: str
-    text: str  # the power in one line, restated from the rulebooks (kbenv.words.LOCATION_TEXT)
+    text: str  # the power in one line, restated from the rulebooks (kbenv.present.words.LOCATION_TEXT)
     tiles: int = 2  # tiles per location hex
-    bonus_text: str = ""  # Marshlands: its bonus tile in one line (kbenv.words.BONUS_TILE_TEXT)
+    bonus_text: str = ""  # Marshlands: its bonus tile in one line (kbenv.present.words.BONUS_TILE_TEXT)
 
 
 LOCATION_TYPES = (

@@ -26,11 +26,11 @@ import numpy as np
 from . import catalogue as CAT
 from ._version import __version__
 from .board.island_files import SUBSTITUTE_SIDES
-from .colours import SEAT_COLOUR_NAMES, seat_name
 from .game import Game
-from .position import game_from_position, legal_position, load_position, record_position
-from .render_image import board_image, save_gif, save_png
-from .render_text import board_text, legend, score_notes, score_text
+from .positions.files import game_from_position, legal_position, load_position, record_position
+from .present.colours import SEAT_COLOUR_NAMES, seat_name
+from .present.image import board_image, save_gif, save_png
+from .present.text import board_text, legend, score_notes, score_text
 from .ruleset import Ruleset
 from .safe_json import short_repr, short_text
 from .setup import SetupError
@@ -179,13 +179,14 @@ def ruleset_of_args(args: argparse.Namespace) -> Ruleset:
 
 def island_side_of(args: argparse.Namespace) -> dict:
     """`Game.new`'s island_side for --island-side ({} without it): a shipped side's name or the path of a side file
-    (kbenv.setup_island); ValueError starting with --island-side without the island expansion or for a bad side."""
+    (kbenv.expansions.island.setup); ValueError starting with --island-side without the island expansion or for a bad
+    side."""
     name = getattr(args, "island_side", None)
     if name is None:
         return {}
     if "island" not in (args.expansions or []):
         raise ValueError("--island-side: needs the island expansion (--expansions island)")
-    from .setup_island import IslandSetupError, side_option
+    from .expansions.island.setup import IslandSetupError, side_option
 
     try:
         side_option(name, CAT.ISLAND)
@@ -379,9 +380,9 @@ def _print_header(game: Game, game_seed: int, specs: list[str], notes: dict[str,
 def _print_setup(game: Game, game_seed: int, specs: list[str], colour: bool, notes: dict[str, str]) -> None:
     """What a person needs before the first decision: header and seats, the Kingdom Builder cards and
     locations in play (each with one line), task cards, the start player, the board and its legend."""
-    from .colours import NOMAD_TILE_LABELS
-    from .island_view import hex_words
-    from .words import LOCATION_TEXT, NOMAD_TILE_TEXT, SCORING_CARD_TEXT, locations_in_play, title
+    from .expansions.island.view import hex_words
+    from .present.colours import NOMAD_TILE_LABELS
+    from .present.words import LOCATION_TEXT, NOMAD_TILE_TEXT, SCORING_CARD_TEXT, locations_in_play, title
 
     _print_header(game, game_seed, specs, notes)
     print("Kingdom Builder cards in play:")

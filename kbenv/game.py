@@ -18,13 +18,13 @@ from .engine.legal import END_TURN, TILE_ACTION_BASE, legal_mask_into
 from .engine.pieces import pieces_into
 from .engine.scoring import COL_PALACES, SCORE_COLUMNS, score_table
 from .engine.turns import begin_turn, settle
-from .explain import explain_illegal
+from .expansions.island.setup import location_info, location_slots, on_grid
 from .layout import Layout, layout_for
+from .present.explain import explain_illegal
 from .ruleset import Ruleset
 from .safe_json import short_repr
 from .setup import Setup, SetupError, build_state, make_setup, ruleset_of, standard_setup
-from .setup_expansions import RULESET_FIELDS, is_int
-from .setup_island import location_info, location_slots, on_grid
+from .setup.pieces import RULESET_FIELDS, is_int
 
 RECORD_FORMAT = "kbenv-record"
 RECORD_VERSION = 1  # base games; games with expansions write version 2 (their set-up has a ruleset)
@@ -103,7 +103,8 @@ class Game:
         island_side=None,
     ) -> Game:
         """A new game; whatever is not given (sections and turns, cards, start player) comes from the seed.
-        `island_side`: with the island expansion, the island side (kbenv.setup_island; default a seeded choice).
+        `island_side`: with the island expansion, the island side (kbenv.expansions.island.setup; default a seeded
+        choice).
 
         The ruleset: `ruleset` (a kbenv.ruleset.Ruleset or its dict), or `expansions` (kbenv.catalogue: nomads,
         capitol, caves, crossroads) and `rules` switching reading flags on ({"capitol_replaces_castle": True} or
@@ -137,9 +138,9 @@ class Game:
         """A hand-built position; the current player's turn begins (see docs/api.md).
 
         `expansion_fields`: expansions, rules, capitols, caves, nomad_spaces, gold, nomad_tiles, tasks, the
-        Marshlands keys (kbenv.setup_marshlands.MARSH_PIECES) and the position keys of the piece kinds
+        Marshlands keys (kbenv.expansions.marshlands.setup.MARSH_PIECES) and the position keys of the piece kinds
         (catalogue.PIECE_KINDS). `resume`: the full-state
-        keys of a position (discard, removed, rng, turn, ..., decision; kbenv.position_state): with a "decision"
+        keys of a position (discard, removed, rng, turn, ..., decision; kbenv.positions.state): with a "decision"
         no turn begins. `ruleset` (a Ruleset) may stand for expansions and rules."""
         unknown = set(expansion_fields) - set(RULESET_FIELDS)
         if unknown:
@@ -220,9 +221,9 @@ class Game:
         }
 
     def to_position(self) -> dict:
-        """A position file (a JSON-ready dict) of the whole state: reading it back (kbenv.position) gives a
+        """A position file (a JSON-ready dict) of the whole state: reading it back (kbenv.positions.files) gives a
         game with the same legal decisions, scores and future; format: docs/api.md."""
-        from .position import position_of
+        from .positions.files import position_of
 
         return position_of(self)
 
@@ -418,7 +419,7 @@ class Game:
         return None if card == S.NO_CARD else CARD_TEXT[card]
 
     def location_hexes(self) -> list[tuple[int, int]]:
-        """Every location hex (the island's last, as its extended (row, col): kbenv.setup_island)."""
+        """Every location hex (the island's last, as its extended (row, col): kbenv.expansions.island.setup)."""
         return [hex_rc(h) for _, h in location_slots(self.state)]
 
     def tiles(self, player: int) -> list[tuple[str, tuple[int, int]]]:
@@ -557,9 +558,9 @@ class Game:
     def determinize(self, player: int, rng: np.random.Generator) -> Game:
         """A copy where everything `player` cannot see (other hands, deck order) is dealt anew.
 
-        The copy has no seed, no decisions and no record (see `kbenv.view.PlayerView.determinize`).
+        The copy has no seed, no decisions and no record (see `kbenv.present.view.PlayerView.determinize`).
         """
-        from .view import PlayerView
+        from .present.view import PlayerView
 
         return PlayerView(self, self._seat(player)).determinize(rng)
 

@@ -35,6 +35,7 @@ from .engine.init import (
 )
 from .engine.rng import seed_u32
 from .engine.scoring import SCORE_COLUMNS, score_table
+from .expansions.island.setup import IslandSetupError, side_option
 from .game import RECORD_FORMAT, Game, IllegalActionError, describe_action, record_version
 from .layout import LAYOUTS
 from .observation import OBSERVATION_SHAPE, hint_code
@@ -45,7 +46,6 @@ from .policies.greedy import TIE
 from .rewards import REWARD_SCHEMES, terminal_rewards
 from .safe_json import short_repr
 from .setup import SetupError, card_id, check_reward, resolve_preset, ruleset_of, standard_setup
-from .setup_island import IslandSetupError, side_option
 
 
 @dataclass
@@ -372,7 +372,7 @@ class VectorGames:
             j = int(np.flatnonzero(~ok)[0])
             i, a = int(rows[j]), int(actions[j])
             g = Game(self.setup_of(i), self.states[i].copy())
-            from .explain import explain_illegal
+            from .present.explain import explain_illegal
 
             raise IllegalActionError(
                 f"game {i}: action {a} ({describe_action(a)}) is illegal: {explain_illegal(g, a)}"

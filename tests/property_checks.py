@@ -118,7 +118,7 @@ def assert_cli_legal_matches_the_game(record, at: int, tmp_path, capsys) -> None
     """`kbenv position RECORD --at N` writes a position file mid-game, and `kbenv legal --json` of it names the
     game's own decider, phase and decisions there."""
     from kbenv.cli import main
-    from kbenv.position import decision_name
+    from kbenv.positions.files import decision_name
 
     data = json.loads(record.read_text())
     middle = tmp_path / "middle.json"

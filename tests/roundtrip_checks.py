@@ -10,7 +10,7 @@ from collections.abc import Callable
 import numpy as np
 
 from kbenv import Game
-from kbenv.position import game_from_position
+from kbenv.positions.files import game_from_position
 
 Choose = Callable[[Game, np.random.Generator], int]
 

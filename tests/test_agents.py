@@ -9,7 +9,7 @@ from agents import GreedyAgent, MCTSAgent, RandomAgent, make_agent, parse_spec
 from agents.evaluation.play import play_game
 from kbenv import Game
 from kbenv.observation import action_mask, observation_planes
-from kbenv.view import PlayerView
+from kbenv.present.view import PlayerView
 
 from .conftest import play_random
 

@@ -21,7 +21,7 @@ from kbenv import Game
 from kbenv.engine import state as S
 from kbenv.policies.greedy import greedy_values, position_value
 from kbenv.policies.lookahead import lookahead_values
-from kbenv.view import PlayerView
+from kbenv.present.view import PlayerView
 
 from .game_checks import played_game
 

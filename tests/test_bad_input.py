@@ -16,7 +16,7 @@ from kbenv import Game
 from kbenv.cli import main
 from kbenv.envs import kingdom_builder_v0
 from kbenv.game import hex_action
-from kbenv.position import game_from_position, load_position
+from kbenv.positions.files import game_from_position, load_position
 from kbenv.ruleset import Ruleset, RulesetError
 from kbenv.safe_json import MAX_BYTES, MAX_DEPTH, JSONInputError, loads, nesting_depth, short_repr
 from kbenv.setup import SetupError

@@ -9,7 +9,7 @@ import json
 
 from kbenv import Game
 from kbenv.cli import main
-from kbenv.render_text import score_notes
+from kbenv.present.text import score_notes
 
 NO_CAPITOL_SECTIONS = [("tavern", False), ("paddock", False), ("oasis", False), ("farm", False)]
 ORACLE_HARBOR = [("oracle", False), ("paddock", False), ("harbor", False), ("farm", False)]

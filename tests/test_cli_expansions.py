@@ -15,7 +15,7 @@ from kbenv.catalogue import ACTION_SIZE_V0, ACTION_SIZE_V1, EXPANSIONS, RULE_FLA
 from kbenv.cli import build_parser, legal_text, main
 from kbenv.engine.observe_v1 import OBSERVATION_SHAPE_V1
 from kbenv.observation import OBSERVATION_SHAPE
-from kbenv.position import legal_position, score_position
+from kbenv.positions.files import legal_position, score_position
 
 ALL = ["nomads", "capitol", "caves"]
 SECTIONS = [["garden", False], ["harbor", False], ["tavern", True], ["caravan", True]]

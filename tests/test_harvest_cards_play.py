@@ -26,7 +26,7 @@ import pytest
 from kbenv import SetupError
 from kbenv.catalogue import CARD_GOLD
 from kbenv.cli import main
-from kbenv.position import game_from_position, score_position
+from kbenv.positions.files import game_from_position, score_position
 
 DESERT = [(14, 1), (14, 2), (14, 3)]
 MAYOR_CARDS = ["mayors", "fishermen", "knights"]

@@ -12,12 +12,12 @@ import numpy as np
 
 from kbenv import Game
 from kbenv.board.geometry import hex_id
-from kbenv.colours import SEAT_RGB, TERRAIN_RGB
 from kbenv.engine import state as S
-from kbenv.harvest_view import harvest_facts
-from kbenv.render_image import BACKGROUND, board_image, hex_centre, mayor_mark_centre
-from kbenv.render_text import board_text, legend
-from kbenv.view import PlayerView
+from kbenv.expansions.harvest.view import harvest_facts
+from kbenv.present.colours import SEAT_RGB, TERRAIN_RGB
+from kbenv.present.image import BACKGROUND, board_image, hex_centre, mayor_mark_centre
+from kbenv.present.text import board_text, legend
+from kbenv.present.view import PlayerView
 
 SCOUT_HEXES = ((5, 5), (12, 7))
 

@@ -9,7 +9,7 @@ from kbenv import Game
 from kbenv import catalogue as CAT
 from kbenv.board.geometry import hex_id
 from kbenv.engine import state as S
-from kbenv.render_image import mayor_mark_centre
+from kbenv.present.image import mayor_mark_centre
 from kbenv.serve.views import board_meta, seat_view, spectator_view
 
 

@@ -1,6 +1,6 @@
 """The Harvest silo end phase (H-5, A-H2) in whole games: it occurs in random games, its masks are exactly the
 accepted decisions, it follows the A-H2 order, the AEC env hands the decision to the silo player, records and
-positions replay it, and its position key is validated (kbenv.engine.harvest.silo, kbenv.setup_harvest).
+positions replay it, and its position key is validated (kbenv.engine.harvest.silo, kbenv.expansions.harvest.setup).
 
 The rule-text tests of the phase are tests/rules/harvest/test_harvest_silo.py.
 """
@@ -16,7 +16,7 @@ import pytest
 from kbenv import Game, SetupError
 from kbenv import catalogue as CAT
 from kbenv.engine import state as S
-from kbenv.position import decision_name, game_from_position, legal_position
+from kbenv.positions.files import decision_name, game_from_position, legal_position
 from tests.ruleset_games import canonical
 
 BUILD, MOVE, DONE = CAT.ACTION_ID["option-1"], CAT.ACTION_ID["option-2"], CAT.DONE
@@ -210,7 +210,7 @@ def test_the_env_hands_silo_decisions_to_the_silo_player():
 
 
 def test_words_and_explanations_in_the_silo_phase():
-    from kbenv.words import describe_decision, phase_words
+    from kbenv.present.words import describe_decision, phase_words
 
     pos = silo_position()
     g = game_from_position(copy.deepcopy(pos))

@@ -1,4 +1,4 @@
-"""Harvest for a person at the terminal (`kbenv play --expansions harvest`, kbenv.words, agents.human): the farm
+"""Harvest for a person at the terminal (`kbenv play --expansions harvest`, kbenv.present.words, agents.human): the farm
 action and every Harvest power in words, option-1 / option-2 by their names in each use (the number tiles' take /
 return; the Bazaar's crossroads; the silo's build / move: tests/test_harvest_silo_phase.py), `done`, the Bazaar's
 choose_power, and a whole game typed by a person.
@@ -20,8 +20,8 @@ import pytest
 from agents.human import HumanAgent, legal_list, parse_decision
 from kbenv import catalogue as CAT
 from kbenv.cli import main
-from kbenv.position import game_from_position
-from kbenv.words import describe_decision, phase_words
+from kbenv.positions.files import game_from_position
+from kbenv.present.words import describe_decision, phase_words
 
 HOME = (10, 10)
 GRASS = [(10, 11), (10, 12), (10, 13)]
@@ -139,7 +139,7 @@ def test_the_human_agent_reads_harvest_words_for_what_it_types():
 
 
 def test_a_closed_option_is_explained_by_its_name_in_the_phase():
-    from kbenv.explain import explain_illegal
+    from kbenv.present.explain import explain_illegal
 
     idle = game_from_position(position())
     assert "none is open in phase 'idle'" in explain_illegal(idle, OPTION_1)

@@ -20,7 +20,7 @@ from kbenv.engine import state as S
 from kbenv.observation import action_mask, observation_planes
 from kbenv.policies.greedy import greedy_values
 from kbenv.policies.lookahead import lookahead_values
-from kbenv.view import PlayerView
+from kbenv.present.view import PlayerView
 
 from .game_checks import played_game
 

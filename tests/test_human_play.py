@@ -15,7 +15,7 @@ from agents.evaluation.play import agent_inputs, play_game
 from agents.human import EndOfInput, HumanAgent
 from kbenv.cli import main
 from kbenv.game import Game
-from kbenv.words import describe_decision
+from kbenv.present.words import describe_decision
 
 # The five terrain cards, as the base rulebook names them.
 TERRAIN_CARD_NAMES = {"G": "Grass", "C": "Canyon", "D": "Desert", "F": "Flower field", "T": "Forest"}

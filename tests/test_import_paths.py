@@ -96,3 +96,37 @@ def test_the_console_script_entry_point_resolves():
 def test_unknown_names_under_kbenv_still_fail():
     with pytest.raises(ModuleNotFoundError):
         importlib.import_module("kbenv.no_such_module")
+
+
+# ----- the top of kbenv/ in folders: setup, positions, present and each expansion's Python side ---------------------
+TOP_MOVES = {
+    "kbenv.setup_expansions": "kbenv.setup.pieces", "kbenv.setup_marshlands": "kbenv.expansions.marshlands.setup",
+    "kbenv.setup_harvest": "kbenv.expansions.harvest.setup",
+    "kbenv.setup_harvest_cards": "kbenv.expansions.harvest.cards",
+    "kbenv.setup_harvest_powers": "kbenv.expansions.harvest.powers",
+    "kbenv.harvest_view": "kbenv.expansions.harvest.view", "kbenv.setup_island": "kbenv.expansions.island.setup",
+    "kbenv.island_view": "kbenv.expansions.island.view", "kbenv.position": "kbenv.positions.files",
+    "kbenv.position_state": "kbenv.positions.state", "kbenv.words": "kbenv.present.words",
+    "kbenv.explain": "kbenv.present.explain", "kbenv.view": "kbenv.present.view",
+    "kbenv.colours": "kbenv.present.colours", "kbenv.render_text": "kbenv.present.text",
+    "kbenv.render_image": "kbenv.present.image",
+}
+
+
+@pytest.mark.parametrize("old", sorted(TOP_MOVES))
+def test_a_moved_top_module_keeps_its_old_path(old):
+    module = importlib.import_module(old)
+    assert module is importlib.import_module(TOP_MOVES[old]) and module.__name__ == TOP_MOVES[old]
+    assert not (ROOT / (old.replace(".", "/") + ".py")).exists()  # an alias, no file
+
+
+def test_old_top_paths_work_as_attributes_and_from_imports_in_a_fresh_interpreter():
+    code = ("import kbenv\n"
+            "from kbenv.view import PlayerView\n"
+            "from kbenv.render_text import board_text\n"
+            "from kbenv.setup import Setup, make_setup\n"
+            "import kbenv.present.view, kbenv.present.text\n"
+            "assert PlayerView is kbenv.present.view.PlayerView and board_text is kbenv.present.text.board_text\n"
+            "assert kbenv.position is kbenv.positions.files and kbenv.words is kbenv.present.words\n"
+            "assert Setup is kbenv.setup.options.Setup and make_setup is kbenv.setup.options.make_setup\n")
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kbenv import Game
-from kbenv.position import parse_position, score_position
+from kbenv.positions.files import parse_position, score_position
 from kbenv.setup import MAX_SEED, SetupError, standard_setup
 
 MOUNTAINS = ["M" * 20] * 20
@@ -404,7 +404,7 @@ NEW_KEYS = ["expansions", "locations", "walls", "capitols", "caves", "nomad_spac
 
 
 def test_the_expansion_reference_position_is_valid():
-    from kbenv.position import legal_position
+    from kbenv.positions.files import legal_position
 
     assert score_position(EXPANSION_POSITION)[0]["gold"] == 1
     assert legal_position(EXPANSION_POSITION)["player"] == 0
@@ -420,7 +420,7 @@ NEW_KEY_ALSO_NAMED = {"expansions": {*NEW_KEYS, *FIELDS, "rules", "position"}, "
 @given(key=st.sampled_from(NEW_KEYS), value=json_values)
 def test_any_garbage_in_a_new_position_key_gives_a_named_error(key, value):
     """Every key a position file gained with the expansions: a result or a SetupError naming a field."""
-    from kbenv.position import legal_position
+    from kbenv.positions.files import legal_position
 
     position = {**copy.deepcopy(EXPANSION_POSITION), key: value}
     try:
@@ -444,7 +444,7 @@ CROSSROADS_KEYS = ["tasks", "warriors", "wagons", "ships", "city_halls", "hands"
 
 
 def test_the_crossroads_reference_position_is_valid():
-    from kbenv.position import game_from_position
+    from kbenv.positions.files import game_from_position
 
     game = game_from_position(copy.deepcopy(CROSSROADS_POSITION))
     assert game.tasks() == ("road", "fortress") and game.hand_cards(0) == ["G", "C"]
@@ -468,7 +468,7 @@ def test_the_crossroads_reference_position_is_valid():
     ({"expansions": ["nomads"]}, "needs the 'crossroads' expansion"),
 ])
 def test_bad_crossroads_keys_name_the_field(change, field):
-    from kbenv.position import legal_position
+    from kbenv.positions.files import legal_position
 
     with pytest.raises(SetupError, match=re.escape(field)):
         legal_position({**copy.deepcopy(CROSSROADS_POSITION), **change})
@@ -477,7 +477,7 @@ def test_bad_crossroads_keys_name_the_field(change, field):
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(key=st.sampled_from(CROSSROADS_KEYS), value=json_values)
 def test_any_garbage_in_a_crossroads_key_gives_a_named_error(key, value):
-    from kbenv.position import legal_position
+    from kbenv.positions.files import legal_position
 
     position = {**copy.deepcopy(CROSSROADS_POSITION), key: value}
     try:
@@ -572,7 +572,7 @@ def set_at(position: dict, path: list, value) -> None:
 def test_a_near_valid_position_is_refused_naming_the_field(case):
     """One coordinate out of range, a wrong card letter or name, one settlement too many, a number of the wrong
     type deep inside: a SetupError whose field is exactly the one corrupted, and the position is left as it was."""
-    from kbenv.position import legal_position
+    from kbenv.positions.files import legal_position
 
     base, path, value, field = case
     position = copy.deepcopy(BASES[base])
@@ -588,6 +588,6 @@ def test_a_near_valid_position_is_refused_naming_the_field(case):
 @pytest.mark.parametrize("base", sorted(BASES))
 def test_the_near_valid_bases_are_valid(base):
     """The mutations above start from valid positions: without the mutation there is no error."""
-    from kbenv.position import legal_position
+    from kbenv.positions.files import legal_position
 
     assert legal_position(copy.deepcopy(BASES[base]))["player"] in (0, 1)

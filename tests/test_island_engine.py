@@ -180,7 +180,7 @@ def test_position_round_trip_with_the_island(expansions):
     # issue 23 "the position round trip with the island alone and with all expansions": a random game written as a
     # position and read back continues the same way (same legal decisions at every step), island hexes included
     from kbenv import Game
-    from kbenv.position import game_from_position
+    from kbenv.positions.files import game_from_position
 
     for seed in (1, 2):
         g = Game.new(2, seed=seed, expansions=expansions)

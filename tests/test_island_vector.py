@@ -1,9 +1,9 @@
 """The batch engine with the Island (issue 23 part 2): VectorGames deals the same games as Game.new, seed by seed
 and state array by state array, and its steps are the single game's steps.
 
-The side of a seeded game is `random.Random(seed * 7919 + 23).randrange(2)` (kbenv.setup_island.choose_side); the
-batch draws it inside numba (kbenv.engine.island.deal.side_of_seed), so the two are compared over many seeds,
-small and huge.
+The side of a seeded game is `random.Random(seed * 7919 + 23).randrange(2)`
+(kbenv.expansions.island.setup.choose_side); the batch draws it inside numba (kbenv.engine.island.deal.side_of_seed),
+so the two are compared over many seeds, small and huge.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from kbenv.board.geometry import ISLAND_FIRST
 from kbenv.board.island_files import DATA
 from kbenv.engine import state as S
 from kbenv.engine.island.deal import side_of_seed
+from kbenv.expansions.island.setup import choose_side
 from kbenv.setup import SetupError
-from kbenv.setup_island import choose_side
 from kbenv.vector import VectorGames
 
 ALL = ["nomads", "crossroads", "capitol", "caves", "marshlands", "harvest", "island"]
@@ -29,7 +29,7 @@ SIDES = ("island-substitute-1", "island-substitute-2")
 
 @pytest.mark.parametrize("seed", [0, 1, 2, 3, 17, 99, 2**31 - 1, 2**32, 2**32 + 5, 123456789012345, 2**63 - 1])
 def test_the_seeded_side_is_pythons_draw(seed):
-    expected = random.Random(seed * 7919 + 23).randrange(2)  # kbenv.setup_island.choose_side
+    expected = random.Random(seed * 7919 + 23).randrange(2)  # kbenv.expansions.island.setup.choose_side
     assert side_of_seed(seed) == expected
     assert SIDES[expected] == choose_side(seed)
 

@@ -13,7 +13,7 @@ from kbenv import Game, IllegalActionError
 from kbenv.catalogue import ACTION_ID, ACTION_SIZE_V1
 from kbenv.cli import main
 from kbenv.engine.state import DECK_SIZE
-from kbenv.position import game_from_position, legal_position, score_position
+from kbenv.positions.files import game_from_position, legal_position, score_position
 
 SECTIONS = [["tavern", False], ["paddock", False], ["oasis", False], ["farm", False]]
 NO_HANDS = {"sections": SECTIONS, "cards": ["fishermen", "knights", "merchants"], "settlements": [[], [], []]}

@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 
 from kbenv import Game
 from kbenv.cli import main
-from kbenv.position import game_from_position, score_position
-from kbenv.position_state import RESUME_FIELDS
+from kbenv.positions.files import game_from_position, score_position
+from kbenv.positions.state import RESUME_FIELDS
 from kbenv.setup import SetupError
-from kbenv.setup_expansions import MAX_GOLD
+from kbenv.setup.pieces import MAX_GOLD
 
 SECTIONS = [["tavern", False], ["paddock", False], ["oasis", False], ["farm", False]]
 BASE = {"sections": SECTIONS, "cards": ["fishermen", "knights", "merchants"], "settlements": [[], [], []]}

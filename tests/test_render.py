@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from kbenv import Game, raw_env
-from kbenv.colours import SEAT_ANSI, SEAT_COLOUR_NAMES, SEAT_RGB, XTERM_RGB, ansi256
-from kbenv.render_image import HEX_W, MARGIN, TERRAIN_KEY, board_image, hex_centre
-from kbenv.render_text import board_text, legend, score_text
+from kbenv.present.colours import SEAT_ANSI, SEAT_COLOUR_NAMES, SEAT_RGB, XTERM_RGB, ansi256
+from kbenv.present.image import HEX_W, MARGIN, TERRAIN_KEY, board_image, hex_centre
+from kbenv.present.text import board_text, legend, score_text
 from tests.conftest import play_random
 
 BOARD_W = int(MARGIN * 2 + HEX_W * 20.5)

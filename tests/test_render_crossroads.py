@@ -11,9 +11,9 @@ from kbenv import Game
 from kbenv.board.codes import LOCATION_LETTERS
 from kbenv.board.geometry import hex_id, hex_rc, neighbours
 from kbenv.catalogue import LOCATION_TYPES, TASK_CARDS
-from kbenv.colours import CAPITOL_MARK, CAVE_MARK, NOMAD_TILE_MARKS, SEAT_ANSI, SEAT_RGB, WALL_MARK
 from kbenv.engine import state as S
-from kbenv.render_image import (
+from kbenv.present.colours import CAPITOL_MARK, CAVE_MARK, NOMAD_TILE_MARKS, SEAT_ANSI, SEAT_RGB, WALL_MARK
+from kbenv.present.image import (
     CROSSROADS_KEY,
     HEX_W,
     KEY_PIECE_RGB,
@@ -25,7 +25,7 @@ from kbenv.render_image import (
     hex_centre,
     piece_key,
 )
-from kbenv.render_text import (
+from kbenv.present.text import (
     CITY_HALL_CELL_MARK,
     CITY_HALL_MARK,
     SHIP_MARK,

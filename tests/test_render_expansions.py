@@ -9,17 +9,17 @@ import pytest
 from kbenv import Game
 from kbenv.board.codes import LOCATION_LETTERS, TERRAIN_LETTERS
 from kbenv.catalogue import NOMAD_KINDS
-from kbenv.colours import (
+from kbenv.kingdom_builder_v1 import raw_env
+from kbenv.positions.files import game_from_position
+from kbenv.present.colours import (
     CAPITOL_MARK,
     CAVE_MARK,
     NOMAD_TILE_LABELS,
     NOMAD_TILE_MARKS,
     WALL_MARK,
 )
-from kbenv.kingdom_builder_v1 import raw_env
-from kbenv.position import game_from_position
-from kbenv.render_image import HEX_W, MARGIN, PIECE_KEY, RADIUS, TERRAIN_KEY, board_image, hex_centre, piece_key
-from kbenv.render_text import board_text, legend
+from kbenv.present.image import HEX_W, MARGIN, PIECE_KEY, RADIUS, TERRAIN_KEY, board_image, hex_centre, piece_key
+from kbenv.present.text import board_text, legend
 
 BOARD_W = int(MARGIN * 2 + HEX_W * 20.5)
 ALL = ("nomads", "capitol", "caves")

@@ -6,8 +6,8 @@ import re
 
 from kbenv import Game
 from kbenv.board.codes import LOCATION_LETTERS, display_letter
-from kbenv.render_image import _font
-from kbenv.render_text import board_text
+from kbenv.present.image import _font
+from kbenv.present.text import board_text
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 

@@ -18,7 +18,7 @@ import pytest
 from kbenv import Game, SetupError
 from kbenv.engine import state as S
 from kbenv.layout import FEATURE_PLANE, NUM_HEX_ACTIONS, V0, V1
-from kbenv.position import game_from_position
+from kbenv.positions.files import game_from_position
 from kbenv.ruleset import Ruleset
 from kbenv.vector import VectorGames
 

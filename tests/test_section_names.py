@@ -9,7 +9,7 @@ from kbenv import Game
 from kbenv.board.sections import load_section
 from kbenv.catalogue import SECTIONS
 from kbenv.cli import main
-from kbenv.position import score_position
+from kbenv.positions.files import score_position
 from kbenv.vector import forced_options
 
 OLD, NEW = "cityhall", "city_hall"

@@ -12,8 +12,8 @@ import warnings
 from dataclasses import dataclass, field
 
 from kbenv import Game
-from kbenv.view import PlayerView
-from kbenv.words import describe_decision
+from kbenv.present.view import PlayerView
+from kbenv.present.words import describe_decision
 
 from ..rulesets import OutsideTrainingWarning, Ruleset, check_agents
 

@@ -185,8 +185,8 @@ def board_letters() -> str:
 
 
 def position_fields() -> str:
-    """The top-level keys a position file may hold (kbenv.position.POSITION_FIELDS), in the reader's order."""
-    from kbenv.position import POSITION_FIELDS
+    """The top-level keys a position file may hold (kbenv.positions.files.POSITION_FIELDS), in the reader's order."""
+    from kbenv.positions.files import POSITION_FIELDS
 
     return "Keys read by `kbenv score`, `kbenv legal` and `Game.custom`: " + ", ".join(
         code(k) for k in POSITION_FIELDS) + "."

@@ -113,7 +113,7 @@ from ..engine.legal import ACTION_SIZE
 from ..engine.state import DECK, DECK_COUNT, HAND, NO_CARD
 from ..game import Game, IllegalActionError
 from ..observation import OBSERVATION_SHAPE, action_mask, observation_planes, observation_space
-from ..render_text import board_text, score_text
+from ..present.text import board_text, score_text
 from ..rewards import terminal_rewards
 from ..safe_json import short_repr
 from ..setup import SetupError, check_num_players, check_reward, is_int, ruleset_of, standard_setup
@@ -308,7 +308,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
             return None
         self._require_game("render")
         if self.render_mode == "rgb_array":
-            from ..render_image import board_image
+            from ..present.image import board_image
 
             return board_image(self.game, viewer=self.game.current_player)
         text = self._ansi()

@@ -1,5 +1,5 @@
 """The import paths modules had before they moved (the environment adapters into `kbenv/envs/`, the expansions' kernels
-into `kbenv/engine/<expansion>/`), kept working.
+into `kbenv/engine/<expansion>/`, the top of kbenv/ into folders), kept working.
 
 `import kbenv.openspiel`, `from kbenv.wrappers import SelfPlayEnv`, `kbenv.vector_env.SelfPlayVecEnv`, ... give
 the very module objects of `kbenv.envs.*` (not copies: `kbenv.openspiel is kbenv.envs.openspiel`), imported
@@ -28,6 +28,18 @@ MOVED.update({f"kbenv.engine.{old}": f"kbenv.engine.{new}" for old, new in (
     ("marsh_scoring", "marshlands.scoring"), ("canoe", "marshlands.reactions"), ("swamp", "marshlands.swamp"),
     ("harvest_hooks", "harvest.hooks"), ("harvest_powers", "harvest.powers"), ("harvest_scoring", "harvest.scoring"),
     ("silo", "harvest.silo"), ("island_deal", "island.deal"), ("observe_island", "island.observe"),
+)})
+
+# The top of kbenv/ before its modules moved into folders (kbenv.setup, kbenv.positions, kbenv.present and each
+# expansion's Python side in kbenv.expansions.<expansion>).
+MOVED.update({f"kbenv.{old}": f"kbenv.{new}" for old, new in (
+    ("setup_expansions", "setup.pieces"), ("setup_marshlands", "expansions.marshlands.setup"),
+    ("setup_harvest", "expansions.harvest.setup"), ("setup_harvest_cards", "expansions.harvest.cards"),
+    ("setup_harvest_powers", "expansions.harvest.powers"), ("harvest_view", "expansions.harvest.view"),
+    ("setup_island", "expansions.island.setup"), ("island_view", "expansions.island.view"),
+    ("position", "positions.files"), ("position_state", "positions.state"), ("words", "present.words"),
+    ("explain", "present.explain"), ("view", "present.view"), ("colours", "present.colours"),
+    ("render_text", "present.text"), ("render_image", "present.image"),
 )})
 
 

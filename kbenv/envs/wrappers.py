@@ -13,10 +13,10 @@ from gymnasium import spaces
 from ..game import Game
 from ..layout import V0, V1
 from ..policies import RandomPolicy, as_policy
+from ..present.view import PlayerView
 from ..rewards import terminal_rewards
 from ..safe_json import short_repr
 from ..setup import SetupError, check_num_players, check_reward, is_int, ruleset_of, standard_setup
-from ..view import PlayerView
 
 ILLEGAL_REWARD = -1.0
 
@@ -146,11 +146,11 @@ class SelfPlayEnv(gymnasium.Env):
 
     def render(self):
         if self.render_mode == "rgb_array":
-            from ..render_image import board_image
+            from ..present.image import board_image
 
             return board_image(self.game, viewer=self.learner)
         if self.render_mode == "ansi":
-            from ..render_text import board_text
+            from ..present.text import board_text
 
             return board_text(self.game, colour=False)
         return None
@@ -162,7 +162,7 @@ class SelfPlayEnvV1(SelfPlayEnv):
     `expansions` is any subset of nomads, crossroads, capitol, caves, marshlands, harvest (and the island, under
     construction) and `rules` a mapping of reading flags, as for `kingdom_builder_v1.env` (or `ruleset`, a
     kbenv.ruleset.Ruleset); without them it plays the base game in the v1 layout. `island_side`: with the island,
-    the side of every game (default: each game's seed chooses, kbenv.setup_island).
+    the side of every game (default: each game's seed chooses, kbenv.expansions.island.setup).
     """
 
     def __init__(

@@ -14,8 +14,8 @@ import threading
 from collections import OrderedDict
 
 from ..game import Game
+from ..present.view import PlayerView
 from ..safe_json import short_repr
-from ..view import PlayerView
 from .errors import ApiError
 from .views import decision_entry
 

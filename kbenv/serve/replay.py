@@ -20,9 +20,9 @@ from pathlib import Path, PurePosixPath, PureWindowsPath
 import numpy as np
 
 from ..game import Game
+from ..present.view import PlayerView
+from ..present.words import describe_decision
 from ..safe_json import MAX_BYTES, JSONInputError, loads, read_json, short_repr
-from ..view import PlayerView
-from ..words import describe_decision
 from .errors import ApiError, integer
 from .views import seat_view, spectator_view
 

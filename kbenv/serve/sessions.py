@@ -20,10 +20,10 @@ from ..board.island_files import SUBSTITUTE_SIDES
 from ..catalogue import ACTION_ID
 from ..cli import MAX_SEED, expansion_list, rule_list, ruleset_of_args
 from ..game import Game, IllegalActionError
+from ..present.view import PlayerView
+from ..present.words import describe_decision
 from ..safe_json import short_key, short_repr
 from ..setup import SetupError
-from ..view import PlayerView
-from ..words import describe_decision
 from .errors import ApiError, integer
 from .views import seat_view, spectator_view
 
@@ -198,7 +198,7 @@ def parse_new_game(body: dict) -> dict:
             parse_spec(spec)
         except (ValueError, OSError) as err:
             raise ApiError(400, f"seats[{k}]: {err}") from None
-    island_side = body.get("island_side") or None  # a shipped side (kbenv.setup_island); files are not read here
+    island_side = body.get("island_side") or None  # a shipped side (kbenv.expansions.island.setup); no files here
     if island_side is not None and (not isinstance(island_side, str) or island_side not in SUBSTITUTE_SIDES):
         raise ApiError(400, f"island_side: expected one of {', '.join(SUBSTITUTE_SIDES)} or none, got "
                             f"{short_repr(island_side)}")

@@ -1,9 +1,9 @@
-"""What the page gets of a game: JSON built from `kbenv.view.PlayerView` only, never from the state.
+"""What the page gets of a game: JSON built from `kbenv.present.view.PlayerView` only, never from the state.
 
 `seat_view(game, seat)` is what one seat may see (its own hand, the other hands hidden); `spectator_view(game)`
 is what a watcher may see: every part of it is what some opponent of that seat sees (each seat's hand as the
 next seat sees it), so a hand is shown only when it is public. `board_meta()` is the drawing data shared by
-every view: the hex centres of kbenv.render_image and the colours of kbenv.colours. With the Island a view's
+every view: the hex centres of kbenv.present.image and the colours of kbenv.present.colours. With the Island a view's
 board has an "island" object (its hexes in island (r, c) coordinates; a legal island hex is a decision of kind
 "island" whose action is `island r,c`), drawn right of the board as in the PNG.
 """
@@ -14,7 +14,11 @@ from .. import catalogue as CAT
 from ..board.codes import LOCATION_LETTERS, LOCATION_NAMES
 from ..board.geometry import ISLAND_COLS, ISLAND_ROWS, ROWS
 from ..board.island_files import SUBSTITUTE_SIDES
-from ..colours import (
+from ..expansions.harvest.view import HarvestFacts
+from ..expansions.island.setup import hex_label
+from ..expansions.island.view import island_rc, on_island
+from ..game import Game
+from ..present.colours import (
     CAPITOL_RGB,
     CAVE_RGB,
     LOCATION_RGB,
@@ -28,10 +32,7 @@ from ..colours import (
     WALL_RGB,
     seat_name,
 )
-from ..game import Game
-from ..harvest_view import HarvestFacts
-from ..island_view import island_rc, on_island
-from ..render_image import (
+from ..present.image import (
     HEX_W,
     ISLAND_W,
     MARGIN,
@@ -42,9 +43,8 @@ from ..render_image import (
     hex_centre,
     mayor_mark_centre,
 )
-from ..setup_island import hex_label
-from ..view import PlayerView
-from ..words import LOCATION_TEXT, SCORING_CARD_TEXT, card_words, describe_decision, title
+from ..present.view import PlayerView
+from ..present.words import LOCATION_TEXT, SCORING_CARD_TEXT, card_words, describe_decision, title
 
 BOARD_W = round(MARGIN * 2 + HEX_W * 20.5)
 BOARD_H = round(MARGIN * 2 + RADIUS * 2 + 1.5 * RADIUS * 19)
@@ -134,8 +134,8 @@ def _board(view: PlayerView, public: Game) -> dict:
 
 
 def _island_board(view: PlayerView) -> dict | None:
-    """The island (kbenv.island_view), None without it: its side and rows, and in island (r, c) coordinates the
-    settlements per seat, its location with the tiles left, the pieces on it and the lines marked for Mayors."""
+    """The island (kbenv.expansions.island.view), None without it: its side and rows, and in island (r, c) coordinates
+    the settlements per seat, its location with the tiles left, the pieces on it and the lines marked for Mayors."""
     facts = view.island()
     if facts is None:
         return None
@@ -162,7 +162,7 @@ def _island_board(view: PlayerView) -> dict | None:
 
 
 def _harvest_board(facts: HarvestFacts | None) -> dict:
-    """Harvest's public board facts (kbenv.harvest_view): the turn owner's scouts, the Mayors rows."""
+    """Harvest's public board facts (kbenv.expansions.harvest.view): the turn owner's scouts, the Mayors rows."""
     if facts is None:
         return {"scouts": [], "mayor_lines": []}
     return {"scouts": [{"hex": _hex(rc), "seat": facts.scout_owner} for rc in facts.scouts if rc[0] < ROWS],

@@ -3,7 +3,7 @@ tests/rules/conftest.py; ``make_board`` and ``neighbours`` serve the base rule t
 
 The engine is tested only through the position contract:
 
-    from kbenv.position import legal_position, score_position, game_from_position
+    from kbenv.positions.files import legal_position, score_position, game_from_position
 
 Positions are JSON-like dicts (see the field list in ``position``). Boards are built like the base
 rule tests: every hex is mountain ``M`` by default (``fill``) and only the hexes a test names are
@@ -284,7 +284,7 @@ def norm(entry):
 
 def answer(pos):
     """legal_position(pos) with "legal" as a set (hexes as (r, c) tuples, powers as names)."""
-    from kbenv.position import legal_position
+    from kbenv.positions.files import legal_position
 
     out = legal_position(copy.deepcopy(pos))
     assert set(out) >= {"player", "phase", "legal"}, out
@@ -304,7 +304,7 @@ def hexes(entries):
 
 
 def scores(pos):
-    from kbenv.position import score_position
+    from kbenv.positions.files import score_position
 
     out = score_position(copy.deepcopy(pos))
     for row in out:
@@ -314,7 +314,7 @@ def scores(pos):
 
 
 def game(pos):
-    from kbenv.position import game_from_position
+    from kbenv.positions.files import game_from_position
 
     return game_from_position(copy.deepcopy(pos))
 
@@ -358,7 +358,7 @@ def settled(pos):
 def then_error(pos, index):
     """Applying ``pos["then"]`` raises SetupError naming ``then[index]`` (legal_position and game_from_position)."""
     from kbenv import SetupError
-    from kbenv.position import game_from_position, legal_position
+    from kbenv.positions.files import game_from_position, legal_position
 
     for fn in (legal_position, game_from_position):
         with pytest.raises(SetupError) as info:
@@ -370,7 +370,7 @@ def then_error(pos, index):
 def setup_error(pos, field):
     """The position is refused with a SetupError whose message starts with ``field``."""
     from kbenv import SetupError
-    from kbenv.position import legal_position
+    from kbenv.positions.files import legal_position
 
     with pytest.raises(SetupError) as info:
         legal_position(copy.deepcopy(pos))

@@ -28,7 +28,7 @@ from kbenv.engine import state as S
 from kbenv.engine.observe_v1 import NUM_CHANNELS_V1
 from kbenv.envs.vector_env import SelfPlayVecEnv
 from kbenv.envs.wrappers import SelfPlayEnvV1
-from kbenv.position import decision_name
+from kbenv.positions.files import decision_name
 from kbenv.setup import SetupError
 from tests.property_checks import assert_cli_legal_matches_the_game, assert_self_play_env_and_vecenv
 from tests.ruleset_games import BY_ID, HARVEST, ISLAND, MARSH, ids, reaction_game, silo_line

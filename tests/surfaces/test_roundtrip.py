@@ -31,7 +31,7 @@ from kbenv.board.geometry import NUM_HEXES, ROWS, hex_id
 from kbenv.engine import state as S
 from kbenv.engine.init import DRAW_RNG
 from kbenv.engine.island.rules import ISLAND_TILE
-from kbenv.position import game_from_position
+from kbenv.positions.files import game_from_position
 from kbenv.setup import seed_draws
 from tests import roundtrip_checks
 from tests.roundtrip_checks import reread

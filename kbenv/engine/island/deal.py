@@ -1,6 +1,6 @@
 """The Island's set-up inside numba, for the batch engine (kbenv.vector, kbenv.engine.init.new_game).
 
-`Game.new` deals the island in Python (kbenv.setup_island): the side named by `island_side`, else
+`Game.new` deals the island in Python (kbenv.expansions.island.setup): the side named by `island_side`, else
 `choose_side(seed)`, a draw of Python's `random.Random(seed * 7919 + 23).randrange(2)`; then `apply_island`
 writes its hexes. This module does the same in numba so that batches of island games start (and restart) inside
 the kernels: `side_of_seed` is that very draw (CPython's Mersenne Twister seeded with an integer: init_by_array
@@ -33,7 +33,7 @@ def _side_tables() -> tuple[np.ndarray, np.ndarray]:
 
 SIDE_TERRAIN, SIDE_LOCATION = _side_tables()
 NUM_SIDES = len(SUBSTITUTE_SIDES)
-SIDE_SEED_MULTIPLIER, SIDE_SEED_OFFSET = 7919, 23  # kbenv.setup_island.choose_side
+SIDE_SEED_MULTIPLIER, SIDE_SEED_OFFSET = 7919, 23  # kbenv.expansions.island.setup.choose_side
 assert NUM_SIDES == 2  # side_of_seed draws randrange(2)
 
 MT_N, MT_M = 624, 397
@@ -87,7 +87,8 @@ def _temper(y: int) -> int:
 
 @njit(cache=True)
 def side_of_seed(seed: int) -> int:
-    """random.Random(seed * 7919 + 23).randrange(2) for a seed in 0 .. 2**63 - 1 (kbenv.setup_island.choose_side)."""
+    """random.Random(seed * 7919 + 23).randrange(2) for a seed in 0 .. 2**63 - 1
+    (kbenv.expansions.island.setup.choose_side)."""
     lo = (seed & MASK32) * SIDE_SEED_MULTIPLIER + SIDE_SEED_OFFSET  # the product's 32-bit words, carried by hand
     hi = (seed >> 32) * SIDE_SEED_MULTIPLIER + (lo >> 32)
     key = np.array([lo & MASK32, hi & MASK32, hi >> 32], dtype=np.int64)
@@ -110,7 +111,8 @@ def side_of_seed(seed: int) -> int:
 
 @njit(cache=True, inline="always")
 def deal_island(st, side: int) -> None:
-    """Write shipped side `side` (index in SUBSTITUTE_SIDES) into a state, as kbenv.setup_island.apply_island."""
+    """Write shipped side `side` (index in SUBSTITUTE_SIDES) into a state, as
+    kbenv.expansions.island.setup.apply_island."""
     for k in range(NUM_ISLAND_HEXES):
         h = ISLAND_FIRST + k
         t = SIDE_TERRAIN[side, k]

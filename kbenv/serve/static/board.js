@@ -1,4 +1,4 @@
-// The board as SVG: the same hex centres, radius and colours as kbenv.render_image (sent by /api/meta), and the
+// The board as SVG: the same hex centres, radius and colours as kbenv.present.image (sent by /api/meta), and the
 // same shapes for castles, locations (tiles left as dots), settlements, walls, capitols, caves, nomad tiles,
 // warrior zones, the Crossroads pieces and the Harvest scouts and Mayors marks, in seat colours; with the Island,
 // the island right of the board (drawIsland).
@@ -189,7 +189,7 @@ function drawBoard(svg, meta, view, onHex, onIsland) {
   if (view.board.island) drawIsland(svg, meta, view, onIsland);
 }
 
-// The Island (kbenv.island_view): right of the board with a gap (it is not connected to it), the same hex style,
+// The Island (kbenv.expansions.island.view): right of the board with a gap (it is not connected to it), the same hex style,
 // location, settlements and pieces; its hexes are "island r,c" (ids island-r-c), a click sends that action.
 function drawIsland(svg, meta, view, onIsland) {
   const G = meta.geometry, I = G.island, C = meta.colours, R = G.radius, B = view.board.island;

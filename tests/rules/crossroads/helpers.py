@@ -49,7 +49,7 @@ def cpos(kx, cells=None, *, settlements, card="G", hands=None, opp=True, warrior
 
 def cscores(pos):
     """score_position rows; in Crossroads games total = cards + castles + capitols + gold + tasks."""
-    from kbenv.position import score_position
+    from kbenv.positions.files import score_position
 
     out = score_position(copy.deepcopy(pos))
     for row in out:

@@ -19,7 +19,7 @@ import pytest
 
 from kbenv import Game
 from kbenv.catalogue import TASK_GOLD, TASK_NAMES
-from kbenv.position import score_position
+from kbenv.positions.files import score_position
 
 
 def position(tasks, settlements, board=None):

@@ -1,7 +1,7 @@
 """Every API assumption of the Harvest rule tests, in one place (tests/rules/harvest/test_harvest_*.py).
 
 These tests were written before the Harvest engine existed (issue 22), by someone who did not read the engine.
-They use the documented public API (docs/api.md: ``Game``, ``kbenv.position``) extended the way
+They use the documented public API (docs/api.md: ``Game``, ``kbenv.positions.files``) extended the way
 ``../shared/design/EXPANSIONS.md`` decision 8 names things. Where decision 8 leaves a detail open, the choice made
 here is the most natural extension of the existing position format; an engine that chooses otherwise adapts this
 module only (HARVEST_TESTS.md lists every assumption, HA1..HA20):
@@ -152,7 +152,7 @@ def farmland_used(g, player: int) -> bool:
 
 def hscores(pos: dict) -> list:
     """score_position rows, total = every column summed (HA11)."""
-    from kbenv.position import score_position
+    from kbenv.positions.files import score_position
 
     out = score_position(copy.deepcopy(pos))
     for row in out:

@@ -26,7 +26,7 @@ from collections import Counter
 import pytest
 
 from kbenv.engine import state as S
-from kbenv.position import game_from_position
+from kbenv.positions.files import game_from_position
 from kbenv.setup import SetupError
 from tests.rules.crossroads.helpers import OPP_D, OPP_D_HEXES
 from tests.rules.harvest.helpers import CHOOSE_POWER, flag, requires_harvest, state, with_options

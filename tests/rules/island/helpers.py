@@ -1,7 +1,7 @@
 """Every API assumption of the Island rule tests, in one place (tests/rules/island/test_island_*.py).
 
 These tests were written before the Island engine existed (issue 23), by someone who did not read the engine. They
-use the documented public API (docs/api.md: ``Game``, ``kbenv.position``) extended the way
+use the documented public API (docs/api.md: ``Game``, ``kbenv.positions.files``) extended the way
 ``../shared/design/EXPANSIONS.md`` decision 8 names things: the expansion ``island``, the position key
 ``"island": {"board": [...rows...], "side": name}``, island hexes written ``["island", r, c]``, the powers
 ``rope_bridge`` and ``tree_house``. Where decision 8 leaves a detail open, the choice made here is the most natural
@@ -215,7 +215,7 @@ def board_hexes(entries) -> set:
 
 def scores(pos: dict) -> list:
     """score_position rows; total = every column summed (IA9)."""
-    from kbenv.position import score_position
+    from kbenv.positions.files import score_position
 
     out = score_position(copy.deepcopy(pos))
     for row in out:
@@ -226,7 +226,7 @@ def scores(pos: dict) -> list:
 
 def game(pos: dict):
     """game_from_position of a copy of ``pos``."""
-    from kbenv.position import game_from_position
+    from kbenv.positions.files import game_from_position
 
     return game_from_position(copy.deepcopy(pos))
 
@@ -258,7 +258,7 @@ def tiles_left(g, h) -> int:
 def then_error(pos: dict, index: int) -> None:
     """Applying ``pos["then"]`` raises SetupError naming ``then[index]`` (legal_position and game_from_position)."""
     from kbenv import SetupError
-    from kbenv.position import game_from_position, legal_position
+    from kbenv.positions.files import game_from_position, legal_position
 
     for fn in (legal_position, game_from_position):
         with pytest.raises(SetupError) as info:
@@ -269,7 +269,7 @@ def then_error(pos: dict, index: int) -> None:
 def setup_error(pos: dict, field: str) -> None:
     """The position is refused with a SetupError whose message starts with ``field`` (IA13)."""
     from kbenv import SetupError
-    from kbenv.position import legal_position
+    from kbenv.positions.files import legal_position
 
     with pytest.raises(SetupError) as info:
         legal_position(copy.deepcopy(pos))

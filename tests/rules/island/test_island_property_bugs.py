@@ -19,7 +19,7 @@ A_H8 (spec A-H8 / A-QI4: the island is no section): "TG: 'Rovers do not score fo
 import json
 
 from kbenv.catalogue import ISLAND_ACTION_BASE
-from kbenv.position import game_from_position
+from kbenv.positions.files import game_from_position
 from tests.rules.island.helpers import I, game, ipos, requires_island, scores
 
 pytestmark = requires_island

@@ -1,7 +1,7 @@
 """Every API assumption of the Marshlands rule tests, in one place (tests/rules/marshlands/test_marshlands_*.py).
 
 These tests were written before the Marshlands engine existed, by someone who did not read the engine. They
-use the documented public API (docs/api.md: ``Game``, ``kbenv.position``, ``PlayerView``) extended the way
+use the documented public API (docs/api.md: ``Game``, ``kbenv.positions.files``, ``PlayerView``) extended the way
 ``../shared/design/EXPANSIONS.md`` decision 8 names things. Where decision 8 leaves a detail open, the choice
 made here is the most natural extension of the existing position format; an engine that chooses otherwise
 adapts this module only (MARSHLANDS_TESTS.md lists every assumption, A1..A17):
@@ -134,7 +134,7 @@ def bonus_ready(g, player: int) -> set[str]:
 
 def mscores(pos):
     """score_position rows; with Marshlands total = cards + castles + capitols + gold + palaces (A10)."""
-    from kbenv.position import score_position
+    from kbenv.positions.files import score_position
 
     out = score_position(copy.deepcopy(pos))
     for row in out:

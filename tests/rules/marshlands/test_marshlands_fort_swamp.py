@@ -64,7 +64,7 @@ def test_a_full_terrain_leaves_the_swamp_option(kx):
 def test_a_position_with_a_drawn_swamp_card_round_trips(kx):
     import json
 
-    from kbenv.position import game_from_position
+    from kbenv.positions.files import game_from_position
     from tests.ruleset_games import canonical
 
     g = kx.game(fort_position(kx, ["S/F", "C", "D", "T"], then=["fort"]))
@@ -79,7 +79,7 @@ def test_the_observation_marks_the_drawn_swamp_cards_terrain_inside_the_fort_fie
     """The v1 field `fort_card` has the 5 terrains; a swamp card S/F marks flower (index 3) and writes nothing
     into the fields that follow it (it wrote index 5 + 3 = 8, two slots into `own_pieces_left`)."""
     from kbenv.engine.observe_v1 import CH_FEATURES_V1, F1, V1_FEATURES
-    from kbenv.view import PlayerView
+    from kbenv.present.view import PlayerView
 
     sizes = {name: size for name, size, _ in V1_FEATURES}
     feats = {}

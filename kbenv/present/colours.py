@@ -8,7 +8,7 @@ codes close to them in text.
 
 from __future__ import annotations
 
-from .catalogue import NOMAD_KINDS
+from ..catalogue import NOMAD_KINDS
 
 Rgb = tuple[int, int, int]
 

@@ -20,11 +20,11 @@ from pathlib import Path
 
 import numpy as np
 
-from . import catalogue as CAT
-from .board.bitset import HEX_BIT, HEX_WORD
-from .board.codes import CASTLE, LOCATION, LOCATION_LETTERS, NUM_BUILDABLE, decode_hex_code
-from .board.geometry import ISLAND_COLS, ISLAND_ROWS, ROWS, hex_id, hex_rc
-from .board.island_files import (
+from ... import catalogue as CAT
+from ...board.bitset import HEX_BIT, HEX_WORD
+from ...board.codes import CASTLE, LOCATION, LOCATION_LETTERS, NUM_BUILDABLE, decode_hex_code
+from ...board.geometry import ISLAND_COLS, ISLAND_ROWS, ROWS, hex_id, hex_rc
+from ...board.island_files import (
     ISLAND_TYPES,
     SUBSTITUTE_SIDES,
     IslandFileError,
@@ -33,9 +33,9 @@ from .board.island_files import (
     location_cells,
     read_island_file,
 )
-from .engine import state as S
-from .engine.island.rules import ISLAND_TILE_BIT, TILES_PER_LOCATION
-from .safe_json import short_repr
+from ...engine import state as S
+from ...engine.island.rules import ISLAND_TILE_BIT, TILES_PER_LOCATION
+from ...safe_json import short_repr
 
 ISLAND = "island"
 SIDE_OPTION = "island_side"

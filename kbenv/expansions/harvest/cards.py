@@ -1,5 +1,5 @@
-"""Position keys of the Harvest cards, read, validated and written (kbenv.setup_harvest calls these; errors name
-the key):
+"""Position keys of the Harvest cards, read, validated and written (kbenv.expansions.harvest.setup calls these; errors
+name the key):
 
 - `mayor_lines` (decision 8, HA4): `{"row": seat}` for the rows marked by Mayors (H-15, A-H7), row "0".."19";
   a row has one owner. The marks are settlements taken from the supply: a position's `supply` is taken as
@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import catalogue as CAT
-from .board.geometry import ISLAND_ROWS, ROWS
-from .engine import state as S
-from .safe_json import short_repr
-from .setup_expansions import ExpansionSetupError, is_int
+from ... import catalogue as CAT
+from ...board.geometry import ISLAND_ROWS, ROWS
+from ...engine import state as S
+from ...safe_json import short_repr
+from ...setup.pieces import ExpansionSetupError, is_int
 
 CARD_KEYS = ("mayor_lines", "rovers_sections")
 NUM_SECTIONS = 4

@@ -1,8 +1,8 @@
 """Harvest keys of position files (decision 8), read, validated and written: so far `farmland_used` (per player:
-the farm action was already taken in this turn, H-4, A-H1). kbenv.position_state calls these; errors name the
+the farm action was already taken in this turn, H-4, A-H1). kbenv.positions.state calls these; errors name the
 key (`farmland_used` or `farmland_used[p]`). The keys of the cards, `mayor_lines` (decision 8) and `rovers_sections`,
-are in kbenv.setup_harvest_cards; those of the powers, `number_tiles` and `scouts` (decision 8), in
-kbenv.setup_harvest_powers.
+are in kbenv.expansions.harvest.cards; those of the powers, `number_tiles` and `scouts` (decision 8), in
+kbenv.expansions.harvest.powers.
 
 `silo` (written only inside the silo end phase, H-5, A-H2, with `"decision": {"phase": "silo", ...}`): the silo
 being done `"at"` [r, c], the `"mode"` chosen there (null before the choice, "build" or "move"), the `"steps"`
@@ -19,15 +19,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import catalogue as CAT
-from .board.bitset import WORDS, hexes_of, mask_of
-from .board.geometry import hex_id, hex_rc
-from .engine import state as S
-from .engine.harvest.silo import SILO_STEPS_MAX
-from .safe_json import short_repr
-from .setup_expansions import ExpansionSetupError, is_int
-from .setup_harvest_cards import CARD_KEYS, apply_card_keys, card_keys_of, validate_card_keys
-from .setup_harvest_powers import POWER_KEYS, apply_power_keys, power_keys_of, validate_power_keys
+from ... import catalogue as CAT
+from ...board.bitset import WORDS, hexes_of, mask_of
+from ...board.geometry import hex_id, hex_rc
+from ...engine import state as S
+from ...engine.harvest.silo import SILO_STEPS_MAX
+from ...safe_json import short_repr
+from ...setup.pieces import ExpansionSetupError, is_int
+from .cards import CARD_KEYS, apply_card_keys, card_keys_of, validate_card_keys
+from .powers import POWER_KEYS, apply_power_keys, power_keys_of, validate_power_keys
 
 HARVEST_RESUME = ("farmland_used", "silo", "repeat_cards", *CARD_KEYS, *POWER_KEYS)
 SILO_KEYS = ("at", "mode", "steps", "left")
@@ -53,7 +53,7 @@ def validate_harvest_resume(resume: dict, n: int, bits: int, current: int = 0, b
             if not isinstance(used, (bool, np.bool_)):
                 raise ExpansionSetupError(f"farmland_used[{p}]: expected true or false, got {short_repr(used)}")
         out["farmland_used"] = [bool(x) for x in value]
-    out.update(validate_card_keys(resume, n, bits))  # mayor_lines, rovers_sections (kbenv.setup_harvest_cards)
+    out.update(validate_card_keys(resume, n, bits))  # mayor_lines, rovers_sections (kbenv.expansions.harvest.cards)
     if "repeat_cards" in resume:
         if not bits & CAT.HARVEST or not bits & CAT.CROSSROADS:
             raise ExpansionSetupError("repeat_cards: needs the 'harvest' and 'crossroads' expansions")

@@ -6,19 +6,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import catalogue as CAT
-from .board.codes import LOCATION_LETTERS, LOCATION_NAMES
-from .board.geometry import NUM_HEXES, ROWS, hex_id, hex_rc
-from .catalogue import ACTION_ID, ACTION_NAMES, POWER_NAMES, RULE_FLAGS
-from .engine import piece_table as PT
-from .engine import state as S
-from .game import Game, IllegalActionError
-from .position_state import RESUME_FIELDS, resume_of, space_of
-from .ruleset import Ruleset
-from .safe_json import JSONInputError, read_json, short_repr
-from .setup import SetupError, check_flag, standard_setup
-from .setup_island import IslandSetupError, hex_out, island_position, on_grid, position_in, position_out
-from .setup_marshlands import MARSH_PIECES, marsh_position
+from .. import catalogue as CAT
+from ..board.codes import LOCATION_LETTERS, LOCATION_NAMES
+from ..board.geometry import NUM_HEXES, ROWS, hex_id, hex_rc
+from ..catalogue import ACTION_ID, ACTION_NAMES, POWER_NAMES, RULE_FLAGS
+from ..engine import piece_table as PT
+from ..engine import state as S
+from ..expansions.island.setup import IslandSetupError, hex_out, island_position, on_grid, position_in, position_out
+from ..expansions.marshlands.setup import MARSH_PIECES, marsh_position
+from ..game import Game, IllegalActionError
+from ..ruleset import Ruleset
+from ..safe_json import JSONInputError, read_json, short_repr
+from ..setup import SetupError, check_flag, standard_setup
+from .state import RESUME_FIELDS, resume_of, space_of
 
 # The names of the two phase-dependent options (OPTION_1, OPTION_2) per phase (decision 8): Harvest's silo phase
 # (H-5) and the number tiles' "take" / "return" (HA8).
@@ -98,7 +98,7 @@ def parse_position(position: dict) -> dict:
     if "sections" in position:
         kwargs["sections"] = position["sections"]
     if "island" in position:
-        kwargs["island"] = position["island"]  # kbenv.setup_island validates it (IA2, IA13)
+        kwargs["island"] = position["island"]  # kbenv.expansions.island.setup validates it (IA2, IA13)
     for name in PASSED_THROUGH:
         if name in position:
             kwargs[name] = position[name]
@@ -180,7 +180,7 @@ def decision_name(action: int, phase: str = ""):
 
 
 def island_hexes_in(position: dict) -> dict:
-    """The position with its ["island", r, c] hexes in kbenv's extended form (kbenv.setup_island)."""
+    """The position with its ["island", r, c] hexes in kbenv's extended form (kbenv.expansions.island.setup)."""
     try:
         return position_in(position)
     except IslandSetupError as err:

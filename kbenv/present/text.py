@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .board.codes import LOCATION_LETTERS, LOCATION_NAMES, display_letter
-from .board.geometry import ISLAND_COLS, ROWS
-from .catalogue import SLOT_PIECES, TASK_CARDS
+from ..board.codes import LOCATION_LETTERS, LOCATION_NAMES, display_letter
+from ..board.geometry import ISLAND_COLS, ROWS
+from ..catalogue import SLOT_PIECES, TASK_CARDS
+from ..expansions.harvest.view import SCOUT, harvest_facts, harvest_lines
+from ..expansions.island.view import island_facts, island_heading, island_side_lines
 from .colours import (
     CAPITOL_ANSI,
     CAPITOL_MARK,
@@ -23,11 +25,9 @@ from .colours import (
     WALL_MARK,
     seat_name,
 )
-from .harvest_view import SCOUT, harvest_facts, harvest_lines
-from .island_view import island_facts, island_heading, island_side_lines
 
 if TYPE_CHECKING:
-    from .game import Game
+    from ..game import Game
 
 PLAYER_MARKS = "01234"  # a settlement of player_<p> shows the digit p
 # Owned pieces stored in slots (the Crossroads pieces) count as settlements: their hexes show the owner's digit
@@ -63,11 +63,11 @@ def board_text(game: Game, colour: bool = True) -> str:
     Harvest: farmland `a` and silos `o` are terrain letters; a scout shows the turn owner's
     digit followed by `%`; a row marked for Mayors ends with `M` and the seat's digit; last lines give the number
     tiles, the Mayors rows, the Rovers sections of this turn, the scouts and the silo phase
-    (kbenv.harvest_view.harvest_lines).
+    (kbenv.expansions.harvest.view.harvest_lines).
 
     Island: below the board, after a heading line naming its side, the island's 5 lines of 4 hexes drawn the same
     way (line numbers 0..4, odd lines shifted; an island hex is `island r,c`), then a last line with its location
-    and tiles left (kbenv.island_view).
+    and tiles left (kbenv.expansions.island.view).
     """
     owners = {rc: p for p in range(game.num_players) for rc in game.settlements(p)}
     pieces = board_pieces(game)
@@ -96,7 +96,7 @@ def board_text(game: Game, colour: bool = True) -> str:
         mark = harvest.mayor_lines.get(r) if harvest is not None else None
         lines.append(_row_line(r, cells(r, row), mark))
     island = island_facts(game)
-    if island is not None:  # below the board, not connected to it (kbenv.island_view)
+    if island is not None:  # below the board, not connected to it (kbenv.expansions.island.view)
         lines.append(island_heading(island))
         lines.append("   " + "".join(f"{c:<2d}"[:2] if c % 2 == 0 else "  " for c in range(ISLAND_COLS)))
         for r, row in enumerate(island.rows):

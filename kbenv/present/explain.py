@@ -7,20 +7,20 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import catalogue as CAT
-from .board.bitset import BITS_PER_WORD, WORDS
-from .board.codes import CARD_TEXT, LOCATION_NAMES, NUM_POWERS, NUM_TERRAIN_CODES, SWAMP_CARD_BASE, TERRAIN_NAMES
-from .board.geometry import ISLAND_COLS, NUM_HEXES, NUM_ISLAND_HEXES, ROWS, hex_rc
+from .. import catalogue as CAT
+from ..board.bitset import BITS_PER_WORD, WORDS
+from ..board.codes import CARD_TEXT, LOCATION_NAMES, NUM_POWERS, NUM_TERRAIN_CODES, SWAMP_CARD_BASE, TERRAIN_NAMES
+from ..board.geometry import ISLAND_COLS, NUM_HEXES, NUM_ISLAND_HEXES, ROWS, hex_rc
+from ..engine import state as S
+from ..engine.legal import END_TURN, TILE_ACTION_BASE, legal_mask_into, usable_tile
+from ..engine.powers import power_has_completion
+from ..expansions.island.setup import location_info, location_slots
+from ..safe_json import short_repr
 from .colours import seat_name
-from .engine import state as S
-from .engine.legal import END_TURN, TILE_ACTION_BASE, legal_mask_into, usable_tile
-from .engine.powers import power_has_completion
-from .safe_json import short_repr
-from .setup_island import location_info, location_slots
 from .words import action_hex, is_island_action
 
 if TYPE_CHECKING:
-    from .game import Game
+    from ..game import Game
 
 
 def explain_illegal(game: Game, action: int) -> str:
@@ -65,7 +65,7 @@ def explain_illegal(game: Game, action: int) -> str:
         return "not legal now"
     if is_island_action(action) and not st[S.EXPANSIONS] & CAT.ISLAND:
         return f"{CAT.ACTION_NAMES[action]} needs the 'island' expansion, which is not in play"
-    h = action_hex(action)  # an island hex's action `island r,c` is hex 400 + 4r + c (kbenv.island_view)
+    h = action_hex(action)  # an island hex's action `island r,c` is hex 400 + 4r + c (kbenv.expansions.island.view)
     rc = hex_rc(h)
     at = f"island {rc[0] - ROWS},{rc[1]}" if rc[0] >= ROWS else f"{rc}"
     if phase == "idle" and st[S.MANDATORY_DONE] == 1:
@@ -99,7 +99,7 @@ def explain_illegal(game: Game, action: int) -> str:
     return f"hex {at} ({terrain}) is not a legal {name} destination; legal: {legal[:12]}{more}"
 
 
-# Why a Harvest choice between option-1 and option-2 (named by phase: kbenv.position.OPTION_NAMES) is closed.
+# Why a Harvest choice between option-1 and option-2 (named by phase: kbenv.positions.files.OPTION_NAMES) is closed.
 OPTION_REASONS = {
     ("silo", "option-1"): "build: no free hex at this silo touches your settlements, your supply is empty, or the "
                           "mode is already chosen",
@@ -122,7 +122,7 @@ def option_reason(name: str, phase: str) -> str:
 
 def explain_expansion_action(game: Game, st: np.ndarray, action: int, phase: str, p: int) -> str:
     """Why an action of layout v1 beyond END_TURN (a power of an expansion, "done") is illegal now."""
-    from .position_state import power_expansion
+    from ..positions.state import power_expansion
 
     name = CAT.ACTION_NAMES[action]
     power = int(st[S.POWER])
@@ -160,7 +160,7 @@ def explain_expansion_action(game: Game, st: np.ndarray, action: int, phase: str
         if st[S.BONUS_USED + p] & bit:
             return f"the {name.replace('_', ' ')} tile was already used this turn"
     else:
-        code = CAT.POWER_CODE[name]  # the tiles held: the board's location slots and the island's (kbenv.setup_island)
+        code = CAT.POWER_CODE[name]  # the tiles held: the board's location slots and the island's (island.setup)
         held = [i for i, _ in location_slots(st) if st[S.TILES_HELD + p] >> i & 1 and location_info(st, i)[0] == code]
         if not held:
             return f"player {p} holds no {name} tile"

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import catalogue as CAT
-from .board.geometry import ISLAND_FIRST, NUM_HEXES, NUM_ISLAND_HEXES, hex_rc
-from .engine import state as S
-from .island_view import hex_words
-from .setup_island import location_info, location_slots
+from .. import catalogue as CAT
+from ..board.geometry import ISLAND_FIRST, NUM_HEXES, NUM_ISLAND_HEXES, hex_rc
+from ..engine import state as S
+from ..expansions.island.setup import location_info, location_slots
+from ..expansions.island.view import hex_words
 
 if TYPE_CHECKING:
-    from .game import Game
+    from ..game import Game
 
 # Terrain cards by letter (G C D F T): "Flower field", not "F".
 CARD_WORDS = {t.letter: t.name.capitalize() for t in CAT.TERRAIN_CARDS}
@@ -149,9 +149,9 @@ def action_hex(action: int) -> int:
 
 def locations_in_play(game: Game) -> list[tuple[str, list[tuple[int, int]]]]:
     """[(location type, its hexes)] of the board and the island (the island's as extended (row, col): write them
-    with kbenv.island_view.hex_words), in catalogue order."""
+    with kbenv.expansions.island.view.hex_words), in catalogue order."""
     hexes: dict[int, list[tuple[int, int]]] = {}
-    for i, h in location_slots(game.state):  # the island's location last (kbenv.setup_island)
+    for i, h in location_slots(game.state):  # the island's location last (kbenv.expansions.island.setup)
         hexes.setdefault(location_info(game.state, i)[0], []).append(hex_rc(h))
     return [(CAT.LOCATION_NAMES[k], sorted(hexes[k])) for k in sorted(hexes)]
 
@@ -184,7 +184,7 @@ def describe_decision(game: Game, action: int) -> str:
     'end the turn'. An action id outside the layout reads 'action N'."""
     st = game.state
     if 0 <= action < NUM_HEXES or is_island_action(action):
-        where = hex_words(hex_rc(action_hex(action)))  # '3,4', or 'island 1,2' (kbenv.island_view)
+        where = hex_words(hex_rc(action_hex(action)))  # '3,4', or 'island 1,2' (kbenv.expansions.island.view)
         phase = S.PHASE_NAMES[int(st[S.PHASE])]
         power = _power(st)
         if phase == "silo":
@@ -239,8 +239,8 @@ def describe_decision(game: Game, action: int) -> str:
 def action_phrase(action: int, phase: str = "") -> str:
     """What a person types for an action: 'r,c' for a hex, 'island r,c' for an island hex, else its name ('oracle',
     'end_turn'); option-1 / option-2 by their name in `phase` (Harvest: "build" / "move" at a silo, "take" /
-    "return" for the number tiles, "crossroads" in a repeat's choose_power; kbenv.position.OPTION_NAMES)."""
-    from .position import decision_name
+    "return" for the number tiles, "crossroads" in a repeat's choose_power; kbenv.positions.files.OPTION_NAMES)."""
+    from ..positions.files import decision_name
 
     if 0 <= action < NUM_HEXES or is_island_action(action):
         return hex_words(hex_rc(action_hex(action)))

@@ -6,17 +6,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import catalogue as CAT
-from .board.bitset import HEX_BIT, HEX_WORD, NEIGHBOUR_MASK, WORDS
-from .board.geometry import hex_id, hex_rc
-from .engine import piece_table as PT
-from .engine import state as S
-from .engine.crossroads.rules import update_zone
-from .engine.init import deal_expansions, init_ruleset
-from .engine.nomads.rules import place_wall
-from .engine.queenies.deal import place_cave
-from .safe_json import short_repr
-from .setup_marshlands import MARSH_PIECES, apply_marsh_pieces, validate_marsh_pieces
+from .. import catalogue as CAT
+from ..board.bitset import HEX_BIT, HEX_WORD, NEIGHBOUR_MASK, WORDS
+from ..board.geometry import hex_id, hex_rc
+from ..engine import piece_table as PT
+from ..engine import state as S
+from ..engine.crossroads.rules import update_zone
+from ..engine.init import deal_expansions, init_ruleset
+from ..engine.nomads.rules import place_wall
+from ..engine.queenies.deal import place_cave
+from ..expansions.marshlands.setup import MARSH_PIECES, apply_marsh_pieces, validate_marsh_pieces
+from ..safe_json import short_repr
 
 CROSSROADS_PIECES = ("tasks", *(kind.key for kind in PT.SLOT_PIECES if kind.expansion == "crossroads"))
 WALLS_KEY = PT.PIECE_KIND["wall"].key
@@ -319,7 +319,7 @@ def apply_ruleset(st: np.ndarray, bits: int, rules: int, seed: int, standard_sta
 
 def apply_pieces(st: np.ndarray, pieces: dict, current_player: int, start_player: int, turn: int | None = None,
                  gone: tuple = ()) -> None:
-    """The hand-built expansion pieces of a position; `turn` (the turn counter, see kbenv.position_state)
+    """The hand-built expansion pieces of a position; `turn` (the turn counter, see kbenv.positions.state)
     fixes the round, `gone` lists the nomad tiles out of the game."""
     for r, c in pieces.get("walls", ()):
         place_wall(st, hex_id(r, c))

@@ -1,7 +1,7 @@
 """The public Island facts of a game (issue 23), read once for the renderers, the browser page and the words: the
 island's side and terrain, its location hex with the tiles left, and the island lines marked for Mayors (Harvest).
 
-Inside kbenv an island hex (r, c) is the extended (ROWS + r, c) (kbenv.setup_island); people read it as
+Inside kbenv an island hex (r, c) is the extended (ROWS + r, c) (kbenv.expansions.island.setup); people read it as
 `island r,c` (`hex_words`), the name of its action (kbenv.catalogue.ISLAND_ACTIONS). Everything here is public.
 """
 
@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .board.codes import LOCATION_LETTERS, LOCATION_NAMES
-from .board.geometry import ISLAND_COLS, ISLAND_FIRST, ISLAND_ROWS, ROWS
-from .catalogue import ISLAND_ACTION_BASE
-from .engine import state as S
+from ...board.codes import LOCATION_LETTERS, LOCATION_NAMES
+from ...board.geometry import ISLAND_COLS, ISLAND_FIRST, ISLAND_ROWS, ROWS
+from ...catalogue import ISLAND_ACTION_BASE
+from ...engine import state as S
 
 if TYPE_CHECKING:
     pass
@@ -111,7 +111,7 @@ def island_side_lines(facts: IslandFacts | None) -> list[str]:
     """The side text of the island: its location with the tiles left, the island lines marked for Mayors."""
     if facts is None:
         return []
-    from .colours import seat_name
+    from ...present.colours import seat_name
 
     lines = []
     if facts.location is not None:

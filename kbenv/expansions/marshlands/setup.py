@@ -1,6 +1,6 @@
 """The Marshlands keys of a position file (decision 8): `bonus_tiles` and the per-seat counters of the
 Marshlands powers (catalogue.PLAYER_COUNTERS), validated with the field named and written into a state; the
-full-state keys `bonus_tiles_fresh`, `bonus_tiles_used` and `bonus_tiles_left` (kbenv.position_state) are read
+full-state keys `bonus_tiles_fresh`, `bonus_tiles_used` and `bonus_tiles_left` (kbenv.positions.state) are read
 and written here too.
 
 * `bonus_tiles`: per player, the location types whose bonus tile the player holds since before this turn
@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import catalogue as CAT
-from .engine import state as S
-from .safe_json import short_repr
+from ... import catalogue as CAT
+from ...engine import state as S
+from ...safe_json import short_repr
 
 MARSH_COUNTERS = tuple(c for c in CAT.PLAYER_COUNTERS if c.expansion == "marshlands")
 MARSH_PIECES = ("bonus_tiles", *(c.name for c in MARSH_COUNTERS))

@@ -1,19 +1,19 @@
 """Harvest keys of position files for the powers' state (decision 8): `number_tiles` (per player: the value of the
 number tiles held, H-10, A-H5 a; at most the pool's 18 in all, HA16) and `scouts` (per player: the scout tiles on
 the board in this turn, H-9, A-H4; only the player to move may have any, 2 at most, on free suitable terrain, water
-or mountain). kbenv.setup_harvest calls these; errors name the key (`number_tiles` or `scouts[p]`).
+or mountain). kbenv.expansions.harvest.setup calls these; errors name the key (`number_tiles` or `scouts[p]`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from . import catalogue as CAT
-from .board.bitset import BITS_PER_WORD, NEIGHBOUR_MASK, WORDS
-from .board.geometry import hex_id
-from .engine import state as S
-from .safe_json import short_repr
-from .setup_expansions import ExpansionSetupError, buildable_letters
+from ... import catalogue as CAT
+from ...board.bitset import BITS_PER_WORD, NEIGHBOUR_MASK, WORDS
+from ...board.geometry import hex_id
+from ...engine import state as S
+from ...safe_json import short_repr
+from ...setup.pieces import ExpansionSetupError, buildable_letters
 
 POWER_KEYS = ("number_tiles", "scouts")
 SCOUT_TILES = 2  # EN 1245: 2 scout tiles, shared

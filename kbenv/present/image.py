@@ -10,9 +10,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from .board.codes import LOCATION_LETTERS, LOCATION_NAMES, display_letter
-from .board.geometry import ISLAND_COLS, ROWS
-from .catalogue import SLOT_PIECES, TASK_CARDS
+from ..board.codes import LOCATION_LETTERS, LOCATION_NAMES, display_letter
+from ..board.geometry import ISLAND_COLS, ROWS
+from ..catalogue import SLOT_PIECES, TASK_CARDS
+from ..engine.piece_table import player_key
+from ..expansions.harvest.view import SCOUT, harvest_facts, harvest_lines
+from ..expansions.island.view import island_facts, island_side_lines
 from .colours import (
     CAPITOL_RGB,
     CAVE_RGB,
@@ -27,12 +30,9 @@ from .colours import (
     seat_label,
     seat_name,
 )
-from .engine.piece_table import player_key
-from .harvest_view import SCOUT, harvest_facts, harvest_lines
-from .island_view import island_facts, island_side_lines
 
 if TYPE_CHECKING:
-    from .game import Game
+    from ..game import Game
 
 RADIUS = 17
 HEX_W = math.sqrt(3) * RADIUS
@@ -70,9 +70,10 @@ def piece_key(expansions) -> list[tuple[str, tuple[int, int, int]]]:
     return entries + list(HARVEST_KEY) if "harvest" in expansions else entries
 
 
-# The Island (kbenv.island_view): drawn right of the board, ISLAND_GAP pixels away (it is not connected to it), its
-# line 0 level with board row ISLAND_TOP_ROW so that its 5 lines sit in the middle of the board's height. Its hexes
-# are the extended rows ROWS.. of hex_centre. Base-game pictures are unchanged (the island widens island games only).
+# The Island (kbenv.expansions.island.view): drawn right of the board, ISLAND_GAP pixels away (it is not connected to
+# it), its line 0 level with board row ISLAND_TOP_ROW so that its 5 lines sit in the middle of the board's height.
+# Its hexes are the extended rows ROWS.. of hex_centre. Base-game pictures are unchanged (the island widens island
+# games only).
 BOARD_W = int(MARGIN * 2 + HEX_W * 20.5)
 BOARD_H = int(MARGIN * 2 + RADIUS * 2 + 1.5 * RADIUS * 19)
 ISLAND_GAP = int(HEX_W * 1.5)

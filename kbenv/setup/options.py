@@ -7,9 +7,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from . import catalogue as CAT
-from .board.bitset import HEX_BIT, HEX_WORD, NEIGHBOUR_MASK, WORDS
-from .board.codes import (
+from .. import catalogue as CAT
+from ..board.bitset import HEX_BIT, HEX_WORD, NEIGHBOUR_MASK, WORDS
+from ..board.codes import (
     CARD_LETTERS,
     CARD_TEXT,
     LOCATION_NAMES,
@@ -18,15 +18,15 @@ from .board.codes import (
     decode_hex_code,
     terrain_card_index,
 )
-from .board.geometry import hex_id
-from .board.sections import assemble
-from .board.tables import TABLE_SECTIONS, board_arrays
-from .catalogue import CARD_NAMES as ALL_CARD_NAMES
-from .catalogue import NOMADS as NOMADS_BIT
-from .catalogue import section_name
-from .engine import state as S
-from .engine.deck import deck_off, pile_size, removed_off
-from .engine.init import (
+from ..board.geometry import hex_id
+from ..board.sections import assemble
+from ..board.tables import TABLE_SECTIONS, board_arrays
+from ..catalogue import CARD_NAMES as ALL_CARD_NAMES
+from ..catalogue import NOMADS as NOMADS_BIT
+from ..catalogue import section_name
+from ..engine import state as S
+from ..engine.deck import deck_off, pile_size, removed_off
+from ..engine.init import (
     CARDS_PER_TERRAIN,
     DRAW_CARDS,
     DRAW_DECK,
@@ -38,18 +38,7 @@ from .engine.init import (
     init_game,
     setup_draws,
 )
-from .position_state import apply_resume, resume_cards, validate_resume
-from .ruleset import LORDS_COUNT_ZERO, Ruleset, RulesetError
-from .safe_json import short_repr
-from .setup_expansions import (
-    POSITION_PIECES,
-    apply_pieces,
-    apply_ruleset,
-    check_nomad_counts,
-    is_int,
-    validate_pieces,
-)
-from .setup_island import (
+from ..expansions.island.setup import (
     IslandSetupError,
     apply_island,
     extended_board,
@@ -61,7 +50,18 @@ from .setup_island import (
     side_option,
     validate_island,
 )
-from .setup_marshlands import check_marsh_position
+from ..expansions.marshlands.setup import check_marsh_position
+from ..positions.state import apply_resume, resume_cards, validate_resume
+from ..ruleset import LORDS_COUNT_ZERO, Ruleset, RulesetError
+from ..safe_json import short_repr
+from .pieces import (
+    POSITION_PIECES,
+    apply_pieces,
+    apply_ruleset,
+    check_nomad_counts,
+    is_int,
+    validate_pieces,
+)
 
 KEEP_BONUS = "bonus_kept_after_tile_loss"  # the rule flag of A-M4 (a)
 
@@ -110,7 +110,7 @@ def check_num_players(value, name: str = "num_players") -> int:
 
 def check_reward(scheme) -> str:
     """The one check of a reward scheme name."""
-    from .rewards import REWARD_SCHEMES
+    from ..rewards import REWARD_SCHEMES
 
     if scheme not in REWARD_SCHEMES:
         raise SetupError(f"reward: unknown scheme {short_repr(scheme)}; expected one of {', '.join(REWARD_SCHEMES)}")
@@ -239,9 +239,9 @@ class Setup:
     # The per-seat counters of the powers (catalogue.PLAYER_COUNTERS), as (name, one count per player) pairs;
     # each is also read as an attribute of its name, and is a key of records and position files.
     counters: tuple[tuple[str, tuple[int, ...]], ...] | None = None
-    # The full state of a position written by Game.to_position (kbenv.position_state; None: a turn begins).
+    # The full state of a position written by Game.to_position (kbenv.positions.state; None: a turn begins).
     resume: dict | None = None
-    # The Island (kbenv.setup_island): (side name, 5 rows of 4 codes); None without the island expansion.
+    # The Island (kbenv.expansions.island.setup): (side name, 5 rows of 4 codes); None without the island expansion.
     island: tuple | None = None
 
     @property
@@ -290,7 +290,7 @@ class Setup:
 
 
 def _tuple2(pairs, name: str, island: bool = False) -> tuple[tuple[int, int], ...]:
-    """(row, col) pairs; with `island` also the island's extended hexes (kbenv.setup_island)."""
+    """(row, col) pairs; with `island` also the island's extended hexes (kbenv.expansions.island.setup)."""
     if not isinstance(pairs, (list, tuple)):
         raise SetupError(f"{name}: expected a list of [row, col] pairs, got {short_repr(pairs)}")
     out = []
@@ -571,7 +571,7 @@ def standard_setup(
     island_side=None,
 ) -> Setup:
     """A set-up for a new game: random from the seed where sections, cards or start player are not given.
-    `island_side`: with the island expansion, the shipped side (kbenv.setup_island; default a seeded choice).
+    `island_side`: with the island expansion, the shipped side (kbenv.expansions.island.setup; default a seeded choice).
 
     The ruleset: `ruleset` (a kbenv.ruleset.Ruleset or its dict) or `expansions` and `rules`;
     `lords_count_zero=True` is the older keyword of that rule flag."""
@@ -623,7 +623,7 @@ def build_state(setup: Setup) -> np.ndarray:
     init_game(st, n, draws, codes, locations)
     apply_ruleset(st, bits, rule_bits, setup.seed, setup.standard_start)
     if setup.island is not None:
-        apply_island(st, setup.island)  # the island's hexes 400..419 (kbenv.setup_island)
+        apply_island(st, setup.island)  # the island's hexes 400..419 (kbenv.expansions.island.setup)
     if setup.hands is None and setup.deck is None and setup.settlements is None and setup.supply is None \
             and setup.tiles is None and setup.tiles_left is None and setup.standard_start:
         return st

@@ -14,15 +14,15 @@ from dataclasses import replace
 
 import numpy as np
 
-from .engine import state as S
-from .engine.hidden import MAX_HIDDEN_SLOTS, MAX_UNSEEN, deal, redact
-from .engine.rng import seed_u32
-from .game import Game
-from .harvest_view import HarvestFacts, harvest_facts
-from .island_view import IslandFacts, island_facts
-from .layout import Layout, layout_for
-from .observation import action_mask, observation_planes, observation_planes_v1
-from .safe_json import short_repr
+from ..engine import state as S
+from ..engine.hidden import MAX_HIDDEN_SLOTS, MAX_UNSEEN, deal, redact
+from ..engine.rng import seed_u32
+from ..expansions.harvest.view import HarvestFacts, harvest_facts
+from ..expansions.island.view import IslandFacts, island_facts
+from ..game import Game
+from ..layout import Layout, layout_for
+from ..observation import action_mask, observation_planes, observation_planes_v1
+from ..safe_json import short_repr
 
 
 def public_setup(setup):
@@ -142,12 +142,12 @@ class PlayerView:
 
     def harvest(self) -> HarvestFacts | None:
         """The public Harvest facts (scouts, Mayors rows, number tiles, Rovers sections, the silo phase; None
-        without Harvest): kbenv.harvest_view."""
+        without Harvest): kbenv.expansions.harvest.view."""
         return harvest_facts(self._public.state)
 
     def island(self) -> IslandFacts | None:
         """The public Island facts (side, rows, location hex with its tiles left, island lines marked for Mayors;
-        None without the island): kbenv.island_view."""
+        None without the island): kbenv.expansions.island.view."""
         return island_facts(self._public)
 
     def warrior_zone(self) -> set[tuple[int, int]]:

@@ -3,7 +3,7 @@ the browser page: the scouts on the board, the rows marked for Mayors, the numbe
 this turn, the farm action taken and the silo phase in progress.
 
 Everything here is public (decision 8: number tiles, Mayors marks and scouts are position keys every player sees);
-`harvest_lines` writes the facts as the side text of kbenv.render_text and kbenv.render_image.
+`harvest_lines` writes the facts as the side text of kbenv.present.text and kbenv.present.image.
 """
 
 from __future__ import annotations
@@ -12,12 +12,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import catalogue as CAT
-from .board.bitset import WORDS, hexes_of
-from .board.geometry import ROWS, hex_rc
-from .colours import seat_name
-from .engine import state as S
-from .island_view import hex_words
+from ... import catalogue as CAT
+from ...board.bitset import WORDS, hexes_of
+from ...board.geometry import ROWS, hex_rc
+from ...engine import state as S
+from ...present.colours import seat_name
+from ..island.view import hex_words
 
 SCOUT = next(k for k in CAT.PIECE_KINDS if k.turn_owner)  # the shared scouts (catalogue.PIECE_KINDS)
 SILO_MODES = ("build, move or done", "building", "moving")  # state.SILO_MODE 0, 1, 2

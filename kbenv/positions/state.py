@@ -1,6 +1,6 @@
 """The full state in a position file: the keys that let a position resume any state reached in play.
 
-`Game.to_position()` writes them with the older keys (kbenv.position): the discard pile and the cards
+`Game.to_position()` writes them with the older keys (kbenv.positions.files): the discard pile and the cards
 out of the game, the in-game generator, the turn counter, the end-of-game flag, tiles taken or used this
 turn, nomad tiles out of the game, and the decision in progress ("decision": the phase, the power being
 resolved, its steps, the mandatory builds so far, the Fort's card, ...). Here they are validated into
@@ -12,21 +12,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import catalogue as CAT
-from .board.codes import CARD_LETTERS, CARD_TEXT, SWAMP, TERRAIN_LETTERS
-from .board.geometry import hex_id, hex_rc
-from .engine import state as S
-from .engine.crossroads.rules import PIECE_STEPS
-from .engine.deck import discard_off, pile_size, removed_off
-from .engine.frames import SAVED
-from .engine.nomads.rules import DONATION_BUILDS, RESETTLEMENT_STEPS
-from .engine.rng import MASK32
-from .engine.turns import MANDATORY_BUILDS
-from .safe_json import short_repr
-from .setup_expansions import ExpansionSetupError, is_int, nomad_entry
-from .setup_harvest import HARVEST_RESUME, apply_harvest_resume, harvest_position, validate_harvest_resume
-from .setup_island import location_slots, on_grid
-from .setup_marshlands import MARSH_RESUME, apply_marsh_resume, validate_marsh_resume
+from .. import catalogue as CAT
+from ..board.codes import CARD_LETTERS, CARD_TEXT, SWAMP, TERRAIN_LETTERS
+from ..board.geometry import hex_id, hex_rc
+from ..engine import state as S
+from ..engine.crossroads.rules import PIECE_STEPS
+from ..engine.deck import discard_off, pile_size, removed_off
+from ..engine.frames import SAVED
+from ..engine.nomads.rules import DONATION_BUILDS, RESETTLEMENT_STEPS
+from ..engine.rng import MASK32
+from ..engine.turns import MANDATORY_BUILDS
+from ..expansions.harvest.setup import HARVEST_RESUME, apply_harvest_resume, harvest_position, validate_harvest_resume
+from ..expansions.island.setup import location_slots, on_grid
+from ..expansions.marshlands.setup import MARSH_RESUME, apply_marsh_resume, validate_marsh_resume
+from ..safe_json import short_repr
+from ..setup.pieces import ExpansionSetupError, is_int, nomad_entry
 
 REACTION_POWER = CAT.REACTION_POWERS[0]  # the power of a reaction frame (decision 8 name)
 
@@ -85,7 +85,7 @@ def _letters(value, name: str, size: int = S.DECK_SIZE) -> list[str]:
 
 
 def _hex(value, name: str) -> list[int]:
-    """[row, col] on the board, or an island hex in its extended form (kbenv.setup_island)."""
+    """[row, col] on the board, or an island hex in its extended form (kbenv.expansions.island.setup)."""
     if not isinstance(value, (list, tuple)) or len(value) != 2 or not all(is_int(v) for v in value) \
             or not on_grid(int(value[0]), int(value[1]), True):
         raise _err(f"{name}: expected [row, col] on the 20x20 board, got {short_repr(value)}")
@@ -345,7 +345,7 @@ def apply_resume(st: np.ndarray, resume: dict) -> None:
 
 
 def resume_of(st: np.ndarray) -> dict:
-    """The full-state keys of a state (the inverse of `apply_resume`, with kbenv.position's keys)."""
+    """The full-state keys of a state (the inverse of `apply_resume`, with kbenv.positions.files's keys)."""
     n = int(st[S.NUM_PLAYERS])
 
     def pile(off: int, count_off: int) -> list[str]:

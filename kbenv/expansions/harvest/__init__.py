@@ -1,0 +1,1 @@
+"""Harvest: set-up fields (`setup`, `cards`, `powers`) and what a seat sees of the expansion (`view`)."""
