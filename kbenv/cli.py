@@ -25,10 +25,10 @@ import numpy as np
 
 from . import catalogue as CAT
 from ._version import __version__
+from .board.colours import SEAT_COLOUR_NAMES, seat_name
 from .board.island_files import SUBSTITUTE_SIDES
 from .game import Game
 from .positions.files import game_from_position, legal_position, load_position, record_position
-from .present.colours import SEAT_COLOUR_NAMES, seat_name
 from .present.image import board_image, save_gif, save_png
 from .present.text import board_text, legend, score_notes, score_text
 from .ruleset import Ruleset
@@ -380,8 +380,8 @@ def _print_header(game: Game, game_seed: int, specs: list[str], notes: dict[str,
 def _print_setup(game: Game, game_seed: int, specs: list[str], colour: bool, notes: dict[str, str]) -> None:
     """What a person needs before the first decision: header and seats, the Kingdom Builder cards and
     locations in play (each with one line), task cards, the start player, the board and its legend."""
+    from .board.colours import NOMAD_TILE_LABELS
     from .expansions.island.view import hex_words
-    from .present.colours import NOMAD_TILE_LABELS
     from .present.words import LOCATION_TEXT, NOMAD_TILE_TEXT, SCORING_CARD_TEXT, locations_in_play, title
 
     _print_header(game, game_seed, specs, notes)

@@ -140,7 +140,7 @@ class Game:
         `expansion_fields`: expansions, rules, capitols, caves, nomad_spaces, gold, nomad_tiles, tasks, the
         Marshlands keys (kbenv.expansions.marshlands.setup.MARSH_PIECES) and the position keys of the piece kinds
         (catalogue.PIECE_KINDS). `resume`: the full-state
-        keys of a position (discard, removed, rng, turn, ..., decision; kbenv.positions.state): with a "decision"
+        keys of a position (discard, removed, rng, turn, ..., decision; kbenv.setup.resume): with a "decision"
         no turn begins. `ruleset` (a Ruleset) may stand for expansions and rules."""
         unknown = set(expansion_fields) - set(RULESET_FIELDS)
         if unknown:

@@ -106,9 +106,9 @@ TOP_MOVES = {
     "kbenv.setup_harvest_powers": "kbenv.expansions.harvest.powers",
     "kbenv.harvest_view": "kbenv.expansions.harvest.view", "kbenv.setup_island": "kbenv.expansions.island.setup",
     "kbenv.island_view": "kbenv.expansions.island.view", "kbenv.position": "kbenv.positions.files",
-    "kbenv.position_state": "kbenv.positions.state", "kbenv.words": "kbenv.present.words",
+    "kbenv.position_state": "kbenv.setup.resume", "kbenv.words": "kbenv.present.words",
     "kbenv.explain": "kbenv.present.explain", "kbenv.view": "kbenv.present.view",
-    "kbenv.colours": "kbenv.present.colours", "kbenv.render_text": "kbenv.present.text",
+    "kbenv.colours": "kbenv.board.colours", "kbenv.render_text": "kbenv.present.text",
     "kbenv.render_image": "kbenv.present.image",
 }
 

@@ -21,7 +21,7 @@ pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip
 from selenium.webdriver.common.by import By  # noqa: E402
 
 from kbenv import Game  # noqa: E402
-from kbenv.present.colours import LOCATION_RGB, TERRAIN_RGB  # noqa: E402
+from kbenv.board.colours import LOCATION_RGB, TERRAIN_RGB  # noqa: E402
 from kbenv.serve import create_app  # noqa: E402
 from tests.browser_checks import NO_BROWSER, WHY_NO_BROWSER, browser_fixture, served, wait  # noqa: E402
 

@@ -11,7 +11,7 @@ The position: 2 players on the shipped side `island-substitute-1` (kbenv/data/is
 with player_1's settlement on island 0,0 (grass) and player_0's on island 4,3 (canyon), given in the position file
 form `["island", r, c]` (docs/api.md). The expected letters, digits, colours and places follow from that file, the
 documented drawing (render_text's and render_image's docstrings: the island below the text board and right of the
-picture's board, odd lines half a hex right) and kbenv.present.colours, not from the renderers' output.
+picture's board, odd lines half a hex right) and kbenv.board.colours, not from the renderers' output.
 """
 
 from __future__ import annotations
@@ -22,10 +22,10 @@ import numpy as np
 import pytest
 
 from kbenv import Game
+from kbenv.board.colours import LOCATION_RGB, SEAT_RGB, TERRAIN_RGB
 from kbenv.engine import state as S
 from kbenv.expansions.island.view import hex_words, island_facts, parse_island_hex
 from kbenv.positions.files import game_from_position
-from kbenv.present.colours import LOCATION_RGB, SEAT_RGB, TERRAIN_RGB
 from kbenv.present.image import BOARD_W, ISLAND_W, PANEL_W, board_image, hex_centre, mayor_mark_centre
 from kbenv.present.text import board_text, legend
 from kbenv.present.view import PlayerView
@@ -86,7 +86,7 @@ def test_text_draws_the_island_below_the_board():
 
 
 def test_text_with_colour_uses_the_terrain_and_seat_colours():
-    from kbenv.present.colours import SEAT_ANSI, TERRAIN_ANSI
+    from kbenv.board.colours import SEAT_ANSI, TERRAIN_ANSI
 
     lines = board_text(island_game(), colour=True).split("\n")
     head = next(k for k, line in enumerate(lines) if line.startswith("island ("))

@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 from kbenv import Game
 from kbenv.cli import main
 from kbenv.positions.files import game_from_position, score_position
-from kbenv.positions.state import RESUME_FIELDS
 from kbenv.setup import SetupError
 from kbenv.setup.pieces import MAX_GOLD
+from kbenv.setup.resume import RESUME_FIELDS
 
 SECTIONS = [["tavern", False], ["paddock", False], ["oasis", False], ["farm", False]]
 BASE = {"sections": SECTIONS, "cards": ["fishermen", "knights", "merchants"], "settlements": [[], [], []]}

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from kbenv import Game, raw_env
-from kbenv.present.colours import SEAT_ANSI, SEAT_COLOUR_NAMES, SEAT_RGB, XTERM_RGB, ansi256
+from kbenv.board.colours import SEAT_ANSI, SEAT_COLOUR_NAMES, SEAT_RGB, XTERM_RGB, ansi256
 from kbenv.present.image import HEX_W, MARGIN, TERRAIN_KEY, board_image, hex_centre
 from kbenv.present.text import board_text, legend, score_text
 from tests.conftest import play_random

@@ -9,10 +9,10 @@ import pytest
 
 from kbenv import Game
 from kbenv.board.codes import LOCATION_LETTERS
+from kbenv.board.colours import CAPITOL_MARK, CAVE_MARK, NOMAD_TILE_MARKS, SEAT_ANSI, SEAT_RGB, WALL_MARK
 from kbenv.board.geometry import hex_id, hex_rc, neighbours
 from kbenv.catalogue import LOCATION_TYPES, TASK_CARDS
 from kbenv.engine import state as S
-from kbenv.present.colours import CAPITOL_MARK, CAVE_MARK, NOMAD_TILE_MARKS, SEAT_ANSI, SEAT_RGB, WALL_MARK
 from kbenv.present.image import (
     CROSSROADS_KEY,
     HEX_W,

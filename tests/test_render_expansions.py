@@ -8,16 +8,16 @@ import pytest
 
 from kbenv import Game
 from kbenv.board.codes import LOCATION_LETTERS, TERRAIN_LETTERS
-from kbenv.catalogue import NOMAD_KINDS
-from kbenv.kingdom_builder_v1 import raw_env
-from kbenv.positions.files import game_from_position
-from kbenv.present.colours import (
+from kbenv.board.colours import (
     CAPITOL_MARK,
     CAVE_MARK,
     NOMAD_TILE_LABELS,
     NOMAD_TILE_MARKS,
     WALL_MARK,
 )
+from kbenv.catalogue import NOMAD_KINDS
+from kbenv.kingdom_builder_v1 import raw_env
+from kbenv.positions.files import game_from_position
 from kbenv.present.image import HEX_W, MARGIN, PIECE_KEY, RADIUS, TERRAIN_KEY, board_image, hex_centre, piece_key
 from kbenv.present.text import board_text, legend
 

@@ -14,9 +14,9 @@ pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 
 from kbenv import Game  # noqa: E402
+from kbenv.board.colours import SEAT_RGB, TERRAIN_RGB  # noqa: E402
 from kbenv.engine import state as S  # noqa: E402
 from kbenv.engine.deck import deck_off  # noqa: E402
-from kbenv.present.colours import SEAT_RGB, TERRAIN_RGB  # noqa: E402
 from kbenv.present.image import hex_centre  # noqa: E402
 
 with warnings.catch_warnings():

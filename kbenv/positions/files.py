@@ -12,13 +12,15 @@ from ..board.geometry import NUM_HEXES, ROWS, hex_id, hex_rc
 from ..catalogue import ACTION_ID, ACTION_NAMES, POWER_NAMES, RULE_FLAGS
 from ..engine import piece_table as PT
 from ..engine import state as S
-from ..expansions.island.setup import IslandSetupError, hex_out, island_position, on_grid, position_in, position_out
-from ..expansions.marshlands.setup import MARSH_PIECES, marsh_position
+from ..expansions.crossroads.setup import piece_entry  # noqa: F401  (its old home)
+from ..expansions.island.setup import IslandSetupError, hex_out, on_grid, position_in
+from ..expansions.marshlands.setup import MARSH_PIECES
+from ..expansions.registry import sides_of
 from ..game import Game, IllegalActionError
 from ..ruleset import Ruleset
 from ..safe_json import JSONInputError, read_json, short_repr
 from ..setup import SetupError, check_flag, standard_setup
-from .state import RESUME_FIELDS, resume_of, space_of
+from ..setup.resume import RESUME_FIELDS, resume_of
 
 # The names of the two phase-dependent options (OPTION_1, OPTION_2) per phase (decision 8): Harvest's silo phase
 # (H-5) and the number tiles' "take" / "return" (HA8).
@@ -256,28 +258,15 @@ def position_of(game: Game) -> dict:
     pos["tiles_left"] = {"{},{}".format(*loc): game.tiles_left(loc) for loc in game.location_hexes()}
     if bits:
         pos["gold"] = [game.gold(p) for p in range(n)]
-    if bits & CAT.NOMADS:
-        pos[WALLS_KEY] = sorted(list(x) for x in game.walls())
-        pos["nomad_spaces"] = {"{},{}".format(*h): kind for h, kind in sorted(game.nomad_spaces().items())}
-        pos["nomad_tiles"] = [[{"kind": CAT.NOMAD_KINDS[int(st[S.NOMAD_KIND + i])],
-                                "claimed_round": int(st[S.NOMAD_ROUND + i]), "space": space_of(st, i)}
-                               for i in range(int(st[S.NUM_NOMADS])) if st[S.NOMAD_OWNER + i] == p]
-                              for p in range(n)]
-    if bits & CAT.CAPITOL:
-        pos["capitols"] = [rc(st[S.CAPITOL_HEX + k]) for k in range(int(st[S.NUM_CAPITOLS]))]
-    if bits & CAT.CAVES:
-        pos["caves"] = sorted(list(x) for x in game.caves())
-    if bits & CAT.CROSSROADS:
-        pos["tasks"] = list(game.tasks())
-    for kind in PT.SLOT_PIECES:
-        if bits & CAT.EXPANSION_BIT[kind.expansion]:
-            pos[kind.key] = [piece_entry(st, kind, p) for p in range(n)]
-    if bits & CAT.EXPANSION_BIT["marshlands"]:
-        pos.update(marsh_position(st))
-    if setup.island is not None:
-        pos["island"] = island_position(setup.island)
+    sides = sides_of(bits)
+    for side in sides:
+        if side.position_keys is not None:
+            pos.update(side.position_keys(game))
     pos.update(resume_of(st))
-    return position_out(pos) if setup.island is not None else pos
+    for side in sides:
+        if side.position_form is not None:
+            pos = side.position_form(pos)
+    return pos
 
 
 def hand_entry(game: Game, player: int):
@@ -285,17 +274,6 @@ def hand_entry(game: Game, player: int):
     only the extra cards are held)."""
     extra = game.hand_cards(player)[0 if game.hand(player) is None else 1:]
     return [game.hand(player), *extra] if extra else game.hand(player)
-
-
-def piece_entry(st, kind, player: int):
-    """A player's entry under a slot-stored piece kind's key: for a kind of several pieces a list in slot order
-    (null marks an empty slot before a placed piece), for a single piece its [row, col] or null."""
-    hexes = PT.slot_hexes(st, kind, player)
-    if kind.per_player == 1:
-        return None if hexes[0] is None else list(hex_rc(hexes[0]))
-    while hexes and hexes[-1] is None:
-        hexes.pop()
-    return [None if h is None else list(hex_rc(h)) for h in hexes]
 
 
 def record_position(record, at: int | None = None) -> dict:

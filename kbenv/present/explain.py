@@ -10,13 +10,13 @@ import numpy as np
 from .. import catalogue as CAT
 from ..board.bitset import BITS_PER_WORD, WORDS
 from ..board.codes import CARD_TEXT, LOCATION_NAMES, NUM_POWERS, NUM_TERRAIN_CODES, SWAMP_CARD_BASE, TERRAIN_NAMES
+from ..board.colours import seat_name
 from ..board.geometry import ISLAND_COLS, NUM_HEXES, NUM_ISLAND_HEXES, ROWS, hex_rc
 from ..engine import state as S
 from ..engine.legal import END_TURN, TILE_ACTION_BASE, legal_mask_into, usable_tile
 from ..engine.powers import power_has_completion
 from ..expansions.island.setup import location_info, location_slots
 from ..safe_json import short_repr
-from .colours import seat_name
 from .words import action_hex, is_island_action
 
 if TYPE_CHECKING:
@@ -122,7 +122,7 @@ def option_reason(name: str, phase: str) -> str:
 
 def explain_expansion_action(game: Game, st: np.ndarray, action: int, phase: str, p: int) -> str:
     """Why an action of layout v1 beyond END_TURN (a power of an expansion, "done") is illegal now."""
-    from ..positions.state import power_expansion
+    from ..setup.resume import power_expansion
 
     name = CAT.ACTION_NAMES[action]
     power = int(st[S.POWER])

@@ -11,12 +11,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from ..board.codes import LOCATION_LETTERS, LOCATION_NAMES, display_letter
-from ..board.geometry import ISLAND_COLS, ROWS
-from ..catalogue import SLOT_PIECES, TASK_CARDS
-from ..engine.piece_table import player_key
-from ..expansions.harvest.view import SCOUT, harvest_facts, harvest_lines
-from ..expansions.island.view import island_facts, island_side_lines
-from .colours import (
+from ..board.colours import (
     CAPITOL_RGB,
     CAVE_RGB,
     LOCATION_RGB,
@@ -30,6 +25,11 @@ from .colours import (
     seat_label,
     seat_name,
 )
+from ..board.geometry import ISLAND_COLS, ROWS
+from ..catalogue import SLOT_PIECES, TASK_CARDS
+from ..engine.piece_table import player_key
+from ..expansions.harvest.view import SCOUT, harvest_facts, harvest_lines
+from ..expansions.island.view import island_facts, island_side_lines
 
 if TYPE_CHECKING:
     from ..game import Game

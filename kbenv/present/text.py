@@ -5,11 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..board.codes import LOCATION_LETTERS, LOCATION_NAMES, display_letter
-from ..board.geometry import ISLAND_COLS, ROWS
-from ..catalogue import SLOT_PIECES, TASK_CARDS
-from ..expansions.harvest.view import SCOUT, harvest_facts, harvest_lines
-from ..expansions.island.view import island_facts, island_heading, island_side_lines
-from .colours import (
+from ..board.colours import (
     CAPITOL_ANSI,
     CAPITOL_MARK,
     CAVE_ANSI,
@@ -25,6 +21,12 @@ from .colours import (
     WALL_MARK,
     seat_name,
 )
+from ..board.geometry import ISLAND_COLS, ROWS
+from ..catalogue import SLOT_PIECES, TASK_CARDS
+from ..expansions.crossroads.side import ZONE_MARK, piece_marks  # noqa: F401  (piece_marks: its old home)
+from ..expansions.harvest.view import MAYOR_MARK, SCOUT, harvest_facts, harvest_lines
+from ..expansions.island.view import island_facts, island_heading, island_side_lines
+from ..expansions.registry import sides_of
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -34,8 +36,6 @@ PLAYER_MARKS = "01234"  # a settlement of player_<p> shows the digit p
 # followed by the kind's mark of catalogue.PIECE_KINDS (where a plain settlement has a space; a piece covering
 # several hexes marks its other cells with its cell mark); an empty hex of a warrior zone shows its terrain or
 # location letter followed by ZONE_MARK.
-ZONE_MARK = "-"
-MAYOR_MARK = "M"  # Harvest: after a row marked for Mayors, followed by the seat's digit
 PIECE_MARKS = {**{kind.label: kind.mark for kind in SLOT_PIECES},
                **{f"{kind.label} cell": kind.cell_mark for kind in SLOT_PIECES if kind.cell_mark}}  # Game.piece_cells
 # The marks under their former names (kept for callers that import them).
@@ -162,41 +162,15 @@ def _cell(ch: str, owner: int | None, colour: bool, piece: tuple[str, int | None
 
 
 def pieces_legend(expansions=("nomads", "capitol", "caves")) -> str:
-    """The key to the expansion pieces of `board_text` for the expansions in play ('' for the base game);
-    the default is the key of the Nomads, Capitol and Caves pieces."""
-    parts = []
-    if "nomads" in expansions:
-        parts.append(f"{WALL_MARK} stone wall")
-    if "capitol" in expansions:
-        parts.append(f"{CAPITOL_MARK} capitol (on its castle)")
-    if "caves" in expansions:
-        parts.append(f"{CAVE_MARK} cave (on its mountain)")
+    """The key to the expansion pieces of `board_text` for the expansions in play ('' for the base game), from
+    each expansion's side (kbenv.expansions.registry); the default is the key of the Nomads, Capitol and Caves
+    pieces."""
+    sides = sides_of(expansions)
+    parts = [entry for side in sides for entry in side.text_pieces]
     lines = [f"pieces: {', '.join(parts)}"] if parts else []
-    if "nomads" in expansions:
-        donation = NOMAD_TILE_MARKS["donation-G"]
-        kinds = [f"{donation} donation (D-G .. D-M, by terrain)"]
-        kinds += [f"{NOMAD_TILE_MARKS[k]} {k} ({NOMAD_TILE_LABELS[k]})" for k in NOMAD_TILE_MARKS if "-" not in k]
-        lines.append(f"nomad tiles on nomad spaces: {', '.join(kinds)}")
-    if "crossroads" in expansions:
-        marks = ", ".join(f"0{mark} {name}" for kind in SLOT_PIECES if kind.expansion == "crossroads"
-                          for mark, name in piece_marks(kind))
-        lines.append(f"crossroads pieces (owner's digit, then the piece's mark; 0 = player_0): {marks}")
-        lines.append(f"warrior zone: an empty hex next to a warrior shows its letter, then {ZONE_MARK} (g{ZONE_MARK})")
-    if "harvest" in expansions:
-        lines.append(f"harvest: a farmland, o silo, 0{SCOUT.mark} {SCOUT.label} (the turn owner's digit, then "
-                     f"{SCOUT.mark}), {MAYOR_MARK}0 after a row: marked for Mayors by player_0")
-    if "island" in expansions:
-        lines.append("island: drawn below the board, not connected to it; its hexes are island r,c (line r, column c), "
-                     "its location letter is its type's")
+    for side in sides:
+        lines += side.text_legend() if side.text_legend is not None else []
     return "\n".join(lines)
-
-
-def piece_marks(kind) -> tuple[tuple[str, str], ...]:
-    """(mark, name) of a piece kind in the key: one, or for a piece covering several hexes its centre and the
-    other cells ("city hall (centre)", "city hall (other 6 cells)")."""
-    if not kind.cell_mark:
-        return ((kind.mark, kind.label),)
-    return ((kind.mark, f"{kind.label} (centre)"), (kind.cell_mark, f"{kind.label} (other {kind.cells - 1} cells)"))
 
 
 def legend(num_players: int = 5, expansions=()) -> str:

@@ -3,7 +3,7 @@
 `seat_view(game, seat)` is what one seat may see (its own hand, the other hands hidden); `spectator_view(game)`
 is what a watcher may see: every part of it is what some opponent of that seat sees (each seat's hand as the
 next seat sees it), so a hand is shown only when it is public. `board_meta()` is the drawing data shared by
-every view: the hex centres of kbenv.present.image and the colours of kbenv.present.colours. With the Island a view's
+every view: the hex centres of kbenv.present.image and the colours of kbenv.board.colours. With the Island a view's
 board has an "island" object (its hexes in island (r, c) coordinates; a legal island hex is a decision of kind
 "island" whose action is `island r,c`), drawn right of the board as in the PNG.
 """
@@ -12,13 +12,7 @@ from __future__ import annotations
 
 from .. import catalogue as CAT
 from ..board.codes import LOCATION_LETTERS, LOCATION_NAMES
-from ..board.geometry import ISLAND_COLS, ISLAND_ROWS, ROWS
-from ..board.island_files import SUBSTITUTE_SIDES
-from ..expansions.harvest.view import HarvestFacts
-from ..expansions.island.setup import hex_label
-from ..expansions.island.view import island_rc, on_island
-from ..game import Game
-from ..present.colours import (
+from ..board.colours import (
     CAPITOL_RGB,
     CAVE_RGB,
     LOCATION_RGB,
@@ -32,6 +26,12 @@ from ..present.colours import (
     WALL_RGB,
     seat_name,
 )
+from ..board.geometry import ISLAND_COLS, ISLAND_ROWS, ROWS
+from ..board.island_files import SUBSTITUTE_SIDES
+from ..expansions.harvest.view import HarvestFacts
+from ..expansions.island.setup import hex_label
+from ..expansions.island.view import island_rc, on_island
+from ..game import Game
 from ..present.image import (
     HEX_W,
     ISLAND_W,

@@ -22,7 +22,6 @@ from ..board.geometry import hex_id
 from ..board.sections import assemble
 from ..board.tables import TABLE_SECTIONS, board_arrays
 from ..catalogue import CARD_NAMES as ALL_CARD_NAMES
-from ..catalogue import NOMADS as NOMADS_BIT
 from ..catalogue import section_name
 from ..engine import state as S
 from ..engine.deck import deck_off, pile_size, removed_off
@@ -51,7 +50,7 @@ from ..expansions.island.setup import (
     validate_island,
 )
 from ..expansions.marshlands.setup import check_marsh_position
-from ..positions.state import apply_resume, resume_cards, validate_resume
+from ..expansions.registry import sides_of
 from ..ruleset import LORDS_COUNT_ZERO, Ruleset, RulesetError
 from ..safe_json import short_repr
 from .pieces import (
@@ -62,6 +61,7 @@ from .pieces import (
     is_int,
     validate_pieces,
 )
+from .resume import apply_resume, resume_cards, validate_resume
 
 KEEP_BONUS = "bonus_kept_after_tile_loss"  # the rule flag of A-M4 (a)
 
@@ -87,14 +87,11 @@ SETTLEMENT_TERRAINS = "GCDFTW"
 
 
 def settlement_terrains(expansion_bits: int) -> str:
-    """The terrain letters a settlement may stand on under a ruleset."""
+    """The terrain letters a settlement may stand on under a ruleset: those of the base game and those the
+    expansions in play add (each expansion's side: kbenv.expansions.registry)."""
     out = SETTLEMENT_TERRAINS
-    if expansion_bits & NOMADS_BIT:
-        out += "".join(t for t in CAT.DONATION_TERRAINS if t not in out)
-    if expansion_bits & CAT.MARSHLANDS:  # swamp: the swamp cards (M-5, A16); mountain: a bonus tile (M-11)
-        out += "".join(t for t in "SM" if t not in out)
-    if expansion_bits & CAT.HARVEST:  # farmland (EN 1231, X-4)
-        out += "A"
+    for side in sides_of(expansion_bits):
+        out += "".join(t for t in side.settlement_terrains if t not in out)
     return out
 
 
@@ -239,7 +236,7 @@ class Setup:
     # The per-seat counters of the powers (catalogue.PLAYER_COUNTERS), as (name, one count per player) pairs;
     # each is also read as an attribute of its name, and is a key of records and position files.
     counters: tuple[tuple[str, tuple[int, ...]], ...] | None = None
-    # The full state of a position written by Game.to_position (kbenv.positions.state; None: a turn begins).
+    # The full state of a position written by Game.to_position (kbenv.setup.resume; None: a turn begins).
     resume: dict | None = None
     # The Island (kbenv.expansions.island.setup): (side name, 5 rows of 4 codes); None without the island expansion.
     island: tuple | None = None
@@ -339,31 +336,22 @@ def make_setup(
     current_player=None,
     expansions=None,
     rules=None,
-    walls=None,
-    capitols=None,
-    caves=None,
-    nomad_spaces=None,
-    gold=None,
-    nomad_tiles=None,
-    tasks=None,
-    warriors=None,
-    wagons=None,
-    ships=None,
-    city_halls=None,
-    bonus_tiles=None,
     resume=None,
     island=None,
-    **counters,
+    ruleset=None,
+    **pieces,
 ) -> Setup:
-    """A validated Setup; SetupError names the field at fault. The per-seat counters of the powers come as
-    keywords of their names (catalogue.PLAYER_COUNTER_NAMES).
+    """A validated Setup; SetupError names the field at fault.
 
-    `expansions` and `rules` may also come as a `ruleset` (kbenv.ruleset.Ruleset); `lords_count_zero=True` is
-    the rule flag of that name (the older keyword)."""
-    unknown = sorted(set(counters) - set(CAT.PLAYER_COUNTER_NAMES))
+    The ruleset comes as `expansions` and `rules` or as a `ruleset` (kbenv.ruleset.Ruleset); `lords_count_zero=True`
+    is the rule flag of that name (the older keyword). The pieces of a hand-built position come as keywords of
+    their fields: banked `gold` and each expansion's fields (`walls`, `capitols`, `tasks`, `bonus_tiles`, ...:
+    kbenv.setup.pieces.POSITION_PIECES, declared by the expansions' sides), the per-seat counters of the powers
+    among them (catalogue.PLAYER_COUNTER_NAMES)."""
+    unknown = sorted(set(pieces) - set(POSITION_PIECES))
     if unknown:
         raise TypeError(f"make_setup() got an unexpected keyword argument {short_repr(unknown[0])}")
-    ruleset = ruleset_of(expansions, rules, lords_count_zero)
+    ruleset = ruleset_of(expansions, rules, lords_count_zero, ruleset)
     bits, rule_bits = ruleset.bits
     n = check_num_players(num_players)
     board = validate_board(board)
@@ -477,12 +465,7 @@ def make_setup(
                                  "(the game has one of each swamp card)")
     occupied = {rc for own in (settlements or ()) for rc in own}
     try:
-        pieces = validate_pieces(grid, n, bits, {"walls": walls, "capitols": capitols, "caves": caves,
-                                                  "nomad_spaces": nomad_spaces, "gold": gold,
-                                                  "nomad_tiles": nomad_tiles, "tasks": tasks, "warriors": warriors,
-                                                  "wagons": wagons, "ships": ships, "city_halls": city_halls,
-                                                  "bonus_tiles": bonus_tiles, **counters},
-                                 occupied)
+        pieces = validate_pieces(grid, n, bits, {name: pieces.get(name) for name in POSITION_PIECES}, occupied)
         check_marsh_position(grid, n, pieces, tiles, settlements, supply, KEEP_BONUS in (ruleset.rules or ()))
         check_nomad_counts(grid, pieces, (resume or {}).get("nomad_tiles_gone", ()))
     except ValueError as err:

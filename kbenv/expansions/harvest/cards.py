@@ -17,7 +17,7 @@ from ... import catalogue as CAT
 from ...board.geometry import ISLAND_ROWS, ROWS
 from ...engine import state as S
 from ...safe_json import short_repr
-from ...setup.pieces import ExpansionSetupError, is_int
+from ..checks import ExpansionSetupError, is_int
 
 CARD_KEYS = ("mayor_lines", "rovers_sections")
 NUM_SECTIONS = 4

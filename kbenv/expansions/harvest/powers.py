@@ -13,7 +13,7 @@ from ...board.bitset import BITS_PER_WORD, NEIGHBOUR_MASK, WORDS
 from ...board.geometry import hex_id
 from ...engine import state as S
 from ...safe_json import short_repr
-from ...setup.pieces import ExpansionSetupError, buildable_letters
+from ..checks import ExpansionSetupError, buildable_letters
 
 POWER_KEYS = ("number_tiles", "scouts")
 SCOUT_TILES = 2  # EN 1245: 2 scout tiles, shared

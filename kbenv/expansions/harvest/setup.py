@@ -1,5 +1,5 @@
 """Harvest keys of position files (decision 8), read, validated and written: so far `farmland_used` (per player:
-the farm action was already taken in this turn, H-4, A-H1). kbenv.positions.state calls these; errors name the
+the farm action was already taken in this turn, H-4, A-H1). kbenv.setup.resume calls these; errors name the
 key (`farmland_used` or `farmland_used[p]`). The keys of the cards, `mayor_lines` (decision 8) and `rovers_sections`,
 are in kbenv.expansions.harvest.cards; those of the powers, `number_tiles` and `scouts` (decision 8), in
 kbenv.expansions.harvest.powers.
@@ -25,7 +25,7 @@ from ...board.geometry import hex_id, hex_rc
 from ...engine import state as S
 from ...engine.harvest.silo import SILO_STEPS_MAX
 from ...safe_json import short_repr
-from ...setup.pieces import ExpansionSetupError, is_int
+from ..checks import ExpansionSetupError, is_int
 from .cards import CARD_KEYS, apply_card_keys, card_keys_of, validate_card_keys
 from .powers import POWER_KEYS, apply_power_keys, power_keys_of, validate_power_keys
 

@@ -14,11 +14,12 @@ import numpy as np
 
 from ... import catalogue as CAT
 from ...board.bitset import WORDS, hexes_of
+from ...board.colours import seat_name
 from ...board.geometry import ROWS, hex_rc
 from ...engine import state as S
-from ...present.colours import seat_name
 from ..island.view import hex_words
 
+MAYOR_MARK = "M"  # the text board: after a row marked for Mayors, followed by the seat's digit
 SCOUT = next(k for k in CAT.PIECE_KINDS if k.turn_owner)  # the shared scouts (catalogue.PIECE_KINDS)
 SILO_MODES = ("build, move or done", "building", "moving")  # state.SILO_MODE 0, 1, 2
 SILO_STEPS = 3  # builds or moves at one silo (H-5, A-H2)

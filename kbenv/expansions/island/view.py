@@ -111,7 +111,7 @@ def island_side_lines(facts: IslandFacts | None) -> list[str]:
     """The side text of the island: its location with the tiles left, the island lines marked for Mayors."""
     if facts is None:
         return []
-    from ...present.colours import seat_name
+    from ...board.colours import seat_name
 
     lines = []
     if facts.location is not None:

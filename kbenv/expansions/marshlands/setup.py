@@ -1,6 +1,6 @@
 """The Marshlands keys of a position file (decision 8): `bonus_tiles` and the per-seat counters of the
 Marshlands powers (catalogue.PLAYER_COUNTERS), validated with the field named and written into a state; the
-full-state keys `bonus_tiles_fresh`, `bonus_tiles_used` and `bonus_tiles_left` (kbenv.positions.state) are read
+full-state keys `bonus_tiles_fresh`, `bonus_tiles_used` and `bonus_tiles_left` (kbenv.setup.resume) are read
 and written here too.
 
 * `bonus_tiles`: per player, the location types whose bonus tile the player holds since before this turn

@@ -22,11 +22,12 @@ from ..engine.frames import SAVED
 from ..engine.nomads.rules import DONATION_BUILDS, RESETTLEMENT_STEPS
 from ..engine.rng import MASK32
 from ..engine.turns import MANDATORY_BUILDS
+from ..expansions.checks import ExpansionSetupError, is_int
 from ..expansions.harvest.setup import HARVEST_RESUME, apply_harvest_resume, harvest_position, validate_harvest_resume
 from ..expansions.island.setup import location_slots, on_grid
 from ..expansions.marshlands.setup import MARSH_RESUME, apply_marsh_resume, validate_marsh_resume
+from ..expansions.nomads.setup import nomad_entry, space_of
 from ..safe_json import short_repr
-from ..setup.pieces import ExpansionSetupError, is_int, nomad_entry
 
 REACTION_POWER = CAT.REACTION_POWERS[0]  # the power of a reaction frame (decision 8 name)
 
@@ -416,9 +417,3 @@ def frame_of(st: np.ndarray, d: int) -> dict:
             "source": None if source < 0 else list(hex_rc(source)), "steps_left": steps_left,
             "steps_taken": steps_taken, "victim": None if victim < 0 else victim, "mandatory_built": built,
             "queue": [s for s in range(int(st[S.NUM_PLAYERS])) if queue >> s & 1]}
-
-
-def space_of(st: np.ndarray, i: int) -> str | None:
-    """The nomad space of slot i as "r,c" (None: a tile that came with a position, not from a space)."""
-    h = int(st[S.NOMAD_HEX + i])
-    return None if h < 0 else "{},{}".format(*hex_rc(h))

@@ -1,0 +1,1 @@
+"""Crossroads: the position fields of its tasks and pieces (`setup`) and its side for the generic code (`side`)."""

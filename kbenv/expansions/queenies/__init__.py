@@ -1,0 +1,1 @@
+"""The Queenie mini-expansions Capitol and Caves: their position fields (`setup`) and sides (`side`)."""

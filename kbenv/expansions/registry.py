@@ -1,0 +1,96 @@
+"""The Python side of every expansion, one `ExpansionSide` per catalogue row (kbenv.catalogue.EXPANSIONS).
+
+Each expansion declares in its own package (kbenv/expansions/<package>/side.py) what the generic code needs
+of it: the set-up fields of its pieces in a hand-built position, the terrains it lets a settlement stand on or
+makes buildable, how its pieces are checked and written into a state, the keys it adds to a position file,
+and the key to its marks on the text board. The generic modules (kbenv.setup, kbenv.positions, kbenv.present)
+loop over `sides_of(ruleset)` instead of testing which expansions are in play.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import cache
+
+from .. import catalogue as CAT
+
+# The package of each catalogue row's side (Capitol and Caves are the Queenie mini-expansions).
+SIDE_PACKAGES = {"nomads": "nomads", "capitol": "queenies", "caves": "queenies", "crossroads": "crossroads",
+                 "marshlands": "marshlands", "harvest": "harvest", "island": "island"}
+
+
+@dataclass(frozen=True)
+class PieceCheck:
+    """What an expansion's piece check reads and writes: the board's rows of letters (with the island's rows
+    where it is in play), the player count, the expansion bits, the settlements' hexes and `out`, the
+    position's fields normalised so far (each side normalises its own in place)."""
+
+    board: tuple[str, ...] | list[str]
+    num_players: int
+    bits: int
+    occupied: set
+    out: dict
+
+
+@dataclass(frozen=True)
+class ExpansionSide:
+    """One expansion's Python side (every hook optional; None: the expansion adds nothing there).
+
+    - `setup_fields`: its keys of a hand-built position (Setup fields and keywords of make_setup), in the order
+      they are checked and written;
+    - `settlement_terrains`, `buildable_terrains`: terrain letters it adds to where a settlement may stand
+      (kbenv.setup.settlement_terrains) and to the buildable terrains (kbenv.expansions.checks.buildable_letters);
+    - `check_pieces(check)`: validates and normalises its fields in `check.out` (ExpansionSetupError naming the
+      field);
+    - `apply_pieces(st, pieces, this_round, gone)`: writes its pieces into a state after the base set-up;
+    - `position_keys(game)`: the keys it adds to a position file (Game.to_position), in file order;
+      `position_form(position)`: rewrites a whole written position into the file's form (the Island's hexes);
+    - `text_pieces`: its entries of the text board's "pieces:" key line; `text_legend()`: its further key lines.
+    """
+
+    name: str
+    setup_fields: tuple[str, ...] = ()
+    settlement_terrains: str = ""
+    buildable_terrains: str = ""
+    check_pieces: Callable[[PieceCheck], None] | None = None
+    apply_pieces: Callable | None = None
+    position_keys: Callable | None = None
+    position_form: Callable[[dict], dict] | None = None
+    text_pieces: tuple[str, ...] = ()
+    text_legend: Callable[[], list[str]] | None = None
+
+    @property
+    def bit(self) -> int:
+        """The expansion's bit of the state's EXPANSIONS word (kbenv.catalogue.EXPANSION_BIT)."""
+        return CAT.EXPANSION_BIT[self.name]
+
+
+@cache
+def all_sides() -> tuple[ExpansionSide, ...]:
+    """Every expansion's side in catalogue order (imported on first use: the side modules import the set-up
+    modules, which import this one)."""
+    found = {}
+    for package in dict.fromkeys(SIDE_PACKAGES.values()):
+        module = importlib.import_module(f"{__package__}.{package}.side")
+        found.update({side.name: side for side in module.SIDES})
+    names = [e.name for e in CAT.EXPANSIONS]
+    assert sorted(found) == sorted(names), f"one side per catalogue row: {sorted(found)} != {sorted(names)}"
+    assert all(SIDE_PACKAGES[name] for name in names)
+    return tuple(found[name] for name in names)
+
+
+def sides_of(expansions: int | Iterable[str] | None) -> tuple[ExpansionSide, ...]:
+    """The sides of the expansions in play, in catalogue order: from the expansion bits or names (None: none)."""
+    if expansions is None:
+        return ()
+    if isinstance(expansions, int):
+        return tuple(side for side in all_sides() if expansions & side.bit)
+    names = set(expansions)
+    return tuple(side for side in all_sides() if side.name in names)
+
+
+def field_owner() -> dict[str, str]:
+    """Each expansion set-up field's expansion (a field of a ruleset without it is refused)."""
+    return {field: side.name for side in all_sides() for field in side.setup_fields}
