@@ -35,6 +35,17 @@ class PieceCheck:
 
 
 @dataclass(frozen=True)
+class ResumeCheck:
+    """What an expansion's full-state check reads: the player count, the expansion bits, the player to move and
+    the board's rows of letters (with the island's rows where it is in play)."""
+
+    num_players: int
+    bits: int
+    current: int
+    board: tuple[str, ...] | list[str]
+
+
+@dataclass(frozen=True)
 class ExpansionSide:
     """One expansion's Python side (every hook optional; None: the expansion adds nothing there).
 
@@ -47,7 +58,10 @@ class ExpansionSide:
     - `apply_pieces(st, pieces, this_round, gone)`: writes its pieces into a state after the base set-up;
     - `position_keys(game)`: the keys it adds to a position file (Game.to_position), in file order;
       `position_form(position)`: rewrites a whole written position into the file's form (the Island's hexes);
-    - `text_pieces`: its entries of the text board's "pieces:" key line; `text_legend()`: its further key lines.
+    - `text_pieces`: its entries of the text board's "pieces:" key line; `text_legend()`: its further key lines;
+    - `resume_fields`: its full-state keys of a position mid-turn (kbenv.setup.resume); `check_resume(resume,
+      check)` returns them normalised, `apply_resume(st, resume)` writes them, `resume_keys(st)` reads them;
+      `decision_phases`: the phases of a decision in progress that only its rules have (state.PHASE_NAMES).
     """
 
     name: str
@@ -60,6 +74,11 @@ class ExpansionSide:
     position_form: Callable[[dict], dict] | None = None
     text_pieces: tuple[str, ...] = ()
     text_legend: Callable[[], list[str]] | None = None
+    resume_fields: tuple[str, ...] = ()
+    decision_phases: tuple[str, ...] = ()
+    check_resume: Callable[[dict, ResumeCheck], dict] | None = None
+    apply_resume: Callable | None = None
+    resume_keys: Callable | None = None
 
     @property
     def bit(self) -> int:
@@ -94,3 +113,13 @@ def sides_of(expansions: int | Iterable[str] | None) -> tuple[ExpansionSide, ...
 def field_owner() -> dict[str, str]:
     """Each expansion set-up field's expansion (a field of a ruleset without it is refused)."""
     return {field: side.name for side in all_sides() for field in side.setup_fields}
+
+
+def resume_owner() -> dict[str, str]:
+    """Each expansion full-state key's expansion (a key of a ruleset without it is refused)."""
+    return {field: side.name for side in all_sides() for field in side.resume_fields}
+
+
+def phase_owner() -> dict[str, str]:
+    """Each expansion's own decision phases (a position in one of them needs the expansion)."""
+    return {phase: side.name for side in all_sides() for phase in side.decision_phases}

@@ -23,17 +23,18 @@ from ..engine.nomads.rules import DONATION_BUILDS, RESETTLEMENT_STEPS
 from ..engine.rng import MASK32
 from ..engine.turns import MANDATORY_BUILDS
 from ..expansions.checks import ExpansionSetupError, is_int
-from ..expansions.harvest.setup import HARVEST_RESUME, apply_harvest_resume, harvest_position, validate_harvest_resume
 from ..expansions.island.setup import location_slots, on_grid
-from ..expansions.marshlands.setup import MARSH_RESUME, apply_marsh_resume, validate_marsh_resume
-from ..expansions.nomads.setup import nomad_entry, space_of
+from ..expansions.registry import ResumeCheck, all_sides, phase_owner, resume_owner, sides_of
 from ..safe_json import short_repr
 
 REACTION_POWER = CAT.REACTION_POWERS[0]  # the power of a reaction frame (decision 8 name)
 
-RESUME_FIELDS = ("discard", "removed", "removed_terrain",
-                 "rng", "turn", "ending", "turns_without_build", "decisions", "tiles_fresh",
-                 "tiles_used", "nomad_tiles_gone", *MARSH_RESUME, *HARVEST_RESUME, "decision")
+BASE_RESUME = ("discard", "removed", "rng", "turn", "ending", "turns_without_build", "decisions", "tiles_fresh",
+               "tiles_used")
+# The full-state keys: the base game's, each expansion's (its side's resume_fields), the decision in progress.
+RESUME_FIELDS = (*BASE_RESUME, *(field for side in all_sides() for field in side.resume_fields), "decision")
+RESUME_OWNER = resume_owner()
+PHASE_OWNER = phase_owner()
 MAX_TURN = 100_000  # turns of a game: far more than any game has (under 200)
 MAX_DECISIONS = 10_000_000
 MAX_STEPS = max(RESETTLEMENT_STEPS, DONATION_BUILDS, PIECE_STEPS)
@@ -112,14 +113,14 @@ def validate_resume(resume: dict, board, n: int, bits: int, tiles, current: int,
     for name in ("discard", "removed"):
         if name in resume:
             out[name] = _letters(resume[name], name, pile_size(bits))
-    if resume.get("removed_terrain") is not None:
-        gone = resume["removed_terrain"]
-        if not bits & CAT.MARSHLANDS:
-            raise _err("removed_terrain: needs the 'marshlands' expansion (the Scouts set-up, M-16)")
-        if not isinstance(gone, str) or gone.upper() not in CARD_LETTERS:
-            raise _err(f"removed_terrain: expected the letter of a terrain with cards ({' '.join(CARD_LETTERS)}; "
-                       f"swamp is never removed, A-M10) or null, got {short_repr(gone)}")
-        out["removed_terrain"] = gone.upper()
+    for name in resume:
+        owner = RESUME_OWNER.get(name)
+        if owner is not None and resume[name] is not None and not bits & CAT.EXPANSION_BIT[owner]:
+            raise _err(f"{name}: needs the {short_repr(owner)} expansion")
+    phase = resume["decision"].get("phase") if isinstance(resume.get("decision"), dict) else None
+    owner = PHASE_OWNER.get(phase)
+    if owner is not None and not bits & CAT.EXPANSION_BIT[owner]:
+        raise _err(f"decision.phase: {short_repr(phase)} needs the {short_repr(owner)} expansion")
     if "rng" in resume:
         out["rng"] = _count(resume["rng"], "rng", 1, MASK32)
     if "turn" in resume:
@@ -152,17 +153,10 @@ def validate_resume(resume: dict, board, n: int, bits: int, tiles, current: int,
                         raise _err(f"{name}[{p}]: player {p} holds no tile of location {rc} (see tiles)")
                 lists.append(sorted(own))
             out[name] = lists
-    if "nomad_tiles_gone" in resume:
-        if not bits & CAT.NOMADS:
-            raise _err("nomad_tiles_gone: needs the 'nomads' expansion")
-        gone = resume["nomad_tiles_gone"]
-        if not isinstance(gone, (list, tuple)):
-            raise _err('nomad_tiles_gone: expected a list of {"kind", "space"} objects')
-        out["nomad_tiles_gone"] = [nomad_entry(e if isinstance(e, dict) else {"kind": e}, f"nomad_tiles_gone[{k}]",
-                                               board, False)
-                                   for k, e in enumerate(gone)]
-    out.update(validate_marsh_resume(resume, n, bits))
-    out.update(validate_harvest_resume(resume, n, bits, current, board))
+    check = ResumeCheck(n, bits, current, board)
+    for side in sides_of(bits):
+        if side.check_resume is not None:
+            out.update(side.check_resume(resume, check))
     if "decision" in resume:
         out["decision"] = validate_decision(resume["decision"], n, bits, current)
     return out
@@ -292,8 +286,6 @@ def apply_resume(st: np.ndarray, resume: dict) -> None:
             cards = resume[name]
             st[off : off + len(cards)] = [CARD_TEXT.index(x) for x in cards]
             st[count_off] = len(cards)
-    if resume.get("removed_terrain") is not None:
-        st[S.REMOVED_TERRAIN] = CARD_LETTERS.index(resume["removed_terrain"]) + 1
     for name, off in (("rng", S.RNG), ("turns_without_build", S.TURNS_WITHOUT_BUILD), ("decisions", S.DECISIONS)):
         if name in resume:
             st[off] = resume[name]
@@ -303,10 +295,9 @@ def apply_resume(st: np.ndarray, resume: dict) -> None:
     for name, off in (("tiles_fresh", S.TILES_FRESH), ("tiles_used", S.TILES_USED)):
         for p, hexes in enumerate(resume.get(name, ())):
             st[off + p] = sum(1 << location_bit[hex_id(r, c)] for r, c in hexes)
-    if st[S.EXPANSIONS] & CAT.EXPANSION_BIT["marshlands"]:
-        apply_marsh_resume(st, resume)
-    if st[S.EXPANSIONS] & CAT.HARVEST:
-        apply_harvest_resume(st, resume)
+    for side in sides_of(int(st[S.EXPANSIONS])):
+        if side.apply_resume is not None:
+            side.apply_resume(st, resume)
     decision = resume.get("decision")
     if decision is None:
         if "turn" in resume:
@@ -371,15 +362,9 @@ def resume_of(st: np.ndarray) -> dict:
         "tiles_fresh": tile_hexes(S.TILES_FRESH),
         "tiles_used": tile_hexes(S.TILES_USED),
     }
-    if st[S.EXPANSIONS] & CAT.HARVEST:
-        out.update(harvest_position(st))
-    if st[S.EXPANSIONS] & CAT.MARSHLANDS:
-        gone = int(st[S.REMOVED_TERRAIN]) - 1
-        out["removed_terrain"] = CARD_LETTERS[gone] if gone >= 0 else None
-    if st[S.EXPANSIONS] & CAT.NOMADS:
-        out["nomad_tiles_gone"] = [{"kind": CAT.NOMAD_KINDS[int(st[S.NOMAD_KIND + i])], "space": space_of(st, i),
-                                    "claimed_round": int(st[S.NOMAD_ROUND + i])}
-                                   for i in range(int(st[S.NUM_NOMADS])) if st[S.NOMAD_OWNER + i] == S.NOMAD_GONE]
+    for side in sides_of(int(st[S.EXPANSIONS])):
+        if side.resume_keys is not None:
+            out.update(side.resume_keys(st))
     power, source, victim = int(st[S.POWER]), int(st[S.SOURCE]), int(st[S.VICTIM])
     decision: dict = {
         "phase": S.PHASE_NAMES[int(st[S.PHASE])],

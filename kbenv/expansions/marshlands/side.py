@@ -1,7 +1,36 @@
 """Marshlands, as the generic Python code sees it (kbenv.expansions.registry)."""
 
-from ..registry import ExpansionSide
+from ...board.codes import CARD_LETTERS
+from ...engine import state as S
+from ...safe_json import short_repr
+from ..checks import ExpansionSetupError
+from ..registry import ExpansionSide, ResumeCheck
 from . import setup
+
+
+def check_resume(resume: dict, check: ResumeCheck) -> dict:
+    """The terrain the Scouts set-up removed (M-16) and the bonus tiles taken and used this turn, left."""
+    out: dict = {}
+    gone = resume.get("removed_terrain")
+    if gone is not None:
+        if not isinstance(gone, str) or gone.upper() not in CARD_LETTERS:
+            raise ExpansionSetupError(f"removed_terrain: expected the letter of a terrain with cards "
+                                      f"({' '.join(CARD_LETTERS)}; swamp is never removed, A-M10) or null, got "
+                                      f"{short_repr(gone)}")
+        out["removed_terrain"] = gone.upper()
+    out.update(setup.validate_marsh_resume(resume, check.num_players, check.bits))
+    return out
+
+
+def apply_resume(st, resume: dict) -> None:
+    if resume.get("removed_terrain") is not None:
+        st[S.REMOVED_TERRAIN] = CARD_LETTERS.index(resume["removed_terrain"]) + 1
+    setup.apply_marsh_resume(st, resume)
+
+
+def resume_keys(st) -> dict:
+    gone = int(st[S.REMOVED_TERRAIN]) - 1
+    return {"removed_terrain": CARD_LETTERS[gone] if gone >= 0 else None}
 
 
 def check_pieces(check) -> None:
@@ -25,4 +54,8 @@ SIDES = (ExpansionSide(
     check_pieces=check_pieces,
     apply_pieces=apply_pieces,
     position_keys=position_keys,
+    resume_fields=("removed_terrain", *setup.MARSH_RESUME),
+    check_resume=check_resume,
+    apply_resume=apply_resume,
+    resume_keys=resume_keys,
 ),)

@@ -2,8 +2,29 @@
 
 from ... import catalogue as CAT
 from ...board.colours import NOMAD_TILE_LABELS, NOMAD_TILE_MARKS, WALL_MARK
-from ..registry import ExpansionSide
+from ...engine import state as S
+from ..checks import ExpansionSetupError
+from ..registry import ExpansionSide, ResumeCheck
 from . import setup
+
+
+def check_resume(resume: dict, check: ResumeCheck) -> dict:
+    """`nomad_tiles_gone`: the tiles out of the game, each {"kind", "space"} (its round optional)."""
+    if "nomad_tiles_gone" not in resume:
+        return {}
+    gone = resume["nomad_tiles_gone"]
+    if not isinstance(gone, (list, tuple)):
+        raise ExpansionSetupError('nomad_tiles_gone: expected a list of {"kind", "space"} objects')
+    return {"nomad_tiles_gone": [setup.nomad_entry(e if isinstance(e, dict) else {"kind": e},
+                                                   f"nomad_tiles_gone[{k}]", check.board, False)
+                                 for k, e in enumerate(gone)]}
+
+
+def resume_keys(st) -> dict:
+    """The tiles out of the game (written into the state with the pieces: kbenv.setup.pieces.apply_pieces)."""
+    return {"nomad_tiles_gone": [{"kind": CAT.NOMAD_KINDS[int(st[S.NOMAD_KIND + i])], "space": setup.space_of(st, i),
+                                  "claimed_round": int(st[S.NOMAD_ROUND + i])}
+                                 for i in range(int(st[S.NUM_NOMADS])) if st[S.NOMAD_OWNER + i] == S.NOMAD_GONE]}
 
 
 def text_legend() -> list[str]:
@@ -23,4 +44,7 @@ SIDES = (ExpansionSide(
     position_keys=setup.position_keys,
     text_pieces=(f"{WALL_MARK} stone wall",),
     text_legend=text_legend,
+    resume_fields=("nomad_tiles_gone",),
+    check_resume=check_resume,
+    resume_keys=resume_keys,
 ),)
