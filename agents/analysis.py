@@ -34,9 +34,9 @@ import numpy as np
 from kbenv.catalogue import ACTION_ID
 from kbenv.engine import state as S
 from kbenv.game import Game
+from kbenv.game.view import PlayerView
 from kbenv.policies.greedy import greedy_values, position_value
 from kbenv.policies.lookahead import lookahead_values
-from kbenv.present.view import PlayerView
 from kbenv.present.words import describe_decision
 from kbenv.ruleset import Ruleset
 from kbenv.safe_json import short_repr

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from kbenv.present.view import PlayerView
+from kbenv.game.view import PlayerView
 
 from . import rulesets
 

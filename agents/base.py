@@ -6,7 +6,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from kbenv.present.view import PlayerView
+from kbenv.game.view import PlayerView
 
 
 @runtime_checkable

@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from kbenv.engine.rng import seed_u32
+from kbenv.game.view import PlayerView
 from kbenv.policies.greedy import greedy_action
-from kbenv.present.view import PlayerView
 
 
 class KernelAgent:

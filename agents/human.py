@@ -23,10 +23,10 @@ from kbenv.board.colours import seat_name
 from kbenv.board.geometry import ISLAND_COLS
 from kbenv.catalogue import ACTION_ID, ISLAND_ACTION_BASE
 from kbenv.expansions.island.view import parse_island_hex
+from kbenv.game.explain import explain_illegal
+from kbenv.game.view import PlayerView
 from kbenv.positions.files import OPTION_NAMES
-from kbenv.present.explain import explain_illegal
 from kbenv.present.text import board_text, score_text
-from kbenv.present.view import PlayerView
 from kbenv.present.words import action_phrase, describe_decision, hand_words, phase_words
 
 

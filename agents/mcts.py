@@ -17,8 +17,8 @@ import threading
 import numpy as np
 
 from kbenv.engine.rng import seed_u32
+from kbenv.game.view import PlayerView
 from kbenv.policies.search import ROLLOUT_GREEDY, ROLLOUT_MIXED, ROLLOUT_RANDOM, rollout
-from kbenv.present.view import PlayerView
 
 ROLLOUTS = {"random": ROLLOUT_RANDOM, "greedy": ROLLOUT_GREEDY, "mixed": ROLLOUT_MIXED}
 MARGIN_WEIGHT = 0.01

@@ -24,7 +24,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from kbenv.present.view import PlayerView
+from kbenv.game.view import PlayerView
 
 BOTS = ("mcts", "ismcts", "random", "uniform")
 

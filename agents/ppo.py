@@ -23,8 +23,8 @@ import numpy as np
 
 from kbenv.catalogue import ACTION_SIZE_V0
 from kbenv.engine.observe_v1 import V1_BASE_CHANNELS
+from kbenv.game.view import PlayerView
 from kbenv.layout import layout_by_flag
-from kbenv.present.view import PlayerView
 
 from . import rulesets
 

@@ -14,7 +14,7 @@ search gives the Python search's actions and policy targets). Two more kinds run
 search on packed observations, and the compiled search with the evaluator's cache of `--cache` rows (empty at
 the start of each timed round, as in a run's round; its games are compared with the others' apart, since a
 cached row's outputs may differ from a fresh batch's in float rounding). The Python kind is the reference as the
-issue found it: it also determinizes the roots as self-play did then (kbenv.present.view.PlayerView, the same states and
+issue found it: it also determinizes the roots as self-play did then (kbenv.game.view.PlayerView, the same states and
 draws as today's kernels in kbenv.engine.hidden), and so does a "compiled-view" kind, whose ratio to the compiled
 kind is what the kernels' determinization gains. Writes JSON (--out) and prints ratios.
 """
@@ -62,7 +62,7 @@ class TimedEvaluator:
 
 def view_determinization(game, seat: int, rng) -> np.ndarray:
     """Self-play's determinization of a root until 4622086 (2026-11-29): through the seat's PlayerView."""
-    from kbenv.present.view import PlayerView
+    from kbenv.game.view import PlayerView
 
     return PlayerView(game, seat).determinize(rng).state
 

@@ -372,7 +372,7 @@ class VectorGames:
             j = int(np.flatnonzero(~ok)[0])
             i, a = int(rows[j]), int(actions[j])
             g = Game(self.setup_of(i), self.states[i].copy())
-            from .present.explain import explain_illegal
+            from .game.explain import explain_illegal
 
             raise IllegalActionError(
                 f"game {i}: action {a} ({describe_action(a)}) is illegal: {explain_illegal(g, a)}"

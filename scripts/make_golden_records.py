@@ -29,8 +29,8 @@ import numpy as np  # noqa: E402
 
 from agents import make_agent  # noqa: E402
 from kbenv import Game, raw_env  # noqa: E402
+from kbenv.game.view import PlayerView  # noqa: E402
 from kbenv.observation import action_mask, observation_planes  # noqa: E402
-from kbenv.present.view import PlayerView  # noqa: E402
 from kbenv.vector import VectorGames  # noqa: E402
 
 OUT = Path(__file__).resolve().parent.parent / "tests" / "data" / "golden_base.json.gz"

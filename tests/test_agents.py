@@ -8,8 +8,8 @@ import pytest
 from agents import GreedyAgent, MCTSAgent, RandomAgent, make_agent, parse_spec
 from agents.evaluation.play import play_game
 from kbenv import Game
+from kbenv.game.view import PlayerView
 from kbenv.observation import action_mask, observation_planes
-from kbenv.present.view import PlayerView
 
 from .conftest import play_random
 

@@ -26,7 +26,7 @@ from agents.training.alphazero import Run
 from agents.training.az_config import AlphaZeroConfig
 from kbenv.engine import state as S
 from kbenv.game import Game
-from kbenv.present.view import PlayerView
+from kbenv.game.view import PlayerView
 
 from .game_checks import Recording, assert_a_finished_game, swap_hidden_cards
 

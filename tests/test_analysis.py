@@ -19,9 +19,9 @@ from agents.analysis import (
 from agents.rulesets import ModelRulesetError
 from kbenv import Game
 from kbenv.engine import state as S
+from kbenv.game.view import PlayerView
 from kbenv.policies.greedy import greedy_values, position_value
 from kbenv.policies.lookahead import lookahead_values
-from kbenv.present.view import PlayerView
 
 from .game_checks import played_game
 

@@ -11,7 +11,7 @@ from agents.az import AZSearchAgent
 from agents.evaluation.play import agent_inputs
 from agents.registry import make_agent, parse_spec
 from kbenv.game import Game
-from kbenv.present.view import PlayerView
+from kbenv.game.view import PlayerView
 
 from .game_checks import swap_hidden_cards
 

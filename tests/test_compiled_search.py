@@ -287,7 +287,7 @@ def test_the_az_agent_takes_a_search_parameter():
     python = make_agent("trained:2p,sims=8", seed=1)
     compiled = make_agent("trained:2p,sims=8,search=compiled", seed=1)
     assert type(compiled.search).__name__ == "CompiledGumbelSearch"
-    from kbenv.present.view import PlayerView
+    from kbenv.game.view import PlayerView
 
     game = Game.new(2, seed=9)
     for _ in range(6):

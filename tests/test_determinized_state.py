@@ -1,4 +1,4 @@
-"""The search's fast determinization (kbenv.present.view.determinized_state, kernels in kbenv.engine.hidden).
+"""The search's fast determinization (kbenv.game.view.determinized_state, kernels in kbenv.engine.hidden).
 
 The reference below is the Python determinization that self-play used until 4622086 (2026-11-29; PlayerView's
 redaction, then its re-deal), written out here: the kernels must give the same state, bit for bit, with
@@ -17,7 +17,7 @@ from kbenv import Game
 from kbenv.engine import state as S
 from kbenv.engine.deck import deck_off, pile_size
 from kbenv.engine.rng import seed_u32
-from kbenv.present.view import PlayerView, determinized_state
+from kbenv.game.view import PlayerView, determinized_state
 
 from .game_checks import played_game
 

@@ -114,7 +114,7 @@ def test_the_api_reference_documents_the_public_classes(site):
     ids = set()
     for page in ("engine", "vector", "envs", "agents", "serve"):
         ids |= set(ID.findall((site / "api" / f"{page}.html").read_text(encoding="utf-8")))
-    for name in ("kbenv.game.Game", "kbenv.game.Game.step", "kbenv.present.view.PlayerView", "kbenv.vector.VectorGames",
+    for name in ("kbenv.game.Game", "kbenv.game.Game.step", "kbenv.game.view.PlayerView", "kbenv.vector.VectorGames",
                  "kbenv.ruleset.Ruleset", "kbenv.envs.kingdom_builder_v1.env", "kbenv.envs.wrappers.SelfPlayEnv",
                  "agents.registry.make_agent", "agents.evaluation.tournament.run_tournament",
                  "kbenv.serve.app.create_app"):

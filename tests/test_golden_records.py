@@ -19,8 +19,8 @@ import pytest
 
 from agents import make_agent
 from kbenv import Game, raw_env
+from kbenv.game.view import PlayerView
 from kbenv.observation import action_mask, observation_planes
-from kbenv.present.view import PlayerView
 from kbenv.vector import VectorGames
 
 GOLDEN = Path(__file__).parent / "data" / "golden_base.json.gz"

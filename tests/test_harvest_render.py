@@ -15,9 +15,9 @@ from kbenv.board.colours import SEAT_RGB, TERRAIN_RGB
 from kbenv.board.geometry import hex_id
 from kbenv.engine import state as S
 from kbenv.expansions.harvest.view import harvest_facts
+from kbenv.game.view import PlayerView
 from kbenv.present.image import BACKGROUND, board_image, hex_centre, mayor_mark_centre
 from kbenv.present.text import board_text, legend
-from kbenv.present.view import PlayerView
 
 SCOUT_HEXES = ((5, 5), (12, 7))
 

@@ -139,7 +139,7 @@ def test_the_human_agent_reads_harvest_words_for_what_it_types():
 
 
 def test_a_closed_option_is_explained_by_its_name_in_the_phase():
-    from kbenv.present.explain import explain_illegal
+    from kbenv.game.explain import explain_illegal
 
     idle = game_from_position(position())
     assert "none is open in phase 'idle'" in explain_illegal(idle, OPTION_1)

@@ -17,10 +17,10 @@ from agents import make_agent
 from agents.evaluation.play import agent_inputs
 from kbenv import Game, hex_action
 from kbenv.engine import state as S
+from kbenv.game.view import PlayerView
 from kbenv.observation import action_mask, observation_planes
 from kbenv.policies.greedy import greedy_values
 from kbenv.policies.lookahead import lookahead_values
-from kbenv.present.view import PlayerView
 
 from .game_checks import played_game
 

@@ -10,7 +10,7 @@ from agents.analysis import analyse, make_analyst
 from agents.evaluation.play import agent_inputs
 from agents.human import COMMANDS, HumanAgent
 from kbenv.game import Game
-from kbenv.present.view import PlayerView
+from kbenv.game.view import PlayerView
 
 
 def _scripted(answers: list[str], **kwargs):

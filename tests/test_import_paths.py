@@ -107,7 +107,7 @@ TOP_MOVES = {
     "kbenv.harvest_view": "kbenv.expansions.harvest.view", "kbenv.setup_island": "kbenv.expansions.island.setup",
     "kbenv.island_view": "kbenv.expansions.island.view", "kbenv.position": "kbenv.positions.files",
     "kbenv.position_state": "kbenv.setup.resume", "kbenv.words": "kbenv.present.words",
-    "kbenv.explain": "kbenv.present.explain", "kbenv.view": "kbenv.present.view",
+    "kbenv.explain": "kbenv.game.explain", "kbenv.view": "kbenv.game.view",
     "kbenv.colours": "kbenv.board.colours", "kbenv.render_text": "kbenv.present.text",
     "kbenv.render_image": "kbenv.present.image",
 }
@@ -125,8 +125,8 @@ def test_old_top_paths_work_as_attributes_and_from_imports_in_a_fresh_interprete
             "from kbenv.view import PlayerView\n"
             "from kbenv.render_text import board_text\n"
             "from kbenv.setup import Setup, make_setup\n"
-            "import kbenv.present.view, kbenv.present.text\n"
-            "assert PlayerView is kbenv.present.view.PlayerView and board_text is kbenv.present.text.board_text\n"
+            "import kbenv.game.view, kbenv.present.text\n"
+            "assert PlayerView is kbenv.game.view.PlayerView and board_text is kbenv.present.text.board_text\n"
             "assert kbenv.position is kbenv.positions.files and kbenv.words is kbenv.present.words\n"
             "assert Setup is kbenv.setup.options.Setup and make_setup is kbenv.setup.options.make_setup\n")
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)

@@ -1,6 +1,6 @@
 """The Island at the command line and in words (issue 23 part 2): `--island-side` of kbenv play and kbenv tournament,
 its errors, `kbenv legal --json` naming island hexes, the set-up's location list, the words of island decisions
-(kbenv.present.words) and the reasons an island decision is illegal (kbenv.present.explain).
+(kbenv.present.words) and the reasons an island decision is illegal (kbenv.game.explain).
 
 The positions use the shipped side `island-substitute-1` (kbenv/data/islands/island-substitute-1.txt):
 
@@ -24,8 +24,8 @@ from kbenv import Game
 from kbenv import catalogue as CAT
 from kbenv.board.island_files import side_file_text
 from kbenv.cli import main
+from kbenv.game.explain import explain_illegal
 from kbenv.positions.files import game_from_position
-from kbenv.present.explain import explain_illegal
 from kbenv.present.words import action_phrase, describe_decision, locations_in_play
 
 SECTIONS = [["tower", False], ["paddock", False], ["barn", False], ["oasis", False]]

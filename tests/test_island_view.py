@@ -25,10 +25,10 @@ from kbenv import Game
 from kbenv.board.colours import LOCATION_RGB, SEAT_RGB, TERRAIN_RGB
 from kbenv.engine import state as S
 from kbenv.expansions.island.view import hex_words, island_facts, parse_island_hex
+from kbenv.game.view import PlayerView
 from kbenv.positions.files import game_from_position
 from kbenv.present.image import BOARD_W, ISLAND_W, PANEL_W, board_image, hex_centre, mayor_mark_centre
 from kbenv.present.text import board_text, legend
-from kbenv.present.view import PlayerView
 from kbenv.serve.views import board_meta, seat_view, spectator_view
 
 from .game_checks import played_game

@@ -168,7 +168,7 @@ def test_the_bonus_flag_needs_marshlands():
 
 
 def test_refuge_bonus_explains_why_it_is_refused():
-    from kbenv.present.explain import explain_illegal
+    from kbenv.game.explain import explain_illegal
 
     cells = {(18, 0): "T", (18, 1): "T", (18, 2): "T", (10, 11): "G", (10, 13): "G", (4, 5): "G"}
     pos = position(cells, [[(10, 11), (4, 5)], []], locations={(10, 10): "refuge", (4, 4): "refuge"},

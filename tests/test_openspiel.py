@@ -18,7 +18,7 @@ from agents import GreedyAgent  # noqa: E402
 from agents.evaluation.play import agent_inputs, play_game  # noqa: E402
 from agents.openspiel_bots import BOTS, OpenSpielAgent, check_bot  # noqa: E402
 from kbenv import Game  # noqa: E402
-from kbenv.present.view import PlayerView  # noqa: E402
+from kbenv.game.view import PlayerView  # noqa: E402
 from kbenv.ruleset import Ruleset  # noqa: E402
 
 from .game_checks import Recording, assert_a_finished_game  # noqa: E402

@@ -19,10 +19,10 @@ from kbenv.board.geometry import hex_id, hex_rc, neighbours
 from kbenv.engine import piece_table as PT
 from kbenv.engine import state as S
 from kbenv.engine.observe_v1 import CH1, F1
+from kbenv.game.view import PlayerView
 from kbenv.observation import observation_planes_v1
 from kbenv.positions.files import game_from_position, position_of
 from kbenv.present.text import legend
-from kbenv.present.view import PlayerView
 from kbenv.setup import SetupError
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "design-notes.md"

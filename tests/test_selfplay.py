@@ -8,7 +8,7 @@ import torch
 from gymnasium.utils.env_checker import check_env
 
 from kbenv import IllegalActionError, SetupError
-from kbenv.present.view import PlayerView
+from kbenv.game.view import PlayerView
 from kbenv.wrappers import SelfPlayEnv
 
 

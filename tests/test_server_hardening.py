@@ -367,7 +367,7 @@ def test_an_abandoned_search_ends_and_frees_its_thread(client, app, monkeypatch)
 
 def test_the_mcts_and_network_searches_stop_at_their_next_simulation(monkeypatch):
     from agents.mcts import MCTSAgent
-    from kbenv.present.view import PlayerView
+    from kbenv.game.view import PlayerView
 
     game = Game.new(2, seed=3)
     view = PlayerView(game, game.decider)

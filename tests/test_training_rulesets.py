@@ -125,7 +125,7 @@ def test_a_tiny_nomads_run_gives_a_model_that_plays_nomads_games(tmp_path):
     from agents.evaluation.play import play_game
     from agents.evaluation.tournament import run_tournament
     from kbenv import Game
-    from kbenv.present.view import PlayerView
+    from kbenv.game.view import PlayerView
 
     config = TrainConfig.from_dict({**TINY_NOMADS, "out_dir": str(tmp_path)})
     card = train(config, progress=False, log=lambda *_: None)
@@ -178,7 +178,7 @@ def test_a_tiny_nomads_run_gives_a_model_that_plays_nomads_games(tmp_path):
 def test_a_base_game_network_refuses_an_expansion_game(tmp_path):
     from agents.ppo import PPOAgent
     from kbenv import Game
-    from kbenv.present.view import PlayerView
+    from kbenv.game.view import PlayerView
 
     config = TrainConfig.from_dict({**TINY_NOMADS, "expansions": []})
     make_model(config, make_env(config, 0), tmp_path, "cpu").save(tmp_path / "base.zip")

@@ -12,7 +12,7 @@ import warnings
 from dataclasses import dataclass, field
 
 from kbenv import Game
-from kbenv.present.view import PlayerView
+from kbenv.game.view import PlayerView
 from kbenv.present.words import describe_decision
 
 from ..rulesets import OutsideTrainingWarning, Ruleset, check_agents

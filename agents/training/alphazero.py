@@ -44,7 +44,7 @@ import numpy as np
 from kbenv.engine import state as S
 from kbenv.engine.rng import seed_u32
 from kbenv.game import Game
-from kbenv.present.view import determinized_state
+from kbenv.game.view import determinized_state
 
 from ..alphazero.search import relative_values, score_values
 from ..az import DEFAULT_CONSIDERED

@@ -1,7 +1,7 @@
 """Hidden cards as kernels: which hands a seat cannot see, redacting them, and dealing them anew.
 
-The Python objects (kbenv.game.Game.hidden_from, kbenv.present.view.PlayerView) and the search's roots
-(kbenv.present.view.determinized_state) use these kernels, so there is one rule for what a seat may see:
+The Python objects (kbenv.game.Game.hidden_from, kbenv.game.view.PlayerView) and the search's roots
+(kbenv.game.view.determinized_state) use these kernels, so there is one rule for what a seat may see:
 - a hand is hidden from every other seat, except the hand of the player to move, whose card is
   played face up, unless that player holds extra Crossroads cards and has not chosen the turn's
   terrain yet (A-C8);

@@ -38,7 +38,7 @@ MOVED.update({f"kbenv.{old}": f"kbenv.{new}" for old, new in (
     ("setup_harvest_powers", "expansions.harvest.powers"), ("harvest_view", "expansions.harvest.view"),
     ("setup_island", "expansions.island.setup"), ("island_view", "expansions.island.view"),
     ("position", "positions.files"), ("position_state", "setup.resume"), ("words", "present.words"),
-    ("explain", "present.explain"), ("view", "present.view"), ("colours", "board.colours"),
+    ("explain", "game.explain"), ("view", "game.view"), ("colours", "board.colours"),
     ("render_text", "present.text"), ("render_image", "present.image"),
 )})
 

@@ -21,7 +21,7 @@ Design (docs/openspiel.md has the details):
   (kingdom_builder_v1; the base ids are its prefix). The player to move is `Game.decider`.
 - Returns: win/tie/loss, zero-sum and scaled to [-1/(n-1), 1]: the k players with the most gold get
   (n/k - 1)/(n - 1) each, the others -1/(n - 1); two players: +1 / -1, a tie 0 / 0. `state.gold()` has the gold.
-- Observations show a player only what it may see (as `kbenv.present.view.PlayerView`): the observation tensor is
+- Observations show a player only what it may see (as `kbenv.game.view.PlayerView`): the observation tensor is
   kbenv's v0 planes (28, 20, 20) in base games and v1 planes (50, 20, 20) with expansions, those kbenv
   agents get; the observation string is a text rendering of the player's view; the information-state
   string is perfect recall (the public set-up and every decision with the cards the player saw after it).
@@ -46,9 +46,9 @@ from .. import catalogue as CAT
 from ..board.codes import CARD_TEXT
 from ..engine import state as S
 from ..game import Game, describe_action
+from ..game.view import PlayerView
 from ..layout import V0, V1
 from ..present.text import board_text
-from ..present.view import PlayerView
 from ..ruleset import Ruleset, RulesetError  # kbenv.openspiel.Ruleset: the one ruleset object (kbenv.ruleset)
 from ..safe_json import short_repr
 
@@ -487,7 +487,7 @@ class KingdomBuilderState(pyspiel.State):
         return [int(x) for x in game.score_table()[:, -1]]
 
     def player_view(self, player: int) -> PlayerView:
-        """What `player` may see (kbenv.present.view.PlayerView); the game must be dealt."""
+        """What `player` may see (kbenv.game.view.PlayerView); the game must be dealt."""
         if self._core.game is None:
             raise ValueError("the set-up is not dealt yet (chance node)")
         return PlayerView(self._core.game, player)

@@ -11,9 +11,9 @@ import numpy as np
 from gymnasium import spaces
 
 from ..game import Game
+from ..game.view import PlayerView
 from ..layout import V0, V1
 from ..policies import RandomPolicy, as_policy
-from ..present.view import PlayerView
 from ..rewards import terminal_rewards
 from ..safe_json import short_repr
 from ..setup import SetupError, check_num_players, check_reward, is_int, ruleset_of, standard_setup

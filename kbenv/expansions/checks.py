@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..board.codes import CARD_LETTERS, CARD_TEXT
+from ..engine import state as S
 from ..safe_json import short_repr
 
 BASE_BUILDABLE = "GCDFT"  # the five terrains of the terrain cards
@@ -74,3 +76,15 @@ def piece_ground(allowed: str, ground: str) -> str:
     if allowed == "W":
         return "a water hex"
     return "a buildable terrain or mountain hex" if allowed == ground + "M" else "a buildable terrain hex"
+
+
+def card_letters(value, name: str, size: int = S.DECK_SIZE) -> list[str]:
+    """Terrain cards by letter, at most `size` (a pile of more than the base deck holds swamp cards too)."""
+    if not isinstance(value, (list, tuple)) or len(value) > size:
+        raise ExpansionSetupError(f"{name}: expected a list of at most {size} terrain letters, got {short_repr(value)}")
+    allowed = CARD_TEXT if size > S.DECK_SIZE else tuple(CARD_LETTERS)
+    for k, letter in enumerate(value):
+        if not isinstance(letter, str) or letter.upper() not in allowed:
+            raise ExpansionSetupError(f"{name}[{k}]: expected a terrain card ({' '.join(allowed)}), got "
+                                      f"{short_repr(letter)}")
+    return [letter.upper() for letter in value]

@@ -61,7 +61,10 @@ class ExpansionSide:
     - `text_pieces`: its entries of the text board's "pieces:" key line; `text_legend()`: its further key lines;
     - `resume_fields`: its full-state keys of a position mid-turn (kbenv.setup.resume); `check_resume(resume,
       check)` returns them normalised, `apply_resume(st, resume)` writes them, `resume_keys(st)` reads them;
-      `decision_phases`: the phases of a decision in progress that only its rules have (state.PHASE_NAMES).
+      `decision_phases`: the phases of a decision in progress that only its rules have (state.PHASE_NAMES);
+    - `decision_fields`: its keys of the decision in progress; `check_decision(decision, bits)` returns those
+      given, normalised; `apply_decision(st, decision)` writes them, `decision_keys(st)` reads them;
+    - `reserve_counts`: its rules let a reserve of settlements add to the 3 mandatory builds (A-M6).
     """
 
     name: str
@@ -76,6 +79,11 @@ class ExpansionSide:
     text_legend: Callable[[], list[str]] | None = None
     resume_fields: tuple[str, ...] = ()
     decision_phases: tuple[str, ...] = ()
+    decision_fields: tuple[str, ...] = ()
+    check_decision: Callable[[dict, int], dict] | None = None
+    apply_decision: Callable | None = None
+    decision_keys: Callable | None = None
+    reserve_counts: bool = False
     check_resume: Callable[[dict, ResumeCheck], dict] | None = None
     apply_resume: Callable | None = None
     resume_keys: Callable | None = None
@@ -118,6 +126,11 @@ def field_owner() -> dict[str, str]:
 def resume_owner() -> dict[str, str]:
     """Each expansion full-state key's expansion (a key of a ruleset without it is refused)."""
     return {field: side.name for side in all_sides() for field in side.resume_fields}
+
+
+def decision_owner() -> dict[str, str]:
+    """Each expansion decision key's expansion."""
+    return {field: side.name for side in all_sides() for field in side.decision_fields}
 
 
 def phase_owner() -> dict[str, str]:

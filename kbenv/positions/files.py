@@ -11,16 +11,14 @@ from ..board.codes import LOCATION_LETTERS, LOCATION_NAMES
 from ..board.geometry import NUM_HEXES, ROWS, hex_id, hex_rc
 from ..catalogue import ACTION_ID, ACTION_NAMES, POWER_NAMES, RULE_FLAGS
 from ..engine import piece_table as PT
-from ..engine import state as S
 from ..expansions.crossroads.setup import piece_entry  # noqa: F401  (its old home)
 from ..expansions.island.setup import IslandSetupError, hex_out, on_grid, position_in
 from ..expansions.marshlands.setup import MARSH_PIECES
-from ..expansions.registry import sides_of
 from ..game import Game, IllegalActionError
-from ..ruleset import Ruleset
+from ..game.position import hand_entry, position_of  # noqa: F401  (position_of: Game.to_position; kept here too)
 from ..safe_json import JSONInputError, read_json, short_repr
 from ..setup import SetupError, check_flag, standard_setup
-from ..setup.resume import RESUME_FIELDS, resume_of
+from ..setup.resume import RESUME_FIELDS
 
 # The names of the two phase-dependent options (OPTION_1, OPTION_2) per phase (decision 8): Harvest's silo phase
 # (H-5) and the number tiles' "take" / "return" (HA8).
@@ -228,52 +226,6 @@ def load_position(path: str | Path) -> dict:
         raise SetupError(f"{path}: {err}") from None
     except OSError as err:
         raise SetupError(f"{path}: cannot read the file ({err.__class__.__name__}: {err})") from None
-
-
-def position_of(game: Game) -> dict:
-    """The whole state of a game as a position file (JSON-ready): `game_from_position` of it continues
-    exactly as the game does (same legal decisions, scores and future with the same actions)."""
-    st, setup, n = game.state, game.setup, game.num_players
-
-    def rc(h: int) -> list[int]:
-        return list(hex_rc(int(h)))
-
-    bits = int(st[S.EXPANSIONS])
-    pos: dict = {"sections": [list(x) for x in setup.sections]} if setup.sections is not None \
-        else {"board": list(setup.board)}
-    pos["cards"] = list(setup.cards)
-    pos["settlements"] = [sorted(list(x) for x in game.settlements(p)) for p in range(n)]
-    if bits:
-        pos["expansions"] = list(CAT.expansion_names(bits))
-    options = {name: True for name in Ruleset.of_game(game).rules}
-    if options:
-        pos["options"] = options
-    pos["seed"] = setup.seed
-    pos["current_player"] = game.current_player
-    pos["start_player"] = game.start_player
-    pos["hands"] = [hand_entry(game, p) for p in range(n)]
-    pos["deck"] = game.deck_cards()
-    pos["supply"] = [game.supply(p) for p in range(n)]
-    pos["tiles"] = [sorted(list(loc) for _, loc in game.tiles(p)) for p in range(n)]
-    pos["tiles_left"] = {"{},{}".format(*loc): game.tiles_left(loc) for loc in game.location_hexes()}
-    if bits:
-        pos["gold"] = [game.gold(p) for p in range(n)]
-    sides = sides_of(bits)
-    for side in sides:
-        if side.position_keys is not None:
-            pos.update(side.position_keys(game))
-    pos.update(resume_of(st))
-    for side in sides:
-        if side.position_form is not None:
-            pos = side.position_form(pos)
-    return pos
-
-
-def hand_entry(game: Game, player: int):
-    """A player's "hands" entry: a letter or null, or with extra Crossroads cards a list (null first when
-    only the extra cards are held)."""
-    extra = game.hand_cards(player)[0 if game.hand(player) is None else 1:]
-    return [game.hand(player), *extra] if extra else game.hand(player)
 
 
 def record_position(record, at: int | None = None) -> dict:

@@ -11,10 +11,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import catalogue as CAT
-from ..board.geometry import ISLAND_FIRST, NUM_HEXES, NUM_ISLAND_HEXES, hex_rc
+from ..board.geometry import NUM_HEXES, hex_rc
 from ..engine import state as S
 from ..expansions.island.setup import location_info, location_slots
 from ..expansions.island.view import hex_words
+from ..game.actions import action_hex, is_island_action
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -135,16 +136,6 @@ def card_words(letter: str | None) -> str:
 def hand_words(cards: list[str]) -> str:
     """A hand of terrain cards in words ('Flower field', or 'Grass and Forest' with Crossroads)."""
     return " and ".join(card_words(c) for c in cards) if cards else "-"
-
-
-def is_island_action(action: int) -> bool:
-    """Whether an action id is an island hex's (`island r,c`, kbenv.catalogue.ISLAND_ACTIONS)."""
-    return CAT.ISLAND_ACTION_BASE <= action < CAT.ISLAND_ACTION_BASE + NUM_ISLAND_HEXES
-
-
-def action_hex(action: int) -> int:
-    """The hex id of a hex action: the board's 0..399 as they are, `island r,c` as its island hex 400 + 4r + c."""
-    return ISLAND_FIRST + action - CAT.ISLAND_ACTION_BASE if is_island_action(action) else action
 
 
 def locations_in_play(game: Game) -> list[tuple[str, list[tuple[int, int]]]]:

@@ -14,7 +14,7 @@ import threading
 from collections import OrderedDict
 
 from ..game import Game
-from ..present.view import PlayerView
+from ..game.view import PlayerView
 from ..safe_json import short_repr
 from .errors import ApiError
 from .views import decision_entry

@@ -20,7 +20,7 @@ from pathlib import Path, PurePosixPath, PureWindowsPath
 import numpy as np
 
 from ..game import Game
-from ..present.view import PlayerView
+from ..game.view import PlayerView
 from ..present.words import describe_decision
 from ..safe_json import MAX_BYTES, JSONInputError, loads, read_json, short_repr
 from .errors import ApiError, integer

@@ -20,7 +20,7 @@ from ..board.island_files import SUBSTITUTE_SIDES
 from ..catalogue import ACTION_ID
 from ..cli import MAX_SEED, expansion_list, rule_list, ruleset_of_args
 from ..game import Game, IllegalActionError
-from ..present.view import PlayerView
+from ..game.view import PlayerView
 from ..present.words import describe_decision
 from ..safe_json import short_key, short_repr
 from ..setup import SetupError

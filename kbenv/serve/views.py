@@ -1,4 +1,4 @@
-"""What the page gets of a game: JSON built from `kbenv.present.view.PlayerView` only, never from the state.
+"""What the page gets of a game: JSON built from `kbenv.game.view.PlayerView` only, never from the state.
 
 `seat_view(game, seat)` is what one seat may see (its own hand, the other hands hidden); `spectator_view(game)`
 is what a watcher may see: every part of it is what some opponent of that seat sees (each seat's hand as the
@@ -32,6 +32,7 @@ from ..expansions.harvest.view import HarvestFacts
 from ..expansions.island.setup import hex_label
 from ..expansions.island.view import island_rc, on_island
 from ..game import Game
+from ..game.view import PlayerView
 from ..present.image import (
     HEX_W,
     ISLAND_W,
@@ -43,7 +44,6 @@ from ..present.image import (
     hex_centre,
     mayor_mark_centre,
 )
-from ..present.view import PlayerView
 from ..present.words import LOCATION_TEXT, SCORING_CARD_TEXT, card_words, describe_decision, title
 
 BOARD_W = round(MARGIN * 2 + HEX_W * 20.5)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import catalogue as CAT
-from ..board.codes import CARD_LETTERS, CARD_TEXT, SWAMP, TERRAIN_LETTERS
+from ..board.codes import CARD_TEXT
 from ..board.geometry import hex_id, hex_rc
 from ..engine import state as S
 from ..engine.crossroads.rules import PIECE_STEPS
@@ -22,9 +22,9 @@ from ..engine.frames import SAVED
 from ..engine.nomads.rules import DONATION_BUILDS, RESETTLEMENT_STEPS
 from ..engine.rng import MASK32
 from ..engine.turns import MANDATORY_BUILDS
-from ..expansions.checks import ExpansionSetupError, is_int
+from ..expansions.checks import ExpansionSetupError, card_letters, is_int
 from ..expansions.island.setup import location_slots, on_grid
-from ..expansions.registry import ResumeCheck, all_sides, phase_owner, resume_owner, sides_of
+from ..expansions.registry import ResumeCheck, all_sides, decision_owner, phase_owner, resume_owner, sides_of
 from ..safe_json import short_repr
 
 REACTION_POWER = CAT.REACTION_POWERS[0]  # the power of a reaction frame (decision 8 name)
@@ -34,6 +34,7 @@ BASE_RESUME = ("discard", "removed", "rng", "turn", "ending", "turns_without_bui
 # The full-state keys: the base game's, each expansion's (its side's resume_fields), the decision in progress.
 RESUME_FIELDS = (*BASE_RESUME, *(field for side in all_sides() for field in side.resume_fields), "decision")
 RESUME_OWNER = resume_owner()
+DECISION_OWNER = decision_owner()
 PHASE_OWNER = phase_owner()
 MAX_TURN = 100_000  # turns of a game: far more than any game has (under 200)
 MAX_DECISIONS = 10_000_000
@@ -49,8 +50,9 @@ COUNTS = {"steps_left": (S.STEPS_LEFT, MAX_STEPS), "steps_taken": (S.STEPS_TAKEN
 # The counters of the turn owner kept in the decision (catalogue.COUNTERS; Marshlands: the reserve owed).
 COUNTER_ROWS = tuple(c for c in CAT.COUNTERS if not c.per_player)
 DECISION_COUNTERS = tuple(c.name for c in COUNTER_ROWS)
-DECISION_FIELDS = ("phase", "decider", "power", "source", "victim", *COUNTS, "mandatory_hexes", *FLAGS, "fort_card",
-                   "turn_terrain", *DECISION_COUNTERS, "number_tiles_returning", "frames")
+# The decision's keys: the base game's, each expansion's (its side's decision_fields), the counters in the decision.
+DECISION_FIELDS = ("phase", "decider", "power", "source", "victim", *COUNTS, "mandatory_hexes", *FLAGS,
+                   *(field for side in all_sides() for field in side.decision_fields), *DECISION_COUNTERS)
 # "frames": the interrupted decisions under a Marshlands reaction, outermost first (kbenv.engine.frames):
 # each one's saved context and the seats its reaction frame still has to ask ("decider" null: that frame asks
 # its next seat when it resumes).
@@ -74,16 +76,6 @@ def _flag(value, name: str) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise _err(f"{name}: expected true or false, got {short_repr(value)}")
     return bool(value)
-
-
-def _letters(value, name: str, size: int = S.DECK_SIZE) -> list[str]:
-    if not isinstance(value, (list, tuple)) or len(value) > size:
-        raise _err(f"{name}: expected a list of at most {size} terrain letters, got {short_repr(value)}")
-    allowed = CARD_TEXT if size > S.DECK_SIZE else tuple(CARD_LETTERS)
-    for k, letter in enumerate(value):
-        if not isinstance(letter, str) or letter.upper() not in allowed:
-            raise _err(f"{name}[{k}]: expected a terrain card ({' '.join(allowed)}), got {short_repr(letter)}")
-    return [letter.upper() for letter in value]
 
 
 def _hex(value, name: str) -> list[int]:
@@ -112,7 +104,7 @@ def validate_resume(resume: dict, board, n: int, bits: int, tiles, current: int,
     out: dict = {}
     for name in ("discard", "removed"):
         if name in resume:
-            out[name] = _letters(resume[name], name, pile_size(bits))
+            out[name] = card_letters(resume[name], name, pile_size(bits))
     for name in resume:
         owner = RESUME_OWNER.get(name)
         if owner is not None and resume[name] is not None and not bits & CAT.EXPANSION_BIT[owner]:
@@ -198,24 +190,14 @@ def validate_decision(decision, n: int, bits: int, current: int) -> dict:
     out["mandatory_hexes"] = [_hex(rc, "decision.mandatory_hexes") for rc in hexes]
     for name in FLAGS:
         out[name] = _flag(decision.get(name, False), f"decision.{name}")
-    fort = decision.get("fort_card")
-    if fort is not None:
-        if not bits & CAT.CROSSROADS:
-            raise _err("decision.fort_card: needs the 'crossroads' expansion")
-        fort = _letters([fort], "decision.fort_card", pile_size(bits))[0]  # with Marshlands also S/X (A-C9)
-    out["fort_card"] = fort
-    chosen = decision.get("turn_terrain")
-    if chosen is not None:
-        if not bits & CAT.MARSHLANDS:
-            raise _err("decision.turn_terrain: needs the 'marshlands' expansion")
-        if chosen not in (*CARD_LETTERS, TERRAIN_LETTERS[SWAMP]):
-            raise _err(f"decision.turn_terrain: expected a terrain letter of a swamp card, got {short_repr(chosen)}")
-        out["turn_terrain"] = chosen
-    returning = decision.get("number_tiles_returning")  # Harvest: the number tiles' "return" was chosen (A-H5)
-    if returning is not None:
-        if not bits & CAT.HARVEST:
-            raise _err("decision.number_tiles_returning: needs the 'harvest' expansion")
-        out["number_tiles_returning"] = _flag(returning, "decision.number_tiles_returning")
+    for name, value in decision.items():
+        owner = DECISION_OWNER.get(name)
+        if owner is not None and value is not None and not (isinstance(value, list) and not value) \
+                and not bits & CAT.EXPANSION_BIT[owner]:
+            raise _err(f"decision.{name}: needs the {short_repr(owner)} expansion")
+    for side in sides_of(bits):
+        if side.check_decision is not None:
+            out.update(side.check_decision(decision, bits))
     for c in COUNTER_ROWS:
         value = decision.get(c.name)
         if value is not None:
@@ -234,8 +216,6 @@ def validate_frames(frames, n: int, bits: int) -> list[dict]:
     """The "frames" of a decision (Marshlands reactions)."""
     if not isinstance(frames, list) or len(frames) > S.MAX_FRAMES:
         raise _err(f"decision.frames: expected a list of at most {S.MAX_FRAMES} objects, got {short_repr(frames)}")
-    if frames and not bits & CAT.MARSHLANDS:
-        raise _err("decision.frames: needs the 'marshlands' expansion")
     out = []
     for k, frame in enumerate(frames):
         name = f"decision.frames[{k}]"
@@ -264,7 +244,8 @@ def validate_frames(frames, n: int, bits: int) -> list[dict]:
 
 def mandatory_bound(high: int, bits: int) -> int:
     """The bound of a count: a mandatory count exceeds the 3 builds only with a reserve owed (Marshlands)."""
-    return MANDATORY_BUILDS if high == MAX_MANDATORY and not bits & CAT.MARSHLANDS else high
+    reserve = any(side.reserve_counts for side in sides_of(bits))
+    return MANDATORY_BUILDS if high == MAX_MANDATORY and not reserve else high
 
 
 def power_expansion(power: str) -> str | None:
@@ -315,13 +296,9 @@ def apply_resume(st: np.ndarray, resume: dict) -> None:
         st[S.MANDATORY_HEXES + k] = hex_id(*rc)
     for name, off in FLAGS.items():
         st[off] = int(decision[name])
-    if st[S.EXPANSIONS] & CAT.CROSSROADS:
-        fort = decision["fort_card"]
-        st[S.FORT_CARD] = S.NO_CARD if fort is None else CARD_TEXT.index(fort)
-    if st[S.EXPANSIONS] & CAT.MARSHLANDS and decision.get("turn_terrain") is not None:
-        st[S.TURN_TERRAIN] = TERRAIN_LETTERS.index(decision["turn_terrain"])
-    if st[S.EXPANSIONS] & CAT.HARVEST:
-        st[S.NUMBER_TILE_MODE] = int(bool(decision.get("number_tiles_returning")))
+    for side in sides_of(int(st[S.EXPANSIONS])):
+        if side.apply_decision is not None:
+            side.apply_decision(st, decision)
     for name in DECISION_COUNTERS:
         if decision[name] is not None:
             st[S.COUNTER_AT[name]] = decision[name]
@@ -376,16 +353,11 @@ def resume_of(st: np.ndarray) -> dict:
         "mandatory_hexes": [rc(st[S.MANDATORY_HEXES + k]) for k in range(min(3, int(st[S.MANDATORY_BUILT])))],
         **{name: bool(st[off]) for name, off in FLAGS.items()},
     }
-    if st[S.EXPANSIONS] & CAT.CROSSROADS:
-        fort = int(st[S.FORT_CARD])
-        decision["fort_card"] = None if fort == S.NO_CARD else CARD_TEXT[fort]
-    if st[S.EXPANSIONS] & CAT.MARSHLANDS:  # the terrain a swamp card's first build chose (with terrain_fixed)
-        decision["turn_terrain"] = TERRAIN_LETTERS[int(st[S.TURN_TERRAIN])] if st[S.TERRAIN_FIXED] else None
+    for side in sides_of(int(st[S.EXPANSIONS])):
+        decision.update(side.decision_keys(st) if side.decision_keys is not None else {})
     for c in COUNTER_ROWS:
         if st[S.EXPANSIONS] & CAT.EXPANSION_BIT[c.expansion]:
             decision[c.name] = int(st[S.COUNTER_AT[c.name]])
-    if st[S.EXPANSIONS] & CAT.HARVEST:
-        decision["number_tiles_returning"] = bool(st[S.NUMBER_TILE_MODE])
     if st[S.FRAME_DEPTH] > 0:
         decision["frames"] = [frame_of(st, d) for d in range(int(st[S.FRAME_DEPTH]))]
     out["decision"] = decision

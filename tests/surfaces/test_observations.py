@@ -1,6 +1,6 @@
 """Observation v1 in every ruleset (issues 21-23; issue 49: tests by surface): over random games of the rulesets of
 tests/ruleset_games.RULESETS the packed observation of each player unpacks to the float planes, the player's view
-(kbenv.present.view.PlayerView) observes what the game does, the batch engine's packed rows unpack to its float
+(kbenv.game.view.PlayerView) observes what the game does, the batch engine's packed rows unpack to its float
 observations (all values in [0, 1]); the part of the layout an expansion appends (Harvest's planes and features,
 the Island's) reads zeros in every ruleset without it. The layouts themselves, worked out from the rule text and
 docs/api.md's table, are each expansion's own: tests/test_marsh_observation.py, tests/test_harvest_observation.py,
@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 from kbenv.engine import observe_v1 as O
+from kbenv.game.view import PlayerView
 from kbenv.observation import observation_planes_v1
 from kbenv.packed import PackedLayout, unpack
-from kbenv.present.view import PlayerView
 from kbenv.vector import VectorGames
 from tests.observation_checks import features, packed_equals_float
 from tests.ruleset_games import BY_ID, RULESETS, ids

@@ -1,5 +1,9 @@
 """Crossroads, as the generic Python code sees it (kbenv.expansions.registry)."""
 
+from ...board.codes import CARD_TEXT
+from ...engine import state as S
+from ...engine.deck import pile_size
+from ..checks import card_letters
 from ..registry import ExpansionSide
 from . import setup
 
@@ -22,6 +26,22 @@ def text_legend() -> list[str]:
             f"warrior zone: an empty hex next to a warrior shows its letter, then {ZONE_MARK} (g{ZONE_MARK})"]
 
 
+def check_decision(decision: dict, bits: int) -> dict:
+    """The card the Fort tile drew (C-9; with Marshlands also a swamp card, A-C9), null when none."""
+    fort = decision.get("fort_card")
+    return {"fort_card": None if fort is None else card_letters([fort], "decision.fort_card", pile_size(bits))[0]}
+
+
+def apply_decision(st, decision: dict) -> None:
+    fort = decision.get("fort_card")
+    st[S.FORT_CARD] = S.NO_CARD if fort is None else CARD_TEXT.index(fort)
+
+
+def decision_keys(st) -> dict:
+    fort = int(st[S.FORT_CARD])
+    return {"fort_card": None if fort == S.NO_CARD else CARD_TEXT[fort]}
+
+
 SIDES = (ExpansionSide(
     "crossroads",
     setup_fields=setup.CROSSROADS_PIECES,
@@ -29,4 +49,8 @@ SIDES = (ExpansionSide(
     apply_pieces=setup.apply_pieces,
     position_keys=setup.position_keys,
     text_legend=text_legend,
+    decision_fields=("fort_card",),
+    check_decision=check_decision,
+    apply_decision=apply_decision,
+    decision_keys=decision_keys,
 ),)

@@ -1,6 +1,11 @@
 """Harvest, as the generic Python code sees it (kbenv.expansions.registry); its position keys are full-state
 keys (kbenv.expansions.harvest.setup, read and written by kbenv.setup.resume)."""
 
+import numpy as np
+
+from ...engine import state as S
+from ...safe_json import short_repr
+from ..checks import ExpansionSetupError
 from ..registry import ExpansionSide, ResumeCheck
 from . import setup
 from .view import MAYOR_MARK, SCOUT
@@ -16,6 +21,25 @@ def text_legend() -> list[str]:
             f"{SCOUT.mark}), {MAYOR_MARK}0 after a row: marked for Mayors by player_0"]
 
 
+def check_decision(decision: dict, bits: int) -> dict:
+    """Whether the number tiles' "return" was chosen (A-H5), when given."""
+    returning = decision.get("number_tiles_returning")
+    if returning is None:
+        return {}
+    if not isinstance(returning, (bool, np.bool_)):
+        raise ExpansionSetupError(f"decision.number_tiles_returning: expected true or false, got "
+                                  f"{short_repr(returning)}")
+    return {"number_tiles_returning": bool(returning)}
+
+
+def apply_decision(st, decision: dict) -> None:
+    st[S.NUMBER_TILE_MODE] = int(bool(decision.get("number_tiles_returning")))
+
+
+def decision_keys(st) -> dict:
+    return {"number_tiles_returning": bool(st[S.NUMBER_TILE_MODE])}
+
+
 SIDES = (ExpansionSide(
     "harvest",
     settlement_terrains="A",  # farmland (EN 1231, X-4)
@@ -26,4 +50,8 @@ SIDES = (ExpansionSide(
     check_resume=check_resume,
     apply_resume=setup.apply_harvest_resume,
     resume_keys=setup.harvest_position,
+    decision_fields=("number_tiles_returning",),
+    check_decision=check_decision,
+    apply_decision=apply_decision,
+    decision_keys=decision_keys,
 ),)

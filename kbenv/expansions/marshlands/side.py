@@ -1,6 +1,6 @@
 """Marshlands, as the generic Python code sees it (kbenv.expansions.registry)."""
 
-from ...board.codes import CARD_LETTERS
+from ...board.codes import CARD_LETTERS, SWAMP, TERRAIN_LETTERS
 from ...engine import state as S
 from ...safe_json import short_repr
 from ..checks import ExpansionSetupError
@@ -46,6 +46,27 @@ def position_keys(game) -> dict:
     return setup.marsh_position(game.state)
 
 
+def check_decision(decision: dict, bits: int) -> dict:
+    """The terrain a swamp card's first build chose this turn (M-5), when one did."""
+    chosen = decision.get("turn_terrain")
+    if chosen is None:
+        return {}
+    if chosen not in (*CARD_LETTERS, TERRAIN_LETTERS[SWAMP]):
+        raise ExpansionSetupError(f"decision.turn_terrain: expected a terrain letter of a swamp card, got "
+                                  f"{short_repr(chosen)}")
+    return {"turn_terrain": chosen}
+
+
+def apply_decision(st, decision: dict) -> None:
+    if decision.get("turn_terrain") is not None:
+        st[S.TURN_TERRAIN] = TERRAIN_LETTERS.index(decision["turn_terrain"])
+
+
+def decision_keys(st) -> dict:
+    """The terrain a swamp card's first build chose (with terrain_fixed), else null."""
+    return {"turn_terrain": TERRAIN_LETTERS[int(st[S.TURN_TERRAIN])] if st[S.TERRAIN_FIXED] else None}
+
+
 SIDES = (ExpansionSide(
     "marshlands",
     setup_fields=setup.MARSH_PIECES,
@@ -58,4 +79,9 @@ SIDES = (ExpansionSide(
     check_resume=check_resume,
     apply_resume=apply_resume,
     resume_keys=resume_keys,
+    decision_fields=("turn_terrain", "frames"),  # frames: the decisions a Canoe reaction interrupted
+    check_decision=check_decision,
+    apply_decision=apply_decision,
+    decision_keys=decision_keys,
+    reserve_counts=True,
 ),)

@@ -19,8 +19,8 @@ import pytest
 
 from kbenv import Game
 from kbenv.engine import state as S
+from kbenv.game.view import PlayerView
 from kbenv.observation import observation_planes, observation_planes_v1
-from kbenv.present.view import PlayerView
 
 
 def game_with_hands(seed: int = 3) -> Game:

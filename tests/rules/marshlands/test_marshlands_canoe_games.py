@@ -32,7 +32,7 @@ def test_a_position_written_mid_reaction_resumes_it(kx):
 
 
 def test_the_reactors_view_does_not_depend_on_hidden_cards(kx):
-    from kbenv.present.view import PlayerView
+    from kbenv.game.view import PlayerView
 
     variants = [(["G", "C", "D"], ["T", "F"]), (["G", "C", "F"], ["D", "T"]), (["G", "C", "T"], ["F", "D"])]
     games = [kx.game(canoe_pos(kx, hands, deck, then=[(12, 2)])) for hands, deck in variants]

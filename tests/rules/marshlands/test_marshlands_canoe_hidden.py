@@ -52,7 +52,7 @@ def test_M8_hidden_the_reaction_does_not_depend_on_the_reactors_own_card(kx):
 def test_M8_hidden_the_reactors_view_is_the_same_whatever_it_cannot_see(kx):
     # player 1 sees its own card (C) and player 0's played card (G); player 2's card and the deck are hidden:
     # the three variants differ only there, so player 1's observation and legal decisions are equal
-    from kbenv.present.view import PlayerView
+    from kbenv.game.view import PlayerView
 
     games = [kx.game(hidden_position(kx, hands, deck)) for hands, deck in VARIANTS]
     for g in games:
@@ -68,7 +68,7 @@ def test_M8_hidden_the_reactors_view_is_the_same_whatever_it_cannot_see(kx):
 @pytest.mark.parametrize("watcher", [0, 2])
 def test_M8_hidden_reacting_reveals_nothing_of_the_reactors_hand(kx, watcher):
     # before, during and after the reaction the reactor's card stays hidden from the other players
-    from kbenv.present.view import PlayerView
+    from kbenv.game.view import PlayerView
 
     hands, deck = VARIANTS[0]
     for then in ([], [(12, 2)], [(12, 2), "canoe"], [(12, 2), "canoe", (4, 6)], [(12, 2), PASS]):

@@ -79,7 +79,7 @@ def test_the_observation_marks_the_drawn_swamp_cards_terrain_inside_the_fort_fie
     """The v1 field `fort_card` has the 5 terrains; a swamp card S/F marks flower (index 3) and writes nothing
     into the fields that follow it (it wrote index 5 + 3 = 8, two slots into `own_pieces_left`)."""
     from kbenv.engine.observe_v1 import CH_FEATURES_V1, F1, V1_FEATURES
-    from kbenv.present.view import PlayerView
+    from kbenv.game.view import PlayerView
 
     sizes = {name: size for name, size, _ in V1_FEATURES}
     feats = {}

@@ -19,10 +19,10 @@ from ..engine.hidden import MAX_HIDDEN_SLOTS, MAX_UNSEEN, deal, redact
 from ..engine.rng import seed_u32
 from ..expansions.harvest.view import HarvestFacts, harvest_facts
 from ..expansions.island.view import IslandFacts, island_facts
-from ..game import Game
 from ..layout import Layout, layout_for
 from ..observation import action_mask, observation_planes, observation_planes_v1
 from ..safe_json import short_repr
+from . import Game
 
 
 def public_setup(setup):

@@ -17,10 +17,10 @@ from ..engine.legal import END_TURN, TILE_ACTION_BASE, legal_mask_into, usable_t
 from ..engine.powers import power_has_completion
 from ..expansions.island.setup import location_info, location_slots
 from ..safe_json import short_repr
-from .words import action_hex, is_island_action
+from .actions import action_hex, is_island_action
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from . import Game
 
 
 def explain_illegal(game: Game, action: int) -> str:

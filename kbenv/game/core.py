@@ -4,27 +4,27 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import catalogue as CAT
-from .board.bitset import HEX_BIT, HEX_WORD, WORDS, hexes_of
-from .board.codes import CARD_TEXT, LOCATION_NAMES, NUM_POWERS
-from .board.geometry import NUM_HEXES, hex_id, hex_rc
-from .engine import piece_table as PT
-from .engine import state as S
-from .engine.actions import apply_action
-from .engine.crossroads.tasks import task_gold
-from .engine.deck import deck_off, discard_off, removed_off
-from .engine.hidden import hidden_extra_seats_into, hidden_seats_into
-from .engine.legal import END_TURN, TILE_ACTION_BASE, legal_mask_into
-from .engine.pieces import pieces_into
-from .engine.scoring import COL_PALACES, SCORE_COLUMNS, score_table
-from .engine.turns import begin_turn, settle
-from .expansions.island.setup import location_info, location_slots, on_grid
-from .layout import Layout, layout_for
-from .present.explain import explain_illegal
-from .ruleset import Ruleset
-from .safe_json import short_repr
-from .setup import Setup, SetupError, build_state, make_setup, ruleset_of, standard_setup
-from .setup.pieces import RULESET_FIELDS, is_int
+from .. import catalogue as CAT
+from ..board.bitset import HEX_BIT, HEX_WORD, WORDS, hexes_of
+from ..board.codes import CARD_TEXT, LOCATION_NAMES, NUM_POWERS
+from ..board.geometry import NUM_HEXES, hex_id, hex_rc
+from ..engine import piece_table as PT
+from ..engine import state as S
+from ..engine.actions import apply_action
+from ..engine.crossroads.tasks import task_gold
+from ..engine.deck import deck_off, discard_off, removed_off
+from ..engine.hidden import hidden_extra_seats_into, hidden_seats_into
+from ..engine.legal import END_TURN, TILE_ACTION_BASE, legal_mask_into
+from ..engine.pieces import pieces_into
+from ..engine.scoring import COL_PALACES, SCORE_COLUMNS, score_table
+from ..engine.turns import begin_turn, settle
+from ..expansions.island.setup import location_info, location_slots, on_grid
+from ..layout import Layout, layout_for
+from ..ruleset import Ruleset
+from ..safe_json import short_repr
+from ..setup import Setup, SetupError, build_state, make_setup, ruleset_of, standard_setup
+from ..setup.pieces import RULESET_FIELDS, is_int
+from .explain import explain_illegal
 
 RECORD_FORMAT = "kbenv-record"
 RECORD_VERSION = 1  # base games; games with expansions write version 2 (their set-up has a ruleset)
@@ -223,7 +223,7 @@ class Game:
     def to_position(self) -> dict:
         """A position file (a JSON-ready dict) of the whole state: reading it back (kbenv.positions.files) gives a
         game with the same legal decisions, scores and future; format: docs/api.md."""
-        from .positions.files import position_of
+        from .position import position_of
 
         return position_of(self)
 
@@ -485,7 +485,7 @@ class Game:
 
     def nomad_tiles(self, player: int) -> list[dict]:
         """The nomad tiles a player holds: kind, the round claimed, and whether usable now."""
-        from .engine.nomads.rules import current_round
+        from ..engine.nomads.rules import current_round
 
         player = self._seat(player)
         out = []
@@ -558,9 +558,9 @@ class Game:
     def determinize(self, player: int, rng: np.random.Generator) -> Game:
         """A copy where everything `player` cannot see (other hands, deck order) is dealt anew.
 
-        The copy has no seed, no decisions and no record (see `kbenv.present.view.PlayerView.determinize`).
+        The copy has no seed, no decisions and no record (see `kbenv.game.view.PlayerView.determinize`).
         """
-        from .present.view import PlayerView
+        from .view import PlayerView
 
         return PlayerView(self, self._seat(player)).determinize(rng)
 

@@ -1,0 +1,87 @@
+"""The Python side's layout (issue 49): the folders of kbenv/ import each other one way only, every expansion
+declares its Python side once (kbenv/expansions/<package>/side.py), and the generic set-up and position code
+reaches the expansions through those sides."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import kbenv.catalogue as CAT
+from kbenv.expansions.registry import SIDE_PACKAGES, all_sides, sides_of
+
+KBENV = Path(__file__).resolve().parents[1] / "kbenv"
+# Lower first: a folder imports only folders below it, at module level and inside functions alike.
+LAYERS = ("expansions", "setup", "game", "positions", "present")
+# Names a generic module of these folders may not test: each expansion's keys and terrains come from its side.
+GENERIC = ("setup/pieces.py", "setup/resume.py", "game/position.py")
+
+
+def imports_of(path: Path) -> set[str]:
+    """The kbenv modules a file imports (relative imports resolved), inside functions too, TYPE_CHECKING
+    blocks excepted."""
+    rel = path.relative_to(KBENV.parent).with_suffix("")
+    parts = list(rel.parts)
+    package = parts[:-1]
+    found = set()
+
+    def visit(nodes) -> None:
+        for node in nodes:
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+                continue
+            if isinstance(node, ast.ImportFrom):
+                base = package[: len(package) - node.level + 1] if node.level else []
+                target = ".".join(base + ([node.module] if node.module else []))
+                found.update([target] if node.module else [f"{target}.{a.name}" for a in node.names])
+            elif isinstance(node, ast.Import):
+                found.update(a.name for a in node.names)
+            for child in ast.iter_child_nodes(node):
+                visit([child])
+
+    visit(ast.parse(path.read_text()).body)
+    return {name for name in found if name.startswith("kbenv.")}
+
+
+def folder_of(module: str) -> str:
+    return module.split(".")[1]
+
+
+@pytest.mark.parametrize("folder", LAYERS)
+def test_a_folder_imports_no_folder_above_it(folder):
+    above = set(LAYERS[LAYERS.index(folder) + 1:])
+    wrong = sorted((str(path.relative_to(KBENV)), name) for path in (KBENV / folder).rglob("*.py")
+                   for name in imports_of(path) if folder_of(name) in above)
+    assert not wrong, f"{folder} imports folders above it: {wrong}"
+
+
+def test_every_catalogue_row_has_one_side_in_catalogue_order():
+    assert [side.name for side in all_sides()] == [e.name for e in CAT.EXPANSIONS]
+    assert set(SIDE_PACKAGES) == {e.name for e in CAT.EXPANSIONS}
+    for package in set(SIDE_PACKAGES.values()):
+        assert (KBENV / "expansions" / package / "side.py").is_file()
+
+
+def test_sides_of_reads_bits_and_names_alike():
+    bits = CAT.EXPANSION_BIT["harvest"] | CAT.EXPANSION_BIT["nomads"]
+    assert [s.name for s in sides_of(bits)] == ["nomads", "harvest"] == [s.name for s in sides_of(["harvest", "nomads"])]
+    assert sides_of(0) == sides_of(None) == sides_of([]) == ()
+
+
+def test_each_set_up_and_full_state_field_has_one_owner():
+    fields = [f for side in all_sides() for f in side.setup_fields]
+    resume = [f for side in all_sides() for f in side.resume_fields]
+    assert len(fields) == len(set(fields)) and len(resume) == len(set(resume))
+    assert not set(fields) & set(resume)
+
+
+@pytest.mark.parametrize("module", GENERIC)
+def test_generic_position_code_names_no_expansion(module):
+    text = (KBENV / module).read_text()
+    tree = ast.parse(text)
+    names = {e.name for e in CAT.EXPANSIONS}
+    named = sorted({node.value for node in ast.walk(tree) if isinstance(node, ast.Constant) and node.value in names})
+    bits = sorted({node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)
+                   and node.attr in {n.upper() for n in names}})
+    assert not named and not bits, f"{module} tests expansions by name {named} or bit {bits}"
