@@ -46,6 +46,20 @@ class ResumeCheck:
 
 
 @dataclass(frozen=True)
+class PositionCheck:
+    """The rest of a hand-built position, for the checks of one expansion's pieces against it."""
+
+    board: tuple[str, ...] | list[str]
+    num_players: int
+    pieces: dict
+    tiles: tuple | None
+    settlements: tuple | None
+    supply: tuple | None
+    sections: tuple | None
+    rules: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class ExpansionSide:
     """One expansion's Python side (every hook optional; None: the expansion adds nothing there).
 
@@ -64,7 +78,10 @@ class ExpansionSide:
       `decision_phases`: the phases of a decision in progress that only its rules have (state.PHASE_NAMES);
     - `decision_fields`: its keys of the decision in progress; `check_decision(decision, bits)` returns those
       given, normalised; `apply_decision(st, decision)` writes them, `decision_keys(st)` reads them;
-    - `reserve_counts`: its rules let a reserve of settlements add to the 3 mandatory builds (A-M6).
+    - `reserve_counts`: its rules let a reserve of settlements add to the 3 mandatory builds (A-M6);
+    - `check_position(check)`: what its pieces need of the rest of a hand-built position (tiles, sections, ...);
+    - `hand_cards`: the most terrain cards a hand may hold under its rules; `swamp_cards`: its swamp cards are in
+      the deck.
     """
 
     name: str
@@ -84,6 +101,9 @@ class ExpansionSide:
     apply_decision: Callable | None = None
     decision_keys: Callable | None = None
     reserve_counts: bool = False
+    check_position: Callable[[PositionCheck], None] | None = None
+    hand_cards: int = 1
+    swamp_cards: bool = False
     check_resume: Callable[[dict, ResumeCheck], dict] | None = None
     apply_resume: Callable | None = None
     resume_keys: Callable | None = None
@@ -136,3 +156,10 @@ def decision_owner() -> dict[str, str]:
 def phase_owner() -> dict[str, str]:
     """Each expansion's own decision phases (a position in one of them needs the expansion)."""
     return {phase: side.name for side in all_sides() for phase in side.decision_phases}
+
+
+def declaring(flag: str) -> str:
+    """The name of the expansion whose side declares a feature (`hand_cards` above 1, `swamp_cards`, ...): the
+    expansion an error message names when the feature is used without it."""
+    default = ExpansionSide.__dataclass_fields__[flag].default
+    return next(side.name for side in all_sides() if getattr(side, flag) != default)

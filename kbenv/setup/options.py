@@ -49,8 +49,7 @@ from ..expansions.island.setup import (
     side_option,
     validate_island,
 )
-from ..expansions.marshlands.setup import check_marsh_position
-from ..expansions.registry import sides_of
+from ..expansions.registry import PositionCheck, declaring, sides_of
 from ..ruleset import LORDS_COUNT_ZERO, Ruleset, RulesetError
 from ..safe_json import short_repr
 from .pieces import (
@@ -62,8 +61,6 @@ from .pieces import (
     validate_pieces,
 )
 from .resume import apply_resume, resume_cards, validate_resume
-
-KEEP_BONUS = "bonus_kept_after_tile_loss"  # the rule flag of A-M4 (a)
 
 PRESETS = {
     "first-game": {
@@ -162,15 +159,21 @@ def hand_letters(hand) -> tuple[str, ...]:
 
 
 def check_hand(hand, name: str, bits: int):
-    """A hand entry: None, a terrain letter, or (Crossroads) a list of 1..4 letters; SetupError names it."""
+    """A hand entry: None, a terrain letter, or (with an expansion whose hands hold extra cards: Crossroads) a list
+    of letters; SetupError names it."""
     if hand is None:
         return None
     if isinstance(hand, (list, tuple)):
-        if not bits & CAT.CROSSROADS:
-            raise SetupError(f"{name}: a hand of several cards needs the 'crossroads' expansion")
-        if not 1 <= len(hand) <= 1 + S.MAX_EXTRA_CARDS:
-            raise SetupError(f"{name}: expected 1 to {1 + S.MAX_EXTRA_CARDS} terrain letters, got {len(hand)}")
-        letters = tuple(check_hand(h, f"{name}[{k}]", bits & CAT.MARSHLANDS) for k, h in enumerate(hand))
+        most = max((side.hand_cards for side in sides_of(bits)), default=1)
+        if most == 1:
+            raise SetupError(f"{name}: a hand of several cards needs the {short_repr(declaring('hand_cards'))} "
+                             "expansion")
+        if not 1 <= len(hand) <= most:
+            raise SetupError(f"{name}: expected 1 to {most} terrain letters, got {len(hand)}")
+        for k, h in enumerate(hand):
+            if isinstance(h, (list, tuple)):
+                raise SetupError(f"{name}[{k}]: expected a terrain letter or null, got {short_repr(h)}")
+        letters = tuple(check_hand(h, f"{name}[{k}]", bits) for k, h in enumerate(hand))
         if any(x is None for x in letters[1:]) or letters == (None,):
             raise SetupError(f"{name}: expected terrain letters, got {short_repr(list(hand))}")
         return letters[0] if len(letters) == 1 else letters
@@ -178,9 +181,20 @@ def check_hand(hand, name: str, bits: int):
         card = terrain_card_index(hand)
     except ValueError as err:
         raise SetupError(f"{name}: {err}") from None
-    if card >= SWAMP_CARD_BASE and not bits & CAT.MARSHLANDS:
-        raise SetupError(f"{name}: the swamp card {short_repr(hand)} needs the 'marshlands' expansion")
+    check_swamp_card(card, hand, name, bits)
     return hand.upper()
+
+
+def swamp_cards_in_play(bits: int) -> bool:
+    """Whether the deck holds the swamp cards under a ruleset (an expansion's side declares them: Marshlands)."""
+    return any(side.swamp_cards for side in sides_of(bits))
+
+
+def check_swamp_card(card: int, letter, name: str, bits: int) -> None:
+    """SetupError unless a swamp card (a card index from SWAMP_CARD_BASE on) is in the ruleset's deck."""
+    if card >= SWAMP_CARD_BASE and not swamp_cards_in_play(bits):
+        owner = short_repr(declaring("swamp_cards"))
+        raise SetupError(f"{name}: the swamp card {short_repr(letter)} needs the {owner} expansion")
 
 
 def check_sections(sections) -> tuple[tuple[str, bool], ...]:
@@ -434,8 +448,7 @@ def make_setup(
                 card = terrain_card_index(letter)
             except ValueError as err:
                 raise SetupError(f"deck[{k}]: {err}") from None
-            if card >= SWAMP_CARD_BASE and not bits & CAT.MARSHLANDS:
-                raise SetupError(f"deck[{k}]: the swamp card {short_repr(letter)} needs the 'marshlands' expansion")
+            check_swamp_card(card, letter, f"deck[{k}]", bits)
         if len(deck) > pile_size(bits):
             raise SetupError(f"deck: at most {pile_size(bits)} cards")
         deck = tuple(letter.upper() for letter in deck)
@@ -466,16 +479,13 @@ def make_setup(
     occupied = {rc for own in (settlements or ()) for rc in own}
     try:
         pieces = validate_pieces(grid, n, bits, {name: pieces.get(name) for name in POSITION_PIECES}, occupied)
-        check_marsh_position(grid, n, pieces, tiles, settlements, supply, KEEP_BONUS in (ruleset.rules or ()))
+        check = PositionCheck(grid, n, pieces, tiles, settlements, supply, sections, tuple(ruleset.rules or ()))
+        for side in sides_of(bits):
+            if side.check_position is not None:
+                side.check_position(check)
         check_nomad_counts(grid, pieces, (resume or {}).get("nomad_tiles_gone", ()))
     except ValueError as err:
         raise SetupError(str(err)) from None
-    if sections is not None:
-        for r, c in pieces.get("capitols", ()):
-            name = sections[(r // 10) * 2 + c // 10][0]
-            if name not in ("oracle", "harbor"):
-                raise SetupError(f"capitols: hex {[r, c]} is a castle of the {name} section; capitols go on castles "
-                                 "of the Oracle and Harbor sections (QC-1)")
     return Setup(
         num_players=n,
         board=board,
@@ -613,7 +623,7 @@ def build_state(setup: Setup) -> np.ndarray:
     location_bit = {h: bit for bit, h in location_slots(st)}
     full_deck = [int(c) for c in draws[DRAW_DECK : DRAW_DECK + S.DECK_SIZE]]  # shuffled, top first
     deck_at = int(deck_off(st))
-    if bits & CAT.MARSHLANDS:  # the 30-card deck was dealt by deal_expansions: hands, then the pile top first
+    if swamp_cards_in_play(bits):  # the 30-card deck was dealt by deal_expansions: hands, then the pile top first
         pile = [int(c) for c in st[deck_at : deck_at + int(st[S.DECK_COUNT])]][::-1]
         full_deck = [int(st[S.HAND + p]) for p in range(n)] + pile
     if setup.hands is None:

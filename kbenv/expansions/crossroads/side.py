@@ -50,6 +50,7 @@ SIDES = (ExpansionSide(
     position_keys=setup.position_keys,
     text_legend=text_legend,
     decision_fields=("fort_card",),
+    hand_cards=1 + S.MAX_EXTRA_CARDS,  # a hand and the extra cards of the Crossroads tiles
     check_decision=check_decision,
     apply_decision=apply_decision,
     decision_keys=decision_keys,

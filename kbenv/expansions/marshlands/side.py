@@ -4,7 +4,7 @@ from ...board.codes import CARD_LETTERS, SWAMP, TERRAIN_LETTERS
 from ...engine import state as S
 from ...safe_json import short_repr
 from ..checks import ExpansionSetupError
-from ..registry import ExpansionSide, ResumeCheck
+from ..registry import ExpansionSide, PositionCheck, ResumeCheck
 from . import setup
 
 
@@ -67,6 +67,16 @@ def decision_keys(st) -> dict:
     return {"turn_terrain": TERRAIN_LETTERS[int(st[S.TURN_TERRAIN])] if st[S.TERRAIN_FIXED] else None}
 
 
+KEEP_BONUS = "bonus_kept_after_tile_loss"  # the rule flag of A-M4 (a)
+
+
+def check_position(check: PositionCheck) -> None:
+    """Bonus tiles need two tiles of their type (A-M4, unless the flag keeps them); settlements, supply and the
+    reserve at most 40."""
+    setup.check_marsh_position(check.board, check.num_players, check.pieces, check.tiles, check.settlements,
+                               check.supply, KEEP_BONUS in check.rules)
+
+
 SIDES = (ExpansionSide(
     "marshlands",
     setup_fields=setup.MARSH_PIECES,
@@ -84,4 +94,6 @@ SIDES = (ExpansionSide(
     apply_decision=apply_decision,
     decision_keys=decision_keys,
     reserve_counts=True,
+    check_position=check_position,
+    swamp_cards=True,  # the 5 swamp cards (M-4: 30 terrain cards)
 ),)
