@@ -60,6 +60,23 @@ class PositionCheck:
 
 
 @dataclass(frozen=True)
+class TextLayer:
+    """An expansion's layer of the text board, each hook optional: `marks(game)` {(r, c): (mark, ANSI colour
+    or None)} of its pieces drawn in place of the terrain letter; `owned(game)` {(r, c): (seat, mark)} of pieces
+    shown as the owner's digit and a mark; `zone(game)` hexes shown as their letter and a zone mark;
+    `row_marks(game)` {row: seat} of rows marked after their last hex; `below(game, draw)` lines drawn under the
+    board (`draw(r, row, seat)` draws one row of hexes the board's way); `lines(game)` its lines under the
+    drawing."""
+
+    marks: Callable | None = None
+    owned: Callable | None = None
+    zone: Callable | None = None
+    row_marks: Callable | None = None
+    below: Callable | None = None
+    lines: Callable | None = None
+
+
+@dataclass(frozen=True)
 class ExpansionSide:
     """One expansion's Python side (every hook optional; None: the expansion adds nothing there).
 
@@ -81,7 +98,9 @@ class ExpansionSide:
     - `reserve_counts`: its rules let a reserve of settlements add to the 3 mandatory builds (A-M6);
     - `check_position(check)`: what its pieces need of the rest of a hand-built position (tiles, sections, ...);
     - `hand_cards`: the most terrain cards a hand may hold under its rules; `swamp_cards`: its swamp cards are in
-      the deck.
+      the deck;
+    - `score_keys(game, player, row)`: its entries of the player's Game.scores() (row: the score table's row);
+    - `text_board`: its layer of the text board (kbenv.present.text.board_text), a `TextLayer`.
     """
 
     name: str
@@ -104,6 +123,8 @@ class ExpansionSide:
     check_position: Callable[[PositionCheck], None] | None = None
     hand_cards: int = 1
     swamp_cards: bool = False
+    score_keys: Callable | None = None
+    text_board: TextLayer | None = None
     check_resume: Callable[[dict, ResumeCheck], dict] | None = None
     apply_resume: Callable | None = None
     resume_keys: Callable | None = None

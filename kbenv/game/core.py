@@ -16,9 +16,10 @@ from ..engine.deck import deck_off, discard_off, removed_off
 from ..engine.hidden import hidden_extra_seats_into, hidden_seats_into
 from ..engine.legal import END_TURN, TILE_ACTION_BASE, legal_mask_into
 from ..engine.pieces import pieces_into
-from ..engine.scoring import COL_PALACES, SCORE_COLUMNS, score_table
+from ..engine.scoring import SCORE_COLUMNS, score_table
 from ..engine.turns import begin_turn, settle
 from ..expansions.island.setup import location_info, location_slots, on_grid
+from ..expansions.registry import sides_of
 from ..layout import Layout, layout_for
 from ..ruleset import Ruleset
 from ..safe_json import short_repr
@@ -530,10 +531,8 @@ class Game:
             if expansion_columns:
                 entry["capitols"] = int(row[4])
                 entry["gold"] = int(row[5])
-            if self.state[S.EXPANSIONS] & CAT.CROSSROADS:
-                entry["tasks"] = {name: self.task_gold(p, name) for name in self.tasks()}
-            if self.state[S.EXPANSIONS] & CAT.MARSHLANDS:
-                entry["palaces"] = int(row[COL_PALACES])
+            for side in sides_of(int(self.state[S.EXPANSIONS])):
+                entry.update(side.score_keys(self, p, row) if side.score_keys is not None else {})
             entry["total"] = int(row[-1])
             out.append(entry)
         return out

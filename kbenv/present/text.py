@@ -6,13 +6,7 @@ from typing import TYPE_CHECKING
 
 from ..board.codes import LOCATION_LETTERS, LOCATION_NAMES, display_letter
 from ..board.colours import (
-    CAPITOL_ANSI,
-    CAPITOL_MARK,
-    CAVE_ANSI,
-    CAVE_MARK,
     LOCATION_ANSI,
-    NOMAD_TILE_LABELS,
-    NOMAD_TILE_MARKS,
     SEAT_ANSI,
     SEAT_COLOUR_NAMES,
     TERRAIN_ANSI,
@@ -21,11 +15,9 @@ from ..board.colours import (
     WALL_MARK,
     seat_name,
 )
-from ..board.geometry import ISLAND_COLS, ROWS
 from ..catalogue import SLOT_PIECES, TASK_CARDS
 from ..expansions.crossroads.side import ZONE_MARK, piece_marks  # noqa: F401  (piece_marks: its old home)
-from ..expansions.harvest.view import MAYOR_MARK, SCOUT, harvest_facts, harvest_lines
-from ..expansions.island.view import island_facts, island_heading, island_side_lines
+from ..expansions.harvest.view import MAYOR_MARK
 from ..expansions.registry import sides_of
 
 if TYPE_CHECKING:
@@ -70,13 +62,15 @@ def board_text(game: Game, colour: bool = True) -> str:
     and tiles left (kbenv.expansions.island.view).
     """
     owners = {rc: p for p in range(game.num_players) for rc in game.settlements(p)}
+    layers = [side.text_board for side in sides_of(game.expansions) if side.text_board is not None]
     pieces = board_pieces(game)
-    crossroads = "crossroads" in game.expansions
-    owned = {rc: (p, PIECE_MARKS[kind]) for rc, (p, kind) in game.piece_cells().items()} if crossroads else {}
-    zone = game.warrior_zone() if crossroads else set()
-    harvest = harvest_facts(game.state)
-    if harvest is not None:
-        owned.update({rc: (harvest.scout_owner, SCOUT.mark) for rc in harvest.scouts})
+    owned: dict = {}
+    zone: set = set()
+    row_marks: dict = {}
+    for layer in layers:
+        owned.update(layer.owned(game) if layer.owned else {})
+        zone |= set(layer.zone(game)) if layer.zone else set()
+        row_marks.update(layer.row_marks(game) if layer.row_marks else {})
     lines = ["   " + "".join(f"{c:<2d}"[:2] if c % 2 == 0 else "  " for c in range(20))]
 
     def cells(r: int, row: str) -> str:
@@ -92,23 +86,16 @@ def board_text(game: Game, colour: bool = True) -> str:
                 out.append(_cell(ch, owners.get(rc), colour, pieces.get(rc)))
         return "".join(out)
 
+    def draw(r: int, row: str, mark: int | None, number: int | None = None) -> str:
+        """One line of hexes (grid row r; `number`: the line number shown, r by default)."""
+        return _row_line(r if number is None else number, cells(r, row), mark)
+
     for r, row in enumerate(game.board):
-        mark = harvest.mayor_lines.get(r) if harvest is not None else None
-        lines.append(_row_line(r, cells(r, row), mark))
-    island = island_facts(game)
-    if island is not None:  # below the board, not connected to it (kbenv.expansions.island.view)
-        lines.append(island_heading(island))
-        lines.append("   " + "".join(f"{c:<2d}"[:2] if c % 2 == 0 else "  " for c in range(ISLAND_COLS)))
-        for r, row in enumerate(island.rows):
-            lines.append(_row_line(r, cells(ROWS + r, row), island.mayor_lines.get(r)))
-    tiles = sorted((rc, kind) for rc, kind in game.nomad_spaces().items() if kind is not None)
-    if tiles:
-        lines.append("nomad tiles: " + ", ".join(f"{r},{c} {NOMAD_TILE_LABELS[kind]}" for (r, c), kind in tiles))
-    tasks = game.tasks() if crossroads else ()
-    if tasks:
-        lines.append("tasks: " + ", ".join(f"{name} {TASK_GOLD[name]} gold" for name in tasks))
-    lines += harvest_lines(harvest, game.cards)
-    lines += island_side_lines(island)
+        lines.append(draw(r, row, row_marks.get(r)))
+    for layer in layers:
+        lines += layer.below(game, draw) if layer.below else []
+    for layer in layers:
+        lines += layer.lines(game) if layer.lines else []
     return "\n".join(lines)
 
 
@@ -119,17 +106,12 @@ def _row_line(r: int, cells: str, mark: int | None) -> str:
 
 
 def board_pieces(game: Game) -> dict[tuple[int, int], tuple[str, int | None]]:
-    """{(r, c): (mark, ANSI colour of the mark or None)} of the expansion pieces on the board."""
+    """{(r, c): (mark, ANSI colour of the mark or None)} of the expansion pieces on the board (each expansion's
+    text layer: nomad tiles and walls, capitols, caves)."""
     pieces: dict[tuple[int, int], tuple[str, int | None]] = {}
-    for rc, kind in game.nomad_spaces().items():
-        if kind is not None:
-            pieces[rc] = (NOMAD_TILE_MARKS[kind], None)
-    for rc in game.walls():
-        pieces[rc] = (WALL_MARK, None)
-    for rc in game.caves():
-        pieces[rc] = (CAVE_MARK, CAVE_ANSI)
-    for rc in game.capitols():
-        pieces[rc] = (CAPITOL_MARK, CAPITOL_ANSI)
+    for side in sides_of(game.expansions):
+        if side.text_board is not None and side.text_board.marks is not None:
+            pieces.update(side.text_board.marks(game))
     return pieces
 
 

@@ -1,10 +1,11 @@
 """Crossroads, as the generic Python code sees it (kbenv.expansions.registry)."""
 
 from ...board.codes import CARD_TEXT
+from ...catalogue import TASK_CARDS
 from ...engine import state as S
 from ...engine.deck import pile_size
 from ..checks import card_letters
-from ..registry import ExpansionSide
+from ..registry import ExpansionSide, TextLayer
 from . import setup
 
 # An empty hex of a warrior zone shows its terrain or location letter followed by ZONE_MARK on the text board.
@@ -42,6 +43,27 @@ def decision_keys(st) -> dict:
     return {"fort_card": None if fort == S.NO_CARD else CARD_TEXT[fort]}
 
 
+def score_keys(game, player: int, row) -> dict:
+    """The gold of each task card in play (C-2)."""
+    return {"tasks": {name: game.task_gold(player, name) for name in game.tasks()}}
+
+
+# The owner's digit is followed by the kind's mark (a piece covering several hexes marks its other cells with its
+# cell mark: Game.piece_cells names them "<label> cell").
+PIECE_MARKS = {**{kind.label: kind.mark for kind in setup.CROSSROADS_KINDS},
+               **{f"{kind.label} cell": kind.cell_mark for kind in setup.CROSSROADS_KINDS if kind.cell_mark}}
+TASK_GOLD = {task.name: task.gold for task in TASK_CARDS}
+
+
+def text_lines(game) -> list[str]:
+    tasks = game.tasks()
+    return ["tasks: " + ", ".join(f"{name} {TASK_GOLD[name]} gold" for name in tasks)] if tasks else []
+
+
+TEXT_BOARD = TextLayer(owned=lambda game: {rc: (p, PIECE_MARKS[kind]) for rc, (p, kind) in game.piece_cells().items()},
+                       zone=lambda game: game.warrior_zone(), lines=text_lines)
+
+
 SIDES = (ExpansionSide(
     "crossroads",
     setup_fields=setup.CROSSROADS_PIECES,
@@ -49,8 +71,10 @@ SIDES = (ExpansionSide(
     apply_pieces=setup.apply_pieces,
     position_keys=setup.position_keys,
     text_legend=text_legend,
+    text_board=TEXT_BOARD,
     decision_fields=("fort_card",),
-    hand_cards=1 + S.MAX_EXTRA_CARDS,  # a hand and the extra cards of the Crossroads tiles
+    hand_cards=1 + S.MAX_EXTRA_CARDS,
+    score_keys=score_keys,  # a hand and the extra cards of the Crossroads tiles
     check_decision=check_decision,
     apply_decision=apply_decision,
     decision_keys=decision_keys,

@@ -6,9 +6,9 @@ import numpy as np
 from ...engine import state as S
 from ...safe_json import short_repr
 from ..checks import ExpansionSetupError
-from ..registry import ExpansionSide, ResumeCheck
+from ..registry import ExpansionSide, ResumeCheck, TextLayer
 from . import setup
-from .view import MAYOR_MARK, SCOUT
+from .view import MAYOR_MARK, SCOUT, harvest_facts, harvest_lines
 
 
 def check_resume(resume: dict, check: ResumeCheck) -> dict:
@@ -40,11 +40,26 @@ def decision_keys(st) -> dict:
     return {"number_tiles_returning": bool(st[S.NUMBER_TILE_MODE])}
 
 
+def text_owned(game) -> dict:
+    """The scouts, in the turn owner's digit."""
+    facts = harvest_facts(game.state)
+    return {rc: (facts.scout_owner, SCOUT.mark) for rc in facts.scouts}
+
+
+def text_row_marks(game) -> dict:
+    return dict(harvest_facts(game.state).mayor_lines)
+
+
+TEXT_BOARD = TextLayer(owned=text_owned, row_marks=text_row_marks,
+                       lines=lambda game: harvest_lines(harvest_facts(game.state), game.cards))
+
+
 SIDES = (ExpansionSide(
     "harvest",
     settlement_terrains="A",  # farmland (EN 1231, X-4)
     buildable_terrains="A",  # EN 1231: "suitable for being built upon"
     text_legend=text_legend,
+    text_board=TEXT_BOARD,
     resume_fields=setup.HARVEST_RESUME,
     decision_phases=("silo",),  # H-5: the silo phase after the last turn
     check_resume=check_resume,

@@ -2,6 +2,7 @@
 
 from ...board.codes import CARD_LETTERS, SWAMP, TERRAIN_LETTERS
 from ...engine import state as S
+from ...engine.scoring import COL_PALACES
 from ...safe_json import short_repr
 from ..checks import ExpansionSetupError
 from ..registry import ExpansionSide, PositionCheck, ResumeCheck
@@ -77,6 +78,11 @@ def check_position(check: PositionCheck) -> None:
                                check.supply, KEEP_BONUS in check.rules)
 
 
+def score_keys(game, player: int, row) -> dict:
+    """The gold of the Palace tiles (scoring.COL_PALACES)."""
+    return {"palaces": int(row[COL_PALACES])}
+
+
 SIDES = (ExpansionSide(
     "marshlands",
     setup_fields=setup.MARSH_PIECES,
@@ -95,5 +101,6 @@ SIDES = (ExpansionSide(
     decision_keys=decision_keys,
     reserve_counts=True,
     check_position=check_position,
-    swamp_cards=True,  # the 5 swamp cards (M-4: 30 terrain cards)
+    swamp_cards=True,
+    score_keys=score_keys,  # the 5 swamp cards (M-4: 30 terrain cards)
 ),)

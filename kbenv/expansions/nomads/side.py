@@ -4,7 +4,7 @@ from ... import catalogue as CAT
 from ...board.colours import NOMAD_TILE_LABELS, NOMAD_TILE_MARKS, WALL_MARK
 from ...engine import state as S
 from ..checks import ExpansionSetupError
-from ..registry import ExpansionSide, ResumeCheck
+from ..registry import ExpansionSide, ResumeCheck, TextLayer
 from . import setup
 
 
@@ -35,6 +35,20 @@ def text_legend() -> list[str]:
     return [f"nomad tiles on nomad spaces: {', '.join(kinds)}"]
 
 
+def text_marks(game) -> dict:
+    """The nomad tiles lying on their spaces and the stone walls."""
+    marks = {rc: (NOMAD_TILE_MARKS[kind], None) for rc, kind in game.nomad_spaces().items() if kind is not None}
+    marks.update({rc: (WALL_MARK, None) for rc in game.walls()})
+    return marks
+
+
+def text_lines(game) -> list[str]:
+    tiles = sorted((rc, kind) for rc, kind in game.nomad_spaces().items() if kind is not None)
+    if not tiles:
+        return []
+    return ["nomad tiles: " + ", ".join(f"{r},{c} {NOMAD_TILE_LABELS[kind]}" for (r, c), kind in tiles)]
+
+
 SIDES = (ExpansionSide(
     "nomads",
     setup_fields=setup.NOMAD_FIELDS,
@@ -44,6 +58,7 @@ SIDES = (ExpansionSide(
     position_keys=setup.position_keys,
     text_pieces=(f"{WALL_MARK} stone wall",),
     text_legend=text_legend,
+    text_board=TextLayer(marks=text_marks, lines=text_lines),
     resume_fields=("nomad_tiles_gone",),
     check_resume=check_resume,
     resume_keys=resume_keys,

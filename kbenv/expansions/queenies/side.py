@@ -1,8 +1,8 @@
 """Capitol and Caves, as the generic Python code sees them (kbenv.expansions.registry)."""
 
-from ...board.colours import CAPITOL_MARK, CAVE_MARK
+from ...board.colours import CAPITOL_ANSI, CAPITOL_MARK, CAVE_ANSI, CAVE_MARK
 from ..checks import ExpansionSetupError
-from ..registry import ExpansionSide, PositionCheck
+from ..registry import ExpansionSide, PositionCheck, TextLayer
 from . import setup
 
 CAPITOL_SECTIONS = ("oracle", "harbor")  # QC-1: a capitol stands on a castle of one of these sections
@@ -22,7 +22,9 @@ SIDES = (
     ExpansionSide("capitol", setup_fields=("capitols",), check_pieces=setup.check_capitols,
                   apply_pieces=setup.apply_capitols, position_keys=setup.capitol_keys,
                   check_position=check_capitol_sections,
+                  text_board=TextLayer(marks=lambda game: {rc: (CAPITOL_MARK, CAPITOL_ANSI) for rc in game.capitols()}),
                   text_pieces=(f"{CAPITOL_MARK} capitol (on its castle)",)),
     ExpansionSide("caves", setup_fields=("caves",), check_pieces=setup.check_caves, apply_pieces=setup.apply_caves,
-                  position_keys=setup.cave_keys, text_pieces=(f"{CAVE_MARK} cave (on its mountain)",)),
+                  position_keys=setup.cave_keys, text_pieces=(f"{CAVE_MARK} cave (on its mountain)",),
+                  text_board=TextLayer(marks=lambda game: {rc: (CAVE_MARK, CAVE_ANSI) for rc in game.caves()})),
 )
