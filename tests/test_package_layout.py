@@ -86,3 +86,50 @@ def test_generic_position_code_names_no_expansion(module):
     bits = sorted({node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)
                    and node.attr in {n.upper() for n in names}})
     assert not named and not bits, f"{module} tests expansions by name {named} or bit {bits}"
+
+
+# ----- the generic checks read each field's owner from the sides ---------------------------------------------------
+def _base_position() -> dict:
+    from kbenv import Game
+
+    return Game.new(2, seed=1).to_position()
+
+
+OWNED_SETUP = [(side.name, f) for side in all_sides() for f in side.setup_fields]
+OWNED_RESUME = [(side.name, f) for side in all_sides() for f in side.resume_fields]
+OWNED_DECISION = [(side.name, f) for side in all_sides() for f in side.decision_fields]
+
+
+@pytest.mark.parametrize(("owner", "field"), OWNED_SETUP + OWNED_RESUME)
+def test_a_field_of_an_expansion_not_in_play_is_refused_by_name(owner, field):
+    from kbenv.positions.files import game_from_position
+    from kbenv.setup import SetupError
+
+    position = _base_position()
+    position[field] = []
+    with pytest.raises(SetupError, match=f"{field}: needs the '{owner}' expansion"):
+        game_from_position(position)
+
+
+@pytest.mark.parametrize(("owner", "field"), OWNED_DECISION)
+def test_a_decision_key_of_an_expansion_not_in_play_is_refused_by_name(owner, field):
+    from kbenv.positions.files import game_from_position
+    from kbenv.setup import SetupError
+
+    position = _base_position()
+    position["decision"] = {**position["decision"], field: [{}] if field == "frames" else "G"}
+    with pytest.raises(SetupError, match=f"decision.{field}: needs the '{owner}' expansion"):
+        game_from_position(position)
+
+
+def test_a_phase_of_an_expansion_not_in_play_is_refused():
+    from kbenv.positions.files import game_from_position
+    from kbenv.setup import SetupError
+
+    owned = [(side.name, phase) for side in all_sides() for phase in side.decision_phases]
+    assert owned
+    for owner, phase in owned:
+        position = _base_position()
+        position["decision"] = {**position["decision"], "phase": phase}
+        with pytest.raises(SetupError, match=f"decision.phase: '{phase}' needs the '{owner}' expansion"):
+            game_from_position(position)
