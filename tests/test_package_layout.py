@@ -133,3 +133,15 @@ def test_a_phase_of_an_expansion_not_in_play_is_refused():
         position["decision"] = {**position["decision"], "phase": phase}
         with pytest.raises(SetupError, match=f"decision.phase: '{phase}' needs the '{owner}' expansion"):
             game_from_position(position)
+
+
+def test_a_view_lists_the_public_facts_of_the_expansions_in_play():
+    from kbenv import Game
+    from kbenv.game.view import PlayerView
+
+    game = Game.new(2, seed=3, expansions=["crossroads", "harvest", "island"])
+    view = PlayerView(game, 1)
+    facts = view.facts()
+    assert list(facts) == ["harvest", "island"]  # Crossroads declares none; catalogue order
+    assert facts["harvest"] == view.harvest() and facts["island"] == view.island()
+    assert PlayerView(Game.new(2, seed=3), 0).facts() == {}

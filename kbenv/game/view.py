@@ -19,6 +19,7 @@ from ..engine.hidden import MAX_HIDDEN_SLOTS, MAX_UNSEEN, deal, redact
 from ..engine.rng import seed_u32
 from ..expansions.harvest.view import HarvestFacts, harvest_facts
 from ..expansions.island.view import IslandFacts, island_facts
+from ..expansions.registry import sides_of
 from ..layout import Layout, layout_for
 from ..observation import action_mask, observation_planes, observation_planes_v1
 from ..safe_json import short_repr
@@ -149,6 +150,12 @@ class PlayerView:
         """The public Island facts (side, rows, location hex with its tiles left, island lines marked for Mayors;
         None without the island): kbenv.expansions.island.view."""
         return island_facts(self._public)
+
+    def facts(self) -> dict:
+        """The public facts of each expansion in play that declares some (its side's `public_facts`: Harvest,
+        the Island), by expansion name in catalogue order."""
+        return {side.name: side.public_facts(self._public) for side in sides_of(self._public.expansions)
+                if side.public_facts is not None}
 
     def warrior_zone(self) -> set[tuple[int, int]]:
         return self._public.warrior_zone()

@@ -32,4 +32,5 @@ SIDES = (ExpansionSide(
     position_form=setup.position_out,
     text_legend=text_legend,
     text_board=TEXT_BOARD,
+    public_facts=island_facts,
 ),)
