@@ -70,6 +70,11 @@ PRESETS = {
 }
 
 
+# The fields of a hand-built position besides the expansions' pieces (make_setup's keywords), in Setup's order.
+BASE_POSITION_FIELDS = ("settlements", "hands", "tiles", "tiles_left", "supply", "deck", "current_player", "resume")
+POSITION_FIELDS = (*BASE_POSITION_FIELDS, *POSITION_PIECES)
+
+
 class SetupError(ValueError):
     """A set-up option, position or record field is invalid; the message names the field."""
 
@@ -340,31 +345,27 @@ def make_setup(
     start_player: int,
     seed: int,
     sections=None,
-    lords_count_zero: bool = False,  # the old keyword (and record key) of the rule flag
-    settlements=None,
-    hands=None,
-    tiles=None,
-    tiles_left=None,
-    supply=None,
-    deck=None,
-    current_player=None,
+    ruleset=None,
     expansions=None,
     rules=None,
-    resume=None,
+    lords_count_zero: bool = False,  # the old keyword (and record key) of the rule flag
     island=None,
-    ruleset=None,
-    **pieces,
+    **position,
 ) -> Setup:
     """A validated Setup; SetupError names the field at fault.
 
-    The ruleset comes as `expansions` and `rules` or as a `ruleset` (kbenv.ruleset.Ruleset); `lords_count_zero=True`
-    is the rule flag of that name (the older keyword). The pieces of a hand-built position come as keywords of
-    their fields: banked `gold` and each expansion's fields (`walls`, `capitols`, `tasks`, `bonus_tiles`, ...:
-    kbenv.setup.pieces.POSITION_PIECES, declared by the expansions' sides), the per-seat counters of the powers
-    among them (catalogue.PLAYER_COUNTER_NAMES)."""
-    unknown = sorted(set(pieces) - set(POSITION_PIECES))
+    The ruleset comes as a `ruleset` (kbenv.ruleset.Ruleset) or as `expansions` and `rules`; `lords_count_zero=True`
+    is the rule flag of that name (the older keyword); `island` the Island's side and rows. A hand-built position
+    comes as keywords of its fields (POSITION_FIELDS): the base game's (`settlements`, `hands`, `tiles`,
+    `tiles_left`, `supply`, `deck`, `current_player`, `resume`: the full state mid-turn), banked `gold` and each
+    expansion's (`walls`, `capitols`, `tasks`, `bonus_tiles`, ...: declared by the expansions' sides), the per-seat
+    counters of the powers among them (catalogue.PLAYER_COUNTER_NAMES)."""
+    unknown = sorted(set(position) - set(POSITION_FIELDS))
     if unknown:
         raise TypeError(f"make_setup() got an unexpected keyword argument {short_repr(unknown[0])}")
+    settlements, hands, tiles, tiles_left, supply, deck, current_player, resume = (
+        position.get(name) for name in BASE_POSITION_FIELDS)
+    pieces = {name: position[name] for name in POSITION_PIECES if name in position}
     ruleset = ruleset_of(expansions, rules, lords_count_zero, ruleset)
     bits, rule_bits = ruleset.bits
     n = check_num_players(num_players)
