@@ -3,8 +3,8 @@
 Each expansion declares in its own package (kbenv/expansions/<package>/side.py) what the generic code needs
 of it: the set-up fields of its pieces in a hand-built position, the terrains it lets a settlement stand on or
 makes buildable, how its pieces are checked and written into a state, the keys it adds to a position file,
-and the key to its marks on the text board. The generic modules (kbenv.setup, kbenv.positions, kbenv.present)
-loop over `sides_of(ruleset)` instead of testing which expansions are in play.
+the key to its marks on the text board and its layer of the picture. The generic modules (kbenv.setup,
+kbenv.positions, kbenv.present) loop over `sides_of(ruleset)` instead of testing which expansions are in play.
 """
 
 from __future__ import annotations
@@ -77,6 +77,43 @@ class TextLayer:
 
 
 @dataclass(frozen=True)
+class ImageLayer:
+    """An expansion's layer of the picture (kbenv.present.image.board_image), each hook optional.
+
+    A hex drawing is `drawing(draw, x, y)` at the hex's centre (draw: a PIL ImageDraw.Draw; kbenv.board.pixels).
+    Each hex is drawn as: its terrain; every layer's `under(game)` drawings; the castle or the location's letter
+    and tiles; every layer's `over(game)`; the settlement; every layer's `top(game)`. These hooks give (rc,
+    drawing) pairs, drawn in catalogue order (no hex holds the `over` pieces of two layers: walls stand on
+    buildable terrain, nomad tiles on nomad spaces, capitols on castles, caves on mountains).
+
+    - `extra_rows(game)`: (row, codes) lines of hexes drawn after the board's (the island's: rows ROWS..);
+      `extra_width(game)`: the pixels it widens the board's part of the picture by;
+    - `row_marks(game)`: {row: seat} of rows marked by a disc in the seat's colour at their free end (Mayors);
+      `labels(draw, game)`: its writing on the board's part, after the discs;
+    - `key`: its (name, rgb) swatches of the panel's "expansion pieces"; `legend(panel)`: its notes under them;
+    - `status(panel, game)`: its lines of the panel's game status; `seat_lines(panel, game, seat, score)`: its
+      lines of a seat's block, `seat_pieces(panel, game, seat, score)` its lines after every layer's seat lines;
+      `treasury_line`: the seats' blocks have the line of capitols, banked gold and nomad tiles held (after their
+      score line, before the seat lines). The panel (kbenv.present.image) writes with `text`, `items`, `fits`,
+      `wrapped` and `icons`.
+    """
+
+    under: Callable | None = None
+    over: Callable | None = None
+    top: Callable | None = None
+    extra_rows: Callable | None = None
+    extra_width: Callable | None = None
+    row_marks: Callable | None = None
+    labels: Callable | None = None
+    key: tuple[tuple[str, tuple[int, int, int]], ...] = ()
+    legend: Callable | None = None
+    status: Callable | None = None
+    seat_lines: Callable | None = None
+    seat_pieces: Callable | None = None
+    treasury_line: bool = False
+
+
+@dataclass(frozen=True)
 class ExpansionSide:
     """One expansion's Python side (every hook optional; None: the expansion adds nothing there).
 
@@ -101,7 +138,8 @@ class ExpansionSide:
     - `hand_cards`: the most terrain cards a hand may hold under its rules; `swamp_cards`: its swamp cards are in
       the deck;
     - `score_keys(game, player, row)`: its entries of the player's Game.scores() (row: the score table's row);
-    - `text_board`: its layer of the text board (kbenv.present.text.board_text), a `TextLayer`.
+    - `text_board`: its layer of the text board (kbenv.present.text.board_text), a `TextLayer`;
+    - `image_board`: its layer of the picture (kbenv.present.image.board_image), an `ImageLayer`.
     """
 
     name: str
@@ -127,6 +165,7 @@ class ExpansionSide:
     swamp_cards: bool = False
     score_keys: Callable | None = None
     text_board: TextLayer | None = None
+    image_board: ImageLayer | None = None
     check_resume: Callable[[dict, ResumeCheck], dict] | None = None
     apply_resume: Callable | None = None
     resume_keys: Callable | None = None

@@ -7,6 +7,7 @@ from ...engine.deck import pile_size
 from ..checks import card_letters
 from ..registry import ExpansionSide, TextLayer
 from . import setup
+from .draw import IMAGE_BOARD
 
 # An empty hex of a warrior zone shows its terrain or location letter followed by ZONE_MARK on the text board.
 ZONE_MARK = "-"
@@ -72,6 +73,7 @@ SIDES = (ExpansionSide(
     position_keys=setup.position_keys,
     text_legend=text_legend,
     text_board=TEXT_BOARD,
+    image_board=IMAGE_BOARD,
     decision_fields=("fort_card",),
     hand_cards=1 + S.MAX_EXTRA_CARDS,
     score_keys=score_keys,  # a hand and the extra cards of the Crossroads tiles

@@ -8,6 +8,7 @@ from ...safe_json import short_repr
 from ..checks import ExpansionSetupError
 from ..registry import ExpansionSide, ResumeCheck, TextLayer
 from . import setup
+from .draw import IMAGE_BOARD
 from .view import MAYOR_MARK, SCOUT, harvest_facts, harvest_lines
 
 
@@ -60,6 +61,7 @@ SIDES = (ExpansionSide(
     buildable_terrains="A",  # EN 1231: "suitable for being built upon"
     text_legend=text_legend,
     text_board=TEXT_BOARD,
+    image_board=IMAGE_BOARD,
     resume_fields=setup.HARVEST_RESUME,
     decision_phases=("silo",),
     public_facts=lambda game: harvest_facts(game.state),  # H-5: the silo phase after the last turn

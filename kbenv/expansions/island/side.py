@@ -4,6 +4,7 @@ and rows) is checked with the board (kbenv.expansions.island.setup.validate_isla
 from ...board.geometry import ISLAND_COLS, ROWS
 from ..registry import ExpansionSide, TextLayer
 from . import setup
+from .draw import IMAGE_BOARD
 from .view import island_facts, island_heading, island_side_lines
 
 
@@ -32,5 +33,6 @@ SIDES = (ExpansionSide(
     position_form=setup.position_out,
     text_legend=text_legend,
     text_board=TEXT_BOARD,
+    image_board=IMAGE_BOARD,
     public_facts=island_facts,
 ),)

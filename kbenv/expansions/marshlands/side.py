@@ -5,7 +5,7 @@ from ...engine import state as S
 from ...engine.scoring import COL_PALACES
 from ...safe_json import short_repr
 from ..checks import ExpansionSetupError
-from ..registry import ExpansionSide, PositionCheck, ResumeCheck
+from ..registry import ExpansionSide, ImageLayer, PositionCheck, ResumeCheck
 from . import setup
 
 
@@ -103,4 +103,5 @@ SIDES = (ExpansionSide(
     check_position=check_position,
     swamp_cards=True,
     score_keys=score_keys,  # the 5 swamp cards (M-4: 30 terrain cards)
+    image_board=ImageLayer(treasury_line=True),  # the picture's line of capitols, banked gold and nomad tiles
 ),)

@@ -6,6 +6,7 @@ from ...engine import state as S
 from ..checks import ExpansionSetupError
 from ..registry import ExpansionSide, ResumeCheck, TextLayer
 from . import setup
+from .draw import IMAGE_BOARD
 
 
 def check_resume(resume: dict, check: ResumeCheck) -> dict:
@@ -59,6 +60,7 @@ SIDES = (ExpansionSide(
     text_pieces=(f"{WALL_MARK} stone wall",),
     text_legend=text_legend,
     text_board=TextLayer(marks=text_marks, lines=text_lines),
+    image_board=IMAGE_BOARD,
     resume_fields=("nomad_tiles_gone",),
     check_resume=check_resume,
     resume_keys=resume_keys,

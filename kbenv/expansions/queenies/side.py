@@ -4,6 +4,7 @@ from ...board.colours import CAPITOL_ANSI, CAPITOL_MARK, CAVE_ANSI, CAVE_MARK
 from ..checks import ExpansionSetupError
 from ..registry import ExpansionSide, PositionCheck, TextLayer
 from . import setup
+from .draw import CAPITOL_IMAGE, CAVES_IMAGE
 
 CAPITOL_SECTIONS = ("oracle", "harbor")  # QC-1: a capitol stands on a castle of one of these sections
 
@@ -23,8 +24,9 @@ SIDES = (
                   apply_pieces=setup.apply_capitols, position_keys=setup.capitol_keys,
                   check_position=check_capitol_sections,
                   text_board=TextLayer(marks=lambda game: {rc: (CAPITOL_MARK, CAPITOL_ANSI) for rc in game.capitols()}),
-                  text_pieces=(f"{CAPITOL_MARK} capitol (on its castle)",)),
+                  text_pieces=(f"{CAPITOL_MARK} capitol (on its castle)",), image_board=CAPITOL_IMAGE),
     ExpansionSide("caves", setup_fields=("caves",), check_pieces=setup.check_caves, apply_pieces=setup.apply_caves,
                   position_keys=setup.cave_keys, text_pieces=(f"{CAVE_MARK} cave (on its mountain)",),
-                  text_board=TextLayer(marks=lambda game: {rc: (CAVE_MARK, CAVE_ANSI) for rc in game.caves()})),
+                  text_board=TextLayer(marks=lambda game: {rc: (CAVE_MARK, CAVE_ANSI) for rc in game.caves()}),
+                  image_board=CAVES_IMAGE),
 )
