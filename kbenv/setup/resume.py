@@ -110,7 +110,7 @@ def validate_resume(resume: dict, board, n: int, bits: int, tiles, current: int,
         if owner is not None and resume[name] is not None and not bits & CAT.EXPANSION_BIT[owner]:
             raise _err(f"{name}: needs the {short_repr(owner)} expansion")
     phase = resume["decision"].get("phase") if isinstance(resume.get("decision"), dict) else None
-    owner = PHASE_OWNER.get(phase)
+    owner = PHASE_OWNER.get(phase) if isinstance(phase, str) else None  # any other value: validate_decision
     if owner is not None and not bits & CAT.EXPANSION_BIT[owner]:
         raise _err(f"decision.phase: {short_repr(phase)} needs the {short_repr(owner)} expansion")
     if "rng" in resume:
