@@ -122,6 +122,17 @@ def test_a_decision_key_of_an_expansion_not_in_play_is_refused_by_name(owner, fi
         game_from_position(position)
 
 
+def test_frames_need_an_expansion_with_reactions():
+    from kbenv.positions.files import game_from_position
+    from kbenv.setup import SetupError
+
+    position = _base_position()
+    position["decision"] = {**position["decision"], "frames": [{}]}
+    owner = next(side.name for side in all_sides() if side.reactions)
+    with pytest.raises(SetupError, match=f"decision.frames: needs the '{owner}' expansion"):
+        game_from_position(position)
+
+
 def test_a_phase_of_an_expansion_not_in_play_is_refused():
     from kbenv.positions.files import game_from_position
     from kbenv.setup import SetupError

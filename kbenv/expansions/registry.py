@@ -133,6 +133,8 @@ class ExpansionSide:
     - `decision_fields`: its keys of the decision in progress; `check_decision(decision, bits)` returns those
       given, normalised; `apply_decision(st, decision)` writes them, `decision_keys(st)` reads them;
     - `reserve_counts`: its rules let a reserve of settlements add to the 3 mandatory builds (A-M6);
+    - `reactions`: its powers are used in other players' turns, so a decision may hold the frames of the decisions
+      a reaction interrupted (kbenv.engine.frames);
     - `public_facts(game)`: what every seat may see of its state, as one object (PlayerView.facts());
     - `check_position(check)`: what its pieces need of the rest of a hand-built position (tiles, sections, ...);
     - `hand_cards`: the most terrain cards a hand may hold under its rules; `swamp_cards`: its swamp cards are in
@@ -159,6 +161,7 @@ class ExpansionSide:
     apply_decision: Callable | None = None
     decision_keys: Callable | None = None
     reserve_counts: bool = False
+    reactions: bool = False
     public_facts: Callable | None = None
     check_position: Callable[[PositionCheck], None] | None = None
     hand_cards: int = 1

@@ -23,10 +23,21 @@ from .options import (
     make_setup,
     resolve_preset,
     ruleset_of,
+    seed_draws,
     settlement_terrains,
     standard_setup,
 )
 
 __all__ = ["MAX_SEED", "PRESETS", "SEED_PERIOD", "SETTLEMENT_TERRAINS", "Setup", "SetupError", "build_state", "card_id",
            "check_flag", "check_num_players", "check_reward", "check_seed", "is_int", "make_setup", "resolve_preset",
-           "ruleset_of", "settlement_terrains", "standard_setup"]
+           "ruleset_of", "seed_draws", "settlement_terrains", "standard_setup"]
+
+
+def __getattr__(name: str):
+    """Every other name of kbenv.setup before it became a package (e.g. `kbenv.setup.check_hand`)."""
+    from . import options
+
+    try:
+        return getattr(options, name)
+    except AttributeError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None

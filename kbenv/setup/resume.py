@@ -24,7 +24,15 @@ from ..engine.rng import MASK32
 from ..engine.turns import MANDATORY_BUILDS
 from ..expansions.checks import ExpansionSetupError, card_letters, is_int
 from ..expansions.island.setup import location_slots, on_grid
-from ..expansions.registry import ResumeCheck, all_sides, decision_owner, phase_owner, resume_owner, sides_of
+from ..expansions.registry import (
+    ResumeCheck,
+    all_sides,
+    decision_owner,
+    declaring,
+    phase_owner,
+    resume_owner,
+    sides_of,
+)
 from ..safe_json import short_repr
 
 REACTION_POWER = CAT.REACTION_POWERS[0]  # the power of a reaction frame (decision 8 name)
@@ -51,8 +59,14 @@ COUNTS = {"steps_left": (S.STEPS_LEFT, MAX_STEPS), "steps_taken": (S.STEPS_TAKEN
 COUNTER_ROWS = tuple(c for c in CAT.COUNTERS if not c.per_player)
 DECISION_COUNTERS = tuple(c.name for c in COUNTER_ROWS)
 # The decision's keys: the base game's, each expansion's (its side's decision_fields), the counters in the decision.
+# Each side's keys are followed by the counters of its expansion; "frames" (the decisions a reaction interrupted)
+# come last.
 DECISION_FIELDS = ("phase", "decider", "power", "source", "victim", *COUNTS, "mandatory_hexes", *FLAGS,
-                   *(field for side in all_sides() for field in side.decision_fields), *DECISION_COUNTERS)
+                   *(field for side in all_sides()
+                     for field in (*side.decision_fields, *(c.name for c in COUNTER_ROWS if c.expansion == side.name))),
+                   "frames")
+assert sorted(DECISION_COUNTERS) == sorted(set(DECISION_FIELDS) & set(DECISION_COUNTERS)), "a side per counter"
+
 # "frames": the interrupted decisions under a Marshlands reaction, outermost first (kbenv.engine.frames):
 # each one's saved context and the seats its reaction frame still has to ask ("decider" null: that frame asks
 # its next seat when it resumes).
@@ -217,6 +231,8 @@ def validate_frames(frames, n: int, bits: int) -> list[dict]:
     if not isinstance(frames, list) or len(frames) > S.MAX_FRAMES:
         raise _err(f"decision.frames: expected a list of at most {S.MAX_FRAMES} objects, got {short_repr(frames)}")
     out = []
+    if frames and not any(side.reactions for side in sides_of(bits)):
+        raise _err(f"decision.frames: needs the {short_repr(declaring('reactions'))} expansion")
     for k, frame in enumerate(frames):
         name = f"decision.frames[{k}]"
         if not isinstance(frame, dict) or sorted(frame) != sorted(FRAME_KEYS):
@@ -355,9 +371,7 @@ def resume_of(st: np.ndarray) -> dict:
     }
     for side in sides_of(int(st[S.EXPANSIONS])):
         decision.update(side.decision_keys(st) if side.decision_keys is not None else {})
-    for c in COUNTER_ROWS:
-        if st[S.EXPANSIONS] & CAT.EXPANSION_BIT[c.expansion]:
-            decision[c.name] = int(st[S.COUNTER_AT[c.name]])
+        decision.update({c.name: int(st[S.COUNTER_AT[c.name]]) for c in COUNTER_ROWS if c.expansion == side.name})
     if st[S.FRAME_DEPTH] > 0:
         decision["frames"] = [frame_of(st, d) for d in range(int(st[S.FRAME_DEPTH]))]
     out["decision"] = decision
