@@ -203,24 +203,10 @@ def sides_of(expansions: int | Iterable[str] | None) -> tuple[ExpansionSide, ...
     return tuple(side for side in all_sides() if side.name in names)
 
 
-def field_owner() -> dict[str, str]:
-    """Each expansion set-up field's expansion (a field of a ruleset without it is refused)."""
-    return {field: side.name for side in all_sides() for field in side.setup_fields}
-
-
-def resume_owner() -> dict[str, str]:
-    """Each expansion full-state key's expansion (a key of a ruleset without it is refused)."""
-    return {field: side.name for side in all_sides() for field in side.resume_fields}
-
-
-def decision_owner() -> dict[str, str]:
-    """Each expansion decision key's expansion."""
-    return {field: side.name for side in all_sides() for field in side.decision_fields}
-
-
-def phase_owner() -> dict[str, str]:
-    """Each expansion's own decision phases (a position in one of them needs the expansion)."""
-    return {phase: side.name for side in all_sides() for phase in side.decision_phases}
+def owners(declared: str) -> dict[str, str]:
+    """The expansion of each name its side declares under `declared` (setup_fields, resume_fields,
+    decision_fields, decision_phases): a field, key or phase of a ruleset without its expansion is refused."""
+    return {name: side.name for side in all_sides() for name in getattr(side, declared)}
 
 
 def declaring(flag: str) -> str:

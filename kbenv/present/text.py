@@ -15,8 +15,8 @@ from ..board.colours import (
     WALL_MARK,
     seat_name,
 )
-from ..catalogue import SLOT_PIECES, TASK_CARDS
-from ..expansions.crossroads.side import ZONE_MARK, piece_marks  # noqa: F401  (piece_marks: its old home)
+from ..expansions.crossroads.setup import TASK_GOLD  # noqa: F401  (its old home)
+from ..expansions.crossroads.side import PIECE_MARKS, ZONE_MARK, piece_marks  # noqa: F401  (piece_marks: its old home)
 from ..expansions.harvest.view import MAYOR_MARK
 from ..expansions.registry import sides_of
 
@@ -28,13 +28,10 @@ PLAYER_MARKS = "01234"  # a settlement of player_<p> shows the digit p
 # followed by the kind's mark of catalogue.PIECE_KINDS (where a plain settlement has a space; a piece covering
 # several hexes marks its other cells with its cell mark); an empty hex of a warrior zone shows its terrain or
 # location letter followed by ZONE_MARK.
-PIECE_MARKS = {**{kind.label: kind.mark for kind in SLOT_PIECES},
-               **{f"{kind.label} cell": kind.cell_mark for kind in SLOT_PIECES if kind.cell_mark}}  # Game.piece_cells
 # The marks under their former names (kept for callers that import them).
 WARRIOR_MARK, WAGON_MARK, SHIP_MARK = PIECE_MARKS["warrior"], PIECE_MARKS["wagon"], PIECE_MARKS["ship"]
 CITY_HALL_MARK, CITY_HALL_CELL_MARK = PIECE_MARKS["city hall"], PIECE_MARKS["city hall cell"]
 ZONE_ANSI = 88  # dark red: the zone mark after the hex's letter
-TASK_GOLD = {task.name: task.gold for task in TASK_CARDS}
 LEGEND_TERRAINS = (("g", "grass"), ("c", "canyon"), ("d", "desert"), ("f", "flower field"), ("t", "forest"),
                    ("w", "water"), ("m", "mountain"), ("k", "castle"), ("n", "nomad space"))
 

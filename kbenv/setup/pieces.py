@@ -13,7 +13,7 @@ from ..engine.init import deal_expansions, init_ruleset
 from ..expansions.checks import ExpansionSetupError, buildable_letters, is_int
 from ..expansions.crossroads.setup import CROSSROADS_PIECES
 from ..expansions.nomads.setup import WALLS_KEY, check_nomad_counts, nomad_entry, put_nomad
-from ..expansions.registry import PieceCheck, all_sides, field_owner, sides_of
+from ..expansions.registry import PieceCheck, all_sides, owners, sides_of
 from ..safe_json import short_repr
 
 POSITION_PIECES = ("gold", *(field for side in all_sides() for field in side.setup_fields))
@@ -21,7 +21,7 @@ RULESET_FIELDS = ("expansions", "rules", *POSITION_PIECES)  # what makes a set-u
 # Gold banked during play: a bound far beyond any game (a few hundred at most) and far from int64 overflow
 # when the scores are summed.
 MAX_GOLD = 1_000_000
-NEEDS = field_owner()  # each expansion field's expansion
+NEEDS = owners("setup_fields")  # each expansion field's expansion
 
 __all__ = ["CROSSROADS_PIECES", "MAX_GOLD", "NEEDS", "POSITION_PIECES", "RULESET_FIELDS", "WALLS_KEY",
            "ExpansionSetupError", "apply_pieces", "apply_ruleset", "buildable_letters", "check_nomad_counts",

@@ -27,10 +27,8 @@ from ..expansions.island.setup import location_slots, on_grid
 from ..expansions.registry import (
     ResumeCheck,
     all_sides,
-    decision_owner,
     declaring,
-    phase_owner,
-    resume_owner,
+    owners,
     sides_of,
 )
 from ..safe_json import short_repr
@@ -41,9 +39,8 @@ BASE_RESUME = ("discard", "removed", "rng", "turn", "ending", "turns_without_bui
                "tiles_used")
 # The full-state keys: the base game's, each expansion's (its side's resume_fields), the decision in progress.
 RESUME_FIELDS = (*BASE_RESUME, *(field for side in all_sides() for field in side.resume_fields), "decision")
-RESUME_OWNER = resume_owner()
-DECISION_OWNER = decision_owner()
-PHASE_OWNER = phase_owner()
+RESUME_OWNER = owners("resume_fields")
+PHASE_OWNER = owners("decision_phases")
 MAX_TURN = 100_000  # turns of a game: far more than any game has (under 200)
 MAX_DECISIONS = 10_000_000
 MAX_STEPS = max(RESETTLEMENT_STEPS, DONATION_BUILDS, PIECE_STEPS)
@@ -58,14 +55,14 @@ COUNTS = {"steps_left": (S.STEPS_LEFT, MAX_STEPS), "steps_taken": (S.STEPS_TAKEN
 # The counters of the turn owner kept in the decision (catalogue.COUNTERS; Marshlands: the reserve owed).
 COUNTER_ROWS = tuple(c for c in CAT.COUNTERS if not c.per_player)
 DECISION_COUNTERS = tuple(c.name for c in COUNTER_ROWS)
-# The decision's keys: the base game's, each expansion's (its side's decision_fields), the counters in the decision.
-# Each side's keys are followed by the counters of its expansion; "frames" (the decisions a reaction interrupted)
-# come last.
+# The decision's keys: the base game's, then each expansion's (its side's decision_fields followed by the counters
+# of its expansion), "frames" (the decisions a reaction interrupted) last.
 DECISION_FIELDS = ("phase", "decider", "power", "source", "victim", *COUNTS, "mandatory_hexes", *FLAGS,
                    *(field for side in all_sides()
                      for field in (*side.decision_fields, *(c.name for c in COUNTER_ROWS if c.expansion == side.name))),
                    "frames")
 assert sorted(DECISION_COUNTERS) == sorted(set(DECISION_FIELDS) & set(DECISION_COUNTERS)), "a side per counter"
+DECISION_OWNER = {**owners("decision_fields"), **{c.name: c.expansion for c in COUNTER_ROWS if c.expansion}}
 
 # "frames": the interrupted decisions under a Marshlands reaction, outermost first (kbenv.engine.frames):
 # each one's saved context and the seats its reaction frame still has to ask ("decider" null: that frame asks
@@ -214,9 +211,7 @@ def validate_decision(decision, n: int, bits: int, current: int) -> dict:
             out.update(side.check_decision(decision, bits))
     for c in COUNTER_ROWS:
         value = decision.get(c.name)
-        if value is not None:
-            if not bits & CAT.EXPANSION_BIT[c.expansion]:
-                raise _err(f"decision.{c.name}: needs the {short_repr(c.expansion)} expansion")
+        if value is not None:  # its expansion is in play (DECISION_OWNER, above)
             value = _count(value, f"decision.{c.name}", 0, c.high)
         out[c.name] = value
     out["frames"] = validate_frames(decision.get("frames", []), n, bits)

@@ -8,17 +8,15 @@ from typing import TYPE_CHECKING
 
 from ...board.colours import SEAT_RGB
 from ...board.pixels import RADIUS, TERRAIN_CARD_NAMES, hex_corners, in_colour
-from ...catalogue import TASK_CARDS
 from ...engine.piece_table import player_key
 from ..registry import ImageLayer
-from .setup import CROSSROADS_KINDS
+from .setup import CROSSROADS_KINDS, TASK_GOLD
 
 if TYPE_CHECKING:
     from PIL.ImageDraw import ImageDraw
 
 ZONE_RGB = (150, 20, 40)
 CROSSROADS_KEY = (("warrior zone (hatched)", ZONE_RGB),)
-TASK_GOLD = {task.name: task.gold for task in TASK_CARDS}
 
 
 def clip_to_hex(p0, p1, corners) -> tuple | None:

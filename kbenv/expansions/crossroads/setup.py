@@ -16,6 +16,7 @@ from ..checks import ExpansionSetupError, buildable_letters, hexes, one_hex, per
 
 CROSSROADS_KINDS = tuple(kind for kind in PT.SLOT_PIECES if kind.expansion == "crossroads")
 CROSSROADS_PIECES = ("tasks", *(kind.key for kind in CROSSROADS_KINDS))
+TASK_GOLD = {task.name: task.gold for task in CAT.TASK_CARDS}  # the gold a task card pays (C-2)
 
 
 def check_pieces(check) -> None:

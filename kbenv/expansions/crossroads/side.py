@@ -1,7 +1,6 @@
 """Crossroads, as the generic Python code sees it (kbenv.expansions.registry)."""
 
 from ...board.codes import CARD_TEXT
-from ...catalogue import TASK_CARDS
 from ...engine import state as S
 from ...engine.deck import pile_size
 from ..checks import card_letters
@@ -53,12 +52,11 @@ def score_keys(game, player: int, row) -> dict:
 # cell mark: Game.piece_cells names them "<label> cell").
 PIECE_MARKS = {**{kind.label: kind.mark for kind in setup.CROSSROADS_KINDS},
                **{f"{kind.label} cell": kind.cell_mark for kind in setup.CROSSROADS_KINDS if kind.cell_mark}}
-TASK_GOLD = {task.name: task.gold for task in TASK_CARDS}
 
 
 def text_lines(game) -> list[str]:
     tasks = game.tasks()
-    return ["tasks: " + ", ".join(f"{name} {TASK_GOLD[name]} gold" for name in tasks)] if tasks else []
+    return ["tasks: " + ", ".join(f"{name} {setup.TASK_GOLD[name]} gold" for name in tasks)] if tasks else []
 
 
 TEXT_BOARD = TextLayer(owned=lambda game: {rc: (p, PIECE_MARKS[kind]) for rc, (p, kind) in game.piece_cells().items()},
